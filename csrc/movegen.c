@@ -1,0 +1,229 @@
+/*
+ * movegen.c - pseudo-legal and legal move generation, legality tests,
+ * gives-check, and perft.
+ *
+ * Legality.  A move is tested against the full attack set of the king
+ * (one attacked_by() call on the new occupancy) only when it can possibly
+ * expose the king:
+ *   - the side to move is in check, or the king itself moves;
+ *   - the moving piece is a blocker: the only piece between the king and
+ *     an enemy rook or king (flying general), or a piece on the leg of an
+ *     enemy horse that would otherwise attack the king;
+ *   - the move leaves or enters a square between the king and an enemy
+ *     cannon on one of the king's lines ("cannon zone"): that changes the
+ *     number of screens, so it can create a cannon check either way.
+ * Every other move keeps all those lines as they were, so it is legal.
+ */
+#include "xq_internal.h"
+
+typedef struct {
+    xq_bb checkers;
+    xq_bb blockers;  /* our pieces whose move must be tested */
+    xq_bb zone;      /* squares whose (de)occupation must be tested */
+    int ksq;
+} check_info;
+
+static inline void compute_info(const xq_pos *p, check_info *ci) {
+    int us = p->side, them = us ^ 1;
+    int ksq = p->king_sq[us];
+    xq_bb occ = pos_occ(p), rot = p->occ_rot;
+    xq_bb ours = p->by_color[us], their = p->by_color[them];
+    ci->ksq = ksq;
+    ci->blockers = 0;
+    ci->zone = 0;
+    ci->checkers = 0;
+    xq_bb lines = LINE_EMPTY[ksq];
+    xq_bb snipers = lines & their & (p->by_type[XQ_ROOK] | p->by_type[XQ_KING]);
+    while (snipers) {
+        int s = bb_pop_lsb(&snipers);
+        xq_bb b = BETWEEN[ksq][s] & occ;
+        if (!b) ci->checkers |= SQ_BB[s];
+        else if (!bb_more_than_one(b)) ci->blockers |= b & ours;
+    }
+    xq_bb cannons = lines & their & p->by_type[XQ_CANNON];
+    while (cannons) {
+        int s = bb_pop_lsb(&cannons);
+        ci->zone |= BETWEEN[ksq][s];
+        xq_bb b = BETWEEN[ksq][s] & occ;
+        if (b && !bb_more_than_one(b)) ci->checkers |= SQ_BB[s];
+    }
+    xq_bb horses = their & p->by_type[XQ_HORSE];
+    if (HORSE_REV_EMPTY[ksq] & horses) {
+        for (int i = 0; i < 4; i++) {
+            int leg = HORSE_TO_LEG[ksq][i];
+            if (leg == NO_SQ || !(HORSE_TO_SRC[ksq][i] & horses)) continue;
+            if (!bb_test(occ, leg)) ci->checkers |= HORSE_TO_SRC[ksq][i] & horses;
+            else ci->blockers |= SQ_BB[leg] & ours;
+        }
+    }
+    ci->checkers |= PAWN_TO[them][ksq] & their & p->by_type[XQ_PAWN];
+    (void)rot;
+}
+
+/* Full test: after moving our piece from->to, is our king (now on ksq)
+   free of attack? */
+static inline int safe_after(const xq_pos *p, int from, int to, int ksq) {
+    int them = p->side ^ 1;
+    xq_bb occ = (pos_occ(p) ^ SQ_BB[from]) | SQ_BB[to];
+    xq_bb rot = (p->occ_rot ^ ROT_BB[from]) | ROT_BB[to];
+    xq_bb their = p->by_color[them] & ~SQ_BB[to];
+    return !attacked_by(p, ksq, them, their, occ, rot);
+}
+
+/* Target squares of the piece on `from` (pseudo-legal, own pieces removed). */
+static inline xq_bb targets_of(const xq_pos *p, int from, xq_bb occ, xq_bb rot, xq_bb ours) {
+    int pc = p->board[from], c = pc >> 3;
+    switch (pc & 7) {
+    case XQ_PAWN: return PAWN_ATT[c][from] & ~ours;
+    case XQ_ADVISOR: return ADVISOR_ATT[c][from] & ~ours;
+    case XQ_ELEPHANT: return elephant_att(c, from, occ) & ~ours;
+    case XQ_HORSE: return horse_att(from, occ) & ~ours;
+    case XQ_CANNON: return (rook_att(from, occ, rot) & ~occ) | (cannon_cap(from, occ, rot) & p->by_color[c ^ 1]);
+    case XQ_ROOK: return rook_att(from, occ, rot) & ~ours;
+    case XQ_KING: return KING_ATT[c][from] & ~ours;
+    default: return 0;
+    }
+}
+
+int xq_gen_pseudo_legal(const xq_pos *p, xq_move *out, int cap) {
+    if (!p || (!out && cap)) return XQ_E_ARG;
+    xq_move buf[XQ_MAX_MOVES];
+    int n = 0;
+    xq_bb occ = pos_occ(p), rot = p->occ_rot, ours = p->by_color[p->side];
+    xq_bb pieces = ours;
+    while (pieces) {
+        int from = bb_pop_lsb(&pieces);
+        xq_bb t = targets_of(p, from, occ, rot, ours);
+        while (t && n < XQ_MAX_MOVES) buf[n++] = make_move(from, bb_pop_lsb(&t));
+    }
+    if (n > cap) return XQ_E_BUFFER_SMALL;
+    memcpy(out, buf, (size_t)n * sizeof *buf);
+    return n;
+}
+
+/* Generates (out != NULL) or counts (out == NULL) the legal moves. */
+static inline int gen_legal(const xq_pos *p, xq_move *out) {
+    check_info ci;
+    compute_info(p, &ci);
+    int n = 0;
+    int us = p->side;
+    xq_bb occ = pos_occ(p), rot = p->occ_rot, ours = p->by_color[us];
+    xq_bb careful = ci.blockers | ci.zone | SQ_BB[ci.ksq];
+    int in_check = ci.checkers != 0;
+    xq_bb pieces = ours;
+    while (pieces) {
+        int from = bb_pop_lsb(&pieces);
+        xq_bb t = targets_of(p, from, occ, rot, ours);
+        if (!t) continue;
+        xq_bb test;
+        if (in_check || bb_test(careful, from)) {
+            test = t;
+        } else {
+            test = t & ci.zone;
+            xq_bb ok = t & ~ci.zone;
+            if (out) {
+                while (ok) out[n++] = make_move(from, bb_pop_lsb(&ok));
+            } else {
+                n += bb_popcount(ok);
+            }
+        }
+        int king = from == ci.ksq;
+        while (test) {
+            int to = bb_pop_lsb(&test);
+            if (safe_after(p, from, to, king ? to : ci.ksq)) {
+                if (out) out[n] = make_move(from, to);
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+int xq_gen_legal(const xq_pos *p, xq_move *out, int cap) {
+    if (!p || (!out && cap)) return XQ_E_ARG;
+    xq_move buf[XQ_MAX_MOVES];
+    int n = gen_legal(p, buf);
+    if (n > cap) return XQ_E_BUFFER_SMALL;
+    memcpy(out, buf, (size_t)n * sizeof *buf);
+    return n;
+}
+
+int xq_count_legal(const xq_pos *p) {
+    if (!p) return XQ_E_ARG;
+    return gen_legal(p, NULL);
+}
+
+int xq_pos_is_pseudo_legal(const xq_pos *p, xq_move m) {
+    if (!p) return 0;
+    int from = move_from(m), to = move_to(m);
+    if (m >> 14 || from >= 90 || to >= 90) return 0;
+    int pc = p->board[from];
+    if (!pc || (pc >> 3) != p->side) return 0;
+    return bb_test(targets_of(p, from, pos_occ(p), p->occ_rot, p->by_color[p->side]), to);
+}
+
+int xq_pos_is_legal(const xq_pos *p, xq_move m) {
+    if (!xq_pos_is_pseudo_legal(p, m)) return 0;
+    int from = move_from(m), to = move_to(m);
+    int ksq = p->king_sq[p->side];
+    return safe_after(p, from, to, from == ksq ? to : ksq);
+}
+
+int xq_gives_check(const xq_pos *p, xq_move m) {
+    if (!xq_pos_is_pseudo_legal(p, m)) return 0;
+    xq_pos q = *p;
+    xq_undo u;
+    pos_do_move_fast(&q, m, &u);
+    return xq_pos_in_check(&q);
+}
+
+static uint64_t perft_bulk(xq_pos *p, int depth) {
+    xq_move moves[XQ_MAX_MOVES];
+    if (depth == 1) return (uint64_t)gen_legal(p, NULL);
+    int n = gen_legal(p, moves);
+    uint64_t nodes = 0;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        pos_do_move_fast(p, moves[i], &u);
+        nodes += perft_bulk(p, depth - 1);
+        pos_undo_move_fast(p, &u);
+    }
+    return nodes;
+}
+
+static uint64_t perft_full(xq_pos *p, int depth) {
+    if (depth == 0) return 1;
+    xq_move moves[XQ_MAX_MOVES];
+    int n = gen_legal(p, moves);
+    uint64_t nodes = 0;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        pos_do_move_fast(p, moves[i], &u);
+        nodes += perft_full(p, depth - 1);
+        pos_undo_move_fast(p, &u);
+    }
+    return nodes;
+}
+
+uint64_t xq_perft(const xq_pos *pos, int depth, int bulk) {
+    if (!pos || depth < 0) return 0;
+    if (depth == 0) return 1;
+    xq_pos p = *pos;
+    return bulk ? perft_bulk(&p, depth) : perft_full(&p, depth);
+}
+
+int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap) {
+    if (!pos || !moves || !counts || depth < 1) return XQ_E_ARG;
+    xq_pos p = *pos;
+    xq_move buf[XQ_MAX_MOVES];
+    int n = gen_legal(&p, buf);
+    if (n > cap) return XQ_E_BUFFER_SMALL;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        pos_do_move_fast(&p, buf[i], &u);
+        moves[i] = buf[i];
+        counts[i] = depth == 1 ? 1 : bulk ? perft_bulk(&p, depth - 1) : perft_full(&p, depth - 1);
+        pos_undo_move_fast(&p, &u);
+    }
+    return n;
+}

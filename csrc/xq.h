@@ -1,0 +1,152 @@
+/*
+ * xq.h - the public C API of the xiangqi core.
+ *
+ * A self-contained xiangqi (Chinese chess) move generator: 90-square
+ * bitboards, legal move generation, make/unmake with Zobrist keys, FEN,
+ * perft, attack maps and the per-move facts repetition rulings need.
+ *
+ * Conventions
+ *   square  = rank * 9 + file; a0 = 0 ... i9 = 89; files a-i from Red's left,
+ *             ranks 0-9 from Red's back rank (ICCS / UCCI / Pikafish layout).
+ *   color   = XQ_BLACK (0) or XQ_RED (1).
+ *   piece   = color << 3 | type, type 1..7 (pawn, advisor, elephant, horse,
+ *             cannon, rook, king); 0 is an empty square.
+ *   move    = from << 7 | to in 16 bits; 0 is "no move".
+ *   bitboard arguments cross the API as two uint64_t: [0] = squares 0-63,
+ *             [1] = squares 64-89.
+ *
+ * Memory: the caller owns every object (xq_pos, xq_undo, buffers); the core
+ * never allocates.  Threads: call xq_init() once before anything else
+ * (it is idempotent but not itself thread-safe); afterwards all functions
+ * are reentrant and may run concurrently on distinct positions.
+ *
+ * Errors: fallible functions return an int; negative values are XQ_E_* codes
+ * (xq_status_str() names them).  No function crashes on bad input.
+ *
+ * Requires a compiler with unsigned __int128 (GCC, Clang) on a 64-bit target.
+ */
+#ifndef XQ_H
+#define XQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XQ_VERSION "0.1.0"
+
+enum { XQ_BLACK = 0, XQ_RED = 1 };
+enum {
+    XQ_NO_PIECE_TYPE = 0, XQ_PAWN = 1, XQ_ADVISOR = 2, XQ_ELEPHANT = 3,
+    XQ_HORSE = 4, XQ_CANNON = 5, XQ_ROOK = 6, XQ_KING = 7
+};
+enum { XQ_SQUARE_NB = 90, XQ_FILE_NB = 9, XQ_RANK_NB = 10 };
+
+/* Capacity of a move list for one position (the most moves any position
+   with legal material can have is well under this). */
+#define XQ_MAX_MOVES 256
+/* Buffer size that always holds a FEN written by xq_pos_fen (with NUL). */
+#define XQ_FEN_MAX 128
+
+/* Status codes. */
+#define XQ_OK 0
+#define XQ_E_FEN_SYNTAX (-1)     /* malformed FEN text: see err_offset */
+#define XQ_E_FEN_POSITION (-2)   /* well-formed but unusable: king count, too many pieces */
+#define XQ_E_MOVE_FORMAT (-3)    /* square out of range */
+#define XQ_E_ILLEGAL_MOVE (-4)   /* empty from-square, wrong side, own piece captured, or not legal */
+#define XQ_E_BUFFER_SMALL (-5)   /* caller's buffer too small */
+#define XQ_E_ARG (-6)            /* other bad argument (NULL, negative depth, ...) */
+
+typedef uint16_t xq_move;
+
+#if defined(__SIZEOF_INT128__)
+typedef unsigned __int128 xq_bb;
+#else
+#error "xq.h needs unsigned __int128 (GCC or Clang on a 64-bit target)"
+#endif
+
+/* A position.  Treat the fields as read-only; change it through the API. */
+typedef struct xq_pos {
+    xq_bb by_color[2];     /* pieces of each color */
+    xq_bb by_type[8];      /* pieces of each type, both colors; [0] unused */
+    xq_bb occ_rot;         /* occupancy, file-major: bit file*10 + rank */
+    uint64_t key;          /* Zobrist key, side to move included */
+    uint32_t fullmove;     /* FEN fullmove number */
+    uint16_t halfmove;     /* plies since the last capture */
+    uint8_t side;          /* side to move: XQ_RED or XQ_BLACK */
+    uint8_t king_sq[2];    /* king square by color */
+    uint8_t board[90];     /* piece code per square, 0 = empty */
+} xq_pos;
+
+/* Undo record: filled by xq_pos_do_move, consumed by xq_pos_undo_move. */
+typedef struct xq_undo {
+    uint64_t key;
+    uint32_t fullmove;
+    uint16_t halfmove;
+    xq_move move;
+    uint8_t captured;      /* piece code captured, 0 if none */
+} xq_undo;
+
+/* Setup. */
+void xq_init(void);
+const char *xq_version(void);
+const char *xq_status_str(int status);
+
+/* FEN.  `fen` need not be NUL-terminated; at most `len` bytes are read.
+   On XQ_E_FEN_SYNTAX, *err_offset (if not NULL) is the byte offset of the
+   first bad character.  Returns XQ_OK or a negative status; on failure the
+   position is left unchanged. */
+int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset);
+/* Writes the FEN (NUL-terminated) into buf; returns its length or
+   XQ_E_BUFFER_SMALL.  XQ_FEN_MAX bytes always suffice. */
+int xq_pos_fen(const xq_pos *pos, char *buf, size_t cap);
+void xq_pos_copy(xq_pos *dst, const xq_pos *src);
+/* Position-level checks done by set_fen (kings, piece counts); XQ_OK or
+   XQ_E_FEN_POSITION.  A position that passes is safe for every function. */
+int xq_pos_check(const xq_pos *pos);
+
+/* Make/unmake.  do_move checks only what memory safety needs (squares in
+   range, a piece of the side to move on `from`, no own piece on `to`);
+   full legality is xq_pos_is_legal's job. */
+int xq_pos_do_move(xq_pos *pos, xq_move move, xq_undo *undo);
+void xq_pos_undo_move(xq_pos *pos, const xq_undo *undo);
+/* Passes the turn (for analysis); undo with xq_pos_undo_null. */
+void xq_pos_do_null(xq_pos *pos, xq_undo *undo);
+void xq_pos_undo_null(xq_pos *pos, const xq_undo *undo);
+
+/* Keys. */
+uint64_t xq_pos_key(const xq_pos *pos);
+uint64_t xq_pos_key_recompute(const xq_pos *pos);
+
+/* Move generation.  Returns the number of moves written (<= cap) or
+   XQ_E_BUFFER_SMALL; XQ_MAX_MOVES always suffices. */
+int xq_gen_legal(const xq_pos *pos, xq_move *out, int cap);
+int xq_gen_pseudo_legal(const xq_pos *pos, xq_move *out, int cap);
+int xq_count_legal(const xq_pos *pos);
+/* 1 if legal, 0 if not (any move value is accepted). */
+int xq_pos_is_legal(const xq_pos *pos, xq_move move);
+int xq_pos_is_pseudo_legal(const xq_pos *pos, xq_move move);
+int xq_gives_check(const xq_pos *pos, xq_move move);
+
+/* Checks and attacks.  Bitboards are written as two uint64_t. */
+int xq_pos_in_check(const xq_pos *pos);
+void xq_pos_checkers(const xq_pos *pos, uint64_t out[2]);
+/* Pieces of `color` that attack `sq` (could capture a piece standing there,
+   ignoring pins; a king also attacks the enemy king along an open file). */
+void xq_attackers_to(const xq_pos *pos, int sq, int color, uint64_t out[2]);
+/* For each square, how many pieces of `color` attack it. */
+void xq_attack_counts(const xq_pos *pos, int color, uint8_t out[90]);
+
+/* Perft.  bulk != 0 counts the legal moves at the last ply without making
+   them.  Returns the node count (0 for depth < 0). */
+uint64_t xq_perft(const xq_pos *pos, int depth, int bulk);
+/* Divide: the legal root moves and the node count below each; returns the
+   number of root moves or XQ_E_BUFFER_SMALL / XQ_E_ARG. */
+int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* XQ_H */

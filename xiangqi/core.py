@@ -1,0 +1,313 @@
+"""Squares, colours, pieces, moves and square sets: the library's vocabulary.
+
+Everything here is pure Python and uses the same integers as the C core:
+
+* squares are ``rank * 9 + file`` (``A0 = 0`` … ``I9 = 89``), files a–i from
+  Red's left, ranks 0–9 from Red's back rank (the ICCS/UCCI/Pikafish layout);
+* colours are ``RED = True`` and ``BLACK = False`` (``int(color)`` is the C
+  value);
+* piece types are ``PAWN = 1`` … ``KING = 7`` and a piece code is
+  ``color << 3 | piece_type``;
+* a move is 16 bits, ``from_square << 7 | to_square``; 0 is the null move.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator, Optional
+
+__all__ = [
+    "Color", "Square", "PieceType", "Bitboard",
+    "RED", "BLACK", "COLORS", "COLOR_NAMES",
+    "PAWN", "ADVISOR", "ELEPHANT", "HORSE", "CANNON", "ROOK", "KING", "PIECE_TYPES",
+    "PIECE_SYMBOLS", "PIECE_NAMES", "FILE_NAMES", "RANK_NAMES", "SQUARES", "SQUARE_NAMES",
+    "STARTING_FEN", "STARTING_BOARD_FEN",
+    "square", "square_file", "square_rank", "square_name", "parse_square", "square_mirror",
+    "square_flip", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL",
+]
+
+Color = bool
+Square = int
+PieceType = int
+Bitboard = int
+
+RED: Color = True
+BLACK: Color = False
+COLORS = [RED, BLACK]
+COLOR_NAMES = ["black", "red"]
+
+PAWN: PieceType = 1
+ADVISOR: PieceType = 2
+ELEPHANT: PieceType = 3
+HORSE: PieceType = 4
+CANNON: PieceType = 5
+ROOK: PieceType = 6
+KING: PieceType = 7
+PIECE_TYPES = [PAWN, ADVISOR, ELEPHANT, HORSE, CANNON, ROOK, KING]
+#: FEN letters by piece type (index 0 unused); upper case is Red.
+PIECE_SYMBOLS = [None, "p", "a", "b", "n", "c", "r", "k"]
+PIECE_NAMES = [None, "pawn", "advisor", "elephant", "horse", "cannon", "rook", "king"]
+#: Chinese piece characters (simplified), ``[color][piece_type]``.
+_CHINESE_PIECES = [
+    [None, "卒", "士", "象", "马", "炮", "车", "将"],
+    [None, "兵", "仕", "相", "马", "炮", "车", "帅"],
+]
+
+FILE_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+RANK_NAMES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]
+
+SQUARES = list(range(90))
+SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]
+
+STARTING_BOARD_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+STARTING_FEN = STARTING_BOARD_FEN + " w - - 0 1"
+
+BB_EMPTY: Bitboard = 0
+BB_ALL: Bitboard = (1 << 90) - 1
+
+_SYMBOL_TO_TYPE = {"p": PAWN, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": HORSE,
+                   "h": HORSE, "c": CANNON, "r": ROOK, "k": KING}
+
+
+def square(file_index: int, rank_index: int) -> Square:
+    """The square at ``file_index`` (0–8, a–i) and ``rank_index`` (0–9)."""
+    return rank_index * 9 + file_index
+
+
+def square_file(sq: Square) -> int:
+    """The file of a square, 0 (a) to 8 (i)."""
+    return sq % 9
+
+
+def square_rank(sq: Square) -> int:
+    """The rank of a square, 0 (Red's back rank) to 9."""
+    return sq // 9
+
+
+def square_name(sq: Square) -> str:
+    """The ICCS name of a square, e.g. ``square_name(0) == 'a0'``."""
+    return SQUARE_NAMES[sq]
+
+
+def parse_square(name: str) -> Square:
+    """The square named ``name`` (``'e0'``); raises :class:`ValueError` otherwise."""
+    if len(name) == 2 and name[0] in "abcdefghi" and name[1] in "0123456789":
+        return square(ord(name[0]) - 97, ord(name[1]) - 48)
+    raise ValueError(f"not a square name: {name!r} (expected a file a-i and a rank 0-9, e.g. 'e0')")
+
+
+def square_mirror(sq: Square) -> Square:
+    """The square mirrored left to right (a↔i)."""
+    return sq - sq % 9 + 8 - sq % 9
+
+
+def square_flip(sq: Square) -> Square:
+    """The square seen from the other side: rank 0↔9 and file a↔i (a half turn)."""
+    return 89 - sq
+
+
+class Piece:
+    """A piece: a type and a colour.
+
+    >>> Piece.from_symbol("R")
+    Piece.from_symbol('R')
+    >>> Piece(HORSE, BLACK).symbol(), Piece(HORSE, RED).chinese()
+    ('n', '马')
+    """
+
+    __slots__ = ("piece_type", "color")
+
+    def __init__(self, piece_type: PieceType, color: Color) -> None:
+        self.piece_type = piece_type
+        self.color = color
+
+    @property
+    def code(self) -> int:
+        """The C piece code, ``color << 3 | piece_type``."""
+        return int(self.color) << 3 | self.piece_type
+
+    @classmethod
+    def from_code(cls, code: int) -> "Piece":
+        """The piece with C piece code ``code``."""
+        if not (1 <= code & 7 <= 7) or code >> 3 not in (0, 1):
+            raise ValueError(f"not a piece code: {code!r}")
+        return cls(code & 7, bool(code >> 3))
+
+    def symbol(self) -> str:
+        """The FEN letter: upper case for Red."""
+        s = PIECE_SYMBOLS[self.piece_type]
+        assert s is not None
+        return s.upper() if self.color else s
+
+    def chinese(self) -> str:
+        """The simplified Chinese character (帅/将, 仕/士, 相/象, 马, 车, 炮, 兵/卒)."""
+        s = _CHINESE_PIECES[int(self.color)][self.piece_type]
+        assert s is not None
+        return s
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> "Piece":
+        """The piece for a FEN letter (``H``/``E`` accepted for horse/elephant)."""
+        t = _SYMBOL_TO_TYPE.get(symbol.lower()) if len(symbol) == 1 else None
+        if t is None:
+            raise ValueError(f"not a piece symbol: {symbol!r} (expected one of KABNRCP/kabnrcp, H, E)")
+        return cls(t, symbol.isupper())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Piece) and self.code == other.code
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Piece.from_symbol({self.symbol()!r})"
+
+    def __str__(self) -> str:
+        return self.symbol()
+
+
+class Move:
+    """A move from one square to another, in ICCS coordinates.
+
+    >>> m = Move.from_iccs("h2e2")
+    >>> m.from_square, m.to_square, m.iccs(), m.code
+    (25, 22, 'h2e2', 3222)
+    >>> Move.from_code(3222) == m
+    True
+    """
+
+    __slots__ = ("from_square", "to_square")
+
+    def __init__(self, from_square: Square, to_square: Square) -> None:
+        self.from_square = from_square
+        self.to_square = to_square
+
+    @property
+    def code(self) -> int:
+        """The 16-bit move code used by the C core: ``from << 7 | to``."""
+        return self.from_square << 7 | self.to_square
+
+    @classmethod
+    def from_code(cls, code: int) -> "Move":
+        """The move with 16-bit code ``code`` (0 is the null move)."""
+        f, t = code >> 7, code & 127
+        if code and not (0 <= code < 1 << 14 and f < 90 and t < 90):
+            raise ValueError(f"not a move code: {code!r}")
+        return cls(f, t)
+
+    @classmethod
+    def null(cls) -> "Move":
+        """The null move (``0000``)."""
+        return cls(0, 0)
+
+    def __bool__(self) -> bool:
+        return bool(self.from_square or self.to_square)
+
+    @classmethod
+    def from_iccs(cls, text: str) -> "Move":
+        """Parse ``h2e2`` or ``H2-E2`` (ranks 0–9). Raises :class:`InvalidMoveError`."""
+        from xiangqi.errors import InvalidMoveError
+
+        s = text.strip().lower()
+        if len(s) == 5 and s[2] == "-":
+            s = s[:2] + s[3:]
+        if s == "0000":
+            return cls.null()
+        if len(s) == 4 and s[0] in "abcdefghi" and s[2] in "abcdefghi" and s[1].isdigit() and s[3].isdigit() \
+                and s[1].isascii() and s[3].isascii():
+            return cls(parse_square(s[:2]), parse_square(s[2:]))
+        raise InvalidMoveError(f"invalid ICCS move {text!r}: expected a file a-i and a rank 0-9 twice, e.g. 'h2e2'")
+
+    from_uci = from_iccs
+
+    def iccs(self) -> str:
+        """The ICCS/UCCI text, e.g. ``h2e2`` (``0000`` for the null move)."""
+        if not self:
+            return "0000"
+        return SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
+
+    uci = iccs
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self.from_square == other.from_square and \
+            self.to_square == other.to_square
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Move.from_iccs({self.iccs()!r})"
+
+    def __str__(self) -> str:
+        return self.iccs()
+
+
+class SquareSet:
+    """A set of squares backed by a 90-bit integer (bit ``i`` is square ``i``).
+
+    >>> s = SquareSet([0, 4, 89])
+    >>> list(s), len(s), 4 in s
+    ([0, 4, 89], 3, True)
+    """
+
+    __slots__ = ("mask",)
+
+    def __init__(self, squares: "Iterable[Square] | Bitboard" = 0) -> None:
+        if isinstance(squares, int):
+            self.mask = squares & BB_ALL
+        else:
+            m = 0
+            for sq in squares:
+                m |= 1 << sq
+            self.mask = m & BB_ALL
+
+    def __iter__(self) -> Iterator[Square]:
+        m = self.mask
+        while m:
+            low = m & -m
+            yield low.bit_length() - 1
+            m ^= low
+
+    def __len__(self) -> int:
+        return bin(self.mask).count("1")
+
+    def __contains__(self, sq: object) -> bool:
+        return isinstance(sq, int) and 0 <= sq < 90 and bool(self.mask >> sq & 1)
+
+    def __bool__(self) -> bool:
+        return bool(self.mask)
+
+    def __int__(self) -> int:
+        return self.mask
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SquareSet):
+            return self.mask == other.mask
+        if isinstance(other, int):
+            return self.mask == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __or__(self, other: "SquareSet") -> "SquareSet":
+        return SquareSet(self.mask | int(other))
+
+    def __and__(self, other: "SquareSet") -> "SquareSet":
+        return SquareSet(self.mask & int(other))
+
+    def __repr__(self) -> str:
+        return f"SquareSet({self.mask:#x})"
+
+    def __str__(self) -> str:
+        rows = []
+        for r in range(9, -1, -1):
+            rows.append(" ".join("1" if self.mask >> (r * 9 + f) & 1 else "." for f in range(9)))
+        return "\n".join(rows)
+
+    def squares(self) -> "list[Square]":
+        """The squares as a sorted list."""
+        return list(self)
+
+
+def _optional_piece(code: int) -> Optional[Piece]:
+    return Piece.from_code(code) if code else None

@@ -1,0 +1,50 @@
+"""The exception hierarchy: every error the library raises on bad input.
+
+All of them derive from :class:`XiangqiError` and from :class:`ValueError`
+(except :class:`InternalError`), so ``except ValueError`` keeps working for
+code that does not know this library.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "XiangqiError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "AmbiguousMoveError",
+    "InternalError",
+]
+
+
+class XiangqiError(Exception):
+    """Base class of every error raised by this library."""
+
+
+class InvalidFenError(XiangqiError, ValueError):
+    """A FEN string could not be read.
+
+    ``offset`` is the 0-based byte offset of the first bad character, or -1
+    when the problem is not tied to one place (a missing king, say).
+    """
+
+    def __init__(self, message: str, *, fen: str = "", offset: int = -1) -> None:
+        super().__init__(message)
+        self.fen = fen
+        self.offset = offset
+
+
+class InvalidMoveError(XiangqiError, ValueError):
+    """A move text is not a move in any notation this library reads."""
+
+
+class IllegalMoveError(XiangqiError, ValueError):
+    """A well-formed move that is not legal in the position."""
+
+
+class AmbiguousMoveError(XiangqiError, ValueError):
+    """A move text that matches more than one legal move."""
+
+
+class InternalError(XiangqiError, RuntimeError):
+    """The C core returned a status that cannot happen: a bug in this library."""
