@@ -1,0 +1,87 @@
+"""Shared test configuration: markers, the slow-test switch, data locations, fixtures.
+
+Markers:
+
+* ``slow``: long runs (deep perft, every game of the corpus). Deselected by
+  default; run them with ``pytest --run-slow`` or select them with ``-m slow``.
+* ``perft``: perft tests (fast ones included), so ``-m perft`` picks them all.
+
+Tests that read the project's shared data locate it beside the repository
+(``<repo>/../shared``, which is how CI lays it out) and skip when it is absent.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List
+
+import pytest
+
+TESTS_DIR = Path(__file__).resolve().parent
+#: The shared read-only data folder (``<repo>/../shared``), which may be absent.
+SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
+#: Perft suites kept inside the repository.
+PERFT_DIR = TESTS_DIR / "data" / "perft"
+
+# Let test modules import the reference generator as a plain module.
+if str(TESTS_DIR) not in sys.path:
+    sys.path.insert(0, str(TESTS_DIR))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", default=False,
+                     help="also run tests marked slow (deep perft, whole game corpus)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: long-running test, deselected unless --run-slow or -m slow")
+    config.addinivalue_line("markers", "perft: perft node-count test")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+    # An explicit -m expression (e.g. "-m slow" or "-m 'not slow'") decides on its own.
+    if config.getoption("--run-slow") or config.getoption("-m"):
+        return
+    keep, dropped = [], []
+    for item in items:
+        (dropped if item.get_closest_marker("slow") else keep).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
+def shared_path(*parts: str) -> Path:
+    """A path inside the shared data folder; skips the calling test when it is missing."""
+    p = SHARED_DIR.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"shared data not available: {p}")
+    return p
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    """The shared data folder (the test is skipped when it is absent)."""
+    return shared_path()
+
+
+@pytest.fixture
+def games_dir() -> Path:
+    """``shared/data/games`` (the test is skipped when it is absent)."""
+    return shared_path("data", "games")
+
+
+#: A few positions used by several test modules: (name, FEN).
+SAMPLE_FENS = [
+    ("start", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"),
+    ("px0-2", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"),
+    ("fsf-xq-2", "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1"),
+    ("black-to-move", "4ka3/4cN1r1/3R5/p1p5p/9/4C4/P3P3c/B3B4/4A4/3AK4 b - - 4 24"),
+]
+
+
+@pytest.fixture(params=SAMPLE_FENS, ids=[n for n, _ in SAMPLE_FENS])
+def sample_fen(request: pytest.FixtureRequest) -> str:
+    """Each of :data:`SAMPLE_FENS` in turn."""
+    fen: str = request.param[1]
+    return fen
