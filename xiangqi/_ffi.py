@@ -1,0 +1,77 @@
+"""The only importer of the compiled module: ``ffi``, ``lib`` and status mapping.
+
+Everything untyped that comes from cffi stays in this module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, NoReturn
+
+from xiangqi.errors import InternalError
+
+try:
+    from xiangqi import _core
+except ImportError as exc:  # pragma: no cover - exercised only on broken installs
+    raise ImportError(
+        "the compiled core xiangqi._core is missing: install the package with `pip install .` "
+        "(or build in place with `python setup.py build_ext --inplace`)"
+    ) from exc
+
+ffi: Any = _core.ffi
+lib: Any = _core.lib
+
+__version__ = "0.1.0"
+
+
+def _check_build() -> None:
+    built = ffi.string(lib.xq_version()).decode()
+    if built != __version__:
+        raise ImportError(
+            f"stale compiled module: xiangqi._core is version {built}, the Python package is {__version__}; "
+            "rebuild with `pip install .` (or `python setup.py build_ext --inplace`)"
+        )
+    csrc = Path(__file__).resolve().parent.parent / "csrc"
+    if (csrc / "ffibuild.py").is_file():
+        # A source checkout: the module must have been built from these very sources.
+        h = hashlib.sha256()
+        for p in sorted(list(csrc.glob("*.c")) + list(csrc.glob("*.h"))):
+            if p.name == "xqperft.c" or p.name.startswith("_"):
+                continue
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+        if h.hexdigest()[:16] != ffi.string(lib.xq_build_hash()).decode():
+            raise ImportError(
+                f"stale compiled module: xiangqi._core was built from other C sources than those in {csrc}; "
+                "rebuild with `pip install -e .` (or `python setup.py build_ext --inplace`)"
+            )
+
+
+_check_build()
+ffi.init_once(lib.xq_init, "xq_init")
+
+OK = lib.XQ_OK
+E_FEN_SYNTAX = lib.XQ_E_FEN_SYNTAX
+E_FEN_POSITION = lib.XQ_E_FEN_POSITION
+E_MOVE_FORMAT = lib.XQ_E_MOVE_FORMAT
+E_ILLEGAL_MOVE = lib.XQ_E_ILLEGAL_MOVE
+E_BUFFER_SMALL = lib.XQ_E_BUFFER_SMALL
+E_ARG = lib.XQ_E_ARG
+MAX_MOVES: int = lib.XQ_MAX_MOVES
+FEN_MAX: int = lib.XQ_FEN_MAX
+
+
+def status_str(status: int) -> str:
+    """The C core's name for a status code."""
+    return str(ffi.string(lib.xq_status_str(status)).decode())
+
+
+def raise_internal(status: int, what: str) -> NoReturn:
+    """Raise for a C status that valid use of the API cannot produce."""
+    raise InternalError(f"{what}: C core returned {status} ({status_str(status)})")
+
+
+def join_bb(out: Any) -> int:
+    """Join a ``uint64_t[2]`` bitboard into one Python int."""
+    return int(out[0]) | int(out[1]) << 64

@@ -1,0 +1,42 @@
+"""How a game ended: :class:`Termination` and :class:`Outcome`."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Optional
+
+from xiangqi.core import Color
+
+__all__ = ["Termination", "Outcome"]
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    CHECKMATE = enum.auto()
+    #: No legal move without being in check (困毙): the side to move loses.
+    STALEMATE = enum.auto()
+    PERPETUAL_CHECK = enum.auto()
+    PERPETUAL_CHASE = enum.auto()
+    #: Another forbidden repetition pattern (e.g. one check one chase under the Chinese rules).
+    FORBIDDEN_PATTERN = enum.auto()
+    REPETITION_DRAW = enum.auto()
+    #: 60 moves (120 plies) without a capture, the natural limit (自然限着).
+    NATURAL_LIMIT = enum.auto()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: who won (``None`` for a draw), why, and an explanation."""
+
+    termination: Termination
+    winner: Optional[Color]
+    reason: str = ""
+    reason_zh: str = ""
+
+    def result(self) -> str:
+        """``"1-0"`` (Red won), ``"0-1"`` (Black won) or ``"1/2-1/2"``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner else "0-1"
