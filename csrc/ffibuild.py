@@ -51,7 +51,8 @@ def compile_args() -> list[str]:
 
 
 ffibuilder = FFI()
-ffibuilder.cdef((HERE / "xq_cdef.h").read_text())
+# xq_cdef.h first, then one xq_<subject>_cdef.h per subject header (xq_rules.h, xq_batch.h, ...).
+ffibuilder.cdef("\n".join(p.read_text() for p in [HERE / "xq_cdef.h", *sorted(HERE.glob("xq_*_cdef.h"))]))
 ffibuilder.set_source(
     "xiangqi._core",
     '#include "xq.h"\n'

@@ -1,0 +1,1 @@
+/* cffi declarations for xq_batch.h (parsed after xq_cdef.h). */
