@@ -1,0 +1,5 @@
+import sys
+
+from xiangqi.cli import main
+
+sys.exit(main())
