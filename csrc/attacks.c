@@ -11,6 +11,8 @@ uint16_t ROOK_RANK[9][512];
 uint16_t CANNON_RANK[9][512];
 uint16_t ROOK_FILE[10][1024];
 uint16_t CANNON_FILE[10][1024];
+uint16_t CANNON_CTL_RANK[9][512];
+uint16_t CANNON_CTL_FILE[10][1024];
 xq_bb FILE_SPREAD[1024];
 xq_bb LINE_EMPTY[90];
 xq_bb BETWEEN[90][90];
@@ -35,20 +37,26 @@ static int in_palace(int color, int r, int f) {
 }
 static int in_own_half(int color, int r) { return color == XQ_RED ? r <= 4 : r >= 5; }
 
+enum { SLIDE_ROOK, SLIDE_CANNON_CAPTURE, SLIDE_CANNON_CONTROL };
+
 /* Slider targets along one line of n squares for a piece at index i given
-   line occupancy `occ`: rook = empty squares up to and including the first
-   piece; cannon capture = the first piece after the first screen. */
-static unsigned slide(int n, int i, unsigned occ, int cannon) {
+   line occupancy `occ`.  Rook: the squares up to and including the first
+   piece.  Cannon capture: the first piece after the first screen.  Cannon
+   control: every square after the first screen up to and including the
+   next piece (where a piece, if it stood there, could be captured). */
+static unsigned slide(int n, int i, unsigned occ, int mode) {
     unsigned out = 0;
     for (int d = -1; d <= 1; d += 2) {
         int screen = 0;
         for (int j = i + d; j >= 0 && j < n; j += d) {
             int busy = (occ >> j) & 1;
-            if (!cannon) {
+            if (mode == SLIDE_ROOK) {
                 out |= 1u << j;
                 if (busy) break;
+            } else if (screen) {
+                if (busy || mode == SLIDE_CANNON_CONTROL) out |= 1u << j;
+                if (busy) break;
             } else if (busy) {
-                if (screen) { out |= 1u << j; break; }
                 screen = 1;
             }
         }
@@ -78,13 +86,15 @@ static void init_geometry(void) {
     }
     for (int i = 0; i < 9; i++)
         for (unsigned o = 0; o < 512; o++) {
-            ROOK_RANK[i][o] = (uint16_t)slide(9, i, o, 0);
-            CANNON_RANK[i][o] = (uint16_t)slide(9, i, o, 1);
+            ROOK_RANK[i][o] = (uint16_t)slide(9, i, o, SLIDE_ROOK);
+            CANNON_RANK[i][o] = (uint16_t)slide(9, i, o, SLIDE_CANNON_CAPTURE);
+            CANNON_CTL_RANK[i][o] = (uint16_t)slide(9, i, o, SLIDE_CANNON_CONTROL);
         }
     for (int i = 0; i < 10; i++)
         for (unsigned o = 0; o < 1024; o++) {
-            ROOK_FILE[i][o] = (uint16_t)slide(10, i, o, 0);
-            CANNON_FILE[i][o] = (uint16_t)slide(10, i, o, 1);
+            ROOK_FILE[i][o] = (uint16_t)slide(10, i, o, SLIDE_ROOK);
+            CANNON_FILE[i][o] = (uint16_t)slide(10, i, o, SLIDE_CANNON_CAPTURE);
+            CANNON_CTL_FILE[i][o] = (uint16_t)slide(10, i, o, SLIDE_CANNON_CONTROL);
         }
     for (int a = 0; a < 90; a++) {
         LINE_EMPTY[a] = 0;

@@ -274,7 +274,7 @@ xq_bb piece_att(const xq_pos *p, int s, xq_bb occ, xq_bb rot) {
     case XQ_ADVISOR: return ADVISOR_ATT[c][s];
     case XQ_ELEPHANT: return elephant_att(c, s, occ);
     case XQ_HORSE: return horse_att(s, occ);
-    case XQ_CANNON: return cannon_cap(s, occ, rot);
+    case XQ_CANNON: return cannon_ctl(s, occ, rot);
     case XQ_ROOK: return rook_att(s, occ, rot);
     case XQ_KING: return KING_ATT[c][s] | (rook_att(s, occ, rot) & pieces_of(p, c ^ 1, XQ_KING));
     default: return 0;

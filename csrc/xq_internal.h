@@ -50,6 +50,8 @@ extern uint16_t ROOK_RANK[9][512];
 extern uint16_t CANNON_RANK[9][512];
 extern uint16_t ROOK_FILE[10][1024];
 extern uint16_t CANNON_FILE[10][1024];
+extern uint16_t CANNON_CTL_RANK[9][512];   /* cannon control: see cannon_ctl() */
+extern uint16_t CANNON_CTL_FILE[10][1024];
 extern xq_bb FILE_SPREAD[1024];       /* 10-bit file mask -> bits on file a */
 
 extern xq_bb LINE_EMPTY[90];          /* rook rays on an empty board */
@@ -91,6 +93,15 @@ static inline xq_bb cannon_cap(int s, xq_bb occ, xq_bb rot) {
     unsigned ro = (unsigned)(occ >> (r * 9)) & 511u;
     unsigned fo = (unsigned)(rot >> (f * 10)) & 1023u;
     return ((xq_bb)CANNON_RANK[f][ro] << (r * 9)) | (FILE_SPREAD[CANNON_FILE[r][fo]] << f);
+}
+
+/* Squares a cannon on s controls: beyond exactly one screen, up to and
+   including the next piece (it could capture a piece standing there). */
+static inline xq_bb cannon_ctl(int s, xq_bb occ, xq_bb rot) {
+    int r = RANK_OF[s], f = FILE_OF[s];
+    unsigned ro = (unsigned)(occ >> (r * 9)) & 511u;
+    unsigned fo = (unsigned)(rot >> (f * 10)) & 1023u;
+    return ((xq_bb)CANNON_CTL_RANK[f][ro] << (r * 9)) | (FILE_SPREAD[CANNON_CTL_FILE[r][fo]] << f);
 }
 
 static inline xq_bb horse_att(int s, xq_bb occ) {
@@ -138,7 +149,9 @@ static inline int attacked_by(const xq_pos *p, int s, int them, xq_bb their, xq_
 
 /* All pieces of `color` attacking s (see xq_attackers_to). */
 xq_bb attackers_bb(const xq_pos *p, int s, int color, xq_bb occ, xq_bb rot);
-/* Attack set of the piece on s (pseudo captures), given occupancy. */
+/* Squares the piece on s attacks: where it could capture an enemy piece
+   standing there (pins ignored; a cannon controls every square beyond its
+   screen up to the next piece; a king also hits a facing enemy king). */
 xq_bb piece_att(const xq_pos *p, int s, xq_bb occ, xq_bb rot);
 
 /* Fast make/unmake used by perft and the API wrappers (no checks). */
