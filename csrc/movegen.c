@@ -70,17 +70,25 @@ static inline int safe_after(const xq_pos *p, int from, int to, int ksq) {
     return !attacked_by(p, ksq, them, their, occ, rot);
 }
 
-/* Target squares of the piece on `from` (pseudo-legal, own pieces removed). */
-static inline xq_bb targets_of(const xq_pos *p, int from, xq_bb occ, xq_bb rot, xq_bb ours) {
+/* Squares a move may never go to: our own pieces and the enemy king (a
+   position where the king could be taken is invalid, Status.OPPOSITE_CHECK
+   in Python, and capturing it would break the one-king invariant). */
+static inline xq_bb no_target(const xq_pos *p) {
+    int us = p->side;
+    return p->by_color[us] | SQ_BB[p->king_sq[us ^ 1]];
+}
+
+/* Target squares of the piece on `from` (pseudo-legal). */
+static inline xq_bb targets_of(const xq_pos *p, int from, xq_bb occ, xq_bb rot, xq_bb avoid) {
     int pc = p->board[from], c = pc >> 3;
     switch (pc & 7) {
-    case XQ_PAWN: return PAWN_ATT[c][from] & ~ours;
-    case XQ_ADVISOR: return ADVISOR_ATT[c][from] & ~ours;
-    case XQ_ELEPHANT: return elephant_att(c, from, occ) & ~ours;
-    case XQ_HORSE: return horse_att(from, occ) & ~ours;
-    case XQ_CANNON: return (rook_att(from, occ, rot) & ~occ) | (cannon_cap(from, occ, rot) & p->by_color[c ^ 1]);
-    case XQ_ROOK: return rook_att(from, occ, rot) & ~ours;
-    case XQ_KING: return KING_ATT[c][from] & ~ours;
+    case XQ_PAWN: return PAWN_ATT[c][from] & ~avoid;
+    case XQ_ADVISOR: return ADVISOR_ATT[c][from] & ~avoid;
+    case XQ_ELEPHANT: return elephant_att(c, from, occ) & ~avoid;
+    case XQ_HORSE: return horse_att(from, occ) & ~avoid;
+    case XQ_CANNON: return (rook_att(from, occ, rot) & ~occ) | (cannon_cap(from, occ, rot) & occ & ~avoid);
+    case XQ_ROOK: return rook_att(from, occ, rot) & ~avoid;
+    case XQ_KING: return KING_ATT[c][from] & ~avoid;
     default: return 0;
     }
 }
@@ -89,11 +97,11 @@ int xq_gen_pseudo_legal(const xq_pos *p, xq_move *out, int cap) {
     if (!p || (!out && cap)) return XQ_E_ARG;
     xq_move buf[XQ_MAX_MOVES];
     int n = 0;
-    xq_bb occ = pos_occ(p), rot = p->occ_rot, ours = p->by_color[p->side];
-    xq_bb pieces = ours;
+    xq_bb occ = pos_occ(p), rot = p->occ_rot, avoid = no_target(p);
+    xq_bb pieces = p->by_color[p->side];
     while (pieces) {
         int from = bb_pop_lsb(&pieces);
-        xq_bb t = targets_of(p, from, occ, rot, ours);
+        xq_bb t = targets_of(p, from, occ, rot, avoid);
         while (t && n < XQ_MAX_MOVES) buf[n++] = make_move(from, bb_pop_lsb(&t));
     }
     if (n > cap) return XQ_E_BUFFER_SMALL;
@@ -107,13 +115,13 @@ static inline int gen_legal(const xq_pos *p, xq_move *out) {
     compute_info(p, &ci);
     int n = 0;
     int us = p->side;
-    xq_bb occ = pos_occ(p), rot = p->occ_rot, ours = p->by_color[us];
+    xq_bb occ = pos_occ(p), rot = p->occ_rot, avoid = no_target(p);
     xq_bb careful = ci.blockers | ci.zone | SQ_BB[ci.ksq];
     int in_check = ci.checkers != 0;
-    xq_bb pieces = ours;
+    xq_bb pieces = p->by_color[us];
     while (pieces) {
         int from = bb_pop_lsb(&pieces);
-        xq_bb t = targets_of(p, from, occ, rot, ours);
+        xq_bb t = targets_of(p, from, occ, rot, avoid);
         if (!t) continue;
         xq_bb test;
         if (in_check || bb_test(careful, from)) {
@@ -159,7 +167,7 @@ int xq_pos_is_pseudo_legal(const xq_pos *p, xq_move m) {
     if (m >> 14 || from >= 90 || to >= 90) return 0;
     int pc = p->board[from];
     if (!pc || (pc >> 3) != p->side) return 0;
-    return bb_test(targets_of(p, from, pos_occ(p), p->occ_rot, p->by_color[p->side]), to);
+    return bb_test(targets_of(p, from, pos_occ(p), p->occ_rot, no_target(p)), to);
 }
 
 int xq_pos_is_legal(const xq_pos *p, xq_move m) {

@@ -7,6 +7,10 @@
  *   xqperft --fen-file FILE     parse every line of FILE as a FEN (fuzz
  *                               corpus / malformed input): prints the status
  *                               and, for good FENs, perft(2).
+ *   xqperft --fuzz N [SEED]     mutation-fuzz the FEN parser N times from
+ *                               FEN seeds (byte flips, inserts, deletes,
+ *                               splices); every parsed FEN must round-trip
+ *                               and survive movegen, make/unmake and perft(2).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +68,71 @@ static int fen_file(const char *path) {
     return 0;
 }
 
+static uint64_t rng_state;
+static uint64_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static const char *SEEDS[] = {
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b",
+    "4k4/9/9/9/9/9/9/9/9/4K4 r 12 40",
+};
+
+static int fuzz(long iterations, uint64_t seed) {
+    static const char alphabet[] = "kabnrcpKABNRCPheHE0123456789/ -wbr\t\n\0x";
+    char buf[256];
+    long parsed = 0;
+    rng_state = seed ? seed : 0x9E3779B97F4A7C15ull;
+    for (long it = 0; it < iterations; it++) {
+        const char *base = SEEDS[rnd() % (sizeof SEEDS / sizeof *SEEDS)];
+        size_t len = strlen(base);
+        memcpy(buf, base, len);
+        int edits = 1 + (int)(rnd() % 4);
+        for (int e = 0; e < edits; e++) {
+            size_t at = len ? (size_t)(rnd() % len) : 0;
+            switch (rnd() % 5) {
+            case 0: if (len) buf[at] = (char)(rnd() & 0xFF); break;
+            case 1: if (len) buf[at] = alphabet[rnd() % (sizeof alphabet - 1)]; break;
+            case 2: if (len < sizeof buf - 1) { memmove(buf + at + 1, buf + at, len - at); buf[at] = alphabet[rnd() % (sizeof alphabet - 1)]; len++; } break;
+            case 3: if (len) { memmove(buf + at, buf + at + 1, len - at - 1); len--; } break;
+            default: len = at; break;
+            }
+        }
+        xq_pos pos;
+        size_t off = 0;
+        int st = xq_pos_set_fen(&pos, buf, len, &off);
+        if (st == XQ_E_FEN_SYNTAX && off > len) { fprintf(stderr, "offset %zu beyond input %zu\n", off, len); return 1; }
+        if (st != XQ_OK) continue;
+        parsed++;
+        char out[XQ_FEN_MAX];
+        xq_pos again;
+        int n = xq_pos_fen(&pos, out, sizeof out);
+        if (n < 0 || xq_pos_set_fen(&again, out, (size_t)n, NULL) != XQ_OK || xq_pos_key(&again) != xq_pos_key(&pos) ||
+            xq_pos_key(&pos) != xq_pos_key_recompute(&pos)) {
+            fprintf(stderr, "round trip failed for %.*s\n", (int)len, buf);
+            return 1;
+        }
+        xq_move moves[XQ_MAX_MOVES];
+        int nm = xq_gen_legal(&pos, moves, XQ_MAX_MOVES);
+        if (nm < 0 || nm != xq_count_legal(&pos)) { fprintf(stderr, "movegen failed for %s\n", out); return 1; }
+        for (int i = 0; i < nm; i++) {
+            xq_undo u;
+            if (xq_pos_do_move(&pos, moves[i], &u) != XQ_OK) { fprintf(stderr, "do_move failed for %s\n", out); return 1; }
+            xq_pos_undo_move(&pos, &u);
+        }
+        (void)xq_perft(&pos, 2, 1);
+    }
+    printf("fuzz: %ld inputs, %ld parsed, no failures\n", iterations, parsed);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int depth = 4, divide = 0, bulk = 1;
     const char *fen = START;
@@ -73,6 +142,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--divide")) divide = 1;
         else if (!strcmp(argv[i], "--no-bulk")) bulk = 0;
         else if (!strcmp(argv[i], "--fen-file") && i + 1 < argc) return fen_file(argv[++i]);
+        else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc)
+            return fuzz(atol(argv[i + 1]), i + 2 < argc ? strtoull(argv[i + 2], NULL, 10) : 0);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             printf("usage: xqperft [-d DEPTH] [--divide] [--no-bulk] [FEN]\n       xqperft --fen-file FILE\n");
             return 0;
