@@ -1,0 +1,1251 @@
+"""Xiangqi PGN: a game model, a streaming reader that never loses a game, and a writer.
+
+The model follows python-chess's :mod:`chess.pgn`: a :class:`Game` is the root
+:class:`GameNode` of a tree whose children are moves; the first child of a node
+is its main line and the others are variations. A game carries its
+:class:`Headers` (the xiangqi tag roster first: ``Game``, ``Event``, ``Site``,
+``Date``, ``Round``, ``Red``, ``Black``, ``Result``) and the problems met while
+reading it, as :class:`GameError` values in ``game.errors``.
+
+Reading (:func:`read_game`, :func:`read_games`) accepts a path, a binary file or
+a text file. Binary input may be gzip-compressed (detected by its magic bytes)
+and UTF-8 (with or without a byte-order mark), GB18030/GBK or Big5 (detected by
+content). Move text may be Chinese (simplified or traditional, full-width or
+ASCII digits), ICCS (``h2e2``, ``H2-E2``) or WXF (``C2.5``, ``C2=5``), chosen by
+the ``Format`` tag or recognised token by token. A move that cannot be read or
+is not legal ends its line: the moves before it are kept, the problem is
+recorded in ``game.errors`` (ply, token, reason, line of the file) and the next
+game is read normally. Only one game is held in memory at a time.
+
+For bulk work, :func:`scan_games` yields each game's tags and raw main-line move
+tokens with their line numbers without building a tree, and
+:func:`replay_mainline` turns one such game into moves on a board as fast as
+this module can.
+
+>>> import io
+>>> game = read_game(io.StringIO('[Red "A"]\\n[Black "B"]\\n\\n1. 炮二平五 馬８進７ 2. h0g2 {ok} *\\n'))
+>>> [m.iccs() for m in game.mainline_moves()], game.headers["Red"], game.errors
+(['h2e2', 'h9g7', 'h0g2'], 'A', [])
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import dataclasses
+import gzip
+import io
+import itertools
+import os
+import re
+import weakref
+from typing import (IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple,
+                    Union)
+
+from xiangqi._encoding import iter_text_lines
+from xiangqi.core import STARTING_FEN, Move
+from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
+                            XiangqiError)
+
+__all__ = [
+    "TAG_ROSTER", "RESULTS", "NOTATIONS",
+    "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
+    "NAG_DUBIOUS_MOVE",
+    "GameError", "Headers", "GameNode", "Game", "RawGame",
+    "read_game", "read_games", "scan_games", "replay_mainline",
+    "write_game", "game_to_string",
+]
+
+#: The xiangqi tag roster, in the order it is written (xqbase PGN specification).
+TAG_ROSTER = ("Game", "Event", "Site", "Date", "Round", "Red", "Black", "Result")
+_ROSTER_DEFAULTS = {"Game": "Chinese Chess", "Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
+                    "Red": "?", "Black": "?", "Result": "*"}
+#: Game termination markers.
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+#: Move notations the writer produces.
+NOTATIONS = ("chinese", "iccs", "wxf")
+
+NAG_GOOD_MOVE = 1
+NAG_MISTAKE = 2
+NAG_BRILLIANT_MOVE = 3
+NAG_BLUNDER = 4
+NAG_SPECULATIVE_MOVE = 5
+NAG_DUBIOUS_MOVE = 6
+_SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+_NAG_SUFFIXES = {v: k for k, v in _SUFFIX_NAGS.items()}
+
+#: Words some files use instead of a result token.
+_RESULT_WORDS = {
+    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "½-½": "1/2-1/2",
+    "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
+}
+
+MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Model
+# ---------------------------------------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class GameError:
+    """A problem met while reading a game, kept as data on :attr:`Game.errors`.
+
+    ``ply`` is the 0-based index of the offending move counted from the game's
+    start position along its line (for a bad ``FEN`` tag: 0), ``token`` the
+    move text as written (``""`` when there is none), ``reason`` a readable
+    explanation, ``line`` the 1-based line of the file (0 when not from a text
+    file), ``error`` the typed exception (:class:`~xiangqi.errors.InvalidMoveError`,
+    :class:`~xiangqi.errors.IllegalMoveError`, :class:`~xiangqi.errors.AmbiguousMoveError`
+    or :class:`~xiangqi.errors.InvalidFenError`), and ``mainline`` whether the
+    problem is on the main line (``False`` inside a variation).
+    """
+
+    ply: int
+    token: str
+    reason: str
+    line: int = 0
+    error: Optional[XiangqiError] = None
+    mainline: bool = True
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, " if self.line else ""
+        return f"{where}ply {self.ply}, {self.token!r}: {self.reason}"
+
+
+class Headers(Dict[str, str]):
+    """PGN tags in order; a new instance starts with the xiangqi tag roster.
+
+    >>> h = Headers(Event="Test")
+    >>> list(h)[:3], h["Game"], h["Event"], h["Result"]
+    (['Game', 'Event', 'Site'], 'Chinese Chess', 'Test', '*')
+    """
+
+    def __init__(self, data: Optional[Iterable[Tuple[str, str]]] = None, **kwargs: str) -> None:
+        super().__init__(_ROSTER_DEFAULTS)
+        if data is not None:
+            self.update(data)
+        self.update(kwargs)
+
+    @classmethod
+    def without_tag_roster(cls) -> "Headers":
+        """Empty headers (no roster)."""
+        h = cls()
+        h.clear()
+        return h
+
+    def is_custom_setup(self) -> bool:
+        """Whether a ``FEN`` tag names a position other than the standard start."""
+        fen = self.get("FEN")
+        return bool(fen) and fen.split()[:2] != STARTING_FEN.split()[:2] if fen else False
+
+
+class GameNode:
+    """A node of the game tree: the position after :attr:`move` (the root has none).
+
+    ``variations`` are the children (``variations[0]`` is the main
+    continuation), ``comment`` the text after the move, ``starting_comment``
+    the text before a move that begins a variation, ``nags`` numeric
+    annotation glyphs (``$1`` = ``!``).
+    """
+
+    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "__weakref__")
+
+    def __init__(self, parent: Optional["GameNode"] = None, move: Optional[Move] = None, *,
+                 comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> None:
+        self.parent = parent
+        self.move = move
+        self.variations: List[GameNode] = []
+        self.comment = comment
+        self.starting_comment = starting_comment
+        self.nags: Set[int] = set(nags)
+
+    @staticmethod
+    def _child(parent: "GameNode", move: Move) -> "GameNode":
+        """Append a bare child to ``parent`` (the readers' fast path)."""
+        node = GameNode.__new__(GameNode)
+        node.parent = parent
+        node.move = move
+        node.variations = []
+        node.comment = ""
+        node.starting_comment = ""
+        node.nags = set()
+        parent.variations.append(node)
+        return node
+
+    # --- navigation ---------------------------------------------------------------------------------------------
+    def game(self) -> "Game":
+        """The root of the tree."""
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        if not isinstance(node, Game):
+            raise TypeError("node is not attached to a Game")
+        return node
+
+    root = game
+
+    def ply(self) -> int:
+        """Number of moves from the game's start position to this node."""
+        n = 0
+        node = self
+        while node.parent is not None:
+            n += 1
+            node = node.parent
+        return n
+
+    def path(self) -> List[Move]:
+        """The moves from the start position to this node."""
+        moves: List[Move] = []
+        node = self
+        while node.parent is not None:
+            assert node.move is not None
+            moves.append(node.move)
+            node = node.parent
+        moves.reverse()
+        return moves
+
+    def board(self) -> Any:
+        """A new :class:`~xiangqi.Board` with the position at this node."""
+        board = self.game().board()
+        for move in self.path():
+            board.push(move)
+        return board
+
+    def next(self) -> Optional["GameNode"]:
+        """The main continuation, or ``None`` at the end of a line."""
+        return self.variations[0] if self.variations else None
+
+    def is_end(self) -> bool:
+        """Whether no move follows this node."""
+        return not self.variations
+
+    def end(self) -> "GameNode":
+        """The last node of this node's main continuation."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def is_main_variation(self) -> bool:
+        """Whether this node is its parent's first child (or the root)."""
+        return self.parent is None or self.parent.variations[0] is self
+
+    def is_mainline(self) -> bool:
+        """Whether this node lies on the game's main line."""
+        node = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def variation(self, move: Union[int, Move]) -> "GameNode":
+        """The child for ``move`` (or the child at an index). Raises :class:`KeyError`."""
+        if isinstance(move, int):
+            return self.variations[move]
+        for v in self.variations:
+            if v.move == move:
+                return v
+        raise KeyError(f"no variation {move!r} at this node")
+
+    def has_variation(self, move: Move) -> bool:
+        """Whether a child plays ``move``."""
+        return any(v.move == move for v in self.variations)
+
+    def mainline(self) -> Iterator["GameNode"]:
+        """The nodes of the main continuation after this node."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+            yield node
+
+    def mainline_moves(self) -> List[Move]:
+        """The moves of the main continuation after this node."""
+        moves: List[Move] = []
+        node = self
+        while node.variations:
+            node = node.variations[0]
+            assert node.move is not None
+            moves.append(node.move)
+        return moves
+
+    # --- editing ------------------------------------------------------------------------------------------------
+    def add_variation(self, move: Move, *, comment: str = "", starting_comment: str = "",
+                      nags: Iterable[int] = ()) -> "GameNode":
+        """Append a child playing ``move`` (not checked for legality) and return it."""
+        node = GameNode(self, move, comment=comment, starting_comment=starting_comment, nags=nags)
+        self.variations.append(node)
+        return node
+
+    def add_main_variation(self, move: Move, *, comment: str = "", nags: Iterable[int] = ()) -> "GameNode":
+        """Insert a child playing ``move`` as the main continuation and return it."""
+        node = GameNode(self, move, comment=comment, nags=nags)
+        self.variations.insert(0, node)
+        return node
+
+    def add_line(self, moves: Iterable[Move], *, comment: str = "") -> "GameNode":
+        """Add a chain of moves below this node; return the last node."""
+        node: GameNode = self
+        for move in moves:
+            node = node.add_variation(move)
+        node.comment = comment or node.comment
+        return node
+
+    def promote_to_main(self, move: Move) -> None:
+        """Make the child playing ``move`` the main continuation."""
+        v = self.variation(move)
+        self.variations.remove(v)
+        self.variations.insert(0, v)
+
+    def promote(self, move: Move) -> None:
+        """Move the child playing ``move`` one place up."""
+        v = self.variation(move)
+        i = self.variations.index(v)
+        if i > 0:
+            self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
+
+    def demote(self, move: Move) -> None:
+        """Move the child playing ``move`` one place down."""
+        v = self.variation(move)
+        i = self.variations.index(v)
+        if i < len(self.variations) - 1:
+            self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
+
+    def remove_variation(self, move: Move) -> None:
+        """Remove the child playing ``move`` and everything below it."""
+        self.variations.remove(self.variation(move))
+
+    def count_nodes(self) -> int:
+        """Number of move nodes below this node (all variations)."""
+        n = 0
+        stack = list(self.variations)
+        while stack:
+            node = stack.pop()
+            n += 1
+            stack.extend(node.variations)
+        return n
+
+    def __repr__(self) -> str:
+        move = self.move.iccs() if self.move is not None else "-"
+        return f"<{type(self).__name__} at {id(self):#x} (ply {self.ply()}, {move})>"
+
+
+class Game(GameNode):
+    """A game record: :class:`Headers`, the move tree, and the problems met reading it.
+
+    ``comment`` on the game is the text before the first move. ``errors``
+    lists :class:`GameError` values; an empty list means the record read
+    cleanly.
+    """
+
+    __slots__ = ("headers", "errors", "_lazy")
+
+    def __init__(self, headers: Optional[Union[Headers, Dict[str, str], Iterable[Tuple[str, str]]]] = None) -> None:
+        self._lazy: Optional[List[int]] = None
+        super().__init__()
+        if isinstance(headers, Headers):
+            self.headers = headers
+        else:
+            self.headers = Headers(headers.items() if isinstance(headers, dict) else headers)
+        self.errors: List[GameError] = []
+
+    @classmethod
+    def without_tag_roster(cls) -> "Game":
+        """A game whose headers start empty."""
+        return cls(Headers.without_tag_roster())
+
+    # The readers store a plain main line as move codes and build its nodes on first use: reading
+    # a game then costs no node objects unless they are wanted (mainline_moves() needs none).
+    @property  # type: ignore[override]
+    def variations(self) -> List[GameNode]:  # noqa: D102 - documented on GameNode
+        if self._lazy is not None:
+            self._materialize()
+        return _VARIATIONS_SLOT.__get__(self)  # type: ignore[no-any-return]
+
+    @variations.setter
+    def variations(self, value: List[GameNode]) -> None:
+        self._lazy = None
+        _VARIATIONS_SLOT.__set__(self, value)
+
+    def _set_lazy_mainline(self, codes: List[int]) -> None:
+        _VARIATIONS_SLOT.__set__(self, [])
+        self._lazy = codes if codes else None
+
+    def _materialize(self) -> None:
+        codes, self._lazy = self._lazy, None
+        assert codes is not None
+        node: GameNode = self
+        new = GameNode._child
+        for code in codes:
+            node = new(node, Move(code >> 7, code & 127))
+
+    def mainline_moves(self) -> List[Move]:
+        """The moves of the main line."""
+        if self._lazy is not None:
+            return [Move(c >> 7, c & 127) for c in self._lazy]
+        return super().mainline_moves()
+
+    def board(self) -> Any:
+        """A new :class:`~xiangqi.Board` with the start position (``FEN`` tag or the standard start).
+
+        Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag.
+        """
+        from xiangqi.board import Board
+
+        fen = self.headers.get("FEN", "").strip()
+        return Board(fen) if fen else Board()
+
+    def setup(self, board_or_fen: Any) -> None:
+        """Set the start position (a FEN string or a board, whose current position is used)."""
+        fen = board_or_fen if isinstance(board_or_fen, str) else board_or_fen.fen()
+        if fen.split()[:2] == STARTING_FEN.split()[:2]:
+            self.headers.pop("FEN", None)
+        else:
+            self.headers["FEN"] = fen
+
+    @classmethod
+    def from_board(cls, board: Any) -> "Game":
+        """A game whose main line is ``board``'s move stack, from its root position."""
+        root = board.copy()
+        moves = []
+        while root.move_stack:
+            moves.append(root.pop())
+        moves.reverse()
+        game = cls()
+        game.setup(root)
+        game.add_line(moves)
+        if board.is_game_over():
+            outcome = board.outcome()
+            if outcome is not None:
+                winner = getattr(outcome, "winner", None)
+                game.headers["Result"] = "1-0" if winner is True else "0-1" if winner is False else "1/2-1/2"
+        return game
+
+    def __str__(self) -> str:
+        return write_game(self)
+
+
+_VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Sources: paths, bytes, binary or text files, gzip, encodings -> text lines
+# ---------------------------------------------------------------------------------------------------------------
+
+Source = Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes], Any]
+
+
+class _Prepend(io.RawIOBase):
+    """A raw stream that replays ``prefix`` before reading on from ``stream``."""
+
+    def __init__(self, prefix: bytes, stream: Any) -> None:
+        super().__init__()
+        self._prefix = prefix
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self._prefix:
+            n = min(len(view), len(self._prefix))
+            view[:n] = self._prefix[:n]
+            self._prefix = self._prefix[n:]
+            return n
+        data = self._stream.read(len(view))
+        if not data:
+            return 0
+        view[:len(data)] = data
+        return len(data)
+
+
+def _is_text_handle(handle: Any) -> bool:
+    if isinstance(handle, io.TextIOBase):
+        return True
+    if isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
+        return False
+    try:
+        return isinstance(handle.read(0), str)
+    except Exception:
+        return False
+
+
+def _unwrap_gzip(handle: Any) -> Any:
+    """``handle`` (binary), decompressed if it starts with the gzip magic bytes."""
+    head: bytes
+    if hasattr(handle, "peek"):
+        head = handle.peek(2)[:2]
+    elif hasattr(handle, "seekable") and handle.seekable():
+        pos = handle.tell()
+        head = handle.read(2)
+        handle.seek(pos)
+    else:
+        head = handle.read(2) or b""
+        handle = io.BufferedReader(_Prepend(head, handle))
+    if head == b"\x1f\x8b":
+        return gzip.GzipFile(fileobj=handle, mode="rb")
+    return handle
+
+
+def _text_lines(handle: Any) -> Iterator[str]:
+    first = True
+    for line in handle:
+        if first:
+            first = False
+            if line.startswith("\ufeff"):
+                line = line[1:]
+        yield line[:-1] if line.endswith("\n") else line
+
+
+def _lines_of_handle(handle: Any, encoding: Optional[str] = None) -> Iterator[str]:
+    """Text lines (without ``\n``) of an open text or binary file."""
+    if _is_text_handle(handle):
+        return _text_lines(handle)
+    return iter_text_lines(_unwrap_gzip(handle).read, encoding)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Splitting a line stream into games
+# ---------------------------------------------------------------------------------------------------------------
+
+_TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s+(?:"(.*)"|([^"\]]*))\s*\]\s*$')
+_GAME_START_RE = re.compile(r"\s*1\s*\.")
+_RESULT_ENDINGS = ("1-0", "0-1", "1/2-1/2", "*", "½-½")
+
+
+def _unescape(value: str) -> str:
+    if "\\" in value:
+        value = value.replace('\\"', '"').replace("\\\\", "\\")
+    return value
+
+
+class _Chunk:
+    """The lines of one game: its tags and its move text, with line numbers."""
+
+    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_lines")
+
+    def __init__(self, first_line: int) -> None:
+        self.first_line = first_line
+        self.tags: List[Tuple[str, str]] = []
+        self.tag_lines: Dict[str, int] = {}
+        self.movetext: List[str] = []
+        self.movetext_lines: List[int] = []
+
+
+def _iter_chunks(lines: Iterator[str]) -> Iterator[_Chunk]:
+    """Group numbered lines into games.
+
+    A game ends where the next one's tags begin, or after a result token
+    when the next move text starts again at move 1. Tag-like lines inside a
+    ``{…}`` comment belong to the comment; lines starting with ``%`` are
+    skipped.
+    """
+    chunk: Optional[_Chunk] = None
+    in_comment = False
+    seen_movetext = False
+    ended = False
+    tag_match = _TAG_RE.match
+    lineno = 0
+    for line in lines:
+        lineno += 1
+        if in_comment:
+            assert chunk is not None
+            chunk.movetext.append(line)
+            chunk.movetext_lines.append(lineno)
+            in_comment = _comment_open_after(line, True)
+            continue
+        stripped = line.strip()
+        if not stripped:
+            continue
+        c = stripped[0]
+        if c == "[":
+            m = tag_match(line)
+            if m is not None:
+                if seen_movetext:
+                    assert chunk is not None
+                    yield chunk
+                    chunk = None
+                    seen_movetext = ended = False
+                if chunk is None:
+                    chunk = _Chunk(lineno)
+                name = m.group(1)
+                value = m.group(2) if m.group(2) is not None else m.group(3).strip()
+                chunk.tags.append((name, _unescape(value)))
+                chunk.tag_lines[name] = lineno
+                continue
+        elif c == "%" and line[0] == "%":
+            continue
+        if ended and _GAME_START_RE.match(line):
+            assert chunk is not None
+            yield chunk
+            chunk = None
+            seen_movetext = False
+        if chunk is None:
+            chunk = _Chunk(lineno)
+        seen_movetext = True
+        chunk.movetext.append(line)
+        chunk.movetext_lines.append(lineno)
+        if "{" in line or ";" in line:
+            in_comment = _comment_open_after(line, False)
+        ended = not in_comment and stripped.endswith(_RESULT_ENDINGS)
+    if chunk is not None:
+        yield chunk
+
+
+def _comment_open_after(line: str, in_comment: bool) -> bool:
+    """Whether a ``{`` comment is still open at the end of ``line``."""
+    for ch in line:
+        if in_comment:
+            if ch == "}":
+                in_comment = False
+        elif ch == "{":
+            in_comment = True
+        elif ch == ";":
+            return False
+    return in_comment
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Tokens
+# ---------------------------------------------------------------------------------------------------------------
+
+T_MOVE, T_COMMENT, T_OPEN, T_CLOSE, T_NAG, T_RESULT = range(6)
+
+_TOKEN_RE = re.compile(r"""
+    (?P<comment>\{[^}]*\}?)
+  | (?P<linecomment>;[^\n]*)
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<nag>\$\d+)
+  | (?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*))(?=[\s(){};$]|$)
+  | (?P<number>\d+\s*(?:\.+|…)(?!\d(?![^\s(){};$!?]))|\d+(?=[\s(){};$]|$))
+  | (?P<move>[^\s{}()\[\];$!?]+)(?P<suffix>[!?]{1,2})?
+  | (?P<junk>[\[\]!?])
+""", re.VERBOSE)
+#: Characters that send a game's move text to the full tokenizer.
+_SPECIAL = re.compile(r"[{}();$\[\]!?]")
+#: Fast tokenizer for plain move text: move numbers match with an empty group.
+_PLAIN_RE = re.compile(r"\d+\s*(?:\.+|…)(?!\d(?!\S))|\d+(?!\S)|(\S+)")
+_RESULT_KEYS = frozenset(_RESULT_WORDS)
+
+Token = Tuple[int, str, int]
+
+
+class _Tokens:
+    """A game's move text, tokenized.
+
+    Plain move text (the common case: no comment, variation, NAG or
+    annotation) is kept as the list of main-line move strings only, with line
+    numbers worked out on demand; anything else as full ``(kind, text,
+    line)`` tokens.
+    """
+
+    __slots__ = ("tokens", "moves", "result", "_chunk", "_move_lines")
+
+    def __init__(self, chunk: _Chunk) -> None:
+        self._chunk = chunk
+        self._move_lines: Optional[List[int]] = None
+        self.result: Optional[str] = None
+        self.tokens: Optional[List[Token]] = None
+        self.moves: List[str] = []
+        lines = chunk.movetext
+        text = "\n".join(lines)
+        if not _SPECIAL.search(text):
+            moves = list(filter(None, _PLAIN_RE.findall(text)))
+            if moves and moves[-1] in _RESULT_KEYS:
+                self.result = _RESULT_WORDS[moves.pop()]
+            if _RESULT_KEYS.isdisjoint(moves):
+                self.moves = moves
+                return
+        self.tokens = _full_tokens(text, chunk)
+        self.moves = []
+        depth = 0
+        for kind, tok, _ in self.tokens:
+            if kind == T_MOVE:
+                if depth == 0:
+                    self.moves.append(tok)
+            elif kind == T_OPEN:
+                depth += 1
+            elif kind == T_CLOSE:
+                depth = max(0, depth - 1)
+            elif kind == T_RESULT and depth == 0:
+                self.result = tok
+
+    @property
+    def move_lines(self) -> List[int]:
+        """The line of each main-line move."""
+        if self._move_lines is None:
+            if self.tokens is not None:
+                result: List[int] = []
+                depth = 0
+                for kind, _, lineno in self.tokens:
+                    if kind == T_MOVE:
+                        if depth == 0:
+                            result.append(lineno)
+                    elif kind == T_OPEN:
+                        depth += 1
+                    elif kind == T_CLOSE:
+                        depth = max(0, depth - 1)
+            else:
+                result = []
+                for line, lineno in zip(self._chunk.movetext, self._chunk.movetext_lines):
+                    n = sum(1 for t in _PLAIN_RE.findall(line) if t and t not in _RESULT_KEYS)
+                    result.extend([lineno] * n)
+            self._move_lines = result[:len(self.moves)]
+        return self._move_lines
+
+    def iter_tokens(self) -> Iterator[Token]:
+        """All tokens with their lines (the plain form expanded)."""
+        if self.tokens is not None:
+            return iter(self.tokens)
+        toks: List[Token] = [(T_MOVE, m, n) for m, n in zip(self.moves, self.move_lines)]
+        if self.result is not None:
+            toks.append((T_RESULT, self.result, self._chunk.movetext_lines[-1]))
+        return iter(toks)
+
+
+def _full_tokens(text: str, chunk: _Chunk) -> List[Token]:
+    """Tokens ``(kind, text, line)`` of move text with comments, variations or NAGs."""
+    tokens: List[Token] = []
+    append = tokens.append
+    starts = []
+    pos = 0
+    for line in chunk.movetext:
+        starts.append(pos)
+        pos += len(line) + 1
+    line_numbers = chunk.movetext_lines
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup
+        lineno = line_numbers[bisect.bisect_right(starts, m.start()) - 1]
+        tok = m.group()
+        if kind == "move" or kind == "suffix":
+            move = m.group("move")
+            if move in _RESULT_KEYS:
+                append((T_RESULT, _RESULT_WORDS[move], lineno))
+                continue
+            append((T_MOVE, move, lineno))
+            suffix = m.group("suffix")
+            if suffix:
+                append((T_NAG, str(_SUFFIX_NAGS[suffix]), lineno))
+        elif kind == "number":
+            continue
+        elif kind == "comment":
+            body = tok[1:-1] if tok.endswith("}") else tok[1:]
+            append((T_COMMENT, body.replace("\r", ""), lineno))
+        elif kind == "linecomment":
+            append((T_COMMENT, tok[1:].rstrip("\r"), lineno))
+        elif kind == "open":
+            append((T_OPEN, tok, lineno))
+        elif kind == "close":
+            append((T_CLOSE, tok, lineno))
+        elif kind == "nag":
+            append((T_NAG, tok[1:], lineno))
+        elif kind == "result":
+            append((T_RESULT, _RESULT_WORDS[tok], lineno))
+        else:  # junk: a stray bracket or annotation mark
+            append((T_MOVE, tok, lineno))
+    return tokens
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Move decoding (fast paths, then the notation module through the Board)
+# ---------------------------------------------------------------------------------------------------------------
+
+_ICCS_RE = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]")
+_ICCS_CACHE: Dict[str, Move] = {}
+
+
+def _notation_of(headers: Dict[str, str]) -> Optional[str]:
+    fmt = headers.get("Format", "").strip().lower()
+    if fmt in ("iccs", "uci", "ucci"):
+        return "iccs"
+    if fmt == "wxf":
+        return "wxf"
+    return None
+
+
+def _iccs_move(tok: str) -> Optional[Move]:
+    move = _ICCS_CACHE.get(tok)
+    if move is None:
+        if not _ICCS_RE.fullmatch(tok):
+            return None
+        move = Move.from_iccs(tok)
+        if len(_ICCS_CACHE) < 65536:
+            _ICCS_CACHE[tok] = move
+    return move
+
+
+def _decode(board: Any, tok: str) -> Move:
+    """The legal move ``tok`` denotes on ``board`` (any notation). Raises the move errors."""
+    move = _iccs_move(tok)
+    if move is not None:
+        if board.is_legal(move):
+            return move
+        raise IllegalMoveError(f"illegal move {tok!r} in {board.fen()}: {board.illegal_reason(move)}")
+    if not tok[0].isascii():
+        return board.parse_chinese(tok)  # type: ignore[no-any-return]
+    return board.parse_move(tok)  # type: ignore[no-any-return]
+
+
+LineError = Tuple[int, XiangqiError]
+
+
+def _decode_line(board: Any, moves: List[str], notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
+    """The move codes of a main line played from ``board`` (which is left unchanged).
+
+    Returns the codes of the moves before the first bad one and, if there is
+    one, ``(ply, error)``. ICCS lines are checked here, move by move;
+    Chinese and WXF lines go through :func:`xiangqi.notation.parse_game` in
+    one call, and only a line that fails there is replayed token by token to
+    find its first bad move.
+    """
+    if not moves:
+        return [], None
+    if notation == "iccs" or (notation is None and _ICCS_RE.fullmatch(moves[0])):
+        return _decode_tokens(board.copy(stack=False), moves)
+    from xiangqi import notation as _notation
+
+    kind = notation or ("chinese" if not moves[0][0].isascii() else "auto")
+    try:
+        return _notation.parse_game(board.fen(), moves, notation=kind), None
+    except MoveErrors:
+        return _decode_tokens(board.copy(stack=False), moves)
+
+
+def _decode_tokens(board: Any, moves: List[str]) -> Tuple[List[int], Optional[LineError]]:
+    """Token by token on ``board`` (modified): codes, and the first error with its ply."""
+    codes: List[int] = []
+    append = codes.append
+    push = board.push
+    cache = _ICCS_CACHE
+    is_legal = board.is_legal
+    for ply, tok in enumerate(moves):
+        move = cache.get(tok)
+        if move is None or not is_legal(move):
+            try:
+                move = _decode(board, tok)
+            except MoveErrors as e:
+                return codes, (ply, e)
+        push(move)
+        append(move.from_square << 7 | move.to_square)
+    return codes, None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Building games
+# ---------------------------------------------------------------------------------------------------------------
+
+def _join_comment(old: str, new: str) -> str:
+    new = new.strip()
+    if not old:
+        return new
+    if not new:
+        return old
+    return old + "\n" + new
+
+
+def _fen_error(headers: Dict[str, str], tag_lines: Dict[str, int], first_line: int, moves: List[str],
+               e: InvalidFenError) -> GameError:
+    return GameError(0, moves[0] if moves else "", f"bad FEN tag: {e}", tag_lines.get("FEN", first_line), e)
+
+
+def _build_game(chunk: _Chunk) -> Game:
+    """A :class:`Game` from one game's lines; problems go to ``game.errors``."""
+    game = Game(Headers(chunk.tags))
+    toks = _Tokens(chunk)
+    try:
+        board = game.board()
+    except InvalidFenError as e:
+        game.errors.append(_fen_error(game.headers, chunk.tag_lines, chunk.first_line, toks.moves, e))
+        for kind, text, _ in toks.iter_tokens():
+            if kind == T_COMMENT:
+                game.comment = _join_comment(game.comment, text)
+        return game
+    if toks.tokens is None:
+        _build_plain(game, board, toks)
+    else:
+        _build_tree(game, board, toks.tokens)
+    return game
+
+
+def _build_plain(game: Game, board: Any, toks: _Tokens) -> None:
+    """Main line only: the fast path."""
+    codes, error = _decode_line(board, toks.moves, _notation_of(game.headers))
+    game._set_lazy_mainline(codes)
+    if error is not None:
+        ply, e = error
+        game.errors.append(GameError(ply, toks.moves[ply], str(e), toks.move_lines[ply], e))
+
+
+def _build_tree(game: Game, board: Any, tokens: List[Token]) -> None:
+    """Comments, NAGs and variations (python-chess semantics: ``(`` is an alternative to the last move)."""
+    node: GameNode = game
+    ply = 0
+    skip = False
+    var_start = False      # just after "(": a comment here is the next move's starting comment
+    pending_start = ""
+    # Per open variation: (node to return to, or None for a skipped variation; its ply; skip state outside).
+    stack: List[Tuple[Optional[GameNode], int, bool]] = []
+    push = board.push
+    decode = _decode
+    new_child = GameNode._child
+    for kind, text, lineno in tokens:
+        if kind == T_MOVE:
+            if skip:
+                continue
+            try:
+                move = decode(board, text)
+            except MoveErrors as e:
+                game.errors.append(GameError(ply, text, str(e), lineno, e, not stack))
+                skip = True
+                continue
+            push(move)
+            ply += 1
+            child = node = new_child(node, move)
+            if var_start:
+                var_start = False
+                child.starting_comment = pending_start
+                pending_start = ""
+        elif kind == T_COMMENT:
+            if skip:
+                continue
+            if var_start:
+                pending_start = _join_comment(pending_start, text)
+            else:
+                node.comment = _join_comment(node.comment, text)
+        elif kind == T_NAG:
+            if not skip and node is not game and not var_start:
+                try:
+                    node.nags.add(int(text))
+                except ValueError:
+                    pass
+        elif kind == T_OPEN:
+            if skip or node.parent is None:
+                stack.append((None, ply, skip))
+                skip = True
+                continue
+            stack.append((node, ply, skip))
+            board.pop()
+            ply -= 1
+            node = node.parent
+            var_start = True
+            pending_start = ""
+        elif kind == T_CLOSE:
+            if not stack:
+                continue
+            back, back_ply, skip = stack.pop()
+            if back is None:
+                continue
+            while ply >= back_ply:
+                board.pop()
+                ply -= 1
+            assert back.move is not None
+            push(back.move)
+            ply += 1
+            node = back
+            var_start = False
+            pending_start = ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Public reading API
+# ---------------------------------------------------------------------------------------------------------------
+
+_READERS: "weakref.WeakKeyDictionary[Any, Iterator[_Chunk]]" = weakref.WeakKeyDictionary()
+_READERS_STRONG: Dict[int, Tuple[Any, Iterator[_Chunk]]] = {}
+
+
+def _chunks_for_handle(handle: Any) -> Iterator[_Chunk]:
+    try:
+        chunks = _READERS.get(handle)
+        if chunks is None:
+            chunks = _iter_chunks(_lines_of_handle(handle))
+            _READERS[handle] = chunks
+        return chunks
+    except TypeError:  # not weak-referenceable
+        entry = _READERS_STRONG.get(id(handle))
+        if entry is None or entry[0] is not handle:
+            entry = (handle, _iter_chunks(_lines_of_handle(handle)))
+            _READERS_STRONG[id(handle)] = entry
+        return entry[1]
+
+
+def read_game(handle: Any) -> Optional[Game]:
+    """Read the next game from an open file (text or binary), or ``None`` at its end.
+
+    Successive calls on the same handle return successive games (the reader
+    reads ahead and keeps its place per handle, so do not mix other reads of
+    the handle with these calls). Line numbers in ``game.errors`` count from
+    where reading began. Binary handles are decoded as described in the
+    module documentation.
+    """
+    chunk = next(_chunks_for_handle(handle), None)
+    if chunk is None:
+        return None
+    return _build_game(chunk)
+
+
+def _open_source(source: Source, encoding: Optional[str] = None) -> Tuple[Iterator[str], Optional[Any]]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _lines_of_handle(io.BytesIO(bytes(source)), encoding), None
+    if isinstance(source, (str, os.PathLike)):
+        fh = open(source, "rb")
+        return _lines_of_handle(fh, encoding), fh
+    return _lines_of_handle(source, encoding), None
+
+
+def _chunks(source: Source, encoding: Optional[str] = None) -> Iterator[_Chunk]:
+    lines, owned = _open_source(source, encoding)
+    try:
+        yield from _iter_chunks(lines)
+    finally:
+        if owned is not None:
+            owned.close()
+
+
+def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
+    """Stream the games of a path, ``bytes``, or an open binary or text file.
+
+    ``encoding`` overrides detection for binary input. Only one game is held
+    in memory at a time; a file opened from a path is closed when the
+    iterator is exhausted or discarded.
+    """
+    for chunk in _chunks(source, encoding):
+        yield _build_game(chunk)
+
+
+class RawGame:
+    """One game as :func:`scan_games` finds it: tags and main-line move tokens, no tree.
+
+    ``headers`` holds the file's tags in file order (no roster added),
+    ``tag_lines`` the line of each tag, ``first_line`` the game's first line,
+    ``moves`` the main-line move tokens (move numbers, comments, NAGs,
+    annotations and variations removed), ``move_lines`` their lines (worked
+    out on first access), ``result`` the result token that ended the move
+    text (or ``None``), ``has_comments`` whether the move text had comments,
+    variations or NAGs.
+    """
+
+    __slots__ = ("headers", "tag_lines", "first_line", "moves", "result", "has_comments", "_tokens")
+
+    def __init__(self, chunk: _Chunk) -> None:
+        toks = _Tokens(chunk)
+        self.headers = dict(chunk.tags)
+        self.tag_lines = chunk.tag_lines
+        self.first_line = chunk.first_line
+        self.moves = toks.moves
+        self.result = toks.result
+        self.has_comments = toks.tokens is not None
+        self._tokens = toks
+
+    @property
+    def move_lines(self) -> List[int]:
+        """The 1-based file line of each move in :attr:`moves`."""
+        return self._tokens.move_lines
+
+    @property
+    def fen(self) -> str:
+        """The ``FEN`` tag, or the standard start position."""
+        return self.headers.get("FEN", "").strip() or STARTING_FEN
+
+    @property
+    def notation(self) -> Optional[str]:
+        """``"iccs"`` or ``"wxf"`` when the ``Format`` tag says so, else ``None`` (detect per token)."""
+        return _notation_of(self.headers)
+
+    def __repr__(self) -> str:
+        return f"<RawGame line {self.first_line}: {len(self.moves)} moves, {self.headers.get('Red', '?')} - " \
+               f"{self.headers.get('Black', '?')}>"
+
+
+def scan_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[RawGame]:
+    """Stream each game's tags and raw main-line move tokens, without parsing moves.
+
+    The fast front end for bulk validation: no board, no tree. Use
+    :func:`replay_mainline` to turn a :class:`RawGame` into legal moves.
+    """
+    for chunk in _chunks(source, encoding):
+        yield RawGame(chunk)
+
+
+class Replay:
+    """The outcome of :func:`replay_mainline`.
+
+    ``codes`` are the 16-bit codes (``from << 7 | to``) of the moves played
+    before the first problem, ``error`` that problem (``None`` when every
+    move was legal), ``fen`` the start position; :attr:`moves` and
+    :attr:`board` are worked out on demand.
+    """
+
+    __slots__ = ("fen", "codes", "error")
+
+    def __init__(self, fen: str, codes: List[int], error: Optional[GameError]) -> None:
+        self.fen = fen
+        self.codes = codes
+        self.error = error
+
+    @property
+    def moves(self) -> List[Move]:
+        """The moves played, as :class:`~xiangqi.Move` objects."""
+        return [Move(c >> 7, c & 127) for c in self.codes]
+
+    @property
+    def board(self) -> Any:
+        """A new board after the moves played (``None`` when the ``FEN`` tag is invalid)."""
+        from xiangqi.board import Board
+
+        try:
+            board = Board(self.fen)
+        except InvalidFenError:
+            return None
+        for c in self.codes:
+            board.push(Move(c >> 7, c & 127))
+        return board
+
+    def __repr__(self) -> str:
+        return f"<Replay {len(self.codes)} moves, error={self.error}>"
+
+
+def replay_mainline(raw: RawGame) -> Replay:
+    """Play a :class:`RawGame`'s main-line tokens, stopping at the first bad one."""
+    from xiangqi.board import Board
+
+    fen = raw.fen
+    try:
+        board = Board(fen)
+    except InvalidFenError as e:
+        return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
+    codes, error = _decode_line(board, raw.moves, raw.notation)
+    if error is None:
+        return Replay(fen, codes, None)
+    ply, e = error
+    return Replay(fen, codes, GameError(ply, raw.moves[ply], str(e), raw.move_lines[ply], e))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------------------------------
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _clean_comment(text: str) -> str:
+    return text.replace("}", "").strip()
+
+
+class _Writer:
+    def __init__(self, notation: str, traditional: bool, fullwidth: bool, columns: int) -> None:
+        if notation not in NOTATIONS:
+            raise ValueError(f"unknown notation {notation!r}: expected one of {', '.join(NOTATIONS)}")
+        self.notation = notation
+        self.traditional = traditional
+        self.fullwidth = fullwidth
+        self.columns = columns
+        self.lines: List[str] = []
+        self.current: List[str] = []
+        self.width = 0
+
+    def token(self, text: str) -> None:
+        if self.current and self.columns and self.width + 1 + len(text) > self.columns:
+            self.flush()
+        if self.current:
+            self.width += 1
+        self.current.append(text)
+        self.width += len(text)
+
+    def flush(self) -> None:
+        if self.current:
+            self.lines.append(" ".join(self.current))
+        self.current = []
+        self.width = 0
+
+    def move_text(self, board: Any, move: Move) -> str:
+        if self.notation == "iccs":
+            return move.iccs()
+        if self.notation == "wxf":
+            return board.wxf(move)  # type: ignore[no-any-return]
+        return board.chinese(move, traditional=self.traditional,  # type: ignore[no-any-return]
+                             fullwidth=self.fullwidth)
+
+    def write_move(self, board: Any, node: GameNode, force_number: bool) -> None:
+        assert node.move is not None
+        if board.turn:
+            self.token(f"{board.fullmove_number}.")
+        elif force_number:
+            self.token(f"{board.fullmove_number}...")
+        self.token(self.move_text(board, node.move))
+        for nag in sorted(node.nags):
+            self.token(f"${nag}")
+        if node.comment:
+            self.token("{" + _clean_comment(node.comment) + "}")
+
+    def write_line(self, node: GameNode, board: Any, force_number: bool) -> None:
+        """Write the continuation after ``node`` (board = position at node); restores ``board``."""
+        pushed = 0
+        while node.variations:
+            main = node.variations[0]
+            self.write_move(board, main, force_number)
+            force_number = bool(main.comment)
+            for var in node.variations[1:]:
+                self.token("(")
+                if var.starting_comment:
+                    self.token("{" + _clean_comment(var.starting_comment) + "}")
+                self.write_move(board, var, True)
+                assert var.move is not None
+                board.push(var.move)
+                self.write_line(var, board, bool(var.comment))
+                board.pop()
+                self.token(")")
+                force_number = True
+            assert main.move is not None
+            board.push(main.move)
+            pushed += 1
+            node = main
+        for _ in range(pushed):
+            board.pop()
+
+
+def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "chinese",
+               traditional: bool = False, fullwidth: bool = True, columns: int = 80) -> str:
+    """The PGN text of ``game``; also written to ``file`` (a text file) when given.
+
+    ``notation`` is ``"chinese"`` (``Format`` tag omitted), ``"iccs"`` (lower
+    case ``h2e2``, ``[Format "ICCS"]``) or ``"wxf"`` (``[Format "WXF"]``);
+    ``traditional`` and ``fullwidth`` shape Chinese move text. The game's
+    headers are written roster first; its own ``Format`` tag is replaced.
+    Lines of move text wrap at ``columns`` characters (0: one line).
+    """
+    w = _Writer(notation, traditional, fullwidth, columns)
+    out: List[str] = []
+    headers = dict(game.headers)
+    headers.pop("Format", None)
+    if notation == "iccs":
+        headers["Format"] = "ICCS"
+    elif notation == "wxf":
+        headers["Format"] = "WXF"
+    for name in TAG_ROSTER:
+        if name in headers:
+            out.append(f'[{name} "{_escape(headers[name])}"]')
+    for name, value in headers.items():
+        if name not in TAG_ROSTER:
+            out.append(f'[{name} "{_escape(value)}"]')
+    out.append("")
+    board = game.board()
+    if game.comment:
+        w.token("{" + _clean_comment(game.comment) + "}")
+    w.write_line(game, board, True)
+    w.token(headers.get("Result", "*") or "*")
+    w.flush()
+    out.extend(w.lines)
+    text = "\n".join(out) + "\n\n"
+    if file is not None:
+        file.write(text)
+    return text
+
+
+def game_to_string(game: Game, **kwargs: Any) -> str:
+    """Alias of :func:`write_game` without a file."""
+    return write_game(game, None, **kwargs)
