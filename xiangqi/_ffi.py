@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 from xiangqi.errors import InternalError
 
 try:
-    from xiangqi import _core
+    from xiangqi import _core  # type: ignore[attr-defined]
 except ImportError as exc:  # pragma: no cover - exercised only on broken installs
     raise ImportError(
         "the compiled core xiangqi._core is missing: install the package with `pip install .` "

@@ -97,7 +97,7 @@ class LegalMoveGenerator(_MoveView):
         return int(lib.xq_count_legal(self._board._pos))
 
     def __bool__(self) -> bool:
-        return lib.xq_count_legal(self._board._pos) > 0
+        return bool(lib.xq_count_legal(self._board._pos) > 0)
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self._board.is_legal(move)
@@ -642,8 +642,8 @@ def _fen_error(fen: str, data: bytes, status: int, offset: int) -> InvalidFenErr
         return InvalidFenError(f"invalid FEN: {what} in {shown!r}", fen=fen, offset=offset)
     if status == _ffi.E_FEN_POSITION:
         counts: Dict[str, int] = {}
-        board_part = fen.split()[0] if fen.split() else ""
-        for ch in board_part:
+        placement = fen.split()[0] if fen.split() else ""
+        for ch in placement:
             if ch.isalpha():
                 p = Piece.from_symbol(ch)
                 key = ("red " if p.color else "black ") + _PIECE_WORDS[p.piece_type]
