@@ -51,7 +51,7 @@ __all__ = [
     "TAG_ROSTER", "RESULTS", "NOTATIONS",
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
     "NAG_DUBIOUS_MOVE",
-    "GameError", "Headers", "GameNode", "Game", "RawGame",
+    "InvalidRecordError", "GameError", "Headers", "GameNode", "Game", "RawGame",
     "read_game", "read_games", "scan_games", "replay_mainline",
     "write_game", "game_to_string",
 ]
@@ -83,6 +83,14 @@ _RESULT_WORDS = {
 MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 
 
+class InvalidRecordError(XiangqiError, ValueError):
+    """Data that is not a game record of the expected format at all (XQF magic missing, say).
+
+    Readers raise it only when nothing can be read; problems inside a record
+    that can be read go to :attr:`Game.errors` instead.
+    """
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Model
 # ---------------------------------------------------------------------------------------------------------------
@@ -94,8 +102,9 @@ class GameError:
     ``ply`` is the 0-based index of the offending move counted from the game's
     start position along its line (for a bad ``FEN`` tag: 0), ``token`` the
     move text as written (``""`` when there is none), ``reason`` a readable
-    explanation, ``line`` the 1-based line of the file (0 when not from a text
-    file), ``error`` the typed exception (:class:`~xiangqi.errors.InvalidMoveError`,
+    explanation, ``line`` the 1-based line of the file (0 when not from a
+    text file), ``offset`` the byte offset of the record in a binary file such
+    as XQF (-1 otherwise), ``error`` the typed exception (:class:`~xiangqi.errors.InvalidMoveError`,
     :class:`~xiangqi.errors.IllegalMoveError`, :class:`~xiangqi.errors.AmbiguousMoveError`
     or :class:`~xiangqi.errors.InvalidFenError`), and ``mainline`` whether the
     problem is on the main line (``False`` inside a variation).
@@ -107,9 +116,10 @@ class GameError:
     line: int = 0
     error: Optional[XiangqiError] = None
     mainline: bool = True
+    offset: int = -1
 
     def __str__(self) -> str:
-        where = f"line {self.line}, " if self.line else ""
+        where = f"line {self.line}, " if self.line else f"byte {self.offset:#x}, " if self.offset >= 0 else ""
         return f"{where}ply {self.ply}, {self.token!r}: {self.reason}"
 
 

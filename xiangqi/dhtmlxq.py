@@ -1,0 +1,293 @@
+"""DhtmlXQ (东萍 dpxq.com "UBB") game records, as embedded in web pages.
+
+A record is a block ``[DhtmlXQ]…[/DhtmlXQ]`` of ``[DhtmlXQ_<tag>]value[/DhtmlXQ_<tag>]``
+pairs. The moves use digit pairs ``xy`` with x = file 0–8 (a–i) and y = row
+0–9 counted **from the top** (ICCS rank = 9 − y):
+
+* ``binit``: 64 digits, the squares of the 32 pieces in the order
+  ``RNBAKABNRCCPPPPP`` (Red) then ``rnbakabnrccppppp``; ``99`` = absent; empty or
+  missing = the standard start. ``fen`` (a FEN) takes precedence when present.
+* ``movelist``: the main line, 4 digits a move (``7747`` = ``h2e2``).
+* ``move_B_P_N``: variation ``N``, branching from branch ``B`` (0 = main line)
+  at ply ``P`` (1-based): its first move replaces the ``P``-th move of ``B``.
+* ``commentP`` (main line) and ``commentN_P`` (branch ``N``): the comment after
+  ply ``P``; ``comment0`` comes before the first move. ``||`` is a line break.
+
+The side to move is the colour of the piece on the first move's source
+square. :func:`read_dhtmlxq` parses one block; :func:`read_games` streams the
+blocks of a page or file (encoding detected as for PGN). Both return
+:class:`~xiangqi.pgn.Game` objects; problems (a bad start position, a bad or
+illegal move) are recorded in ``game.errors`` and the moves before them kept.
+
+>>> game = read_dhtmlxq("[DhtmlXQ][DhtmlXQ_red]A[/DhtmlXQ_red][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]")
+>>> [m.iccs() for m in game.mainline_moves()], game.headers["Red"]
+(['h2e2', 'h9g7'], 'A')
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
+
+from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Move
+from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from xiangqi.pgn import Game, GameError, GameNode, _lines_of_handle
+
+__all__ = ["read_dhtmlxq", "read_games", "parse_tags", "PIECE_ORDER", "TAG_MAP"]
+
+#: Piece types of the 16 slots of each side in ``binit`` (R N B A K A B N R C C P P P P P).
+PIECE_ORDER = (ROOK, HORSE, ELEPHANT, ADVISOR, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, CANNON,
+               PAWN, PAWN, PAWN, PAWN, PAWN)
+_LETTERS = "?pabncrk"
+
+#: DhtmlXQ tags copied to PGN headers, and their PGN names.
+TAG_MAP = {
+    "title": "Title", "event": "Event", "date": "Date", "place": "Site", "round": "Round", "table": "Table",
+    "red": "Red", "redteam": "RedTeam", "redrating": "RedElo", "redtime": "RedTime",
+    "black": "Black", "blackteam": "BlackTeam", "blackrating": "BlackElo", "blacktime": "BlackTime",
+    "open": "Opening", "remark": "Remark", "author": "Author", "owner": "Owner", "refer": "Refer",
+    "timerule": "TimeControl", "endtype": "Termination", "type": "Type",
+}
+#: Result texts seen on dpxq.com and wxf.ca (W/D/L from Red's side).
+_RESULTS = {
+    "w": "1-0", "l": "0-1", "d": "1/2-1/2", "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*",
+    "红胜": "1-0", "紅勝": "1-0", "红先胜": "1-0", "紅先勝": "1-0", "黑负": "1-0", "黑負": "1-0",
+    "黑胜": "0-1", "黑勝": "0-1", "红负": "0-1", "紅負": "0-1", "红先负": "0-1", "紅先負": "0-1", "黑先胜": "0-1",
+    "和棋": "1/2-1/2", "和局": "1/2-1/2", "和": "1/2-1/2", "红先和": "1/2-1/2", "紅先和": "1/2-1/2",
+    "黑先和": "1/2-1/2",
+}
+
+_TAG_RE = re.compile(r"\[DhtmlXQ_([A-Za-z0-9_]+)\](.*?)\[/DhtmlXQ_\1\]", re.S)
+_BLOCK_RE = re.compile(r"\[DhtmlXQ\](.*?)\[/DhtmlXQ\]", re.S)
+_MOVE_TAG_RE = re.compile(r"move_(\d+)_(\d+)_(\d+)")
+_COMMENT_TAG_RE = re.compile(r"comment(?:(\d+)_)?(\d+)")
+
+
+def parse_tags(block: str) -> Dict[str, str]:
+    """The ``[DhtmlXQ_<tag>]value[/DhtmlXQ_<tag>]`` pairs of a block, by tag (first one wins)."""
+    tags: Dict[str, str] = {}
+    for m in _TAG_RE.finditer(block):
+        tags.setdefault(m.group(1), m.group(2))
+    return tags
+
+
+def _square(x: int, y: int) -> int:
+    return (9 - y) * 9 + x
+
+
+def _binit_board(binit: str) -> Tuple[str, List[Optional[int]]]:
+    """The FEN board part and the square of each slot for a ``binit`` value."""
+    digits = re.sub(r"\s", "", binit)
+    if len(digits) != 64 or not digits.isdigit() or not digits.isascii():
+        raise InvalidFenError(f"invalid DhtmlXQ binit {binit!r}: expected 64 digits (32 squares xy, 99 = absent)",
+                              fen=binit)
+    cells = [""] * 90
+    squares: List[Optional[int]] = []
+    for slot in range(32):
+        x, y = int(digits[2 * slot]), int(digits[2 * slot + 1])
+        if x > 8:
+            squares.append(None)
+            continue
+        sq = _square(x, y)
+        letter = _LETTERS[PIECE_ORDER[slot % 16]]
+        cells[sq] = letter.upper() if slot < 16 else letter
+        squares.append(sq)
+    rows = []
+    for rank in range(9, -1, -1):
+        row, empty = "", 0
+        for file in range(9):
+            c = cells[rank * 9 + file]
+            if c:
+                row += (str(empty) if empty else "") + c
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows), squares
+
+
+def _moves(digits: str) -> Tuple[List[Tuple[str, Optional[Move]]], str]:
+    """(text, move or None if malformed) per 4 digits, and any leftover characters."""
+    s = re.sub(r"\s", "", digits)
+    out: List[Tuple[str, Optional[Move]]] = []
+    n = len(s) // 4 * 4
+    for i in range(0, n, 4):
+        t = s[i:i + 4]
+        if t.isdigit() and t.isascii() and int(t[0]) <= 8 and int(t[2]) <= 8:
+            out.append((t, Move(_square(int(t[0]), int(t[1])), _square(int(t[2]), int(t[3])))))
+        else:
+            out.append((t, None))
+    return out, s[n:]
+
+
+def _start_fen(tags: Dict[str, str], first: Optional[Move]) -> str:
+    fen = tags.get("fen", "").strip()
+    if fen:
+        parts = fen.split()
+        board_part = parts[0]
+        side = parts[1] if len(parts) > 1 else ""
+    else:
+        binit = tags.get("binit", "").strip()
+        board_part = _binit_board(binit)[0] if binit else STARTING_FEN.split()[0]
+        side = ""
+    if first is not None:
+        # The side of the piece on the first move's source square decides.
+        from xiangqi.board import Board
+
+        try:
+            probe = Board(f"{board_part} w - - 0 1")
+        except InvalidFenError:
+            probe = None
+        if probe is not None:
+            piece = probe.piece_at(first.from_square)
+            if piece is not None:
+                side = "w" if piece.color else "b"
+    if side not in ("w", "b", "r"):
+        side = "w"
+    if fen and len(fen.split()) > 2:
+        return " ".join([board_part, side] + fen.split()[2:])
+    return f"{board_part} {side} - - 0 1"
+
+
+def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
+    """The game of one DhtmlXQ block (the ``[DhtmlXQ]`` wrapper is optional).
+
+    ``line`` is the block's line in its file, used in ``game.errors``.
+    """
+    from xiangqi.board import Board
+
+    tags = parse_tags(text)
+    game = Game()
+    for tag, name in TAG_MAP.items():
+        value = tags.get(tag, "").strip()
+        if value:
+            game.headers[name] = value
+    result = tags.get("result", "").strip()
+    if result:
+        game.headers["Result"] = _RESULTS.get(result.lower(), "*")
+    opening = tags.get("open", "").strip()
+    m = re.match(r"([A-E]\d\d)\b\s*(.*)", opening)
+    if m:
+        game.headers["ECCO"] = m.group(1)
+        if m.group(2):
+            game.headers["Opening"] = m.group(2)
+    main, leftover = _moves(tags.get("movelist", ""))
+    try:
+        fen = _start_fen(tags, main[0][1] if main else None)
+        board = Board(fen)
+    except InvalidFenError as e:
+        game.errors.append(GameError(0, main[0][0] if main else "", f"bad start position: {e}", line, e))
+        return game
+    if fen.split()[:2] != STARTING_FEN.split()[:2]:
+        game.headers["FEN"] = fen
+    comments: Dict[Tuple[int, int], str] = {}
+    for tag, value in tags.items():
+        cm = _COMMENT_TAG_RE.fullmatch(tag)
+        if cm:
+            comments[(int(cm.group(1) or 0), int(cm.group(2)))] = value.replace("||", "\n").strip()
+    game.comment = comments.get((0, 0), "")
+    # nodes[(branch, ply)]: the node of `branch` after `ply` moves (only the branch's own nodes, and the root).
+    nodes: Dict[Tuple[int, int], GameNode] = {(0, 0): game}
+    _add_line(game, board, game, 0, 0, main, comments, nodes, line)
+    if leftover:
+        e = InvalidMoveError(f"DhtmlXQ move list ends with {leftover!r}, not a whole 4-digit move")
+        game.errors.append(GameError(len(main), leftover, str(e), line, e))
+    variations: List[Tuple[int, int, int, str]] = []
+    for tag, value in tags.items():
+        vm = _MOVE_TAG_RE.fullmatch(tag)
+        if vm:
+            variations.append((int(vm.group(1)), int(vm.group(2)), int(vm.group(3)), value))
+    # A variation may branch from one listed after it: retry until no progress.
+    while variations:
+        waiting = []
+        for b, p, n, value in variations:
+            target = nodes.get((b, p - 1)) if p >= 1 else None
+            if target is None:
+                waiting.append((b, p, n, value))
+                continue
+            moves, rest = _moves(value)
+            _add_line(game, target.board(), target, n, p - 1, moves, comments, nodes, line)
+        if len(waiting) == len(variations):
+            for b, p, n, _ in waiting:
+                e = InvalidMoveError(f"DhtmlXQ variation move_{b}_{p}_{n} branches from a ply that does not exist")
+                game.errors.append(GameError(max(p - 1, 0), f"move_{b}_{p}_{n}", str(e), line, e, False))
+            break
+        variations = waiting
+    return game
+
+
+def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int,
+              moves: List[Tuple[str, Optional[Move]]], comments: Dict[Tuple[int, int], str],
+              nodes: Dict[Tuple[int, int], GameNode], line: int) -> None:
+    """Append ``moves`` below ``parent`` (position ``board``, ``ply`` moves in) as branch ``branch``."""
+    node = parent
+    mainline = branch == 0
+    for text, move in moves:
+        if move is None:
+            e: Exception = InvalidMoveError(f"invalid DhtmlXQ move {text!r}: expected 4 digits x1 y1 x2 y2 "
+                                            f"(x 0-8, y 0-9 from the top)")
+            game.errors.append(GameError(ply, text, str(e), line, e, mainline))  # type: ignore[arg-type]
+            return
+        if not board.is_legal(move):
+            reason = f"illegal move {move.iccs()!r} ({text}) in {board.fen()}: {board.illegal_reason(move)}"
+            err = IllegalMoveError(reason)
+            game.errors.append(GameError(ply, text, reason, line, err, mainline))
+            return
+        board.push(move)
+        ply += 1
+        node = GameNode._child(node, move)
+        node.comment = comments.get((branch, ply), "")
+        nodes[(branch, ply)] = node
+
+
+def read_games(source: Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes], Any], *,
+               encoding: Optional[str] = None) -> Iterator[Game]:
+    """Stream the DhtmlXQ blocks of a path, ``bytes``, or an open text or binary file.
+
+    Text outside ``[DhtmlXQ]…[/DhtmlXQ]`` (the rest of a web page) is skipped.
+    """
+    owned = None
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        lines = _lines_of_handle(io.BytesIO(bytes(source)), encoding)
+    elif isinstance(source, (str, os.PathLike)):
+        owned = open(source, "rb")
+        lines = _lines_of_handle(owned, encoding)
+    else:
+        lines = _lines_of_handle(source, encoding)
+    try:
+        yield from _blocks(lines)
+    finally:
+        if owned is not None:
+            owned.close()
+
+
+def _blocks(lines: Iterator[str]) -> Iterator[Game]:
+    buffer = ""
+    start_line = 0
+    lineno = 0
+    for text in lines:
+        lineno += 1
+        if not buffer:
+            i = text.find("[DhtmlXQ]")
+            if i < 0:
+                continue
+            text = text[i:]
+            start_line = lineno
+        buffer += text + "\n"
+        while True:
+            m = _BLOCK_RE.search(buffer)
+            if m is None:
+                break
+            yield read_dhtmlxq(m.group(1), line=start_line + buffer.count("\n", 0, m.start()))
+            rest = buffer[m.end():]
+            i = rest.find("[DhtmlXQ]")
+            if i < 0:
+                buffer = ""
+                break
+            start_line += buffer.count("\n", 0, m.end() + i)
+            buffer = rest[i:]
+    if buffer and _TAG_RE.search(buffer):
+        # An unclosed block at the end of the input: read what is there.
+        yield read_dhtmlxq(buffer, line=start_line)
