@@ -18,6 +18,7 @@ square. :func:`read_dhtmlxq` parses one block; :func:`read_games` streams the
 blocks of a page or file (encoding detected as for PGN). Both return
 :class:`~xiangqi.pgn.Game` objects; problems (a bad start position, a bad or
 illegal move) are recorded in ``game.errors`` and the moves before them kept.
+:func:`write_dhtmlxq` writes a game back, variations and comments included.
 
 >>> game = read_dhtmlxq("[DhtmlXQ][DhtmlXQ_red]A[/DhtmlXQ_red][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]")
 >>> [m.iccs() for m in game.mainline_moves()], game.headers["Red"]
@@ -35,7 +36,7 @@ from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STA
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.pgn import Game, GameError, GameNode, _lines_of_handle
 
-__all__ = ["read_dhtmlxq", "read_games", "parse_tags", "PIECE_ORDER", "TAG_MAP"]
+__all__ = ["read_dhtmlxq", "read_games", "write_dhtmlxq", "parse_tags", "PIECE_ORDER", "TAG_MAP"]
 
 #: Piece types of the 16 slots of each side in ``binit`` (R N B A K A B N R C C P P P P P).
 PIECE_ORDER = (ROOK, HORSE, ELEPHANT, ADVISOR, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, CANNON,
@@ -291,3 +292,106 @@ def _blocks(lines: Iterator[str]) -> Iterator[Game]:
     if buffer and _TAG_RE.search(buffer):
         # An unclosed block at the end of the input: read what is there.
         yield read_dhtmlxq(buffer, line=start_line)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------------------------------
+
+_RESULT_TEXT = {"1-0": "红胜", "0-1": "黑胜", "1/2-1/2": "和棋"}
+
+
+def _xy(sq: int) -> str:
+    return f"{sq % 9}{9 - sq // 9}"
+
+
+def _binit(board: Any) -> Optional[str]:
+    """The ``binit`` digits of a position, or ``None`` if it does not fit the 32 slots."""
+    slots = ["99"] * 32
+    used = [False] * 32
+    codes = board.piece_codes()
+    for sq in range(90):
+        code = codes[sq]
+        if not code:
+            continue
+        red, ptype = bool(code >> 3), code & 7
+        for i in range(16):
+            slot = i if red else 16 + i
+            if not used[slot] and PIECE_ORDER[i] == ptype:
+                used[slot] = True
+                slots[slot] = _xy(sq)
+                break
+        else:
+            return None
+    return "".join(slots)
+
+
+def write_dhtmlxq(game: Game) -> str:
+    """One ``[DhtmlXQ]…[/DhtmlXQ]`` block (a single line, ``||`` for line breaks in comments).
+
+    Branch numbers follow the reader's convention: the main line is branch 0;
+    every other child of a node starts a new branch ``N`` written as
+    ``move_B_P_N`` (branching from the parent's branch ``B`` at ply ``P``). A
+    non-standard start is written both as ``binit`` (when it fits the 32 piece
+    slots) and as ``fen``.
+    """
+    board = game.board()
+    parts: List[str] = []
+
+    def tag(name: str, value: str) -> None:
+        parts.append(f"[DhtmlXQ_{name}]{value}[/DhtmlXQ_{name}]")
+
+    reverse = {v: k for k, v in TAG_MAP.items()}
+    for name, value in game.headers.items():
+        key = reverse.get(name)
+        if key is not None and value and value not in ("?", "????.??.??"):
+            tag(key, value.replace("[", "(").replace("]", ")"))
+    result = _RESULT_TEXT.get(game.headers.get("Result", "*"))
+    if result:
+        tag("result", result)
+    if game.headers.get("FEN"):
+        binit = _binit(board)
+        if binit is not None:
+            tag("binit", binit)
+        tag("fen", board.fen())
+
+    def comment_text(text: str) -> str:
+        return text.replace("\r\n", "\n").replace("\n", "||").replace("[", "(").replace("]", ")")
+
+    if game.comment:
+        tag("comment0", comment_text(game.comment))
+    counter = [0]
+    lines: List[Tuple[int, int, int, str]] = []   # (branch from, ply, branch, digits)
+    comments: List[Tuple[str, str]] = []
+
+    def walk(start: GameNode, branch: int, ply: int) -> str:
+        """Digits of the line starting at ``start`` (a move node at ``ply``) in ``branch``; records side lines."""
+        digits: List[str] = []
+        node: Optional[GameNode] = start
+        while node is not None:
+            assert node.move is not None and node.parent is not None
+            digits.append(_xy(node.move.from_square) + _xy(node.move.to_square))
+            if node.comment:
+                key = f"comment{ply}" if branch == 0 else f"comment{branch}_{ply}"
+                comments.append((key, comment_text(node.comment)))
+            for var in node.variations[1:]:
+                counter[0] += 1
+                n = counter[0]
+                lines.append((branch, ply + 1, n, walk(var, n, ply + 1)))
+            node = node.variations[0] if node.variations else None
+            ply += 1
+        return "".join(digits)
+
+    main = ""
+    if game.variations:
+        main = walk(game.variations[0], 0, 1)
+        for var in game.variations[1:]:
+            counter[0] += 1
+            n = counter[0]
+            lines.append((0, 1, n, walk(var, n, 1)))
+    tag("movelist", main)
+    for b, p, n, digits in sorted(lines, key=lambda t: t[2]):
+        tag(f"move_{b}_{p}_{n}", digits)
+    for key, text in comments:
+        tag(key, text)
+    return "[DhtmlXQ]" + "".join(parts) + "[/DhtmlXQ]"

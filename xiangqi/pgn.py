@@ -1243,10 +1243,10 @@ def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "c
         if name not in TAG_ROSTER:
             out.append(f'[{name} "{_escape(value)}"]')
     out.append("")
-    board = game.board()
     if game.comment:
         w.token("{" + _clean_comment(game.comment) + "}")
-    w.write_line(game, board, True)
+    if game.variations:
+        w.write_line(game, game.board(), True)
     w.token(headers.get("Result", "*") or "*")
     w.flush()
     out.extend(w.lines)

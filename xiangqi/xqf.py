@@ -235,11 +235,8 @@ def read_xqf(source: Union[bytes, bytearray, str, "os.PathLike[str]", IO[bytes]]
         data = source.read()
     header = decode_header(data)
     game = Game()
-    for tag in ("Event", "Site", "Date", "Red", "Black"):
-        game.headers[tag] = header.strings.get(tag, "")
     game.headers["Result"] = _RESULTS.get(header.result, "*")
-    for tag, text in header.strings.items():
-        game.headers.setdefault(tag, text)
+    game.headers.update(header.strings)
     _read_tree(game, data, header)
     return game
 

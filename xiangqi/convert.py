@@ -1,0 +1,149 @@
+"""``xiangqi convert IN OUT``: convert game records between PGN, XQF and DhtmlXQ.
+
+Formats are chosen by file extension:
+
+* ``.pgn`` (also ``.pgn.gz`` on input): PGN, any number of games; output move
+  text in ``--notation`` (Chinese by default, ``--traditional`` for 車馬進…);
+* ``.xqf``: XQStudio binary, one game (output: XQF 1.0, unscrambled);
+* ``.txt``, ``.dhtmlxq``, ``.htm``, ``.html``: DhtmlXQ blocks (output: one block
+  per line).
+
+An input with another extension is recognised by content. ``-`` as OUT
+writes PGN (or DhtmlXQ with ``--to dhtmlxq``) to standard output.
+
+Exit status: 0 when every game converted cleanly, 1 when some game had
+problems (they are reported on standard error and the moves before them are
+still written), 2 when the input cannot be read or the request makes no sense.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+from typing import IO, Iterator, List, Optional
+
+from xiangqi.errors import XiangqiError
+from xiangqi.pgn import NOTATIONS, Game, write_game
+
+__all__ = ["convert_main", "read_any", "format_of"]
+
+_EXTENSIONS = {
+    ".pgn": "pgn", ".gz": "pgn", ".xqf": "xqf",
+    ".txt": "dhtmlxq", ".dhtmlxq": "dhtmlxq", ".htm": "dhtmlxq", ".html": "dhtmlxq",
+}
+
+
+def format_of(path: str) -> Optional[str]:
+    """``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` by a path's extension, or ``None``."""
+    return _EXTENSIONS.get(Path(path).suffix.lower())
+
+
+def _sniff(path: str) -> str:
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    if head[:2] == b"XQ" and len(head) >= 0x400:
+        return "xqf"
+    if b"[DhtmlXQ" in head:
+        return "dhtmlxq"
+    return "pgn"
+
+
+def read_any(path: str, fmt: Optional[str] = None) -> Iterator[Game]:
+    """The games of a file in any supported format (by extension, else by content)."""
+    fmt = fmt or format_of(path) or _sniff(path)
+    if fmt == "xqf":
+        from xiangqi.xqf import read_xqf
+
+        yield read_xqf(path)
+    elif fmt == "dhtmlxq":
+        from xiangqi.dhtmlxq import read_games as read_dhtmlxq_games
+
+        yield from read_dhtmlxq_games(path)
+    else:
+        from xiangqi.pgn import read_games
+
+        yield from read_games(path)
+
+
+def convert_main(argv: List[str]) -> int:
+    """Run ``xiangqi convert`` with ``argv`` (the arguments after ``convert``); return the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="xiangqi convert",
+        description="Convert game records between PGN (.pgn, .pgn.gz), XQF (.xqf) and DhtmlXQ "
+                    "(.txt, .dhtmlxq, .htm, .html). The format of each file comes from its extension.",
+        epilog="examples:\n  xiangqi convert game.xqf game.pgn\n"
+               "  xiangqi convert games.pgn games.iccs.pgn --notation iccs\n"
+               "  xiangqi convert page.html - --notation wxf",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("input", metavar="IN", help="input file")
+    parser.add_argument("output", metavar="OUT", help="output file, or - for standard output")
+    parser.add_argument("--notation", choices=NOTATIONS, default="chinese",
+                        help="move text of PGN output (default: chinese)")
+    parser.add_argument("--traditional", action="store_true",
+                        help="traditional characters in Chinese move text (車馬進 instead of 车马进)")
+    parser.add_argument("--from", dest="from_format", choices=("pgn", "xqf", "dhtmlxq"),
+                        help="input format when the extension does not tell")
+    parser.add_argument("--to", dest="to_format", choices=("pgn", "xqf", "dhtmlxq"),
+                        help="output format when the extension does not tell (default for -: pgn)")
+    args = parser.parse_args(argv)
+
+    to_format = args.to_format or ("pgn" if args.output == "-" else format_of(args.output))
+    if to_format is None:
+        parser.error(f"cannot tell the output format of {args.output!r} from its extension; use --to")
+    if to_format == "xqf" and args.output == "-":
+        parser.error("XQF is binary: give an output file, not -")
+    if not Path(args.input).is_file():
+        print(f"xiangqi convert: no such file: {args.input}", file=sys.stderr)
+        return 2
+
+    games = read_any(args.input, args.from_format)
+    problems = 0
+    count = 0
+    try:
+        if to_format == "xqf":
+            from xiangqi.xqf import write_xqf
+
+            first = next(games, None)
+            if first is None:
+                print(f"xiangqi convert: no game in {args.input}", file=sys.stderr)
+                return 2
+            if next(games, None) is not None:
+                print(f"xiangqi convert: {args.input} holds several games; XQF holds one", file=sys.stderr)
+                return 2
+            problems += _report(first, 1, args.input)
+            data = write_xqf(first)
+            Path(args.output).write_bytes(data)
+            count = 1
+        else:
+            out: IO[str]
+            out = sys.stdout if args.output == "-" else \
+                io.open(args.output, "w", encoding="utf-8", newline="\n")
+            try:
+                for game in games:
+                    count += 1
+                    problems += _report(game, count, args.input)
+                    if to_format == "dhtmlxq":
+                        from xiangqi.dhtmlxq import write_dhtmlxq
+
+                        out.write(write_dhtmlxq(game) + "\n")
+                    else:
+                        write_game(game, out, notation=args.notation, traditional=args.traditional)
+            finally:
+                if out is not sys.stdout:
+                    out.close()
+    except (OSError, XiangqiError) as e:
+        print(f"xiangqi convert: {args.input}: {e}", file=sys.stderr)
+        return 2
+    if count == 0:
+        print(f"xiangqi convert: no game in {args.input}", file=sys.stderr)
+        return 2
+    return 1 if problems else 0
+
+
+def _report(game: Game, number: int, path: str) -> int:
+    for err in game.errors:
+        print(f"{path}: game {number}: {err}", file=sys.stderr)
+    return len(game.errors)
