@@ -23,6 +23,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 __all__ = [
     "RED", "BLACK", "PAWN", "ADVISOR", "ELEPHANT", "HORSE", "CANNON", "ROOK", "KING",
     "START_FEN", "RefPosition", "RefFenError", "parse_fen", "perft", "perft_divide",
+    "pseudo_targets", "is_attacked", "attackers", "checkers", "kings_face",
     "square_name", "parse_square",
 ]
 
@@ -197,6 +198,27 @@ def is_attacked(board: List[int], sq: int, by_color: int) -> bool:
         if code and color_of(code) == by_color and sq in pseudo_targets(board, s):
             return True
     return False
+
+
+def attackers(board: List[int], color: int, sq: int) -> Set[int]:
+    """Squares of the pieces of ``color`` that could capture on ``sq`` if an enemy piece stood there.
+
+    Pins are ignored; the occupant of ``sq`` does not matter (defenders count).
+    """
+    probe = list(board)
+    probe[sq] = (1 - color) << 3 | PAWN  # any enemy piece: only its presence matters
+    out = set()
+    for s in range(90):
+        code = probe[s]
+        if s != sq and code and color_of(code) == color and sq in pseudo_targets(probe, s):
+            out.add(s)
+    return out
+
+
+def checkers(board: List[int], color: int) -> Set[int]:
+    """Squares of the enemy pieces attacking ``color``'s king (the facing king is not counted)."""
+    k = find_king(board, color)
+    return set() if k is None else attackers(board, 1 - color, k)
 
 
 def kings_face(board: List[int]) -> bool:

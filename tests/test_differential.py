@@ -213,14 +213,17 @@ def _region(color: int, ptype: int, odd: bool) -> List[int]:
 _COUNTS = {ref.ADVISOR: 2, ref.ELEPHANT: 2, ref.HORSE: 2, ref.ROOK: 2, ref.CANNON: 2, ref.PAWN: 5}
 
 
-def random_position(rng: random.Random, *, odd: bool = False, density: float = 0.5) -> Optional[str]:
-    """A random position with both kings in their palaces, the side not to move not in check.
+def random_position(rng: random.Random, *, odd: bool = False, odd_kings: bool = False,
+                    density: float = 0.5) -> Optional[str]:
+    """A random position, the side not to move not in check (kings in their palaces unless ``odd_kings``).
 
     Returns None when the draw is unusable (the side not to move is in check).
     """
     board = [0] * 90
     for color in (ref.RED, ref.BLACK):
-        board[rng.choice(_region(color, ref.KING, odd))] = color << 3 | ref.KING
+        # odd_kings sometimes puts a king outside its palace (it may then only step back in)
+        squares = list(range(90)) if odd_kings and rng.random() < 0.5 else _region(color, ref.KING, odd)
+        board[rng.choice([s for s in squares if not board[s]])] = color << 3 | ref.KING
     for color in (ref.RED, ref.BLACK):
         for ptype, most in _COUNTS.items():
             for _ in range(most):
@@ -271,6 +274,17 @@ def test_random_odd_positions() -> None:
     assert refused < 800
 
 
+def test_random_positions_kings_outside_palace() -> None:
+    """Kings anywhere: the flying general is a file rule only (kings on one rank do not face)."""
+    xq = _lib()
+    for i, fen in enumerate(_random_fens(13, 400, odd=True, odd_kings=True)):
+        try:
+            board = xq.Board(fen)
+        except xq.InvalidFenError:
+            continue
+        compare_position(board, ref.parse_fen(fen), f"odd-king random position {i}")
+
+
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), density=st.sampled_from([0.1, 0.3, 0.5, 0.8, 1.0]),
        odd=st.booleans(), plies=st.integers(0, 6))
@@ -285,6 +299,53 @@ def test_hypothesis_random_positions(seed: int, density: float, odd: bool, plies
         assert odd, f"a reachable-squares position was refused: {fen}"
         return
     playout(fen, rng.choice, plies, f"random position {fen}", push_pop_every=2)
+
+
+# ---------------------------------------------------------------- every from/to pair
+
+
+def test_is_legal_for_every_square_pair() -> None:
+    """is_legal / ``in legal_moves`` for all 8100 from-to pairs, including empty and enemy from-squares."""
+    xq = _lib()
+    fens = [START] + PERFT_FENS + [f for _, f in TRAPS] + _random_fens(3, 20) + _random_fens(4, 10, odd=True)
+    for fen in fens:
+        board = xq.Board(fen)
+        want = ref.parse_fen(fen).legal_moves()
+        view = board.legal_moves
+        for f in range(90):
+            for t in range(90):
+                mv = xq.Move(f, t)
+                expected = ref.square_name(f) + ref.square_name(t) in want
+                if board.is_legal(mv) != expected or (mv in view) != expected:
+                    pytest.fail(f"is_legal({mv.iccs()}) = {board.is_legal(mv)}, in legal_moves = {mv in view}, "
+                                f"reference {expected} at {fen}")
+        assert not board.is_legal(xq.Move.null())
+        assert board.fen() == xq.Board(fen).fen()
+
+
+# ---------------------------------------------------------------- attack queries
+
+
+def compare_attacks(board: Any, pos: ref.RefPosition, where: str) -> None:
+    """checkers() and attackers(color, sq) for every square and both colours."""
+    fen = board.fen()
+    want_checkers = ref.checkers(pos.board, pos.turn)
+    assert set(board.checkers()) == want_checkers, f"{where}: checkers at {fen}"
+    for color in (ref.RED, ref.BLACK):
+        for sq in range(90):
+            got = set(board.attackers(bool(color), sq))
+            want = ref.attackers(pos.board, color, sq)
+            if got != want:
+                pytest.fail(f"{where}: attackers({'red' if color else 'black'}, {ref.square_name(sq)}) at {fen}: "
+                            f"library {sorted(map(ref.square_name, got))}, "
+                            f"reference {sorted(map(ref.square_name, want))}")
+
+
+def test_attack_queries() -> None:
+    xq = _lib()
+    fens = [START] + PERFT_FENS + [f for _, f in TRAPS] + _random_fens(5, 60) + _random_fens(6, 20, odd=True)
+    for i, fen in enumerate(fens):
+        compare_attacks(xq.Board(fen), ref.parse_fen(fen), f"position {i}")
 
 
 # ---------------------------------------------------------------- trap positions, exhaustively

@@ -210,6 +210,8 @@ def test_not_mate_when_a_block_exists() -> None:
 # ---------------------------------------------------------------- odd FENs: region rule
 
 ODD = [
+    # kings outside their palaces on one rank: the flying general is a file rule, no check here.
+    ("kings-on-one-rank", "3k4K/9/9/9/9/9/9/9/9/9 b - - 0 1", "d9", "d8 e9"),
     # a red elephant across the river may only return to its own half.
     ("elephant-across-river", "5k3/9/9/9/4B4/9/9/9/9/3K5 w - - 0 1", "e5", "c3 g3"),
     # a red advisor outside the palace may only enter it.
@@ -232,3 +234,4 @@ def test_region_rule_library(name: str, fen: str, origin: str, targets: str) -> 
         return
     got = {m.iccs() for m in board.legal_moves if m.iccs()[:2] == origin}
     assert got == _expand(origin, targets)
+    assert board.is_check() == ref.parse_fen(fen).is_check()
