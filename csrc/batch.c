@@ -17,32 +17,141 @@ int xq_pos_pack(const xq_pos *p, uint8_t *out) {
     return XQ_OK;
 }
 
+/* Most pieces of each type one side may have (as xq_pos_check allows). */
+static const uint8_t MAX_OF_TYPE[8] = {0, 5, 2, 2, 2, 2, 2, 1};
+
+/* Bit k set when byte k of v is nonzero (8 bytes -> 8 bits). */
+static inline unsigned nonzero_bytes(uint64_t v) {
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+    uint64_t t = (((v & low7) + low7) | v) & ~low7;       /* 0x80 in each nonzero byte */
+    return (unsigned)(((t >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
+/* Completes a position whose board, side and counters are set and whose
+   other fields are zero: bitboards, kings and key.  Checks what
+   xq_pos_check checks; returns XQ_OK or XQ_E_FEN_POSITION. */
+static int finish_pos(xq_pos *p) {
+    /* Occupancy from the piece codes, eight squares at a time. */
+    xq_bb occ = 0;
+    for (int s = 0; s < 88; s += 8) {
+        uint64_t v;
+        memcpy(&v, p->board + s, 8);
+        occ |= (xq_bb)nonzero_bytes(v) << s;
+    }
+    occ |= (xq_bb)(p->board[88] != 0) << 88 | (xq_bb)(p->board[89] != 0) << 89;
+    uint64_t key = p->side == XQ_RED ? 0 : ZOBRIST_SIDE;
+    uint8_t count[16] = {0};
+    while (occ) {
+        int s = bb_pop_lsb(&occ);
+        int pc = p->board[s];
+        if (pc > 15) return XQ_E_FEN_POSITION;
+        count[pc]++;
+        p->by_color[pc >> 3] |= SQ_BB[s];
+        p->by_type[pc & 7] |= SQ_BB[s];
+        p->occ_rot |= ROT_BB[s];
+        key ^= ZOBRIST[pc][s];
+    }
+    if (count[8] || count[XQ_KING] != 1 || count[8 | XQ_KING] != 1) return XQ_E_FEN_POSITION;
+    for (int t = 1; t < 7; t++)
+        if (count[t] > MAX_OF_TYPE[t] || count[8 | t] > MAX_OF_TYPE[t]) return XQ_E_FEN_POSITION;
+    p->king_sq[XQ_BLACK] = (uint8_t)bb_lsb(p->by_color[XQ_BLACK] & p->by_type[XQ_KING]);
+    p->king_sq[XQ_RED] = (uint8_t)bb_lsb(p->by_color[XQ_RED] & p->by_type[XQ_KING]);
+    p->key = key;
+    return XQ_OK;
+}
+
 int xq_pos_unpack(xq_pos *pos, const uint8_t *in) {
     if (!pos || !in) return XQ_E_ARG;
+    uint32_t fullmove = (uint32_t)in[48] | (uint32_t)in[49] << 8 | (uint32_t)in[50] << 16 | (uint32_t)in[51] << 24;
+    if (in[45] > 1 || fullmove == 0) return XQ_E_FEN_POSITION;
     xq_pos p;
     memset(&p, 0, sizeof p);
     for (int k = 0; k < 45; k++) {
         p.board[2 * k] = in[k] & 15;
         p.board[2 * k + 1] = in[k] >> 4;
     }
-    uint32_t fullmove = (uint32_t)in[48] | (uint32_t)in[49] << 8 | (uint32_t)in[50] << 16 | (uint32_t)in[51] << 24;
-    if (in[45] > 1 || fullmove == 0 || xq_pos_check(&p) != XQ_OK) return XQ_E_FEN_POSITION;
     p.side = in[45] ? XQ_RED : XQ_BLACK;
     p.halfmove = (uint16_t)(in[46] | in[47] << 8);
     p.fullmove = fullmove;
-    uint64_t key = p.side == XQ_RED ? 0 : ZOBRIST_SIDE;
-    for (int s = 0; s < 90; s++) {
-        int pc = p.board[s];
-        if (!pc) continue;
-        p.by_color[pc >> 3] |= SQ_BB[s];
-        p.by_type[pc & 7] |= SQ_BB[s];
-        p.occ_rot |= ROT_BB[s];
-        if ((pc & 7) == XQ_KING) p.king_sq[pc >> 3] = (uint8_t)s;
-        key ^= ZOBRIST[pc][s];
+    int st = finish_pos(&p);
+    if (st == XQ_OK) *pos = p;
+    return st;
+}
+
+/* ---------------------------------------------------------------- FEN input */
+
+static const uint8_t FEN_CODE[256] = {
+    ['p'] = 1, ['a'] = 2, ['b'] = 3, ['e'] = 3, ['n'] = 4, ['h'] = 4, ['c'] = 5, ['r'] = 6, ['k'] = 7,
+    ['P'] = 9, ['A'] = 10, ['B'] = 11, ['E'] = 11, ['N'] = 12, ['H'] = 12, ['C'] = 13, ['R'] = 14, ['K'] = 15,
+};
+
+/* Reads " <digits>" (1-9 digits) at s[*i]; -1 if not there. */
+static long read_number(const char *s, size_t len, size_t *i) {
+    size_t j = *i;
+    if (j >= len || s[j] != ' ') return -1;
+    j++;
+    size_t start = j;
+    long v = 0;
+    while (j < len && s[j] >= '0' && s[j] <= '9' && j - start < 9) v = v * 10 + (s[j++] - '0');
+    if (j == start || (j < len && s[j] != ' ')) return -1;
+    *i = j;
+    return v;
+}
+
+/* A fast reader for the common FEN shapes ("<board>", "<board> w",
+   "<board> w - - 0 1", "<board> w 0 1").  Returns 1 with the board, side and
+   counters of *p set (other fields untouched), or 0 for anything else, which
+   xq_pos_set_fen then decides: it stays the one authority on FEN syntax and
+   on every error status. */
+static int fen_fast(const char *s, size_t len, xq_pos *p) {
+    size_t i = 0;
+    int rank = 9, file = 0;
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '/') {
+            if (file != 9 || rank == 0) return 0;
+            rank--;
+            file = 0;
+        } else if (c >= '1' && c <= '9') {
+            file += c - '0';
+            if (file > 9) return 0;
+        } else if (FEN_CODE[c]) {
+            if (file >= 9) return 0;
+            p->board[rank * 9 + file++] = FEN_CODE[c];
+        } else {
+            break;
+        }
     }
-    p.key = key;
-    *pos = p;
-    return XQ_OK;
+    if (rank != 0 || file != 9) return 0;
+    p->side = XQ_RED;
+    p->halfmove = 0;
+    p->fullmove = 1;
+    if (i == len) return 1;
+    if (len - i < 2 || s[i] != ' ') return 0;
+    switch (s[i + 1]) {
+    case 'w': case 'W': case 'r': case 'R': p->side = XQ_RED; break;
+    case 'b': case 'B': p->side = XQ_BLACK; break;
+    default: return 0;
+    }
+    i += 2;
+    if (i == len) return 1;
+    if (len - i >= 4 && memcmp(s + i, " - -", 4) == 0) i += 4;
+    if (i == len) return 1;
+    long half = read_number(s, len, &i), full = read_number(s, len, &i);
+    if (half < 0 || half > 65535 || full < 1 || i != len) return 0;
+    p->halfmove = (uint16_t)half;
+    p->fullmove = (uint32_t)full;
+    return 1;
+}
+
+static int load_fen(const char *s, size_t len, xq_pos *out) {
+    xq_pos p;
+    memset(&p, 0, sizeof p);
+    if (fen_fast(s, len, &p) && finish_pos(&p) == XQ_OK) {
+        *out = p;
+        return XQ_OK;
+    }
+    return xq_pos_set_fen(out, s, len, NULL);
 }
 
 /* ------------------------------------------------------------- move index */
@@ -119,7 +228,7 @@ int xq_batch_load(const xq_batch_in *in, int64_t i, xq_pos *out) {
     case XQ_IN_FEN: {
         int64_t a = in->fen_offsets[i], b = in->fen_offsets[i + 1];
         if (a < 0 || b < a) return XQ_E_ARG;
-        return xq_pos_set_fen(out, in->fen_text + a, (size_t)(b - a), NULL);
+        return load_fen(in->fen_text + a, (size_t)(b - a), out);
     }
     case XQ_IN_PACKED:
         return xq_pos_unpack(out, in->packed + i * XQ_PACKED_SIZE);
@@ -160,10 +269,15 @@ int64_t xq_batch_legal_moves(const xq_batch_in *in, int64_t begin, int64_t end,
         xq_pos p;
         counts[i] = 0;
         if (!load_item(in, i, &p, status)) continue;
-        int k = xq_gen_legal(&p, buf, XQ_MAX_MOVES);
-        if (k < 0) k = 0; /* cannot happen: XQ_MAX_MOVES always suffices */
-        if (k > cap - n) return XQ_E_BUFFER_SMALL;
-        memcpy(moves + n, buf, (size_t)k * sizeof *buf);
+        int k;
+        if (cap - n >= XQ_MAX_MOVES) {
+            k = xq_gen_legal(&p, moves + n, XQ_MAX_MOVES);
+        } else {
+            k = xq_gen_legal(&p, buf, XQ_MAX_MOVES);
+            if (k > cap - n) return XQ_E_BUFFER_SMALL;
+            if (k > 0) memcpy(moves + n, buf, (size_t)k * sizeof *buf);
+        }
+        if (k < 0) return k; /* cannot happen: XQ_MAX_MOVES always suffices */
         n += k;
         counts[i] = k;
     }
