@@ -91,6 +91,29 @@ def _strict_utf8_prefix(data: bytes) -> bool:
     return True
 
 
+def _mostly_utf8(data: bytes) -> bool:
+    """Whether most lines with non-ASCII bytes are valid UTF-8 (a UTF-8 file with a few foreign lines)."""
+    good = bad = 0
+    lines = data.split(b"\n")
+    for i, line in enumerate(lines):
+        if line.isascii():
+            continue
+        ok = _strict_utf8_prefix(line) if i == len(lines) - 1 else _is_utf8(line)
+        if ok:
+            good += 1
+        else:
+            bad += 1
+    return good > 0 and good >= bad
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def detect_encoding(data: bytes) -> str:
     """The encoding of a sample of a record file, as a Python codec name.
 
@@ -107,7 +130,7 @@ def detect_encoding(data: bytes) -> str:
         return "utf-8-sig"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
-    if _strict_utf8_prefix(data):
+    if _strict_utf8_prefix(data) or _mostly_utf8(data):
         return "utf-8"
     best = _CANDIDATES[0]
     best_score = float("-inf")

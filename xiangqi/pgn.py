@@ -33,12 +33,12 @@ from __future__ import annotations
 import bisect
 import codecs
 import dataclasses
-import gzip
 import io
 import itertools
 import os
 import re
 import weakref
+import zlib
 from typing import (IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple,
                     Union)
 
@@ -482,8 +482,8 @@ def _is_text_handle(handle: Any) -> bool:
         return False
 
 
-def _unwrap_gzip(handle: Any) -> Any:
-    """``handle`` (binary), decompressed if it starts with the gzip magic bytes."""
+def _unwrap_gzip(handle: Any) -> Tuple[Any, bool]:
+    """``handle`` (binary) ready to read from its start, and whether it starts with the gzip magic bytes."""
     head: bytes
     if hasattr(handle, "peek"):
         head = handle.peek(2)[:2]
@@ -494,9 +494,7 @@ def _unwrap_gzip(handle: Any) -> Any:
     else:
         head = handle.read(2) or b""
         handle = io.BufferedReader(_Prepend(head, handle))
-    if head == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=handle, mode="rb")
-    return handle
+    return handle, head == b"\x1f\x8b"
 
 
 def _text_lines(handle: Any) -> Iterator[str]:
@@ -509,11 +507,78 @@ def _text_lines(handle: Any) -> Iterator[str]:
         yield line[:-1] if line.endswith("\n") else line
 
 
+class _Gunzip:
+    """A forward-only gzip decompressor with a ``read(n)`` method that never raises.
+
+    Damaged or truncated data ends the stream early; the problem is kept in
+    :attr:`error` and raised (as :class:`InvalidRecordError`) by the line
+    reader once every line decoded before it has been used, so no game
+    before the damage is lost. Concatenated gzip members are read in turn.
+    """
+
+    def __init__(self, raw_read: Callable[[int], bytes]) -> None:
+        self._raw = raw_read
+        self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self._pending = b""
+        self._done = False
+        self.error: Optional[BaseException] = None
+
+    def _input(self) -> bytes:
+        if self._d.unconsumed_tail:
+            return self._d.unconsumed_tail
+        if self._pending:
+            data, self._pending = self._pending, b""
+            return data
+        return self._raw(1 << 16) or b""
+
+    def read(self, n: int) -> bytes:
+        out: List[bytes] = []
+        size = 0
+        while size < n and not self._done:
+            data = self._input()
+            if not data:
+                if not self._d.eof:
+                    self.error = EOFError("compressed data ended before the end-of-stream marker")
+                self._done = True
+                break
+            try:
+                piece = self._d.decompress(data, n - size)
+            except zlib.error as e:
+                self.error = e
+                self._done = True
+                break
+            out.append(piece)
+            size += len(piece)
+            if self._d.eof:
+                rest = self._d.unused_data
+                if not rest:
+                    rest = self._raw(1 << 16) or b""
+                if rest.strip(b"\x00"):
+                    if rest[:2] != b"\x1f\x8b" and len(rest) >= 2:
+                        self.error = zlib.error("data after the end of the gzip stream is not gzip")
+                        self._done = True
+                        break
+                    self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                    self._pending = rest
+                else:
+                    self._done = True
+        return b"".join(out)
+
+
+def _guarded_lines(gz: _Gunzip, encoding: Optional[str]) -> Iterator[str]:
+    yield from iter_text_lines(gz.read, encoding)
+    if gz.error is not None:
+        raise InvalidRecordError(f"damaged gzip data: {gz.error}") from gz.error
+
+
 def _lines_of_handle(handle: Any, encoding: Optional[str] = None) -> Iterator[str]:
     """Text lines (without ``\n``) of an open text or binary file."""
     if _is_text_handle(handle):
         return _text_lines(handle)
-    return iter_text_lines(_unwrap_gzip(handle).read, encoding)
+    handle, gzipped = _unwrap_gzip(handle)
+    if gzipped:
+        return _guarded_lines(_Gunzip(handle.read), encoding)
+    return iter_text_lines(handle.read, encoding)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -558,48 +623,53 @@ def _iter_chunks(lines: Iterator[str]) -> Iterator[_Chunk]:
     ended = False
     tag_match = _TAG_RE.match
     lineno = 0
-    for line in lines:
-        lineno += 1
-        if in_comment:
-            assert chunk is not None
+    try:
+        for line in lines:
+            lineno += 1
+            if in_comment:
+                assert chunk is not None
+                chunk.movetext.append(line)
+                chunk.movetext_lines.append(lineno)
+                in_comment = _comment_open_after(line, True)
+                continue
+            stripped = line.strip()
+            if not stripped:
+                continue
+            c = stripped[0]
+            if c == "[":
+                m = tag_match(line)
+                if m is not None:
+                    if seen_movetext:
+                        assert chunk is not None
+                        yield chunk
+                        chunk = None
+                        seen_movetext = ended = False
+                    if chunk is None:
+                        chunk = _Chunk(lineno)
+                    name = m.group(1)
+                    value = m.group(2) if m.group(2) is not None else m.group(3).strip()
+                    chunk.tags.append((name, _unescape(value)))
+                    chunk.tag_lines[name] = lineno
+                    continue
+            elif c == "%" and line[0] == "%":
+                continue
+            if ended and _GAME_START_RE.match(line):
+                assert chunk is not None
+                yield chunk
+                chunk = None
+                seen_movetext = False
+            if chunk is None:
+                chunk = _Chunk(lineno)
+            seen_movetext = True
             chunk.movetext.append(line)
             chunk.movetext_lines.append(lineno)
-            in_comment = _comment_open_after(line, True)
-            continue
-        stripped = line.strip()
-        if not stripped:
-            continue
-        c = stripped[0]
-        if c == "[":
-            m = tag_match(line)
-            if m is not None:
-                if seen_movetext:
-                    assert chunk is not None
-                    yield chunk
-                    chunk = None
-                    seen_movetext = ended = False
-                if chunk is None:
-                    chunk = _Chunk(lineno)
-                name = m.group(1)
-                value = m.group(2) if m.group(2) is not None else m.group(3).strip()
-                chunk.tags.append((name, _unescape(value)))
-                chunk.tag_lines[name] = lineno
-                continue
-        elif c == "%" and line[0] == "%":
-            continue
-        if ended and _GAME_START_RE.match(line):
-            assert chunk is not None
+            if "{" in line or ";" in line:
+                in_comment = _comment_open_after(line, False)
+            ended = not in_comment and stripped.endswith(_RESULT_ENDINGS)
+    except InvalidRecordError:
+        if chunk is not None:
             yield chunk
-            chunk = None
-            seen_movetext = False
-        if chunk is None:
-            chunk = _Chunk(lineno)
-        seen_movetext = True
-        chunk.movetext.append(line)
-        chunk.movetext_lines.append(lineno)
-        if "{" in line or ";" in line:
-            in_comment = _comment_open_after(line, False)
-        ended = not in_comment and stripped.endswith(_RESULT_ENDINGS)
+        raise
     if chunk is not None:
         yield chunk
 
@@ -632,6 +702,7 @@ _TOKEN_RE = re.compile(r"""
   | (?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*))(?=[\s(){};$]|$)
   | (?P<number>\d+\s*(?:\.+|…)(?!\d(?![^\s(){};$!?]))|\d+(?=[\s(){};$]|$))
   | (?P<move>[^\s{}()\[\];$!?]+)(?P<suffix>[!?]{1,2})?
+  | (?P<annotation>[!?]{1,2})
   | (?P<junk>[\[\]!?])
 """, re.VERBOSE)
 #: Characters that send a game's move text to the full tokenizer.
@@ -752,6 +823,8 @@ def _full_tokens(text: str, chunk: _Chunk) -> List[Token]:
             append((T_CLOSE, tok, lineno))
         elif kind == "nag":
             append((T_NAG, tok[1:], lineno))
+        elif kind == "annotation":
+            append((T_NAG, str(_SUFFIX_NAGS[tok]), lineno))
         elif kind == "result":
             append((T_RESULT, _RESULT_WORDS[tok], lineno))
         else:  # junk: a stray bracket or annotation mark
@@ -865,6 +938,8 @@ def _build_game(chunk: _Chunk) -> Game:
     """A :class:`Game` from one game's lines; problems go to ``game.errors``."""
     game = Game(Headers(chunk.tags))
     toks = _Tokens(chunk)
+    if toks.result is not None and game.headers.get("Result", "*") in ("*", ""):
+        game.headers["Result"] = toks.result
     try:
         board = game.board()
     except InvalidFenError as e:
@@ -1182,11 +1257,12 @@ class _Writer:
 
     def write_move(self, board: Any, node: GameNode, force_number: bool) -> None:
         assert node.move is not None
+        text = self.move_text(board, node.move)
         if board.turn:
-            self.token(f"{board.fullmove_number}.")
+            text = f"{board.fullmove_number}. {text}"
         elif force_number:
-            self.token(f"{board.fullmove_number}...")
-        self.token(self.move_text(board, node.move))
+            text = f"{board.fullmove_number}... {text}"
+        self.token(text)
         for nag in sorted(node.nags):
             self.token(f"${nag}")
         if node.comment:

@@ -1,0 +1,584 @@
+"""PGN reading and writing: the game model, the streaming reader, encodings, errors, round trips, fuzzing."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import gzip
+import io
+import random
+import tracemalloc
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Tuple
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from xiangqi import Board, Move
+from xiangqi._encoding import LineDecoder, detect_encoding, iter_text_lines
+from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
+                            XiangqiError)
+from xiangqi.pgn import (TAG_ROSTER, Game, GameError, GameNode, Headers, InvalidRecordError, RawGame, read_game,
+                         read_games, replay_mainline, scan_games, write_game)
+
+from conftest import SHARED_DIR, shared_path
+
+DATA = Path(__file__).resolve().parent / "data" / "games"
+START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+
+def one(text: str) -> Game:
+    games = list(read_games(io.StringIO(text)))
+    assert len(games) == 1, games
+    return games[0]
+
+
+def iccs(game: GameNode) -> List[str]:
+    return [m.iccs() for m in game.mainline_moves()]
+
+
+def final_board(game: Game) -> Board:
+    board = game.board()
+    for move in game.mainline_moves():
+        board.push(move)
+    return board
+
+
+def index_rows(path: Path) -> List[Dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+# ----------------------------------------------------------------------------------------------- model
+
+
+def test_headers_start_with_the_roster_in_order() -> None:
+    h = Headers()
+    assert tuple(h) == TAG_ROSTER
+    assert h["Game"] == "Chinese Chess" and h["Result"] == "*"
+    assert dict(Headers.without_tag_roster()) == {}
+    g = one('[Black "B"]\n[ECCO "C70"]\n[Red "R"]\n\n1. h2e2 *\n')
+    assert list(g.headers)[:8] == list(TAG_ROSTER)
+    assert list(g.headers)[8:] == ["ECCO"]
+    assert g.headers["Red"] == "R" and g.headers["Black"] == "B"
+
+
+def test_game_tree_navigation_and_editing() -> None:
+    game = Game()
+    a = game.add_variation(Move.from_iccs("h2e2"))
+    b = a.add_variation(Move.from_iccs("h9g7"))
+    alt = a.add_variation(Move.from_iccs("b9c7"), comment="alt")
+    assert game.mainline_moves() == [Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]
+    assert b.ply() == 2 and b.is_mainline() and not alt.is_mainline() and alt.is_main_variation() is False
+    assert game.end() is b and b.game() is game and alt.board().fen().split()[1] == "w"
+    a.promote_to_main(Move.from_iccs("b9c7"))
+    assert a.next() is alt and not b.is_mainline()
+    a.demote(Move.from_iccs("b9c7"))
+    assert a.next() is b
+    a.remove_variation(Move.from_iccs("b9c7"))
+    assert a.variations == [b] and game.count_nodes() == 2
+    with pytest.raises(KeyError):
+        a.variation(Move.from_iccs("a0a1"))
+
+
+def test_game_from_board_and_setup() -> None:
+    board = Board("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1")
+    board.push(Move.from_iccs("e9f9"))
+    game = Game.from_board(board)
+    assert game.headers["FEN"] == "4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1"
+    assert iccs(game) == ["e9f9"]
+    game.setup(START)
+    assert "FEN" not in game.headers
+
+
+# ---------------------------------------------------------------------------------------------- reading
+
+
+def test_move_text_in_every_notation_and_move_number_style() -> None:
+    g = one("1.炮二平五 1...马8进7 2 . 馬二進三 2... h9i7? 3.R1.2 {x}\n3.          车９平８ *\n")
+    # h9i7 is illegal: the horse already left h9.
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2"]
+    assert g.errors[0].token == "h9i7" and isinstance(g.errors[0].error, IllegalMoveError)
+    g = one("1.炮二平五 1...马8进7 2.马二进三 2...车9平8 3.R1.2 {x}\n3.          c6c5 *\n")
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "c6c5"]
+    assert g.errors == []
+
+
+def test_iccs_forms_and_format_tag() -> None:
+    g = one('[Format "ICCS"]\n\n1. H2-E2 h9g7 2. h0g2 *\n')
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2"] and g.errors == []
+    g = one('[Format "WXF"]\n\n1. C2.5 H8+7 2. H2+3 R9.8 *\n')
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9"]
+
+
+@pytest.mark.parametrize("token,result", [("1-0", "1-0"), ("0-1", "0-1"), ("1/2-1/2", "1/2-1/2"), ("*", "*")])
+def test_result_tokens(token: str, result: str) -> None:
+    g = one(f"1. h2e2 h9g7 {token}\n")
+    assert iccs(g) == ["h2e2", "h9g7"] and g.headers["Result"] == result and g.errors == []
+    # An explicit tag wins over the move text's token.
+    g = one(f'[Result "1-0"]\n1. h2e2 {token}\n')
+    assert g.headers["Result"] == "1-0"
+    raw = next(scan_games(io.StringIO(f"1. h2e2 {token}\n")))
+    assert raw.result == result and raw.moves == ["h2e2"]
+
+
+def test_several_games_without_blank_lines() -> None:
+    text = ('[Event "a"]\n1. h2e2 h9g7 1-0\n[Event "b"]\n[Red "x"]\n1. c3c4 *\n[Event "c"]\n1. b2e2\n'
+            '[Event "d"]\n')
+    games = list(read_games(io.StringIO(text)))
+    assert [g.headers["Event"] for g in games] == ["a", "b", "c", "d"]
+    assert [iccs(g) for g in games] == [["h2e2", "h9g7"], ["c3c4"], ["b2e2"], []]
+    assert games[1].headers["Red"] == "x"
+
+
+def test_games_without_tags_are_split_at_a_result_then_move_one() -> None:
+    text = "1. h2e2 h9g7 1-0\n\n1. c3c4 c6c5 0-1\n{a comment after the result}\n"
+    games = list(read_games(io.StringIO(text)))
+    assert [iccs(g) for g in games] == [["h2e2", "h9g7"], ["c3c4", "c6c5"]]
+    assert [g.headers["Result"] for g in games] == ["1-0", "0-1"]
+
+
+def test_black_first_in_both_forms() -> None:
+    fen = "4kc3/4a4/b2a4b/2P2RP2/4r4/7N1/9/5A3/5K3/9 b - - 0 1"
+    for text in (f'[FEN "{fen}"]\n1... e8f7 2. f6f7 e5e1 *\n', f'[FEN "{fen}"]\n1. e8f7 f6f7 2. e5e1 *\n',
+                 f'[FEN "{fen}"]\n1. 士５進６ 2. 車四進一 車５進４ *\n'):
+        g = one(text)
+        assert iccs(g) == ["e8f7", "f6f7", "e5e1"], (text, g.errors)
+    out = write_game(one(f'[FEN "{fen}"]\n1... e8f7 2. f6f7 *\n'), notation="iccs")
+    assert "1... e8f7 2. f6f7 *" in out
+
+
+def test_comments_variations_nags() -> None:
+    text = """{before} 1. 炮二平五 {after 1} 1... 馬８進７ $1 2. 馬二進三 $14 ( {why not} 2. c3c4 !? { multi
+[Event "not a tag"]
+line } 2... c6c5 ( 2... 車９平８ ) 3. b2c2 ) 2... 車９平８ ; rest of line
+% escaped line
+3. 車一平二 ?! *
+"""
+    g = one(text)
+    assert g.errors == []
+    assert g.headers["Event"] == "?"
+    assert g.comment == "before"
+    n1 = g.next()
+    assert n1 is not None and n1.comment == "after 1"
+    n2 = n1.next()
+    assert n2 is not None and n2.nags == {1}
+    assert len(n2.variations) == 2
+    main3, alt3 = n2.variations
+    assert main3.move == Move.from_iccs("h0g2") and main3.nags == {14}
+    assert alt3.move == Move.from_iccs("c3c4") and alt3.starting_comment == "why not" and alt3.nags == {5}
+    assert '[Event "not a tag"]' in alt3.comment and alt3.comment.startswith("multi")
+    assert [v.move.iccs() for v in alt3.variations] == ["c6c5", "i9h9"]
+    assert iccs(alt3.variations[0]) == ["b2c2"]
+    assert main3.next() is not None and main3.next().comment == "rest of line"  # type: ignore[union-attr]
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]
+    assert g.end().nags == {6}
+    assert g.count_nodes() == 9
+
+
+def test_illegal_move_keeps_the_moves_before_and_the_next_game_is_read() -> None:
+    text = '[Event "one"]\n\n1. h2e2 h9g7\n2. h2h9 i9h9\n\n[Event "two"]\n\n1. c3c4 *\n'
+    one_, two = list(read_games(io.StringIO(text)))
+    assert iccs(one_) == ["h2e2", "h9g7"]
+    (err,) = one_.errors
+    assert (err.ply, err.token, err.line, err.mainline) == (2, "h2h9", 4, True)
+    assert isinstance(err.error, IllegalMoveError) and "h2h9" in err.reason and "line 4" in str(err)
+    assert iccs(two) == ["c3c4"] and two.errors == []
+
+
+def test_unreadable_and_ambiguous_tokens_are_typed() -> None:
+    g = one("1. h2e2 xyzzy h9g7 *\n")
+    assert iccs(g) == ["h2e2"] and isinstance(g.errors[0].error, InvalidMoveError)
+    assert g.errors[0].ply == 1 and g.errors[0].token == "xyzzy"
+    # Two red rooks on file 一 (i): 车一进一 does not say which.
+    g = one('[FEN "4k4/9/9/9/9/9/8R/9/8R/4K4 w - - 0 1"]\n1. 车一进一 *\n')
+    assert g.mainline_moves() == [] and isinstance(g.errors[0].error, (AmbiguousMoveError, IllegalMoveError))
+
+
+def test_error_inside_a_variation_keeps_the_main_line() -> None:
+    g = one("1. h2e2 (1. h2h8 c6c5) (1. c3c4 c6c5) 1... h9g7 2. h0g2 *\n")
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2"]
+    assert [v.move.iccs() for v in g.variations] == ["h2e2", "c3c4"]
+    (err,) = g.errors
+    assert err.ply == 0 and err.token == "h2h8" and err.mainline is False
+
+
+def test_bad_fen_tag() -> None:
+    g = one('[FEN "rnbakabnr/9/9/9/9/9/9/9/9/RNBA1ABNR w - - 0 1"]\n\n1. h2e2 *\n')
+    assert g.mainline_moves() == []
+    (err,) = g.errors
+    assert isinstance(err.error, InvalidFenError) and err.ply == 0 and err.token == "h2e2" and err.line == 1
+    assert "FEN" in err.reason
+    assert "[FEN" in write_game(g)  # a game that cannot be played is still written out
+
+
+def test_read_game_continues_on_the_same_handle() -> None:
+    text = '[Event "a"]\n1. h2e2 *\n\n[Event "b"]\n1. c3c4 *\n'
+    for handle in (io.StringIO(text), io.BytesIO(text.encode("utf-8"))):
+        a, b = read_game(handle), read_game(handle)
+        assert a is not None and b is not None
+        assert (a.headers["Event"], b.headers["Event"]) == ("a", "b")
+        assert read_game(handle) is None
+
+
+def test_sources_paths_bytes_gzip_and_boms(tmp_path: Path) -> None:
+    text = '[Event "東"]\n1. 炮二平五 馬８進７ *\n'
+    expected = ["h2e2", "h9g7"]
+    p = tmp_path / "a.pgn"
+    p.write_text(text, encoding="utf-8")
+    gz = tmp_path / "a.pgn.gz"
+    gz.write_bytes(gzip.compress(text.encode("gb18030")))
+    sources = [str(p), p, text.encode("utf-8"), codecs.BOM_UTF8 + text.encode("utf-8"),
+               text.encode("utf-16"), gz, io.BytesIO(gzip.compress(text.encode("big5"))),
+               io.StringIO("\ufeff" + text)]
+    for src in sources:
+        (g,) = list(read_games(src))
+        assert g.headers["Event"] == "東" and iccs(g) == expected, src
+
+
+class _NoSeek(io.RawIOBase):
+    """A forward-only binary stream without peek or seek."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: "bytearray | memoryview") -> int:  # type: ignore[override]
+        n = min(len(b), len(self._data), 7)
+        b[:n] = self._data[:n]
+        self._data = self._data[n:]
+        return n
+
+
+def test_unseekable_gzip_stream() -> None:
+    data = gzip.compress("1. 炮二平五 *\n".encode("gbk"))
+    (g,) = list(read_games(_NoSeek(data)))
+    assert iccs(g) == ["h2e2"]
+
+
+def test_encoding_detection_and_line_fallback() -> None:
+    assert detect_encoding("車九平八 馬二進三".encode("big5")) == "big5"
+    assert detect_encoding("车九平八 马二进三".encode("gbk")) == "gb18030"
+    assert detect_encoding(codecs.BOM_UTF8 + b"x") == "utf-8-sig"
+    # A UTF-8 file with one GBK line: that line is decoded by itself, nothing is replaced.
+    data = "[Event \"事件\"]\n".encode("utf-8") + "[Site \"广州\"]\n".encode("gbk") + b"1. h2e2 *\n"
+    (g,) = list(read_games(data))
+    assert g.headers["Event"] == "事件" and g.headers["Site"] == "广州" and iccs(g) == ["h2e2"]
+    assert LineDecoder(encoding="big5").decode("馬".encode("big5")) == "馬"
+    # Block decoding splits lines correctly across block boundaries.
+    text = "".join(f"[Event \"第{i}局\"]\r\n1. h2e2 *\n\n" for i in range(5000))
+    for enc in ("gb18030", "big5", "utf-8"):
+        reader = io.BytesIO(text.encode(enc)).read
+        lines = list(iter_text_lines(reader, block_size=97))
+        assert lines == text.split("\n")[:-1]
+
+
+def _sample_games(n: int) -> str:
+    path = SHARED_DIR / "data" / "games" / "ccpd-master-3000.chinese.pgn"
+    if not path.exists():
+        path = DATA / "ccpd-sample.chinese.pgn"
+    out: List[str] = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("[Game ") and sum(1 for x in out if x.startswith("[Game ")) >= n:
+                break
+            out.append(line)
+    return "".join(out)
+
+
+@pytest.mark.parametrize("encoding", ["gbk", "gb18030", "big5", "utf-8", "utf-8-sig"])
+def test_reencoded_sample_reads_back_identically(encoding: str) -> None:
+    text = _sample_games(40)
+    reference = list(read_games(io.StringIO(text)))
+    assert len(reference) >= 5
+    games = list(read_games(text.encode(encoding)))
+    assert [dict(g.headers) for g in games] == [dict(g.headers) for g in reference]
+    assert [g.mainline_moves() for g in games] == [g.mainline_moves() for g in reference]
+    assert all(not g.errors for g in games)
+
+
+def test_scan_games_and_replay() -> None:
+    text = '[Event "a"]\n[FEN "bad"]\n\n1. h2e2\n\n[Event "b"]\n\n1. h2e2 {c} h9g7 (1... b9c7)\n2. h0g2 2... h9g7 1-0\n'
+    a, b = list(scan_games(io.StringIO(text)))
+    assert isinstance(a, RawGame) and a.first_line == 1 and a.moves == ["h2e2"] and a.move_lines == [4]
+    assert b.first_line == 6 and b.moves == ["h2e2", "h9g7", "h0g2", "h9g7"] and b.move_lines == [8, 8, 9, 9]
+    assert b.result == "1-0" and b.has_comments and b.fen == START
+    rep = replay_mainline(a)
+    assert rep.board is None and isinstance(rep.error.error, InvalidFenError)  # type: ignore[union-attr]
+    rep = replay_mainline(b)
+    assert [m.iccs() for m in rep.moves] == ["h2e2", "h9g7", "h0g2"]
+    err = rep.error
+    assert err is not None and (err.ply, err.token, err.line) == (3, "h9g7", 9)
+    assert rep.board.fen().split()[0] == "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R"
+
+
+class _Repeat(io.TextIOBase):
+    """A text stream that yields the same game ``n`` times without holding them."""
+
+    def __init__(self, game: str, n: int) -> None:
+        self._game, self._n = game, n
+
+    def readable(self) -> bool:
+        return True
+
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+        for i in range(self._n):
+            yield from self._game.splitlines(keepends=True)
+
+
+def test_reading_streams_in_constant_memory() -> None:
+    game = _sample_games(1)
+
+    def peak(n: int) -> int:
+        tracemalloc.start()
+        count = 0
+        for g in read_games(_Repeat(game, n)):
+            count += len(g.mainline_moves())
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert count > 0
+        return top
+
+    small, large = peak(20), peak(400)
+    assert large < small * 2 + 200_000, (small, large)
+
+
+# ---------------------------------------------------------------------------------------------- writing
+
+
+def _tree_game() -> Game:
+    return one('[Event "e"]\n{intro} 1. 炮二平五 {c1} 馬８進７ $1 2. 馬二進三 (2. c3c4 {x} c6c5 (2... 車９平８ 3. b2c2)) '
+               '(2. b2c2) 2... 車９平８ 3. 車一平二 $3 0-1\n')
+
+
+def _same_tree(a: GameNode, b: GameNode) -> bool:
+    if (a.move, a.comment, a.starting_comment, a.nags) != (b.move, b.comment, b.starting_comment, b.nags):
+        return False
+    return len(a.variations) == len(b.variations) and all(
+        _same_tree(x, y) for x, y in zip(a.variations, b.variations))
+
+
+@pytest.mark.parametrize("notation", ["chinese", "iccs", "wxf"])
+@pytest.mark.parametrize("traditional", [False, True])
+def test_write_read_round_trip(notation: str, traditional: bool) -> None:
+    g = _tree_game()
+    text = write_game(g, notation=notation, traditional=traditional)
+    back = one(text)
+    assert back.errors == [] and _same_tree(g, back) and dict(back.headers) == {
+        **{k: v for k, v in g.headers.items() if k != "Format"},
+        **({"Format": notation.upper()} if notation != "chinese" else {})}
+    assert back.headers["Result"] == "0-1"
+    if notation == "chinese":
+        assert ("車" in text) == traditional and "Format" not in text
+    assert str(g) == write_game(g)
+    buf = io.StringIO()
+    assert write_game(g, buf, notation=notation) == buf.getvalue()
+
+
+def test_writer_escapes_tags_and_comments_and_wraps() -> None:
+    g = Game()
+    g.headers["Event"] = 'say "hi" \\ there'
+    node = g.add_variation(Move.from_iccs("h2e2"), comment="has } brace")
+    for m in ["h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "a9b9", "a0b0", "c6c5", "g3g4", "g6g5"]:
+        node = node.add_variation(Move.from_iccs(m))
+    text = write_game(g, notation="iccs", columns=30)
+    assert all(len(line) <= 30 for line in text.splitlines() if not line.startswith("["))
+    back = one(text)
+    assert back.headers["Event"] == 'say "hi" \\ there' and back.next().comment == "has  brace"  # type: ignore[union-attr]
+    assert back.mainline_moves() == g.mainline_moves()
+    with pytest.raises(ValueError):
+        write_game(g, notation="san")
+
+
+def _random_game(rng: random.Random, fen: str) -> Game:
+    game = Game()
+    board = Board(fen)
+    game.setup(board)
+    comments = ["", "", "好棋", "a note", "line one\nline two", "?"]
+
+    def grow(node: GameNode, board: Board, depth: int, budget: int) -> None:
+        """Add up to ``budget`` moves below ``node``; ``board`` is left as it was found."""
+        pushed = 0
+        for _ in range(budget):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            k = 1 if depth > 1 or rng.random() < 0.8 else rng.randint(2, 3)
+            picks = rng.sample(moves, min(k, len(moves)))
+            children = [node.add_variation(m, comment=rng.choice(comments),
+                                           nags=[rng.randint(1, 20)] if rng.random() < 0.1 else [])
+                        for m in picks]
+            for child in children[1:]:
+                child.starting_comment = rng.choice(comments)
+                assert child.move is not None
+                board.push(child.move)
+                grow(child, board, depth + 1, rng.randint(0, 4))
+                board.pop()
+            assert children[0].move is not None
+            board.push(children[0].move)
+            pushed += 1
+            node = children[0]
+        for _ in range(pushed):
+            board.pop()
+
+    grow(game, board, 0, rng.randint(0, 40))
+    game.headers["Result"] = rng.choice(["1-0", "0-1", "1/2-1/2", "*"])
+    return game
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), notation=st.sampled_from(["chinese", "iccs", "wxf"]),
+       fen_index=st.integers(0, 2))
+def test_random_games_round_trip(seed: int, notation: str, fen_index: int) -> None:
+    fens = [START, "4kc3/4a4/b2a4b/2P2RP2/4r4/7N1/9/5A3/5K3/9 b - - 0 1",
+            "2bak4/4a4/4b4/9/6NRR/2B6/1rP1P4/3pB4/4p4/3K5 w - - 0 1"]
+    game = _random_game(random.Random(seed), fens[fen_index])
+    text = write_game(game, notation=notation, traditional=bool(seed & 1))
+    back = one(text)
+    assert back.errors == [], (text, back.errors)
+    assert _same_tree(game, back), text
+
+
+# ---------------------------------------------------------------------------------------------- fuzzing
+
+
+_SEED_TEXT = ('[Event "x"]\n[FEN "4kc3/4a4/b2a4b/2P2RP2/4r4/7N1/9/5A3/5K3/9 b - - 0 1"]\n'
+              '{c} 1... e8f7 (1... e5e1 $2) 2. f6f7 e5e1 {x} 3. 車四進一 *\n')
+
+
+def _read_all(data: "bytes | str") -> None:
+    """Read everything; only damaged gzip data may raise (InvalidRecordError), after the games before it."""
+    source = io.StringIO(data) if isinstance(data, str) else data
+    try:
+        for game in read_games(source):
+            for err in game.errors:
+                assert isinstance(err, GameError) and isinstance(err.error, XiangqiError)
+            text = write_game(game, notation="iccs")
+            again = one(text)
+            assert again.mainline_moves() == game.mainline_moves()
+        for raw in scan_games(io.StringIO(data) if isinstance(data, str) else data):
+            replay_mainline(raw)
+    except InvalidRecordError:
+        assert isinstance(data, bytes) and data[:2] == b"\x1f\x8b"
+
+
+@settings(max_examples=300, deadline=2000)
+@given(st.binary(max_size=600))
+def test_fuzz_random_bytes(data: bytes) -> None:
+    _read_all(data)
+    _read_all(b"\x1f\x8b" + data)
+    _read_all(gzip.compress(_SEED_TEXT.encode("gbk"))[:len(data) % 150])
+
+
+def test_damaged_gzip_keeps_the_games_before_the_damage() -> None:
+    text = "".join(f'[Event "{i}"]\n1. h2e2 h9g7 *\n\n' for i in range(3000))
+    data = gzip.compress(text.encode("utf-8"))
+    games: List[Game] = []
+    with pytest.raises(InvalidRecordError):
+        for g in read_games(data[:len(data) // 2]):
+            games.append(g)
+    assert len(games) > 1000 and all(iccs(g) == ["h2e2", "h9g7"] for g in games[:-1])
+
+
+@settings(max_examples=300, deadline=2000)
+@given(st.lists(st.tuples(st.integers(0, len(_SEED_TEXT) - 1), st.sampled_from(
+    list("{}()[]\";$!?.\n 0123456789abcdefghiKARHCP+-=.車馬炮兵將帥進退平前後１９一九") + ["1-0", "1...", "%"])),
+    max_size=8))
+def test_fuzz_mutated_text(edits: List[Tuple[int, str]]) -> None:
+    text = _SEED_TEXT
+    for pos, ch in edits:
+        text = text[:pos] + ch + text[pos + 1:]
+    _read_all(text)
+
+
+# ---------------------------------------------------------------------------------------------- real data
+
+
+def _check_against_index(pgn: Path, index: Path, compare_fullmove: bool = True) -> int:
+    rows = index_rows(index)
+    n = 0
+    for game, row in zip(read_games(pgn), rows):
+        n += 1
+        assert game.errors == [], (row, game.errors)
+        assert len(game.mainline_moves()) == int(row["plies"]), row
+        fen = final_board(game).fen()
+        expected = row["final_fen"]
+        if not compare_fullmove:  # the index counts full moves from 1, not from the FEN tag's number
+            fen, expected = fen.rsplit(" ", 1)[0], expected.rsplit(" ", 1)[0]
+        assert fen == expected, row
+        if row["result"]:
+            assert game.headers["Result"] == row["result"]
+    assert n == len(rows)
+    return n
+
+
+@pytest.mark.parametrize("name", ["ccpd-sample.chinese.pgn", "ccpd-sample.iccs.pgn"])
+def test_bundled_samples(name: str) -> None:
+    assert _check_against_index(DATA / name, DATA / "ccpd-sample.index.tsv") == 5
+
+
+@pytest.mark.parametrize("name", ["ccpd-positions-sample.chinese.pgn", "ccpd-positions-sample.iccs.pgn"])
+def test_bundled_position_samples(name: str) -> None:
+    assert _check_against_index(DATA / name, DATA / "ccpd-positions-sample.index.tsv", False) == 5
+
+
+@pytest.mark.parametrize("name", ["ccpd-master-3000.chinese.pgn", "ccpd-master-3000.iccs.pgn"])
+def test_master_games(name: str) -> None:
+    games = shared_path("data", "games")
+    assert _check_against_index(games / name, games / "ccpd-master-3000.index.tsv") == 3000
+
+
+@pytest.mark.parametrize("name", ["ccpd-positions-300.chinese.pgn", "ccpd-positions-300.iccs.pgn"])
+def test_position_games(name: str) -> None:
+    games = shared_path("data", "games")
+    assert _check_against_index(games / name, games / "ccpd-positions-300.index.tsv", False) == 300
+    black_first = sum(1 for g in read_games(games / name) if g.board().turn is False)
+    assert black_first == 117
+
+
+@pytest.mark.parametrize("name,count,plies", [("wukong-liu-dahua-1125.iccs.pgn", 1125, 101321),
+                                              ("wukong-hu-ronghua-1391.iccs.pgn", 1391, 120357)])
+def test_wukong_games(name: str, count: int, plies: int) -> None:
+    path = shared_path("data", "games", name)
+    games = list(read_games(path))
+    assert len(games) == count
+    assert sum(len(g.mainline_moves()) for g in games) == plies
+    assert all(not g.errors for g in games)
+    assert all(g.headers["Red"] != "?" and g.headers["Result"] == "*" for g in games)
+
+
+def test_known_bad_records() -> None:
+    games_dir = shared_path("data", "games")
+    rows = index_rows(games_dir / "ccpd-known-bad-12.tsv")
+    games = list(read_games(games_dir / "ccpd-known-bad-12.chinese.pgn"))
+    assert len(games) == len(rows) == 12
+    for game, row in zip(games, rows):
+        assert game.headers["CCPDPath"] == row["ccpd_path"]
+        (err,) = game.errors
+        ply = int(row["failing_ply_0based"])
+        assert (err.ply, err.token) == (ply, row["failing_token"]), (row, err)
+        if row["reason"].startswith("FEN tag"):
+            assert isinstance(err.error, InvalidFenError) and game.mainline_moves() == []
+            assert "king" in err.reason
+        else:
+            assert isinstance(err.error, IllegalMoveError) and len(game.mainline_moves()) == ply
+        assert err.line > 0
+    # The scanner reports the same.
+    for raw, row in zip(scan_games(games_dir / "ccpd-known-bad-12.chinese.pgn"), rows):
+        rep = replay_mainline(raw)
+        assert rep.error is not None and rep.error.ply == int(row["failing_ply_0based"])
+
+
+def test_xqbase_sample_pgn_matches_its_xqf() -> None:
+    xqf_dir = shared_path("data", "games", "xqf")
+    from xiangqi.xqf import read_xqf
+
+    (pgn_game,) = list(read_games(xqf_dir / "xqbase-SAMPLE.gb18030.pgn"))
+    xqf_game = read_xqf(xqf_dir / "xqbase-SAMPLE.XQF")
+    assert pgn_game.errors == [] and pgn_game.mainline_moves() == xqf_game.mainline_moves()
+    assert pgn_game.headers["Event"] == xqf_game.headers["Event"] == "许银川让九子对聂棋圣"
+    assert pgn_game.headers["FEN"] == xqf_game.headers["FEN"]
+    assert pgn_game.comment.startswith("象棋让九子") and len(pgn_game.mainline_moves()) == 75
