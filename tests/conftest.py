@@ -1,9 +1,9 @@
-"""Shared test configuration: markers, the slow-test switch, data locations, fixtures.
+"""Shared test configuration: markers, data locations, fixtures.
 
 Markers:
 
-* ``slow``: long runs (deep perft, every game of the corpus). Deselected by
-  default; run them with ``pytest --run-slow`` or select them with ``-m slow``.
+* ``slow``: long runs (deep perft, the reference's own depth-3 perft). Deselected
+  by default through ``addopts`` in pyproject.toml; run them with ``-m slow``.
 * ``perft``: perft tests (fast ones included), so ``-m perft`` picks them all.
 
 Tests that read the project's shared data locate it beside the repository
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import List
 
 import pytest
 
@@ -29,26 +28,9 @@ if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--run-slow", action="store_true", default=False,
-                     help="also run tests marked slow (deep perft, whole game corpus)")
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: long-running test, deselected unless --run-slow or -m slow")
+    config.addinivalue_line("markers", "slow: long-running test (pyproject's addopts deselect it; use -m slow)")
     config.addinivalue_line("markers", "perft: perft node-count test")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
-    # An explicit -m expression (e.g. "-m slow" or "-m 'not slow'") decides on its own.
-    if config.getoption("--run-slow") or config.getoption("-m"):
-        return
-    keep, dropped = [], []
-    for item in items:
-        (dropped if item.get_closest_marker("slow") else keep).append(item)
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = keep
 
 
 def shared_path(*parts: str) -> Path:

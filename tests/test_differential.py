@@ -85,6 +85,10 @@ def compare_position(board: Any, pos: ref.RefPosition, where: str) -> List[str]:
                     f"  missing from the library: {sorted(want - got)}\n"
                     f"  illegal per the reference: {sorted(got - want)}")
     assert sorted(board.legal_move_codes()) == sorted(m.code for m in board.legal_moves), fen
+    pseudo = {ref.square_name(f) + ref.square_name(t) for f, t in pos.pseudo_moves()}
+    got_pseudo = {m.iccs() for m in board.pseudo_legal_moves}
+    assert got_pseudo == pseudo, (f"{where}: pseudo-legal moves differ at {fen}: missing {sorted(pseudo - got_pseudo)}, "
+                                  f"extra {sorted(got_pseudo - pseudo)}")
     assert board.is_check() == pos.is_check(), f"{where}: is_check differs at {fen}"
     return sorted(want)
 
@@ -171,6 +175,7 @@ def test_capture_biased_playouts_reach_endgames() -> None:
     xq = _lib()
     rng = random.Random(2024)
     seen = 0
+    keys: Dict[int, str] = {}
     for game in range(25):
         board = xq.Board(START)
         pos = ref.parse_fen(START)
@@ -178,6 +183,8 @@ def test_capture_biased_playouts_reach_endgames() -> None:
             here = f"capture playout {game} ply {ply} (after {' '.join(m.iccs() for m in board.move_stack)})"
             moves = compare_position(board, pos, here)
             seen += 1
+            ident = " ".join(board.fen().split()[:2])
+            assert keys.setdefault(board.zobrist_hash(), ident) == ident, f"{here}: Zobrist collision"
             if ply % 13 == 0:
                 check_push_pop(board, moves, here)
             if not moves:
@@ -382,6 +389,15 @@ def compare_tree(fen: str, depth: int, where: str) -> int:
 def test_trap_positions(name: str, fen: str) -> None:
     ref.parse_fen(fen)  # the position itself must be sound
     compare_tree(fen, 3 if len(ref.parse_fen(fen).legal_moves()) <= 12 else 2, name)
+
+
+def test_zobrist_depends_on_side_to_move() -> None:
+    xq = _lib()
+    for fen in [START] + PERFT_FENS:
+        other = fen.replace(" w ", " b ") if " w " in fen else fen.replace(" b ", " w ")
+        assert xq.Board(fen).zobrist_hash() != xq.Board(other).zobrist_hash(), fen
+        counters = fen.rsplit(" ", 2)[0] + " 17 30"
+        assert xq.Board(fen).zobrist_hash() == xq.Board(counters).zobrist_hash(), fen
 
 
 def test_trap_expectations() -> None:
