@@ -38,7 +38,9 @@ WXF: letters ``K A E H R C P`` (``B``/``N`` too, either case), operators ``+``
 ``P+``/``P-`` (2 or 3), ``P<file>`` (the middle pawn of 3 or 5), ``++``/
 ``P+``/``P-``/``--`` (4 or 5), ``3+``/``33``/``3-`` (two files with tandem
 pawns: file digit first), pyffish's ``17=6`` (ordinal, then file) and
-xqbase's ``C+-2``, ``+C-2``, ``Pa+1``, ``P.+1``.
+xqbase's ``C+-2``, ``+C-2``, ``Pa+1``, ``P.+1``.  ``33`` is the middle pawn
+of three on file 3 in WXF but the third in pyffish; when both readings name a
+pawn that can make the move, the text is ambiguous.
 
 ICCS: ``h2e2``, ``H2-E2`` (ranks 0–9); ``0000`` is the null move.
 Fairy-Stockfish's and pyffish's 1-based ranks (``h3e3``, ``a10a9``) are read
@@ -59,12 +61,17 @@ Pieces of one kind on one file: 前/后 (2), 前/中/后 (3), 前/二/三/四/�
 (4 or 5) in place of the piece's file; advisors and elephants get 前/后 only
 when the direction does not tell them apart.  When two files each hold two
 or more pawns, those pawns are written qualifier, file, direction, number
-(``前九平八``), the four-character form of the Chinese rules.
+(``前九平八``), the four-character form of the Chinese rules.  With
+``compact=True`` a rook, horse, cannon or king gets 前/后 only when the other
+piece on its file could make the same move by the piece rules, which is the
+CCPD corpus's habit: ``format_game(..., traditional=True, compact=True)``
+rewrites every move of its games exactly as the corpus has it.
 
 WXF: upper-case letters ``K A E H R C P`` for both sides, operators ``+ - .``;
 ``R+``/``R-`` for two pieces on a file; pawns ``P+ P-`` (2), ``P+ P<f> P-``
 (3), ``++ P+ P- --`` (4), ``++ P+ P<f> P- --`` (5); two files with tandem
-pawns ``<f>+``, ``<f><f>`` (middle of 3), ``<f>-``.
+pawns ``<f>+``, ``<f><f>`` (middle of 3; ``2<f>`` on files 1 and 3, where
+``<f><f>`` would be ambiguous), ``<f>-``.
 
 ICCS: lower case ``h2e2``; ``one_based=True`` writes ``h3e3``.
 
@@ -146,7 +153,7 @@ _W_FRONT = 10       # WXF "+": first of 2 or 3, second of 4 or 5
 _W_REAR = 11        # WXF "-": last of 2 or 3, second to last of 4 or 5
 _W_FILE = 12        # WXF "P3": the only one, the middle of 3 or 5, else any that can move so
 _ALL = 13           # Chinese "兵三": the only one, else any that can move so
-_W_MID_OR_ORD = 20  # WXF/pyffish "33": the middle of 3 or 5, else the ordinal (code - 20)
+_W_MID_OR_ORD = 20  # "33": WXF's middle of 3 or 5, or pyffish's ordinal (code - 20) on that file
 
 _CHINESE_QUALIFIER: Dict[str, int] = {"前": 1, "中": _MIDDLE, "后": _LAST, "後": _LAST}
 for _i, _c in enumerate("一二三四五"):
@@ -619,10 +626,9 @@ def _select(seq: List[int], q: int) -> List[int]:
         return [seq[0] if k <= 3 else seq[1]]
     if q == _W_REAR:
         return [seq[-1] if k <= 3 else seq[-2]]
-    if k in (3, 5):  # _W_MID_OR_ORD + ordinal
-        return [seq[k // 2]]
+    # _W_MID_OR_ORD + d: WXF's "dd" is the middle pawn of 3 or 5, pyffish's is the d-th
     o = q - _W_MID_OR_ORD
-    return seq[o - 1:o]
+    return list(dict.fromkeys(([seq[k // 2]] if k in (3, 5) else []) + seq[o - 1:o]))
 
 
 def _candidates(desc: _Desc, pc: _Codes, red: bool) -> List[int]:
@@ -890,7 +896,10 @@ def _wxf_text(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[Legal]) 
         if k == 4:
             return ("++", "P+", "P-", "--")[i] + tail
         return ("++", "P+", "P" + f, "P-", "--")[i] + tail
-    return f + ("+-"[i] if k == 2 else ("+", f, "-")[i]) + tail
+    if k == 2 or i != 1:
+        return f + ("+" if i == 0 else "-") + tail
+    # The middle of three: WXF's "33" would also be pyffish's "third on file 3"; write "23" then.
+    return ("2" if f in "13" else f) + f + tail
 
 
 #: Written texts of moves by a piece alone on its file, keyed by piece code << 14 | move code.
