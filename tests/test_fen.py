@@ -203,7 +203,7 @@ def test_random_text_never_crashes(text: str) -> None:
     except InvalidFenError:
         return
     board_fen = board.fen().split()[0]
-    assert board_fen == ref.parse_fen(text).board_fen()
+    assert board_fen == ref.parse_fen(text.split()[0]).board_fen()
 
 
 def _mutations(fen: str) -> List[str]:
@@ -221,4 +221,4 @@ def test_single_character_mutations_never_crash() -> None:
             board = _board(text)
         except InvalidFenError:
             continue
-        assert board.fen().split()[0] == ref.parse_fen(text).board_fen(), text
+        assert board.fen().split()[0] == ref.parse_fen(text.split()[0]).board_fen(), text
