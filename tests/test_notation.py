@@ -89,7 +89,8 @@ def kings(**more: str) -> Dict[str, str]:
     ("二卒7平6", 1, 0, ((2, 7),), 0, 6),
     (" 炮二平五 ", 5, -1, ((_ALL, 2),), 0, 5),
 ])
-def test_decode_chinese(text: str, ptype: int, hint: int, selectors: tuple, direction: int, number: int) -> None:
+def test_decode_chinese(text: str, ptype: int, hint: int, selectors: Tuple[Tuple[int, int], ...], direction: int,
+                        number: int) -> None:
     d = _decode_chinese(text.strip())
     assert (d.ptype, d.hint, d.selectors, d.direction, d.number) == (ptype, hint, selectors, direction, number)
 
@@ -115,7 +116,8 @@ def test_decode_chinese(text: str, ptype: int, hint: int, selectors: tuple, dire
     ("Pa+1", 1, ((1, 0),), 1, 1),
     ("P.+1", 1, ((_MIDDLE, 0),), 1, 1),
 ])
-def test_decode_wxf(text: str, ptype: int, selectors: tuple, direction: int, number: int) -> None:
+def test_decode_wxf(text: str, ptype: int, selectors: Tuple[Tuple[int, int], ...], direction: int,
+                    number: int) -> None:
     d = _decode_wxf(text)
     assert (d.ptype, d.selectors, d.direction, d.number) == (ptype, selectors, direction, number)
 
@@ -477,9 +479,9 @@ def _positions(n_random: int, seed: int) -> List[Board]:
         if b.legal_move_codes():
             boards.append(b)
     while len(boards) < n_random + 20:
-        b = random_position(rng)
-        if b is not None and b.legal_move_codes():
-            boards.append(b)
+        r = random_position(rng)
+        if r is not None and r.legal_move_codes():
+            boards.append(r)
     # and positions from real play: random playouts from the start
     for _ in range(10):
         b = Board()

@@ -1093,7 +1093,7 @@ def parse_game(fen: Optional[str], tokens: Iterable[str], *, notation: str = "au
     """The 16-bit move codes (``from << 7 | to``) of a whole game's move texts, played from ``fen``.
 
     >>> parse_game(None, ["炮二平五", "H8+7", "h0g2"])
-    [3222, 10823, 1036]
+    [3222, 11333, 920]
 
     ``notation`` is ``"chinese"``, ``"wxf"``, ``"iccs"`` or ``"auto"`` (each
     token detected); ``fen=None`` is the starting position.  Every move is
