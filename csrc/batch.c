@@ -161,6 +161,7 @@ static xq_move MOVE_OF[XQ_MOVE_INDEX_NB];  /* index -> move code */
 static int index_state;                    /* 0 = not built, 1 = building, 2 = ready */
 
 static int in_palace_sq(int r, int f) { return f >= 3 && f <= 5 && (r <= 2 || r >= 7); }
+static int is_palace_center(int r, int f) { return f == 4 && (r == 1 || r == 8); }
 
 static int is_elephant_sq(int r, int f) {
     if (r >= 5) r = 9 - r;
@@ -174,7 +175,9 @@ static int move_possible(int r1, int f1, int r2, int f2) {
     if ((dr == 0) != (df == 0)) return 1;                               /* rook line */
     if ((dr == 1 && df == 2) || (dr == 2 && df == 1)) return 1;         /* horse */
     int same_half = (r1 <= 4) == (r2 <= 4);
-    if (dr == 1 && df == 1) return same_half && in_palace_sq(r1, f1) && in_palace_sq(r2, f2);
+    if (dr == 1 && df == 1)  /* advisor: between the palace centre and a corner */
+        return same_half && in_palace_sq(r1, f1) && in_palace_sq(r2, f2) &&
+               (is_palace_center(r1, f1) || is_palace_center(r2, f2));
     if (dr == 2 && df == 2) return same_half && is_elephant_sq(r1, f1) && is_elephant_sq(r2, f2);
     return 0;
 }
