@@ -1,0 +1,1448 @@
+"""Bulk validation of game collections: which games are broken, where, and why.
+
+:func:`validate` reads PGN, XQF and DhtmlXQ files (single files, whole
+directory trees, ``.gz``), replays every game's main line and yields one
+:class:`GameReport` per game, in input order. The work is cut into chunks of
+games (not whole files, so one huge file spreads over every worker too) and
+can run on one core, on a :class:`concurrent.futures.Executor` (``jobs=N``
+starts a process pool) or on a Dask cluster (any executor, such as
+``distributed.Client.get_executor()``). The ``xiangqi validate`` command
+(:func:`validate_main`) adds a progress line, a summary table, a JSONL or
+CSV report and exit codes (0: all valid, 1: some games are not, 2: usage).
+
+What "valid" means, each check with its own error kind:
+
+* ``invalid-fen``: the start position (``FEN`` tag) cannot be read or is not
+  a position that can occur in a game (a king missing or outside its
+  palace, a piece on a square it can never reach, the side not to move in
+  check, kings facing each other);
+* ``invalid-notation`` / ``illegal-move`` / ``ambiguous-move``: a move token
+  that is not a move in any notation, a move that is not legal, a move that
+  several pieces could make;
+* ``result-mismatch``: the recorded result contradicts the board where the
+  board decides it (mate or stalemate on the board, or a perpetual check or
+  chase ruling at the end of the game), or the ``Result`` tag contradicts
+  the move text's result token;
+* ``truncated``: the last game of a file that was cut short (mid-move, or
+  without its result token at the end of the file);
+* ``parse-error``: a file, or part of one, that cannot be read as a record;
+* ``rule-violation`` (a warning, in ``warnings``): a side that should have
+  been ruled lost for a forbidden repetition (perpetual check or chase),
+  after which play went on.
+
+A game with a fault keeps every ply before it (``plies`` and ``final_fen``
+describe the last legal position), and one broken game never costs the
+others of its file.
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "two.pgn")
+>>> _ = open(path, "w", encoding="utf-8").write(
+...     '[Result "*"]\\n\\n1. 炮二平五 马８进７ *\\n\\n[Result "*"]\\n\\n1. 炮二平五 炮二平五 *\\n')
+>>> [(r.index, r.ok, r.plies, r.error and r.error.kind) for r in validate([path])]
+[(1, True, 2, None), (2, False, 1, 'illegal-move')]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import concurrent.futures
+import contextlib
+import csv
+import dataclasses
+import gzip
+import io
+import json
+import os
+import re
+import sys
+import time
+import zlib
+from pathlib import Path
+from typing import (IO, Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO,
+                    Tuple, Union)
+
+from xiangqi._ffi import ffi, lib
+from xiangqi.core import STARTING_FEN
+from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
+
+__all__ = [
+    "ERROR_KINDS", "WARNING_KINDS", "FORMATS", "RULE_SETS", "DEFAULT_CHUNK_BYTES",
+    "ErrorInfo", "GameReport", "Summary", "Chunk",
+    "validate", "validate_chunk", "iter_chunks", "expand_paths", "detect_format",
+    "write_jsonl", "write_csv", "ReportWriter", "dask_executor", "validate_main",
+]
+
+#: Error kinds of :attr:`GameReport.error`, in the order the summary lists them.
+ERROR_KINDS = ("invalid-fen", "invalid-notation", "illegal-move", "ambiguous-move", "result-mismatch",
+               "truncated", "parse-error", "rule-violation")
+#: Kinds that are warnings (in :attr:`GameReport.warnings`; the game stays valid).
+WARNING_KINDS = ("rule-violation",)
+#: Record formats understood (``auto`` detects per file).
+FORMATS = ("auto", "pgn", "xqf", "dhtmlxq")
+#: Rule sets for repetition rulings: Asian (AXF) and Chinese (CXA).
+RULE_SETS = ("axf", "cxa")
+#: Target size of a chunk of PGN text handed to one worker (whole games are kept together).
+DEFAULT_CHUNK_BYTES = 256 * 1024
+
+_GAME_SUFFIXES = (".pgn", ".xqf", ".dhtmlxq", ".dhtml", ".ubb")
+_GZIP_MAGIC = b"\x1f\x8b"
+_SNIFF = 1 << 16
+
+
+# =====================================================================================================================
+# Report records
+# =====================================================================================================================
+
+@dataclasses.dataclass(frozen=True)
+class ErrorInfo:
+    """One problem of a game: its ``kind`` (see :data:`ERROR_KINDS`), the 0-based
+    ``ply`` of the offending move (or ``None``), the offending ``token`` text
+    (or ``None``) and a one-sentence ``message``."""
+
+    kind: str
+    ply: Optional[int]
+    token: Optional[str]
+    message: str
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON object of the report format."""
+        return {"kind": self.kind, "ply": self.ply, "token": self.token, "message": self.message}
+
+
+@dataclasses.dataclass(frozen=True)
+class GameReport:
+    """The verdict on one game.
+
+    ``source`` is the file, ``index`` the 1-based number of the game within
+    it, ``line`` the game's first line (``None`` for binary XQF), ``plies``
+    the moves replayed (all of them, or those before the fault), ``error``
+    the first fault (``None`` when the game is valid), ``result_recorded``
+    the ``Result`` tag (or the move text's result token), ``result_computed``
+    and ``termination`` what the board says at the end (``None`` while the
+    game goes on, or when a fault stopped the replay), ``final_fen`` the last
+    legal position, and ``warnings`` the rule violations met on the way.
+    """
+
+    source: str
+    index: int
+    line: Optional[int]
+    ok: bool
+    plies: int
+    error: Optional[ErrorInfo]
+    result_recorded: Optional[str]
+    result_computed: Optional[str]
+    termination: Optional[str]
+    final_fen: Optional[str]
+    warnings: Tuple[ErrorInfo, ...] = ()
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON object of the report format (keys in the documented order)."""
+        return {
+            "source": self.source, "index": self.index, "line": self.line, "ok": self.ok, "plies": self.plies,
+            "error": None if self.error is None else self.error.to_dict(),
+            "result_recorded": self.result_recorded, "result_computed": self.result_computed,
+            "termination": self.termination, "final_fen": self.final_fen,
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+    def to_json(self) -> str:
+        """One line of the JSONL report (UTF-8 text kept as is)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+
+#: Columns of the CSV report.
+CSV_COLUMNS = ("source", "index", "line", "ok", "plies", "error_kind", "error_ply", "error_token",
+               "error_message", "result_recorded", "result_computed", "termination", "final_fen", "warnings")
+
+
+def _csv_row(r: GameReport) -> List[Any]:
+    e = r.error
+    warnings = "; ".join(f"{w.kind} at ply {w.ply}: {w.message}" for w in r.warnings)
+    return [r.source, r.index, "" if r.line is None else r.line, "true" if r.ok else "false", r.plies,
+            e.kind if e else "", "" if e is None or e.ply is None else e.ply, e.token if e and e.token else "",
+            e.message if e else "", r.result_recorded or "", r.result_computed or "", r.termination or "",
+            r.final_fen or "", warnings]
+
+
+class ReportWriter:
+    """Writes reports one at a time, as JSON lines or CSV (``fmt`` ``"jsonl"`` or ``"csv"``)."""
+
+    def __init__(self, stream: TextIO, fmt: str = "jsonl") -> None:
+        if fmt not in ("jsonl", "csv"):
+            raise ValueError(f"unknown report format {fmt!r}: expected 'jsonl' or 'csv'")
+        self._stream = stream
+        self._csv: Any = None
+        if fmt == "csv":
+            self._csv = csv.writer(stream, lineterminator="\n")
+            self._csv.writerow(CSV_COLUMNS)
+
+    def write(self, report: GameReport) -> None:
+        """Append one report."""
+        if self._csv is not None:
+            self._csv.writerow(_csv_row(report))
+        else:
+            self._stream.write(report.to_json() + "\n")
+
+
+def write_jsonl(reports: Iterable[GameReport], stream: TextIO) -> int:
+    """Write reports as JSON lines; returns how many."""
+    w = ReportWriter(stream, "jsonl")
+    n = 0
+    for r in reports:
+        w.write(r)
+        n += 1
+    return n
+
+
+def write_csv(reports: Iterable[GameReport], stream: TextIO) -> int:
+    """Write reports as CSV with a header row (:data:`CSV_COLUMNS`); returns how many."""
+    w = ReportWriter(stream, "csv")
+    n = 0
+    for r in reports:
+        w.write(r)
+        n += 1
+    return n
+
+
+@dataclasses.dataclass
+class Summary:
+    """Totals over a run: games, plies, valid games, errors and warnings by kind, files, seconds."""
+
+    files: int = 0
+    games: int = 0
+    plies: int = 0
+    valid: int = 0
+    errors: Dict[str, int] = dataclasses.field(default_factory=lambda: {k: 0 for k in ERROR_KINDS})
+    warnings: Dict[str, int] = dataclasses.field(default_factory=lambda: {k: 0 for k in WARNING_KINDS})
+    seconds: float = 0.0
+    _last_source: Optional[str] = None
+
+    def add(self, r: GameReport) -> None:
+        """Count one report."""
+        if r.source != self._last_source:
+            self._last_source = r.source
+            self.files += 1
+        self.games += 1
+        self.plies += r.plies
+        if r.ok:
+            self.valid += 1
+        elif r.error is not None:
+            self.errors[r.error.kind] = self.errors.get(r.error.kind, 0) + 1
+        for w in r.warnings:
+            self.warnings[w.kind] = self.warnings.get(w.kind, 0) + 1
+
+    @property
+    def invalid(self) -> int:
+        """Games with an error."""
+        return self.games - self.valid
+
+    def table(self) -> str:
+        """The summary as an aligned two-column text table."""
+        rows: List[Tuple[str, str]] = [("files", f"{self.files:,}"), ("games", f"{self.games:,}"),
+                                       ("plies", f"{self.plies:,}"), ("valid", f"{self.valid:,}")]
+        for kind in ERROR_KINDS:
+            if kind in WARNING_KINDS:
+                continue
+            rows.append((kind, f"{self.errors.get(kind, 0):,}"))
+        for kind, n in self.warnings.items():
+            rows.append((f"{kind} (warning)", f"{n:,}"))
+        rate = self.games / self.seconds if self.seconds > 0 else 0.0
+        rows.append(("time", f"{self.seconds:.2f} s ({rate:,.0f} games/s)"))
+        width = max(len(k) for k, _ in rows)
+        vwidth = max(len(v) for _, v in rows[:-1])
+        return "\n".join(f"{k:<{width}}  {v:>{vwidth}}" if k != "time" else f"{k:<{width}}  {v}" for k, v in rows)
+
+
+# =====================================================================================================================
+# Inputs: paths, formats, encodings, chunks
+# =====================================================================================================================
+
+def _is_game_file(name: str) -> bool:
+    low = name.lower()
+    if low.endswith(".gz"):
+        low = low[:-3]
+    return low.endswith(_GAME_SUFFIXES) or (low.endswith(".txt") and "dhtml" in low)
+
+
+def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
+    """The files to read: files as given, directories walked recursively (sorted).
+
+    Inside directories only game files are taken: ``.pgn``, ``.xqf``,
+    ``.dhtmlxq`` (and ``*dhtml*.txt``), each optionally ``.gz``; hidden
+    entries are skipped. Raises :class:`FileNotFoundError` for a path that
+    does not exist.
+    """
+    out: List[str] = []
+    for p in paths:
+        path = os.fspath(p)
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                for name in files:
+                    if not name.startswith(".") and _is_game_file(name):
+                        found.append(os.path.join(root, name))
+            out.extend(sorted(found))
+        elif os.path.exists(path):
+            out.append(path)
+        else:
+            raise FileNotFoundError(f"no such file or directory: {path!r}")
+    return out
+
+
+def detect_format(name: str, head: bytes) -> str:
+    """``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` from a file name and its first (decompressed) bytes."""
+    low = name.lower()
+    if low.endswith(".gz"):
+        low = low[:-3]
+    if head[:2] == b"XQ" and (low.endswith(".xqf") or len(head) >= 1024 and b"\x00" in head[:1024]):
+        return "xqf"
+    if low.endswith(".xqf"):
+        return "xqf"
+    if b"[DhtmlXQ" in head or b"[dhtmlxq" in head.lower():
+        return "dhtmlxq"
+    return "pgn"
+
+
+def _detect_encoding(sample: bytes) -> str:
+    """The codec of a text record, from its first bytes.
+
+    UTF-8 wins when the sample is UTF-8 apart from a few stray bytes (a
+    damaged file should not be read as GB18030 or Big5 because of them);
+    otherwise :func:`xiangqi._encoding.detect_encoding` decides.
+    """
+    from xiangqi._encoding import detect_encoding
+
+    if sample.startswith(b"\xef\xbb\xbf"):
+        return "utf-8"
+    if sample.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    try:
+        sample.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(sample) - 3 and exc.reason.startswith("unexpected end"):
+            return "utf-8"
+    text = sample.decode("utf-8", "replace")
+    bad = text.count("\ufffd")
+    wide = sum(1 for ch in text if ch >= "\x80")
+    if wide >= 20 and bad * 50 <= wide:
+        return "utf-8"
+    return detect_encoding(sample)
+
+
+@dataclasses.dataclass(frozen=True)
+class Chunk:
+    """A piece of work: some whole games of one file, as bytes.
+
+    ``line_offset`` is the number of lines of the file before ``data``;
+    ``last`` says the chunk ends its file, ``eof_newline`` that the file
+    ends with a newline, ``cut`` that reading stopped early (a damaged
+    ``.gz``), ``read_error`` why nothing could be read. Chunks are plain
+    picklable data, so any executor (processes, Dask) can run
+    :func:`validate_chunk` on them.
+    """
+
+    source: str
+    fmt: str
+    data: bytes
+    encoding: Optional[str] = None
+    line_offset: int = 0
+    last: bool = True
+    eof_newline: bool = True
+    cut: bool = False
+    read_error: Optional[str] = None
+    file_number: int = 0
+
+
+_TAG_START = re.compile(rb"[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]")
+
+
+def _boundary(buf: bytes, lo: int) -> int:
+    """The start of the last game in ``buf`` beginning after ``lo``, or -1.
+
+    A game starts at a tag line whose previous non-blank line is move text,
+    outside any ``{…}`` comment.
+    """
+    pos = len(buf)
+    while True:
+        i = buf.rfind(b"\n[", lo, pos)
+        if i < 0:
+            return -1
+        start = i + 1
+        pos = i
+        if not _TAG_START.match(buf, start):
+            continue
+        k = i
+        while k > lo and buf[k - 1] in b" \t\r\n":
+            k -= 1
+        if k <= lo:
+            continue
+        ls = buf.rfind(b"\n", 0, k) + 1
+        prev = buf[ls:k].lstrip()
+        if prev.startswith((b"[", b"%")):
+            continue
+        if buf.find(b"{", 0, start) >= 0 and buf.count(b"{", 0, start) != buf.count(b"}", 0, start):
+            continue
+        return start
+
+
+def _open_binary(path: str) -> Tuple[IO[bytes], bool]:
+    fh: IO[bytes] = open(path, "rb")
+    head = fh.read(2)
+    fh.seek(0)
+    if head == _GZIP_MAGIC:
+        return gzip.GzipFile(fileobj=fh, mode="rb"), True  # type: ignore[return-value]
+    return fh, False
+
+
+def _read_all(fh: IO[bytes]) -> Tuple[bytes, Optional[str]]:
+    """All bytes of ``fh`` and, if reading stopped early, why."""
+    parts: List[bytes] = []
+    try:
+        while True:
+            block = fh.read(1 << 20)
+            if not block:
+                return b"".join(parts), None
+            parts.append(block)
+    except (EOFError, OSError, zlib.error) as exc:
+        return b"".join(parts), _read_error_text(exc)
+
+
+def _read_error_text(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text[0].lower() + text[1:] if text else text
+
+
+def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
+                chunk_bytes: int = DEFAULT_CHUNK_BYTES) -> Iterator[Chunk]:
+    """Cut files into :class:`Chunk` objects of whole games, in input order.
+
+    PGN is streamed: each chunk holds about ``chunk_bytes`` of text, cut only
+    where a game's tags begin, so one big file spreads over many workers.
+    XQF and DhtmlXQ files are one chunk each. A file that cannot be read
+    yields a chunk with ``read_error`` set.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    chunk_bytes = max(1024, int(chunk_bytes))
+    for number, path in enumerate(files):
+        try:
+            fh, _gz = _open_binary(path)
+        except OSError as exc:
+            yield Chunk(path, "pgn", b"", read_error=f"cannot open the file: {_read_error_text(exc)}",
+                        file_number=number)
+            continue
+        with fh:
+            try:
+                head = fh.read(chunk_bytes)
+            except (EOFError, OSError, zlib.error) as exc:
+                yield Chunk(path, "pgn", b"", read_error=f"cannot read the file: {_read_error_text(exc)}",
+                            file_number=number)
+                continue
+            kind = detect_format(path, head[:_SNIFF]) if fmt == "auto" else fmt
+            if kind != "pgn":
+                rest, err = _read_all(fh)
+                data = head + rest
+                enc = None if kind == "xqf" else _detect_encoding(data[:_SNIFF])
+                yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), err is not None, None, number)
+                continue
+            yield from _pgn_chunks(path, fh, head, chunk_bytes, number)
+
+
+def _pgn_chunks(path: str, fh: IO[bytes], head: bytes, chunk_bytes: int, number: int) -> Iterator[Chunk]:
+    enc = _detect_encoding(head[:_SNIFF])
+    if enc.startswith("utf-16"):
+        rest, err = _read_all(fh)
+        data = head + rest
+        yield Chunk(path, "pgn", data, enc, 0, True, True, err is not None, None, number)
+        return
+    buf = head
+    line_offset = 0
+    eof = False
+    cut: Optional[str] = None
+    while True:
+        while not eof and len(buf) < chunk_bytes:
+            try:
+                more = fh.read(chunk_bytes)
+            except (EOFError, OSError, zlib.error) as exc:
+                more = b""
+                cut = _read_error_text(exc)
+            if not more:
+                eof = True
+            buf += more
+        if eof:
+            yield Chunk(path, "pgn", buf, enc, line_offset, True, buf.endswith(b"\n"), cut is not None, None,
+                        number)
+            return
+        b = _boundary(buf, 0)
+        if b <= 0:
+            # No game starts in this much text: read on (the chunk grows).
+            try:
+                more = fh.read(chunk_bytes)
+            except (EOFError, OSError, zlib.error) as exc:
+                more = b""
+                cut = _read_error_text(exc)
+            if not more:
+                eof = True
+            buf += more
+            continue
+        piece, buf = buf[:b], buf[b:]
+        yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number)
+        line_offset += piece.count(b"\n")
+
+
+# =====================================================================================================================
+# Move tokens: a cache of what each token text means
+# =====================================================================================================================
+
+# Entry kinds.
+_K_PLAIN, _K_ICCS, _K_TANDEM, _K_SKIP, _K_RESULT, _K_OTHER = range(6)
+
+_NUMERAL: Dict[str, int] = {}
+for _i, _c in enumerate("一二三四五六七八九"):
+    _NUMERAL[_c] = _i + 1
+for _i, _c in enumerate("123456789"):
+    _NUMERAL[_c] = _i + 1
+for _i, _c in enumerate("１２３４５６７８９"):
+    _NUMERAL[_c] = _i + 1
+# piece character -> (piece type, side hint: 1 Red, 0 Black, -1 either)
+_PIECE: Dict[str, Tuple[int, int]] = {
+    "帅": (7, 1), "帥": (7, 1), "将": (7, 0), "將": (7, 0), "仕": (2, -1), "士": (2, -1), "相": (3, -1),
+    "象": (3, -1), "马": (4, -1), "馬": (4, -1), "傌": (4, -1), "车": (6, -1), "車": (6, -1), "俥": (6, -1),
+    "炮": (5, -1), "砲": (5, -1), "包": (5, -1), "兵": (1, 1), "卒": (1, 0),
+}
+_DIRECTION: Dict[str, int] = {"进": 1, "進": 1, "退": -1, "平": 0}
+_FRONT_REAR: Dict[str, bool] = {"前": True, "后": False, "後": False}
+# diagonal movers: |file change| -> |rank change|
+_DIAGONAL: Dict[int, Dict[int, int]] = {2: {1: 1}, 3: {2: 2}, 4: {1: 2, 2: 1}}
+_RESULT_WORDS: Dict[str, str] = {
+    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "½-½": "1/2-1/2",
+    "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
+}
+_MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?")
+_ICCS_LOWER = re.compile(r"([a-i])([0-9])([a-i])([0-9])")
+_ICCS_DASH = re.compile(r"([a-iA-I])([0-9])-([a-iA-I])([0-9])")
+
+Entry = Tuple[Any, ...]
+_ENTRIES: Dict[str, Entry] = {}
+_ENTRY_LIMIT = 200_000
+
+
+def _file_index(number: int, red: int) -> int:
+    return 9 - number if red else number - 1
+
+
+def _delta(ptype: int, red: int, fi: int, direction: int, number: int) -> Optional[int]:
+    """Square delta of a move from file ``fi`` (the notation's geometry), or None if impossible."""
+    step = _DIAGONAL.get(ptype)
+    if step is not None:
+        if direction == 0:
+            return None
+        tf = _file_index(number, red)
+        dr = step.get(abs(tf - fi))
+        if dr is None:
+            return None
+        return tf - fi + direction * dr * (9 if red else -9)
+    if direction == 0:
+        tf = _file_index(number, red)
+        return None if tf == fi else tf - fi
+    return direction * number * (9 if red else -9)
+
+
+def _make_entry(tok: str) -> Entry:
+    """What a token means, independent of the position.
+
+    Only forms that every reading of PGN agrees on are decoded here (move
+    numbers ``12.``, ``12...``; ICCS ``h2e2``/``H2-E2``; four-character
+    Chinese moves); anything else is ``_K_OTHER`` and goes to the notation
+    module (or, for token boundaries, to the PGN reader).
+    """
+    r = _RESULT_WORDS.get(tok)
+    if r is not None:
+        return (_K_RESULT, r)
+    if _MOVE_NUMBER.fullmatch(tok):
+        return (_K_SKIP,)
+    m = _ICCS_LOWER.fullmatch(tok) or _ICCS_DASH.fullmatch(tok)
+    if m is not None:
+        a, r1, b, r2 = m.groups()
+        frm = int(r1) * 9 + ord(a.lower()) - 97
+        to = int(r2) * 9 + ord(b.lower()) - 97
+        return (_K_ICCS, frm << 7 | to, frm, to, tok)
+    if len(tok) == 4:
+        c0, c1, c2, c3 = tok
+        direction = _DIRECTION.get(c2)
+        number = _NUMERAL.get(c3)
+        if direction is not None and number is not None:
+            piece = _PIECE.get(c0)
+            f = _NUMERAL.get(c1)
+            if piece is not None and f is not None:
+                ptype, hint = piece
+                fast: List[Optional[Tuple[int, int, int]]] = []
+                for red in (0, 1):
+                    fi = _file_index(f, red)
+                    d = _delta(ptype, red, fi, direction, number) if hint in (-1, red) else None
+                    fast.append(None if d is None else (red << 3 | ptype, fi, d))
+                return (_K_PLAIN, fast[0], fast[1], tok)
+            front = _FRONT_REAR.get(c0)
+            piece = _PIECE.get(c1)
+            if front is not None and piece is not None:
+                ptype, hint = piece
+                return (_K_TANDEM, ptype, hint, front, direction, number, tok)
+    return (_K_OTHER, tok)
+
+
+def _entry(tok: str) -> Entry:
+    e = _ENTRIES.get(tok)
+    if e is None:
+        if len(_ENTRIES) >= _ENTRY_LIMIT:
+            _ENTRIES.clear()
+        e = _ENTRIES[tok] = _make_entry(tok)
+    return e
+
+
+# =====================================================================================================================
+# Replaying one game on the C core
+# =====================================================================================================================
+
+class _Delegate(Exception):
+    """The fast scanner met text whose tokens only the PGN reader may cut."""
+
+
+_STATUS_WORDS = {
+    1: "a king outside its palace", 2: "an advisor off the advisor squares", 4: "an elephant off the elephant squares",
+    8: "a pawn on a square no pawn can reach", 16: "the kings facing each other on an open file",
+    32: "the side not to move in check",
+}
+_MOVE_ERRORS = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
+_KIND_OF = {InvalidMoveError: "invalid-notation", IllegalMoveError: "illegal-move",
+            AmbiguousMoveError: "ambiguous-move", InvalidFenError: "invalid-fen"}
+
+
+def _kind_of(exc: BaseException) -> str:
+    for cls, kind in _KIND_OF.items():
+        if isinstance(exc, cls):
+            return kind
+    return "parse-error"
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if text.endswith(".") else text + "."
+
+
+class _Start:
+    """A start position ready to copy: the C position and its piece codes, or why it is unusable."""
+
+    __slots__ = ("pos", "codes", "error")
+
+    def __init__(self, pos: Any, codes: bytearray, error: Optional[ErrorInfo]) -> None:
+        self.pos = pos
+        self.codes = codes
+        self.error = error
+
+
+class _Replayer:
+    """Replays move tokens on one reusable C position (one per worker process)."""
+
+    def __init__(self) -> None:
+        self.pos: Any = ffi.new("xq_pos *")
+        self.cap = 0
+        self.undo: Any = None
+        self.undos: List[Any] = []
+        self._grow(1024)
+        self.fen_buf: Any = ffi.new("char[]", int(lib.XQ_FEN_MAX))
+        self.starts: Dict[str, _Start] = {}
+        self.initial = self._start(STARTING_FEN)
+
+    def _grow(self, need: int) -> None:
+        cap = max(need, 2 * self.cap)
+        new = ffi.new("xq_undo[]", cap)
+        if self.cap:
+            ffi.memmove(new, self.undo, ffi.sizeof("xq_undo") * self.cap)
+        self.undo = new
+        self.undos = [new + i for i in range(cap)]
+        self.cap = cap
+
+    def _start(self, fen: str) -> _Start:
+        hit = self.starts.get(fen)
+        if hit is not None:
+            return hit
+        from xiangqi.board import Board
+
+        pos = ffi.new("xq_pos *")
+        error: Optional[ErrorInfo] = None
+        try:
+            board = Board(fen)
+            data = fen.encode("ascii")
+            if lib.xq_pos_set_fen(pos, data, len(data), ffi.NULL) != lib.XQ_OK:  # pragma: no cover
+                raise InvalidFenError(f"invalid FEN {fen!r}", fen=fen)
+            status = int(board.status())
+            if status:
+                words = [w for bit, w in _STATUS_WORDS.items() if status & bit]
+                error = ErrorInfo("invalid-fen", 0, fen, _sentence(
+                    f"invalid FEN: the position cannot occur in a game ({', '.join(words)}) in {fen!r}"))
+        except InvalidFenError as exc:
+            error = ErrorInfo("invalid-fen", 0, fen, _sentence(str(exc)))
+        except (TypeError, ValueError) as exc:  # pragma: no cover - defensive
+            error = ErrorInfo("invalid-fen", 0, fen, _sentence(f"invalid FEN {fen!r}: {exc}"))
+        start = _Start(pos, bytearray(ffi.buffer(pos.board, 90)), error)
+        if len(self.starts) > 4096:
+            self.starts.clear()
+        self.starts[fen] = start
+        return start
+
+    def start(self, fen_tag: Optional[str]) -> _Start:
+        """The start position for a ``FEN`` tag value (``None`` or blank: the standard start)."""
+        if not fen_tag:
+            return self.initial
+        fen_tag = fen_tag.strip()
+        return self._start(fen_tag) if fen_tag else self.initial
+
+    def fen(self) -> str:
+        n = lib.xq_pos_fen(self.pos, self.fen_buf, int(lib.XQ_FEN_MAX))
+        return str(ffi.unpack(self.fen_buf, n).decode("ascii"))
+
+    def _slow(self, text: str) -> int:
+        """Decode a token with the notation module at the current position (typed errors)."""
+        from xiangqi.board import Board
+
+        board = Board(self.fen())
+        move = board.parse_move(text)
+        if move.code == 0:
+            raise IllegalMoveError(f"null move {text!r} is not a move of a game record, in {board.fen()}")
+        return int(move.code)
+
+    def replay(self, start: _Start, tokens: Sequence[str], clean: bool) -> Tuple[int, Optional[ErrorInfo],
+                                                                                   Optional[str], int]:
+        """Play ``tokens`` from ``start``; stop at the first bad move.
+
+        Returns ``(plies, error, result_token, index of the failing token)``.
+        ``clean`` tokens are moves only (from the PGN reader); otherwise move
+        numbers and a result token may be mixed in, and a token the fast path
+        cannot classify raises :class:`_Delegate`.
+        """
+        pos = self.pos
+        lib.xq_pos_copy(pos, start.pos)
+        bd = start.codes[:]
+        red = int(pos.side)
+        if len(tokens) >= self.cap:
+            self._grow(len(tokens) + 1)
+        undos = self.undos
+        is_legal = lib.xq_pos_is_legal
+        do_move = lib.xq_pos_do_move
+        entries = _ENTRIES
+        ply = 0
+        result: Optional[str] = None
+        for i, tok in enumerate(tokens):
+            e = entries.get(tok)
+            if e is None:
+                e = _entry(tok)
+            k = e[0]
+            if k == _K_PLAIN:
+                f = e[2] if red else e[1]
+                if f is not None:
+                    pc, fi, dl = f
+                    col = bd[fi::9]
+                    if col.count(pc) == 1:
+                        frm = col.index(pc) * 9 + fi
+                        to = frm + dl
+                        if 0 <= to < 90:
+                            code = frm << 7 | to
+                            if is_legal(pos, code):
+                                do_move(pos, code, undos[ply])
+                                bd[to] = bd[frm]
+                                bd[frm] = 0
+                                red ^= 1
+                                ply += 1
+                                continue
+                text = e[3]
+            elif k == _K_ICCS:
+                code = e[1]
+                if is_legal(pos, code):
+                    frm = e[2]
+                    to = e[3]
+                    do_move(pos, code, undos[ply])
+                    bd[to] = bd[frm]
+                    bd[frm] = 0
+                    red ^= 1
+                    ply += 1
+                    continue
+                text = e[4]
+            elif k == _K_SKIP:
+                if not clean:
+                    continue
+                text = tok
+            elif k == _K_RESULT:
+                if not clean:
+                    if i != len(tokens) - 1:
+                        raise _Delegate()
+                    result = e[1]
+                    continue
+                text = tok
+            elif k == _K_TANDEM:
+                text = e[6]
+                code = self._tandem(e, bd, red)
+                if code:
+                    frm, to = code >> 7, code & 127
+                    do_move(pos, code, undos[ply])
+                    bd[to] = bd[frm]
+                    bd[frm] = 0
+                    red ^= 1
+                    ply += 1
+                    continue
+            else:
+                if not clean:
+                    raise _Delegate()
+                text = e[1]
+            # The notation module decides (and explains) everything else.
+            try:
+                code = self._slow(text)
+            except _MOVE_ERRORS as exc:
+                return ply, ErrorInfo(_kind_of(exc), ply, text, _sentence(str(exc))), result, i
+            frm, to = code >> 7, code & 127
+            do_move(pos, code, undos[ply])
+            bd[to] = bd[frm]
+            bd[frm] = 0
+            red ^= 1
+            ply += 1
+        return ply, None, result, -1
+
+    def _tandem(self, e: Entry, bd: bytearray, red: int) -> int:
+        """前/后 with two like pieces on exactly one file: the move code if that reading is legal, else 0."""
+        _, ptype, hint, front, direction, number, _text = e
+        if hint != -1 and hint != red:
+            return 0
+        pc = red << 3 | ptype
+        if bd.count(pc) < 2:
+            return 0
+        found = -1
+        for fi in range(9):
+            n = bd[fi::9].count(pc)
+            if n >= 2:
+                if found >= 0 or n != 2:
+                    return 0
+                found = fi
+        if found < 0:
+            return 0
+        col = bd[found::9]
+        lo = col.index(pc)
+        hi = col.index(pc, lo + 1)
+        # Red's front piece is the higher rank; Black's the lower.
+        rank = (hi if front else lo) if red else (lo if front else hi)
+        frm = rank * 9 + found
+        d = _delta(ptype, red, found, direction, number)
+        if d is None:
+            return 0
+        to = frm + d
+        if not 0 <= to < 90:
+            return 0
+        code = frm << 7 | to
+        return code if lib.xq_pos_is_legal(self.pos, code) else 0
+
+    def keys(self, plies: int) -> List[int]:
+        """Zobrist keys of the positions before each ply and after the last."""
+        out = [int(self.undo[i].key) for i in range(plies)]
+        out.append(int(self.pos.key))
+        return out
+
+    def codes(self, plies: int) -> List[int]:
+        """The move codes played."""
+        return [int(self.undo[i].move) for i in range(plies)]
+
+
+_REPLAYER: Optional[_Replayer] = None
+
+
+def _replayer() -> _Replayer:
+    global _REPLAYER
+    if _REPLAYER is None:
+        _REPLAYER = _Replayer()
+    return _REPLAYER
+
+
+# =====================================================================================================================
+# Rulings (xiangqi.rules, when present)
+# =====================================================================================================================
+
+_RULES_API: Optional[Tuple[Any, Any]] = None
+_RULES_LOADED = False
+
+
+def _rules_api() -> Optional[Tuple[Any, Any]]:
+    """``(adjudicate, scan_violations)`` from :mod:`xiangqi.rules`, or ``None`` while it does not exist."""
+    global _RULES_API, _RULES_LOADED
+    if not _RULES_LOADED:
+        _RULES_LOADED = True
+        try:
+            from xiangqi import rules as rulings
+        except ImportError:
+            _RULES_API = None
+        else:
+            adjudicate = getattr(rulings, "adjudicate", None)
+            scan = getattr(rulings, "scan_violations", None)
+            _RULES_API = (adjudicate, scan) if adjudicate is not None or scan is not None else None
+    return _RULES_API
+
+
+def _rulings(rp: _Replayer, fen: str, plies: int, rules: str,
+             end_only: bool) -> Tuple[Optional[Any], List[ErrorInfo]]:
+    """The ruling at the end of a game with repeated positions, and rule violations before the end."""
+    api = _rules_api()
+    if api is None:
+        return None, []
+    adjudicate, scan = api
+    from xiangqi.board import Board
+
+    board = Board(fen)
+    for code in rp.codes(plies):
+        board.push_code(code)
+    outcome = adjudicate(board, rules=rules) if adjudicate is not None else None
+    warnings: List[ErrorInfo] = []
+    if scan is not None and not end_only:
+        for v in scan(board, rules=rules) or ():
+            ply = getattr(v, "ply", None)
+            if ply is not None and outcome is not None and ply >= plies - 1:
+                continue  # the ruling at the end of the game covers it
+            message = getattr(v, "message", None) or getattr(v, "reason", None) or str(v)
+            token = getattr(v, "token", None)
+            warnings.append(ErrorInfo("rule-violation", ply, token, _sentence(str(message))))
+    return outcome, warnings
+
+
+# =====================================================================================================================
+# Checking a game
+# =====================================================================================================================
+
+_DECISIVE = {"CHECKMATE", "STALEMATE", "PERPETUAL_CHECK", "PERPETUAL_CHASE", "FORBIDDEN_PATTERN"}
+
+
+def _norm_result(text: Optional[str]) -> Optional[str]:
+    if text is None:
+        return None
+    t = text.strip()
+    return _RESULT_WORDS.get(t, _RESULT_WORDS.get(t.replace(" ", ""), None))
+
+
+class _GameText:
+    """One game as scanned: first line, tags, move tokens and the result token."""
+
+    __slots__ = ("line", "headers", "tokens", "result", "clean", "last")
+
+    def __init__(self, line: Optional[int], headers: Dict[str, str], tokens: List[str], result: Optional[str],
+                 clean: bool) -> None:
+        self.line = line
+        self.headers = headers
+        self.tokens = tokens
+        self.result = result
+        self.clean = clean
+        self.last = False
+
+
+def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str, chunk: Chunk) -> GameReport:
+    """Replay one scanned game and judge it. Raises :class:`_Delegate` (fast scan only)."""
+    headers = g.headers
+    tag_result = headers.get("Result")
+    start = rp.start(headers.get("FEN"))
+    if start.error is not None:
+        recorded = tag_result if tag_result is not None else g.result
+        return GameReport(source, index, g.line, False, 0, start.error, recorded, None, None, None)
+    plies, error, result_tok, fail_at = rp.replay(start, g.tokens, g.clean)
+    if result_tok is None:
+        result_tok = g.result
+    recorded = tag_result if tag_result is not None else result_tok
+    final_fen = rp.fen()
+    truncated = g.last and chunk.last and result_tok is None and (
+        chunk.cut or not chunk.eof_newline or tag_result is not None or error is not None and
+        _only_numbers_after(g.tokens, fail_at))
+    if truncated or (g.last and chunk.last and chunk.cut):
+        if error is not None:
+            error = ErrorInfo("truncated", error.ply, error.token, _sentence(
+                f"the file ends inside this game: {error.message}"))
+        else:
+            error = ErrorInfo("truncated", plies, None, _sentence(
+                f"the file ends after ply {plies} of this game without a result token: the record is cut short"
+                + (f" ({chunk.cut and 'damaged compressed data'})" if chunk.cut else "")))
+    if error is not None:
+        return GameReport(source, index, g.line, False, plies, error, recorded, None, None, final_fen)
+    computed: Optional[str] = None
+    termination: Optional[str] = None
+    warnings: List[ErrorInfo] = []
+    if lib.xq_count_legal(rp.pos) == 0:
+        side_red = bool(rp.pos.side)
+        computed = "0-1" if side_red else "1-0"
+        termination = "CHECKMATE" if lib.xq_pos_in_check(rp.pos) else "STALEMATE"
+    elif plies >= 4 and _rules_api() is not None:
+        keys = rp.keys(plies)
+        if len(set(keys)) < len(keys) or rp.pos.halfmove >= 120:
+            fen = start_fen(headers)
+            outcome, warnings = _rulings(rp, fen, plies, rules, end_only=False)
+            if outcome is not None:
+                termination = outcome.termination.name
+                computed = outcome.result()
+    mismatch: Optional[ErrorInfo] = None
+    rec = _norm_result(tag_result)
+    tok = _norm_result(result_tok)
+    if termination in _DECISIVE and computed is not None:
+        for value, text in ((rec, tag_result), (tok, result_tok)):
+            if value in ("1-0", "0-1", "1/2-1/2") and value != computed:
+                why = "is checkmated" if termination == "CHECKMATE" else "is stalemated" \
+                    if termination == "STALEMATE" else f"loses by {termination.lower().replace('_', ' ')}"
+                loser = "Black" if computed == "1-0" else "Red"
+                mismatch = ErrorInfo("result-mismatch", None, text, _sentence(
+                    f"the record says {value} but {loser} {why} after ply {plies}, so the result is {computed}"))
+                break
+    if mismatch is None and rec in ("1-0", "0-1", "1/2-1/2") and tok in ("1-0", "0-1", "1/2-1/2") and rec != tok:
+        mismatch = ErrorInfo("result-mismatch", None, result_tok, _sentence(
+            f"the Result tag says {tag_result} but the move text ends with {result_tok}"))
+    if mismatch is not None:
+        return GameReport(source, index, g.line, False, plies, mismatch, recorded, computed, termination, final_fen,
+                          tuple(warnings))
+    return GameReport(source, index, g.line, True, plies, None, recorded, computed, termination, final_fen,
+                      tuple(warnings))
+
+
+def start_fen(headers: Dict[str, str]) -> str:
+    """The start FEN of a game's tags (``FEN`` tag or the standard start)."""
+    fen = headers.get("FEN", "").strip()
+    return fen or STARTING_FEN
+
+
+def _only_numbers_after(tokens: Sequence[str], i: int) -> bool:
+    """Whether nothing but move numbers follows token ``i`` (the failing token is the last move)."""
+    for tok in tokens[i + 1:]:
+        e = _entry(tok)
+        if e[0] != _K_SKIP:
+            return False
+    return True
+
+
+# =====================================================================================================================
+# Scanning PGN text into games
+# =====================================================================================================================
+
+_BLANK_BEFORE_TAG = re.compile(r"\n[ \t\r]*\n(?=[ \t]*\[)")
+_TAG_LINE = r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+(?:"(.*)"|([^"\]\n]*))[ \t]*\][ \t\r]*'
+_TAG_BLOCK = re.compile(rf"(?:[ \t\r]*\n|{_TAG_LINE}\n)*")
+_TAG_FIND = re.compile(rf"^{_TAG_LINE}$", re.M)
+_SPECIAL_MOVETEXT = re.compile(r"[\[\]{}();$!?%\\]")
+_RESULT_THEN_START = re.compile(r"(?:1-0|0-1|1/2-1/2|\*|½-½)[ \t\r]*\n\s*1\s*[.…]")
+
+
+def _unescape(value: str) -> str:
+    if "\\" in value:
+        value = value.replace('\\"', '"').replace("\\\\", "\\")
+    return value
+
+
+def _fast_segments(text: str) -> Optional[List[Tuple[int, int, int]]]:
+    """Game segments ``(start, end of tags, end)`` of PGN text, or None when the PGN reader must read it all.
+
+    A segment starts at a tag line after a blank line that follows move
+    text. When some move text holds a ``{`` comment (which may hide such
+    lines) the whole text goes to the PGN reader.
+    """
+    starts = [0]
+    for m in _BLANK_BEFORE_TAG.finditer(text):
+        e = m.start()
+        ls = text.rfind("\n", 0, e) + 1
+        if text[ls:e].lstrip().startswith(("[", "%")):
+            continue
+        starts.append(m.end())
+    starts.append(len(text))
+    out = []
+    match = _TAG_BLOCK.match
+    for k in range(len(starts) - 1):
+        s, e = starts[k], starts[k + 1]
+        m = match(text, s, e)
+        assert m is not None
+        tb = m.end()
+        if text.find("{", tb, e) >= 0:
+            return None
+        out.append((s, tb, e))
+    return out
+
+
+def _scan_segment(text: str, s: int, tb: int, e: int, line: int) -> Optional[_GameText]:
+    """A game from ``text[s:e]`` (tags up to ``tb``) when its form is plain, else None (the PGN reader reads it)."""
+    movetext = text[tb:e]
+    if _SPECIAL_MOVETEXT.search(movetext) or _RESULT_THEN_START.search(movetext):
+        return None
+    headers: Dict[str, str] = {}
+    for name, quoted, bare in _TAG_FIND.findall(text, s, tb):
+        headers[name] = _unescape(quoted) if quoted or not bare else bare.strip()
+    tokens = movetext.split()
+    if not headers and not tokens:
+        return None
+    # The game's first line: the first non-blank line of the segment.
+    k = s
+    while k < e and text[k] in " \t\r\n":
+        k += 1
+    first = line + text.count("\n", s, k)
+    result = None
+    if tokens and tokens[-1] in _RESULT_WORDS:
+        result = _RESULT_WORDS[tokens.pop()]
+    return _GameText(first, headers, tokens, result, False)
+
+
+def _pgn_reader_games(text: str, line: int) -> List[_GameText]:
+    """Games of ``text`` read by :func:`xiangqi.pgn.scan_games` (comments, variations, odd tokens)."""
+    from xiangqi import pgn
+
+    out = []
+    for raw in pgn.scan_games(io.StringIO(text)):
+        out.append(_GameText(raw.first_line + line - 1, dict(raw.headers), list(raw.moves), raw.result, True))
+    return out
+
+
+def _decode_text(chunk: Chunk) -> str:
+    enc = chunk.encoding or "utf-8"
+    try:
+        text = chunk.data.decode(enc)
+    except UnicodeDecodeError:
+        text = chunk.data.decode(enc, "replace")
+    except LookupError:
+        text = chunk.data.decode("utf-8", "replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text and enc.startswith("utf-16"):
+        text = text.replace("\r\n", "\n")
+    return text
+
+
+def _pgn_reports(chunk: Chunk, rules: str) -> List[GameReport]:
+    rp = _replayer()
+    text = _decode_text(chunk)
+    src = chunk.source
+    out: List[GameReport] = []
+    segments = _fast_segments(text)
+    base = chunk.line_offset + 1
+    if segments is None:
+        games = _pgn_reader_games(text, base)
+        if games:
+            games[-1].last = True
+        for g in games:
+            out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
+        return out
+    line = base
+    prev = 0
+    for n, (s, tb, e) in enumerate(segments):
+        line += text.count("\n", prev, s)
+        prev = s
+        is_last = n == len(segments) - 1
+        g = _scan_segment(text, s, tb, e, line)
+        if g is not None:
+            g.last = is_last
+            try:
+                out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
+                continue
+            except _Delegate:
+                pass
+        games = _pgn_reader_games(text[s:e], line)
+        if games and is_last:
+            games[-1].last = True
+        for g2 in games:
+            out.append(_check_game(rp, src, len(out) + 1, g2, rules, chunk))
+    return out
+
+
+# =====================================================================================================================
+# XQF and DhtmlXQ: games read by their readers
+# =====================================================================================================================
+
+def _game_report(rp: _Replayer, source: str, index: int, line: Optional[int], game: Any, rules: str,
+                 chunk: Chunk) -> GameReport:
+    """Judge a :class:`xiangqi.pgn.Game` (as the XQF and DhtmlXQ readers return them)."""
+    headers = dict(game.headers)
+    errors = [e for e in getattr(game, "errors", []) if getattr(e, "mainline", True)]
+    moves = game.mainline_moves()
+    if errors and isinstance(errors[0].error, InvalidFenError):
+        e = errors[0]
+        fen = headers.get("FEN") or e.token or ""
+        return GameReport(source, index, line, False, 0, ErrorInfo("invalid-fen", 0, fen, _sentence(e.reason)),
+                          headers.get("Result"), None, None, None)
+    tokens = [m.iccs() for m in moves]
+    g = _GameText(line, headers, tokens, None, True)
+    g.last = False
+    report = _check_game(rp, source, index, g, rules, chunk)
+    if errors and report.error is None or errors and report.error is not None and \
+            report.error.kind == "result-mismatch":
+        e = errors[0]
+        kind = _kind_of(e.error) if e.error is not None else "parse-error"
+        err = ErrorInfo(kind, e.ply, e.token or None, _sentence(e.reason))
+        return dataclasses.replace(report, ok=False, error=err, result_computed=None, termination=None)
+    return report
+
+
+def _xqf_reports(chunk: Chunk, rules: str) -> List[GameReport]:
+    from xiangqi import xqf
+
+    rp = _replayer()
+    try:
+        game = xqf.read_xqf(chunk.data)
+    except (XiangqiError, ValueError, IndexError, KeyError, EOFError) as exc:
+        return [_parse_error(chunk, 1, None, f"not a readable XQF file: {exc}")]
+    return [_game_report(rp, chunk.source, 1, None, game, rules, chunk)]
+
+
+_DHTML_START = re.compile(r"\[DhtmlXQ\]", re.I)
+
+
+def _dhtmlxq_reports(chunk: Chunk, rules: str) -> List[GameReport]:
+    from xiangqi import dhtmlxq
+
+    rp = _replayer()
+    text = _decode_text(chunk)
+    lines = [text.count("\n", 0, m.start()) + 1 for m in _DHTML_START.finditer(text)]
+    out: List[GameReport] = []
+    try:
+        for n, game in enumerate(dhtmlxq.read_games(io.StringIO(text))):
+            line = lines[n] if n < len(lines) else None
+            out.append(_game_report(rp, chunk.source, n + 1, line, game, rules, chunk))
+    except (XiangqiError, ValueError) as exc:
+        out.append(_parse_error(chunk, len(out) + 1, None, f"cannot read DhtmlXQ: {exc}"))
+    return out
+
+
+def _parse_error(chunk: Chunk, index: int, line: Optional[int], message: str) -> GameReport:
+    return GameReport(chunk.source, index, line, False, 0, ErrorInfo("parse-error", None, None, _sentence(message)),
+                      None, None, None, None)
+
+
+def validate_chunk(chunk: Chunk, rules: str = "axf") -> List[GameReport]:
+    """Check every game of one chunk; indices count from 1 within the chunk.
+
+    This is the function workers run (module level, so executors can pickle
+    it by reference).
+    """
+    if chunk.read_error is not None and not chunk.data:
+        return [_parse_error(chunk, 1, None, chunk.read_error)]
+    if chunk.fmt == "xqf":
+        out = _xqf_reports(chunk, rules)
+    elif chunk.fmt == "dhtmlxq":
+        out = _dhtmlxq_reports(chunk, rules)
+    else:
+        out = _pgn_reports(chunk, rules)
+    if chunk.cut and chunk.fmt != "pgn" and out and out[-1].ok:
+        last = out[-1]
+        out[-1] = dataclasses.replace(last, ok=False, error=ErrorInfo(
+            "truncated", last.plies, None, _sentence("the file ends early (damaged compressed data)")))
+    return out
+
+
+# =====================================================================================================================
+# Orchestration
+# =====================================================================================================================
+
+def _check_rules(rules: str) -> str:
+    r = rules.lower()
+    if r in ("axf", "asian"):
+        return "axf"
+    if r in ("cxa", "chinese", "china"):
+        return "cxa"
+    raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
+
+
+def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]], *,
+             rules: str = "axf", jobs: Optional[int] = 1,
+             executor: Optional[concurrent.futures.Executor] = None, format: str = "auto",
+             chunk_bytes: int = DEFAULT_CHUNK_BYTES) -> Iterator[GameReport]:
+    """Check every game of ``paths`` (files, directories, ``.gz``); yield reports in input order.
+
+    ``rules`` is ``"axf"`` (Asian) or ``"cxa"`` (Chinese) for repetition
+    rulings; ``jobs`` the number of worker processes when no ``executor`` is
+    given (1: in this process; ``None`` or 0: one per CPU); ``executor`` any
+    :class:`concurrent.futures.Executor` (a process pool, or a Dask
+    ``Client.get_executor()``), which is left running; ``format`` forces a
+    record format instead of detecting it per file; ``chunk_bytes`` the size
+    of the pieces of PGN handed to each worker.
+
+    Raises :class:`FileNotFoundError` for a missing path and
+    :class:`ValueError` for a bad argument, before any work starts.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    rules = _check_rules(rules)
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
+    files = expand_paths(paths)
+    if jobs is None or jobs <= 0:
+        jobs = os.cpu_count() or 1
+    return _run(files, rules, jobs, executor, format, chunk_bytes)
+
+
+def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.futures.Executor], fmt: str,
+         chunk_bytes: int) -> Iterator[GameReport]:
+    chunks = iter_chunks(files, fmt=fmt, chunk_bytes=chunk_bytes)
+    counters: Dict[int, int] = collections.defaultdict(int)
+
+    def renumber(chunk: Chunk, reports: List[GameReport]) -> Iterator[GameReport]:
+        base = counters[chunk.file_number]
+        counters[chunk.file_number] = base + len(reports)
+        for r in reports:
+            yield r if base == 0 else dataclasses.replace(r, index=base + r.index)
+
+    if executor is None and jobs == 1:
+        for chunk in chunks:
+            yield from renumber(chunk, validate_chunk(chunk, rules))
+        return
+    own: Optional[concurrent.futures.Executor] = None
+    if executor is None:
+        own = executor = concurrent.futures.ProcessPoolExecutor(max_workers=jobs)
+        workers = jobs
+    else:
+        workers = max(jobs, getattr(executor, "_max_workers", 0) or 0, _dask_workers(executor))
+    window = max(4, 3 * workers)
+    pending: Deque[Tuple[Chunk, Any]] = collections.deque()
+    try:
+        for chunk in chunks:
+            pending.append((chunk, executor.submit(validate_chunk, chunk, rules)))
+            while len(pending) >= window:
+                c, fut = pending.popleft()
+                yield from renumber(c, fut.result())
+        while pending:
+            c, fut = pending.popleft()
+            yield from renumber(c, fut.result())
+    finally:
+        for _, fut in pending:
+            fut.cancel()
+        if own is not None:
+            own.shutdown(wait=True, cancel_futures=True)
+
+
+def _dask_workers(executor: Any) -> int:
+    client = getattr(executor, "_client", None)
+    if client is None:
+        return 0
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except Exception:  # pragma: no cover - a scheduler that cannot answer
+        return 0
+
+
+@contextlib.contextmanager
+def dask_executor(address: Optional[str] = None, *, workers: Optional[int] = None,
+                  retries: int = 3) -> Iterator[concurrent.futures.Executor]:
+    """An executor on a Dask cluster: ``address`` of a running scheduler, or a new local cluster.
+
+    The local cluster has ``workers`` single-threaded worker processes (one
+    per CPU by default). Chunks lost with a dead worker are run again by
+    the scheduler; a chunk that raises is retried ``retries`` times. Needs
+    the optional extra: ``pip install 'pyxiangqi[dask]'``.
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise ImportError("Dask support needs the optional extra: pip install 'pyxiangqi[dask]'") from exc
+    cluster = None
+    if address is None:
+        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(address)
+    try:
+        yield client.get_executor(retries=retries, pure=False)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# =====================================================================================================================
+# Command line
+# =====================================================================================================================
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="xiangqi validate",
+        description="Check every game of PGN, XQF and DhtmlXQ collections (files, directories, .gz): legal start "
+                    "position, legal moves, results that agree with the board. Exit code 0 when every game is "
+                    "valid, 1 when some are not, 2 for usage errors.",
+        epilog="example: xiangqi validate tests/data/sample --report report.jsonl",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="game files or directories (searched recursively)")
+    p.add_argument("--rules", default="axf", choices=RULE_SETS, help="repetition rules: axf (Asian, default) or cxa "
+                   "(Chinese)")
+    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="worker processes (default 1; 0 = one per CPU)")
+    p.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run on Dask: a local cluster, or the scheduler at ADDRESS (pip install 'pyxiangqi[dask]')")
+    p.add_argument("--report", metavar="FILE", help="write one JSON object per game (.jsonl; .csv for CSV; - for "
+                   "standard output)")
+    p.add_argument("--format", default="auto", choices=FORMATS, help="record format (default: detect per file)")
+    p.add_argument("--chunk-kib", type=int, default=DEFAULT_CHUNK_BYTES // 1024, metavar="KIB",
+                   help=argparse.SUPPRESS)
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress line and no summary")
+    return p
+
+
+def validate_main(argv: Sequence[str]) -> int:
+    """``xiangqi validate ...``: returns the exit code (0 all valid, 1 some invalid, 2 usage error)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(list(argv))
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.jobs < 0:
+        print("xiangqi validate: --jobs must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        files = expand_paths(args.paths)
+    except FileNotFoundError as exc:
+        print(f"xiangqi validate: {exc}", file=sys.stderr)
+        return 2
+    jobs = args.jobs or (os.cpu_count() or 1)
+    report_stream: Optional[TextIO] = None
+    summary_stream: TextIO = sys.stdout
+    if args.report == "-":
+        report_stream = sys.stdout
+        summary_stream = sys.stderr
+    elif args.report:
+        try:
+            report_stream = open(args.report, "w", encoding="utf-8", newline="")
+        except OSError as exc:
+            print(f"xiangqi validate: cannot write the report: {exc}", file=sys.stderr)
+            return 2
+    writer = None
+    if report_stream is not None:
+        writer = ReportWriter(report_stream, "csv" if str(args.report).lower().endswith(".csv") else "jsonl")
+    from xiangqi._progress import Progress
+
+    progress = Progress(sys.stderr, total_files=len(files), enabled=not args.quiet)
+    summary = Summary()
+    t0 = time.perf_counter()
+    try:
+        with contextlib.ExitStack() as stack:
+            executor: Optional[concurrent.futures.Executor] = None
+            if args.dask is not None:
+                try:
+                    executor = stack.enter_context(dask_executor(args.dask or None, workers=jobs))
+                except ImportError as exc:
+                    print(f"xiangqi validate: {exc}", file=sys.stderr)
+                    return 2
+                except OSError as exc:
+                    print(f"xiangqi validate: cannot reach the Dask scheduler {args.dask!r}: {exc}",
+                          file=sys.stderr)
+                    return 2
+            reports = _run(files, args.rules, 1 if executor is None and jobs == 1 else jobs, executor,
+                           args.format, args.chunk_kib * 1024)
+            for r in reports:
+                summary.add(r)
+                if writer is not None:
+                    writer.write(r)
+                progress.update(files=summary.files, games=summary.games, plies=summary.plies,
+                                errors=summary.invalid)
+    finally:
+        progress.close()
+        if report_stream is not None and report_stream is not sys.stdout:
+            report_stream.close()
+    summary.seconds = time.perf_counter() - t0
+    if not args.quiet:
+        print(summary.table(), file=summary_stream)
+    return 0 if summary.invalid == 0 else 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(validate_main(sys.argv[1:]))
