@@ -15,6 +15,8 @@ uint16_t CANNON_CTL_RANK[9][512];
 uint16_t CANNON_CTL_FILE[10][1024];
 xq_bb FILE_SPREAD[1024];
 xq_bb LINE_EMPTY[90];
+xq_bb FILE_OF_BB[90];
+xq_bb HALF_BB[2];
 xq_bb BETWEEN[90][90];
 xq_bb KING_ATT[2][90];
 xq_bb ADVISOR_ATT[2][90];
@@ -96,7 +98,11 @@ static void init_geometry(void) {
             CANNON_FILE[i][o] = (uint16_t)slide(10, i, o, SLIDE_CANNON_CAPTURE);
             CANNON_CTL_FILE[i][o] = (uint16_t)slide(10, i, o, SLIDE_CANNON_CONTROL);
         }
+    HALF_BB[XQ_RED] = HALF_BB[XQ_BLACK] = 0;
+    for (int a = 0; a < 90; a++) HALF_BB[a < 45 ? XQ_RED : XQ_BLACK] |= bb_sq(a);
     for (int a = 0; a < 90; a++) {
+        FILE_OF_BB[a] = 0;
+        for (int r = 0; r < 10; r++) FILE_OF_BB[a] |= bb_sq(r * 9 + a % 9);
         LINE_EMPTY[a] = 0;
         for (int b = 0; b < 90; b++) {
             BETWEEN[a][b] = 0;

@@ -7,12 +7,14 @@
  * expose the king:
  *   - the side to move is in check, or the king itself moves;
  *   - the moving piece is a blocker: the only piece between the king and
- *     an enemy rook or king (flying general), or a piece on the leg of an
+ *     an enemy rook, or the enemy king on the same file (flying general), or a piece on the leg of an
  *     enemy horse that would otherwise attack the king;
  *   - the move leaves or enters a square between the king and an enemy
  *     cannon on one of the king's lines ("cannon zone"): that changes the
  *     number of screens, so it can create a cannon check either way.
  * Every other move keeps all those lines as they were, so it is legal.
+ * (A king standing in the enemy half, possible only in odd set-ups, has
+ * every move tested.)
  */
 #include "xq_internal.h"
 
@@ -33,7 +35,7 @@ static inline void compute_info(const xq_pos *p, check_info *ci) {
     ci->zone = 0;
     ci->checkers = 0;
     xq_bb lines = LINE_EMPTY[ksq];
-    xq_bb snipers = lines & their & (p->by_type[XQ_ROOK] | p->by_type[XQ_KING]);
+    xq_bb snipers = lines & their & (p->by_type[XQ_ROOK] | (p->by_type[XQ_KING] & FILE_OF_BB[ksq]));
     while (snipers) {
         int s = bb_pop_lsb(&snipers);
         xq_bb b = BETWEEN[ksq][s] & occ;
@@ -117,7 +119,10 @@ static inline int gen_legal(const xq_pos *p, xq_move *out) {
     int us = p->side;
     xq_bb occ = pos_occ(p), rot = p->occ_rot, avoid = no_target(p);
     xq_bb careful = ci.blockers | ci.zone | SQ_BB[ci.ksq];
-    int in_check = ci.checkers != 0;
+    /* A king in the enemy half (odd set-ups only) can also be hit by
+       advisors, elephants and the king, which compute_info does not track:
+       test every move then. */
+    int in_check = ci.checkers != 0 || bb_test(HALF_BB[us ^ 1], ci.ksq);
     xq_bb pieces = p->by_color[us];
     while (pieces) {
         int from = bb_pop_lsb(&pieces);

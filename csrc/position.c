@@ -276,7 +276,7 @@ xq_bb piece_att(const xq_pos *p, int s, xq_bb occ, xq_bb rot) {
     case XQ_HORSE: return horse_att(s, occ);
     case XQ_CANNON: return cannon_ctl(s, occ, rot);
     case XQ_ROOK: return rook_att(s, occ, rot);
-    case XQ_KING: return KING_ATT[c][s] | (rook_att(s, occ, rot) & pieces_of(p, c ^ 1, XQ_KING));
+    case XQ_KING: return KING_ATT[c][s] | (rook_att(s, occ, rot) & pieces_of(p, c ^ 1, XQ_KING) & FILE_OF_BB[s]);
     default: return 0;
     }
 }

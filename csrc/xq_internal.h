@@ -55,6 +55,8 @@ extern uint16_t CANNON_CTL_FILE[10][1024];
 extern xq_bb FILE_SPREAD[1024];       /* 10-bit file mask -> bits on file a */
 
 extern xq_bb LINE_EMPTY[90];          /* rook rays on an empty board */
+extern xq_bb FILE_OF_BB[90];
+extern xq_bb HALF_BB[2];              /* each color's own half (ranks 0-4 Red, 5-9 Black) */          /* the whole file of a square (flying general is a file rule) */
 extern xq_bb BETWEEN[90][90];         /* squares strictly between two squares on a line */
 
 /* Leapers, by color where the region depends on it. */
@@ -135,15 +137,27 @@ static inline xq_bb elephant_att(int color, int s, xq_bb occ) {
 
 /* Is square s attacked by `their` pieces (already excluding any piece
    captured on the hypothetical move) under occupancy occ/rot?  `them` is
-   the attacking color.  The king term covers the flying general. */
+   the attacking color.  The king term covers the flying general (on a file
+   only: kings on one rank do not "face" each other). */
 static inline int attacked_by(const xq_pos *p, int s, int them, xq_bb their, xq_bb occ, xq_bb rot) {
     if (PAWN_TO[them][s] & their & p->by_type[XQ_PAWN]) return 1;
     xq_bb hs = their & p->by_type[XQ_HORSE];
     if (hs && horse_attackers(s, hs, occ)) return 1;
-    xq_bb rk = their & (p->by_type[XQ_ROOK] | p->by_type[XQ_KING]);
+    xq_bb rk = their & (p->by_type[XQ_ROOK] | (p->by_type[XQ_KING] & FILE_OF_BB[s]));
     if ((LINE_EMPTY[s] & rk) && (rook_att(s, occ, rot) & rk)) return 1;
     xq_bb cn = their & p->by_type[XQ_CANNON];
     if ((LINE_EMPTY[s] & cn) && (cannon_cap(s, occ, rot) & cn)) return 1;
+    if (bb_test(HALF_BB[them], s)) {
+        /* Only a king standing in the enemy half (outside its palace: an
+           odd set-up position) can meet advisors, elephants or the king. */
+        xq_bb steppers = their & (p->by_type[XQ_ADVISOR] | p->by_type[XQ_ELEPHANT] | p->by_type[XQ_KING]);
+        while (steppers) {
+            int f = bb_pop_lsb(&steppers);
+            int t = p->board[f] & 7;
+            xq_bb a = t == XQ_ADVISOR ? ADVISOR_ATT[them][f] : t == XQ_KING ? KING_ATT[them][f] : elephant_att(them, f, occ);
+            if (bb_test(a, s)) return 1;
+        }
+    }
     return 0;
 }
 
