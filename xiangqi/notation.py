@@ -255,12 +255,12 @@ class _Desc:
         return None if delta is None else (int(red) << 3 | self.ptype, fi, delta)
 
 
-#: A cache entry: (fast path for Black, fast path for Red, description); index it by the side to move.
-_Entry = Tuple[_Fast, _Fast, _Desc]
+#: A cache entry: (fast path for Black, fast path for Red, description, ICCS move code or -1).
+_Entry = Tuple[_Fast, _Fast, _Desc, int]
 
 
 def _entry(desc: _Desc) -> _Entry:
-    return (desc.fast(False), desc.fast(True), desc)
+    return (desc.fast(False), desc.fast(True), desc, desc.code if desc.kind == _KIND_ICCS and desc.code else -1)
 
 
 def _file_index(number: int, red: bool) -> int:
@@ -1054,18 +1054,35 @@ class _Replay:
         raise _error(cls, self.what, text, self.board.fen(), reason, ply)
 
 
+class _Core:
+    """The two C entry points the replay needs (looked up once)."""
+
+    def __init__(self) -> None:
+        from xiangqi._ffi import ffi, lib
+
+        self.new_undo: Callable[[], object] = lambda: ffi.new("xq_undo *")
+        self.is_legal: Callable[[object, int], int] = lib.xq_pos_is_legal
+        self.do_move: Callable[[object, int, object], int] = lib.xq_pos_do_move
+
+
+def _load_core() -> Optional[_Core]:
+    try:
+        return _Core()
+    except (ImportError, AttributeError):  # pragma: no cover - a core without these entry points
+        return None
+
+
+_CORE = _load_core()
+
+
 def _raw_player(board: "Board") -> Optional[Callable[[List[int], int, int], int]]:
     """A function playing ``codes[start:stop]`` on the board's C position; it returns the index of the
     first illegal code (or ``stop``).  None when the board has no C position to drive."""
     pos = getattr(board, "_pos", None)
-    if pos is None:
+    if pos is None or _CORE is None:
         return None
-    try:
-        from xiangqi._ffi import ffi, lib
-        undo = ffi.new("xq_undo *")
-        is_legal, do_move = lib.xq_pos_is_legal, lib.xq_pos_do_move
-    except (ImportError, AttributeError):  # pragma: no cover - a core without these entry points
-        return None
+    undo = _CORE.new_undo()
+    is_legal, do_move = _CORE.is_legal, _CORE.do_move
 
     def play(codes: List[int], start: int, stop: int) -> int:
         i = start
@@ -1144,6 +1161,14 @@ def _parse_codes(board: "Board", texts: Sequence[str], notation: str, one_based:
                     pc[frm] = 0
                     red = not red
                     continue
+        elif e[3] > 0:  # ICCS: taken as it is; an illegal code stops the replay before any later token counts
+            code = e[3]
+            frm, to = code >> 7, code & 127
+            append(code)
+            pc[to] = pc[frm]
+            pc[frm] = 0
+            red = not red
+            continue
         code = _resolve_in_game(e[2], pc, red, replay, len(codes))
         frm, to = code >> 7, code & 127
         append(code)
@@ -1161,9 +1186,7 @@ def _resolve_in_game(desc: _Desc, pc: _Codes, red: bool, replay: _Replay, ply: i
         replay.fail(fail.cls, ply, fail.reason)
     if code == 0:
         replay.fail(IllegalMoveError, ply, "a null move (0000) cannot be played in a game")
-    reason = _pseudo_reason(pc, red, code >> 7, code & 127)
-    if reason is not None:
-        replay.fail(IllegalMoveError, ply, reason)
+    # An ICCS code is taken as it is: if it is illegal, the replay stops there before any later token counts.
     return code
 
 
