@@ -1,10 +1,127 @@
-/* xq_rules.h - public C API: rules (included by xq.h). */
+/*
+ * xq_rules.h - public C API: the per-move facts that repetition rulings
+ * need (included by xq.h).
+ *
+ * A "fact" describes one move of a game: whether it checks (将), whether it
+ * threatens mate by checks (杀, computed only on request), and which enemy
+ * pieces it newly chases (捉).  Verdicts (who must vary, who loses) are made
+ * from these facts in Python (xiangqi.rules); C only answers the questions
+ * that are hot during bulk validation.
+ *
+ * Chase (捉).  After the move, put the mover (side S) to move again and list
+ * every pair (attacker A of S, victim V of the opponent) such that
+ *   - A is an advisor, elephant, horse, cannon or rook (attacks by the king
+ *     and by pawns are never chases: both books allow them);
+ *   - V is not the king and not a pawn on its own side of the river;
+ *   - A can legally capture V (pins and the flying general are respected,
+ *     so a confined or pinned attacker does not chase);
+ *   - it is not an exchange offer (兑): V is not of A's type able to
+ *     capture A back legally;
+ *   - the capture wins material: V is worth more than A (a horse or
+ *     cannon on a rook; an advisor or elephant on a rook, horse or cannon),
+ *     or V is unprotected (no legal recapture on V's square after A takes
+ *     V), which covers false protection (假根: every recapture is illegal),
+ *     or, with XQ_FACTS_CXA, a static exchange on V's square with legal
+ *     moves only gains material (少根: fewer protectors than attackers).
+ *     With XQ_FACTS_CXA a capture after which the capturing side is mated
+ *     at once is not a chase either.
+ * The move chases V when such a pair exists after the move and the same
+ * pair (same attacker piece, followed from its square before the move) did
+ * not qualify before it.  That makes discovered chases (the mover uncovers
+ * another piece's attack), chases by a king or pawn move that uncovers a
+ * piece, and protection subversion (the move pins or blocks V's protector)
+ * all chases, while a standing attack is not chased again.  When S was in
+ * check before the move, the "before" test ignores S's own king safety, so
+ * an evasion does not turn standing attacks into new chases.
+ *
+ * Identity.  xq_history_facts follows pieces through the analysed plies and
+ * gives each chase the square its attacker and victim stood on at the first
+ * analysed ply, so a verdict can tell "one piece chased all the time" from
+ * "different pieces in turn".
+ */
 #ifndef XQ_RULES_H
 #define XQ_RULES_H
 #include "xq.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Most chase pairs recorded per move (more are counted in n_more). */
+#define XQ_MAX_CHASES 24
+
+/* Flags for the facts functions. */
+#define XQ_FACTS_CXA 1          /* Chinese rules: 少根 by exchange, no chase that is mated at once */
+#define XQ_FACTS_KILL 2         /* compute 杀 (mate threat by checks); needs a small search */
+#define XQ_FACTS_CHECK_ONLY 4   /* only move/check/evasion fields; no chase analysis */
+/* Depth of the mate-threat search in the mover's moves (1-7) is read from
+   bits 8-10 of flags; 0 there means the default, 3 (mate within 3 checks). */
+#define XQ_FACTS_KILL_DEPTH(d) (((d) & 7) << 8)
+
+/* Why a pair is a chase. */
+#define XQ_CHASE_UNPROTECTED 1  /* 无根: V has no protector at all */
+#define XQ_CHASE_FALSE_ROOT 2   /* 假根: V's protectors cannot legally recapture */
+#define XQ_CHASE_STRONGER 3     /* V is worth more than A (e.g. horse or cannon on a rook) */
+#define XQ_CHASE_SHORT_ROOT 4   /* 少根 (CXA): protected, but the exchange on V's square wins material */
+
+/* Bits of xq_facts.flags. */
+#define XQ_FACT_ILLEGAL 1       /* the move was not legal in its position (facts are partial) */
+#define XQ_FACT_TRUNCATED 2     /* more than XQ_MAX_CHASES pairs; see n_more */
+#define XQ_FACT_KILL_BUDGET 4   /* the mate-threat search ran out of nodes (kill may be 0 wrongly) */
+
+typedef struct xq_chase {
+    uint8_t attacker;      /* square of the chasing piece after the move */
+    uint8_t victim;        /* square of the chased piece */
+    uint8_t attacker_id;   /* its square at the first analysed ply (xq_move_facts: before the move) */
+    uint8_t victim_id;     /* likewise for the victim */
+    uint8_t attacker_piece;/* piece codes */
+    uint8_t victim_piece;
+    uint8_t reason;        /* XQ_CHASE_* */
+    uint8_t protectors;    /* legal recaptures on the victim's square (0 for unprotected/false root) */
+} xq_chase;
+
+typedef struct xq_facts {
+    xq_move move;
+    uint8_t mover;         /* piece code of the moving piece */
+    uint8_t captured;      /* piece code captured, 0 if none */
+    uint8_t check;         /* the move checks (将) */
+    uint8_t kill;          /* the move threatens mate by checks (杀); only with XQ_FACTS_KILL, never with check */
+    uint8_t evasion;       /* the mover was in check before the move */
+    uint8_t flags;         /* XQ_FACT_* */
+    uint8_t n_chases;      /* pairs recorded in chases[] */
+    uint8_t n_more;        /* pairs beyond XQ_MAX_CHASES, not recorded */
+    xq_chase chases[XQ_MAX_CHASES];
+} xq_facts;
+
+/* Facts of one move played from pos.  Returns XQ_OK, XQ_E_ARG (NULL
+   pointers) or XQ_E_ILLEGAL_MOVE (the move is not legal here; *out is
+   then zeroed except move). */
+int xq_move_facts(const xq_pos *pos, xq_move move, int flags, xq_facts *out);
+
+/* Facts of the plies [start, end) of a game.  pos is the position after n
+   plies and undos[0..n) the undo records of those plies (as xq_pos_do_move
+   fills them), so the function walks back to ply `start` and forward again
+   without touching pos.  out[i - start] receives ply i's facts; cap must be
+   at least end - start.  Ids are squares at ply `start`.  Returns the count
+   written, XQ_E_ARG (bad range, NULL, or undo records that do not fit the
+   position) or XQ_E_BUFFER_SMALL. */
+int xq_history_facts(const xq_pos *pos, const xq_undo *undos, int n, int start, int end, int flags,
+                     xq_facts *out, int cap);
+
+/* Repetition counts of every position of a game: out[j] (j = 0..n) is how
+   many times the position after j plies has occurred so far (itself
+   included), counting only positions since the last capture before it.
+   Positions are equal when their Zobrist keys are (side to move included).
+   out must hold n + 1 entries.  Returns the highest count, or XQ_E_ARG. */
+int xq_repetition_counts(const xq_pos *pos, const xq_undo *undos, int n, uint8_t *out);
+
+/* Earlier plies whose position equals the one after ply `at` (0 <= at <= n),
+   latest first, back to the last capture; at most cap are written.  Returns
+   how many were found (which may exceed cap), or XQ_E_ARG. */
+int xq_repetition_plies(const xq_pos *pos, const xq_undo *undos, int n, int at, int *out, int cap);
+
+/* Checks per side in plies [start, end): counts[c] = checking moves made by
+   color c.  Returns XQ_OK or XQ_E_ARG. */
+int xq_history_checks(const xq_pos *pos, const xq_undo *undos, int n, int start, int end, int counts[2]);
 
 #ifdef __cplusplus
 }

@@ -584,6 +584,26 @@ class Board:
 
     __hash__ = None  # type: ignore[assignment]
 
+    # ---- rulings (xiangqi.rules)
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the current position has occurred at least ``count`` times (back to the last capture)."""
+        from xiangqi import rules
+        return rules.is_repetition(self, count)
+
+    def can_claim_draw(self, rules: str = "axf") -> bool:
+        """Whether a draw can be claimed: the natural limit, or a repetition where nobody alone breaks the rules."""
+        from xiangqi import rules as rulings
+        return rulings.can_claim_draw(self, rules)
+
+    def move_facts(self, ply: int, *, rules: str = "axf") -> "Any":
+        """What move ``ply`` (1-based, -1 = last) does for the rulings: check, chases (with squares and why).
+
+        Returns a :class:`xiangqi.rules.MoveFacts`.
+        """
+        from xiangqi import rules as rulings
+        return rulings.move_facts(self, ply, rules=rules)
+
 
 def parse_coordinates(text: str, *, one_based: bool = False) -> Move:
     """Read ``h2e2`` / ``H2-E2`` (ranks 0–9) or, with ``one_based``, ``h3e3`` / ``a10a9`` (ranks 1–10)."""

@@ -1,0 +1,364 @@
+/*
+ * rules.c - per-move facts for repetition rulings: check (将), chase (捉)
+ * with the distinctions of the AXF and CXA rule books, mate threat (杀),
+ * and repetition counting over a game's undo records.  See xq_rules.h for
+ * the definitions; the verdicts themselves are made in xiangqi/rules.py.
+ *
+ * Nothing here allocates; positions are copied on the stack (an xq_pos is
+ * a few hundred bytes).  Nothing here runs during push/pop: the facts are
+ * computed only when a caller asks (a repetition was found, or a user
+ * wants the reasoning).
+ */
+#include "xq_internal.h"
+
+/* Piece values for "the victim is worth more than the attacker" and for the
+   static exchange (CXA 25.3: a rook is worth two horses or two cannons,
+   horse = cannon, advisor = elephant; a crossed pawn floats, taken here as
+   an advisor; an uncrossed pawn is not material). */
+static const int VALUE[8] = {0, 2, 2, 2, 4, 4, 8, 100};
+
+/* Squares of each side's own half (where its pawns have not crossed). */
+static xq_bb own_half(int color) {
+    xq_bb red_half = ((xq_bb)1 << 45) - 1; /* ranks 0-4 */
+    return color == XQ_RED ? red_half : (~red_half & ((((xq_bb)1) << 90) - 1));
+}
+
+static int piece_value(int pc, int sq) {
+    int t = pc & 7;
+    if (t == XQ_PAWN && bb_test(own_half(pc >> 3), sq)) return 1;
+    return VALUE[t];
+}
+
+static int in_check_side(const xq_pos *p, int color) {
+    return attacked_by(p, p->king_sq[color], color ^ 1, p->by_color[color ^ 1], pos_occ(p), p->occ_rot);
+}
+
+/* ---------------------------------------------------------------- exchange */
+
+/* Gain for the side to move from capturing on sq and continuing the
+   exchange with its least valuable legal capturer each time; either side
+   may stop (so the result is >= 0). */
+static int see_rec(const xq_pos *p, int sq, int depth) {
+    if (depth >= 16) return 0;
+    int us = p->side;
+    xq_bb att = attackers_bb(p, sq, us, pos_occ(p), p->occ_rot);
+    int best = -1, best_v = 1 << 20;
+    while (att) {
+        int s = bb_pop_lsb(&att);
+        int v = piece_value(p->board[s], s);
+        if (v < best_v && xq_pos_is_legal(p, make_move(s, sq))) {
+            best = s;
+            best_v = v;
+        }
+    }
+    if (best < 0) return 0;
+    int gain = piece_value(p->board[sq], sq);
+    xq_pos q = *p;
+    xq_undo u;
+    pos_do_move_fast(&q, make_move(best, sq), &u);
+    int g = gain - see_rec(&q, sq, depth + 1);
+    return g > 0 ? g : 0;
+}
+
+/* Does the side to move have a move that mates the other side at once? */
+static int can_mate_in_one(const xq_pos *p) {
+    xq_move moves[XQ_MAX_MOVES];
+    int n = xq_gen_legal(p, moves, XQ_MAX_MOVES);
+    for (int i = 0; i < n; i++) {
+        xq_pos q = *p;
+        xq_undo u;
+        pos_do_move_fast(&q, moves[i], &u);
+        if (xq_pos_in_check(&q) && xq_count_legal(&q) == 0) return 1;
+    }
+    return 0;
+}
+
+/* --------------------------------------------------------------- chases */
+
+/* The pieces among `from` whose way to v leads over square a (a line through
+   a, a horse leg or elephant eye on a).  The Asian rules judge protection
+   on the board as it stands, so a recapture that only becomes possible
+   because the attacker left a (an x-ray through the attacker) does not
+   protect there (AXF diagrams 39-41 and 61); the Chinese rules count such
+   hidden protection (暗根). */
+static xq_bb through_square(const xq_pos *p, xq_bb from, int v, int a) {
+    xq_bb out = 0;
+    while (from) {
+        int s = bb_pop_lsb(&from);
+        switch (p->board[s] & 7) {
+        case XQ_ROOK: case XQ_CANNON: case XQ_KING:
+            if (bb_test(BETWEEN[s][v], a)) out |= SQ_BB[s];
+            break;
+        case XQ_HORSE:
+            if (HORSE_LEG_BETWEEN[s][v] == a) out |= SQ_BB[s];
+            break;
+        case XQ_ELEPHANT:
+            if ((s + v) / 2 == a) out |= SQ_BB[s];
+            break;
+        default:
+            break;
+        }
+    }
+    return out;
+}
+
+/* Is (attacker on a, victim on v) a chase pair in p, whose side to move owns
+   the attacker?  Returns an XQ_CHASE_* reason or 0.  With `relax` the
+   attacker's own king safety is ignored (used for the position before an
+   evasion).  *nprot receives the number of legal recaptures. */
+static int pair_status(const xq_pos *p, int a, int v, int flags, int relax, uint8_t *nprot) {
+    int pa = p->board[a], pv = p->board[v];
+    xq_move cap = make_move(a, v);
+    *nprot = 0;
+    if (relax ? !xq_pos_is_pseudo_legal(p, cap) : !xq_pos_is_legal(p, cap)) return 0;
+    if ((pa & 7) == (pv & 7)) {
+        /* 兑: the victim can take the attacker first. */
+        xq_pos q = *p;
+        q.side ^= 1;
+        if (xq_pos_is_legal(&q, make_move(v, a))) return 0;
+    }
+    xq_pos r = *p;
+    xq_undo u;
+    pos_do_move_fast(&r, cap, &u);
+    /* r: the victim's side to move, the attacker standing on v. */
+    xq_bb geo = attackers_bb(&r, v, r.side, pos_occ(&r), r.occ_rot);
+    if (!(flags & XQ_FACTS_CXA)) geo &= ~through_square(&r, geo, v, a);
+    int legal = 0;
+    xq_bb g = geo;
+    while (g) {
+        int s = bb_pop_lsb(&g);
+        if (xq_pos_is_legal(&r, make_move(s, v))) legal++;
+    }
+    *nprot = (uint8_t)(legal > 255 ? 255 : legal);
+    int reason = 0;
+    if (piece_value(pv, v) > piece_value(pa, a)) reason = XQ_CHASE_STRONGER;
+    else if (!legal) reason = geo ? XQ_CHASE_FALSE_ROOT : XQ_CHASE_UNPROTECTED;
+    else if ((flags & XQ_FACTS_CXA) && piece_value(pv, v) - see_rec(&r, v, 0) > 0) reason = XQ_CHASE_SHORT_ROOT;
+    if (reason && (flags & XQ_FACTS_CXA) && can_mate_in_one(&r)) reason = 0;
+    return reason;
+}
+
+/* Candidate victims of `color`'s enemy: not the king, not an uncrossed pawn. */
+static xq_bb victim_mask(const xq_pos *p, int enemy) {
+    xq_bb e = p->by_color[enemy] & ~p->by_type[XQ_KING];
+    return e & ~(p->by_type[XQ_PAWN] & own_half(enemy));
+}
+
+static xq_bb chaser_mask(const xq_pos *p, int color) {
+    return p->by_color[color] & (p->by_type[XQ_ADVISOR] | p->by_type[XQ_ELEPHANT] | p->by_type[XQ_HORSE] |
+                                 p->by_type[XQ_CANNON] | p->by_type[XQ_ROOK]);
+}
+
+/* The chases of move m played from `before` (legal, S to move) reaching
+   `after`.  ids (may be NULL) maps squares before the move to identities. */
+static void find_chases(const xq_pos *before, xq_move m, const xq_pos *after, int flags,
+                        const uint8_t *ids, xq_facts *f) {
+    int from = move_from(m), to = move_to(m);
+    int S = before->side, O = S ^ 1;
+    xq_pos q = *after;
+    q.side = (uint8_t)S; /* the mover to move again (a null move by the opponent) */
+    int relax = in_check_side(before, S);
+    xq_bb occ = pos_occ(&q), rot = q.occ_rot;
+    xq_bb occ0 = pos_occ(before), rot0 = before->occ_rot;
+    xq_bb victims = victim_mask(&q, O);
+    xq_bb chasers = chaser_mask(&q, S);
+    while (chasers) {
+        int a = bb_pop_lsb(&chasers);
+        xq_bb t = piece_att(&q, a, occ, rot) & victims;
+        while (t) {
+            int v = bb_pop_lsb(&t);
+            uint8_t np;
+            int reason = pair_status(&q, a, v, flags, 0, &np);
+            if (!reason) continue;
+            int a0 = a == to ? from : a;
+            if (before->board[a0] == q.board[a] && before->board[v] == q.board[v] &&
+                bb_test(piece_att(before, a0, occ0, rot0), v)) {
+                uint8_t np0;
+                if (pair_status(before, a0, v, flags, relax, &np0)) continue; /* a standing chase */
+            }
+            if (f->n_chases >= XQ_MAX_CHASES) {
+                if (f->n_more < 255) f->n_more++;
+                f->flags |= XQ_FACT_TRUNCATED;
+                continue;
+            }
+            xq_chase *c = &f->chases[f->n_chases++];
+            c->attacker = (uint8_t)a;
+            c->victim = (uint8_t)v;
+            c->attacker_id = ids ? ids[a0] : (uint8_t)a0;
+            c->victim_id = ids ? ids[v] : (uint8_t)v;
+            c->attacker_piece = q.board[a];
+            c->victim_piece = q.board[v];
+            c->reason = (uint8_t)reason;
+            c->protectors = np;
+        }
+    }
+}
+
+/* ---------------------------------------------------------- mate threats */
+
+/* Can the side to move mate with checking moves only, within `depth` of its
+   moves, whatever the defender replies? */
+static int mate_by_checks(const xq_pos *p, int depth, long *budget) {
+    xq_move moves[XQ_MAX_MOVES];
+    int n = xq_gen_legal(p, moves, XQ_MAX_MOVES);
+    for (int i = 0; i < n; i++) {
+        if (--*budget < 0) return 0;
+        xq_pos q = *p;
+        xq_undo u;
+        pos_do_move_fast(&q, moves[i], &u);
+        if (!xq_pos_in_check(&q)) continue;
+        xq_move replies[XQ_MAX_MOVES];
+        int k = xq_gen_legal(&q, replies, XQ_MAX_MOVES);
+        if (k == 0) return 1;
+        if (depth <= 1) continue;
+        int all = 1;
+        for (int j = 0; j < k && all; j++) {
+            xq_pos r = q;
+            xq_undo ur;
+            pos_do_move_fast(&r, replies[j], &ur);
+            if (!mate_by_checks(&r, depth - 1, budget)) all = 0;
+        }
+        if (all && *budget >= 0) return 1;
+    }
+    return 0;
+}
+
+#define KILL_BUDGET 200000L
+
+/* ------------------------------------------------------------ one move */
+
+static void facts_at(const xq_pos *p, xq_move m, int flags, const uint8_t *ids, xq_facts *f) {
+    memset(f, 0, sizeof *f);
+    f->move = m;
+    int from = move_from(m), to = move_to(m);
+    f->mover = p->board[from];
+    f->captured = p->board[to];
+    f->evasion = (uint8_t)in_check_side(p, p->side);
+    xq_pos after = *p;
+    xq_undo u;
+    pos_do_move_fast(&after, m, &u);
+    f->check = (uint8_t)xq_pos_in_check(&after);
+    if (!xq_pos_is_legal(p, m)) {
+        f->flags |= XQ_FACT_ILLEGAL;
+        return;
+    }
+    if (flags & XQ_FACTS_CHECK_ONLY) return;
+    int king_evasion = (f->mover & 7) == XQ_KING && f->evasion;
+    /* CXA 棋例通则 1(2): what a king's evasion creates is idle. */
+    if (!((flags & XQ_FACTS_CXA) && king_evasion)) find_chases(p, m, &after, flags, ids, f);
+    if ((flags & XQ_FACTS_KILL) && !f->check && !((flags & XQ_FACTS_CXA) && king_evasion)) {
+        int depth = (flags >> 8) & 7;
+        if (!depth) depth = 3;
+        xq_pos q = after;
+        q.side ^= 1;
+        q.key ^= ZOBRIST_SIDE;
+        long budget = KILL_BUDGET;
+        f->kill = (uint8_t)mate_by_checks(&q, depth, &budget);
+        if (budget < 0) f->flags |= XQ_FACT_KILL_BUDGET;
+    }
+}
+
+int xq_move_facts(const xq_pos *pos, xq_move move, int flags, xq_facts *out) {
+    if (!pos || !out) return XQ_E_ARG;
+    if (!xq_pos_is_legal(pos, move)) {
+        memset(out, 0, sizeof *out);
+        out->move = move;
+        return XQ_E_ILLEGAL_MOVE;
+    }
+    facts_at(pos, move, flags, NULL, out);
+    return XQ_OK;
+}
+
+/* --------------------------------------------------------- game history */
+
+/* Walks pos back to ply `start` using undos[start..n); checks that every
+   record fits the position so a bad record cannot corrupt memory. */
+static int rewind_to(xq_pos *q, const xq_undo *undos, int n, int start) {
+    for (int i = n - 1; i >= start; i--) {
+        const xq_undo *u = &undos[i];
+        int from = move_from(u->move), to = move_to(u->move);
+        if (u->move >> 14 || from >= 90 || to >= 90 || from == to) return XQ_E_ARG;
+        int pc = q->board[to], mover = q->side ^ 1;
+        if (!pc || (pc >> 3) != mover || q->board[from]) return XQ_E_ARG;
+        int cap = u->captured;
+        if (cap && ((cap >> 3) != q->side || (cap & 7) < 1 || (cap & 7) > 6 || (cap & ~15))) return XQ_E_ARG;
+        pos_undo_move_fast(q, u);
+    }
+    return XQ_OK;
+}
+
+static int history_args_ok(const xq_pos *pos, const xq_undo *undos, int n, int start, int end) {
+    if (!pos || n < 0 || (n > 0 && !undos)) return 0;
+    if (start < 0 || start > end || end > n) return 0;
+    return 1;
+}
+
+int xq_history_facts(const xq_pos *pos, const xq_undo *undos, int n, int start, int end, int flags,
+                     xq_facts *out, int cap) {
+    if (!history_args_ok(pos, undos, n, start, end) || (!out && end > start)) return XQ_E_ARG;
+    if (cap < end - start) return XQ_E_BUFFER_SMALL;
+    xq_pos q = *pos;
+    if (rewind_to(&q, undos, n, start) != XQ_OK) return XQ_E_ARG;
+    uint8_t ids[90];
+    for (int s = 0; s < 90; s++) ids[s] = q.board[s] ? (uint8_t)s : NO_SQ;
+    for (int i = start; i < end; i++) {
+        xq_move m = undos[i].move;
+        facts_at(&q, m, flags, ids, &out[i - start]);
+        int from = move_from(m), to = move_to(m);
+        xq_undo u;
+        pos_do_move_fast(&q, m, &u);
+        ids[to] = ids[from];
+        ids[from] = NO_SQ;
+    }
+    return end - start;
+}
+
+int xq_history_checks(const xq_pos *pos, const xq_undo *undos, int n, int start, int end, int counts[2]) {
+    if (!history_args_ok(pos, undos, n, start, end) || !counts) return XQ_E_ARG;
+    counts[0] = counts[1] = 0;
+    xq_pos q = *pos;
+    if (rewind_to(&q, undos, n, start) != XQ_OK) return XQ_E_ARG;
+    for (int i = start; i < end; i++) {
+        int mover = q.side;
+        xq_undo u;
+        pos_do_move_fast(&q, undos[i].move, &u);
+        if (xq_pos_in_check(&q)) counts[mover]++;
+    }
+    return XQ_OK;
+}
+
+/* ----------------------------------------------------------- repetition */
+
+static inline uint64_t key_at(const xq_pos *pos, const xq_undo *undos, int n, int j) {
+    return j < n ? undos[j].key : pos->key;
+}
+
+static int count_back(const xq_pos *pos, const xq_undo *undos, int n, int j, int *out, int cap) {
+    uint64_t k = key_at(pos, undos, n, j);
+    int found = 0;
+    for (int i = j - 1; i >= 0; i--) {
+        if (undos[i].captured) break; /* nothing before a capture can come back */
+        if (((j - i) & 1) == 0 && undos[i].key == k) {
+            if (out && found < cap) out[found] = i;
+            found++;
+        }
+    }
+    return found;
+}
+
+int xq_repetition_counts(const xq_pos *pos, const xq_undo *undos, int n, uint8_t *out) {
+    if (!pos || !out || n < 0 || (n > 0 && !undos)) return XQ_E_ARG;
+    int best = 0;
+    for (int j = 0; j <= n; j++) {
+        int c = 1 + count_back(pos, undos, n, j, NULL, 0);
+        if (c > 255) c = 255;
+        out[j] = (uint8_t)c;
+        if (c > best) best = c;
+    }
+    return best;
+}
+
+int xq_repetition_plies(const xq_pos *pos, const xq_undo *undos, int n, int at, int *out, int cap) {
+    if (!pos || n < 0 || (n > 0 && !undos) || at < 0 || at > n || cap < 0 || (!out && cap)) return XQ_E_ARG;
+    return count_back(pos, undos, n, at, out, cap);
+}

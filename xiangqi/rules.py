@@ -1,0 +1,900 @@
+"""Repetition rulings and the natural move limit, under the Asian (AXF) and Chinese (CXA) rules.
+
+When a position comes back for the third time (the count is configurable),
+the moves since its first of those occurrences form the *loop*, and each
+side's moves in it are judged:
+
+* 将 **check**: the move attacks the enemy king;
+* 杀 **mate threat** (Chinese rules only): the mover could mate next by checks alone;
+* 捉 **chase**: the move newly creates a threat to win an enemy piece — an
+  attack on an unprotected piece (or one whose protectors cannot legally
+  recapture, 假根), or on a piece worth more than the attacker (a horse or
+  cannon on a rook), never by the king or a pawn itself, never on a pawn
+  that has not crossed the river, and not an exchange offer (兑) between
+  pieces of one type that can take each other. The exact definition is in
+  ``csrc/xq_rules.h``; the per-move facts are computed in C;
+* everything else is **idle** (闲), including offers (兑, 献), blocks (拦) and
+  follows (跟).
+
+Asian rules (:data:`AXF`, the default, as ``board.outcome()`` uses it):
+
+* a side that checks with every move of the loop commits perpetual check (长将);
+* a side that, with every move, chases one and the same piece (followed by
+  identity; several pieces taking turns on it count) commits perpetual chase
+  (长捉). One piece chasing two or more pieces in turn, two pieces chasing two
+  in turn, "one check one chase", and perpetual mate threats are allowed;
+* verdict: check outranks chase; the side with the worse pattern loses;
+  equal patterns (both perpetual check, both perpetual chase, or neither
+  forbidden) draw.
+
+Chinese rules (:data:`CXA`, the 2020 text, 棋例 chapter):
+
+* a side whose every move in the loop is an attack (将, 杀 or 捉, chasing one
+  piece or several) plays a forbidden pattern: 长将, 长杀, 长捉, 一将一杀,
+  一将一捉, 一杀一捉; a single idle move makes the cycle allowed (数将一闲 …);
+* 长将 loses whatever the other side does (mutual 长将 draws); one side
+  forbidden and the other allowed: the forbidden side loses; both forbidden:
+  draw, except that 长捉车 against 联合捉车 and 长捉无根子 against 联合捉无根子
+  lose for the former (棋例通则 九); chases also include winning a protected
+  piece by exchange (少根), and a capture after which the capturer is mated
+  at once is no chase.
+
+The natural limit (自然限着) is a draw after 60 moves (120 plies) without a
+capture. Checks are counted as the books say for a claim: of the checks the
+claiming side gave in that stretch only 10 count; each further check is a
+void ply and so is the reply to it (2 plies deducted per excess check).
+Either side may claim, so the draw holds as soon as
+``plies - 2 * max(0, checks_by_side - 10) >= 120`` for at least one side.
+Plies before the starting FEN (its halfmove clock) count as non-checking.
+Events may shorten the limit: pass ``natural_limit=`` (plies).
+
+>>> from xiangqi import Board
+>>> board = Board("2bk1a3/4a4/4b4/9/c8/1R7/3r5/4B4/4A4/4KAB2 w - - 0 1")
+>>> for m in "b4a4 a5e5 a4e4 e5a5 e4a4 a5e5 a4e4 e5a5".split():
+...     _ = board.push_iccs(m)
+>>> board.outcome() is None   # the position has occurred twice
+True
+>>> _ = board.push_iccs("e4a4")
+>>> outcome = board.outcome()
+>>> outcome.result(), outcome.termination.name
+('0-1', 'PERPETUAL_CHASE')
+>>> print(outcome.reason)
+Red loses: perpetual chase of the unprotected black cannon (e5, a5) by the red rook, plies 2-9 (Asian rules); Red's move e4a4 completed the third occurrence at ply 9.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from xiangqi._ffi import ffi, lib
+from xiangqi.core import (
+    BLACK, CANNON, HORSE, KING, PAWN, RED, ROOK, STARTING_FEN, Color, Move, Piece, Square, square_name,
+)
+from xiangqi.outcome import Outcome, Termination
+
+if TYPE_CHECKING:
+    from xiangqi.board import Board
+
+__all__ = [
+    "RuleSet", "AXF", "CXA", "RULE_SETS", "DEFAULT_RULES", "get_rules",
+    "ChaseReason", "Chase", "MoveFacts", "Pattern", "SideJudgement", "Ruling", "NaturalLimit",
+    "move_facts", "history_facts", "repetition_count", "repetition_plies", "is_repetition",
+    "judge", "adjudicate", "can_claim_draw", "natural_limit", "scan_violations",
+]
+
+
+# --------------------------------------------------------------------------- rule sets
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleSet:
+    """A rule book as data: what the verdict logic reads.
+
+    Use :func:`dataclasses.replace` to derive a variant, e.g.
+    ``dataclasses.replace(AXF, natural_limit=100)``.
+    """
+
+    #: Short name: ``"axf"`` or ``"cxa"``.
+    name: str
+    #: Human names for reasons.
+    title: str
+    title_zh: str
+    #: Occurrences of a position that make it adjudicable (third by default).
+    repetition_count: int = 3
+    #: Mate threats (杀) are judged (and are forbidden when perpetual or mixed with other attacks).
+    mate_threats: bool = False
+    #: Depth of the mate-threat search, in the mover's checking moves (1-7).
+    mate_threat_depth: int = 3
+    #: Checks and chases mixed in one cycle (一将一捉) are forbidden.
+    mixed_attacks_forbidden: bool = False
+    #: A perpetual chase must chase one and the same piece on every move (AXF);
+    #: otherwise chasing any piece(s) on every move is 长捉 (CXA 24.11).
+    chase_needs_same_victim: bool = True
+    #: Chinese rules' chase extras: exchange gain (少根), no chase that is mated at once, hidden protection.
+    chinese_chase: bool = False
+    #: CXA 棋例通则 九 (2)(3): 长捉车 vs 联合捉车 and 长捉无根子 vs 联合捉无根子 when both sides are forbidden.
+    joint_chase_exceptions: bool = False
+    #: Natural limit in plies without a capture (0 turns it off).
+    natural_limit: int = 120
+    #: Checks by the claiming side that count within the natural limit.
+    natural_limit_checks: int = 10
+    #: CXA: within this many rounds, a repetition both sides may continue is lost by Red if Red does not
+    #: vary ("由红方变着，不变判负"). 0 (the default) turns it off: positions set up from a FEN have no
+    #: real opening.
+    red_must_vary_rounds: int = 0
+
+    def facts_flags(self) -> int:
+        """The C flags for :c:func:`xq_history_facts` under these rules."""
+        flags = 0
+        if self.chinese_chase:
+            flags |= int(lib.XQ_FACTS_CXA)
+        if self.mate_threats:
+            flags |= int(lib.XQ_FACTS_KILL) | (max(1, min(7, self.mate_threat_depth)) << 8)
+        return flags
+
+
+#: The Asian Xiangqi Federation rules (the default).
+AXF = RuleSet(name="axf", title="Asian rules", title_zh="亚洲规则")
+#: The Chinese Xiangqi Association rules (2020 text).
+CXA = RuleSet(
+    name="cxa", title="Chinese rules", title_zh="中国规则", mate_threats=True, mixed_attacks_forbidden=True,
+    chase_needs_same_victim=False, chinese_chase=True, joint_chase_exceptions=True,
+)
+RULE_SETS: Dict[str, RuleSet] = {"axf": AXF, "cxa": CXA}
+#: The rule set used when none is named.
+DEFAULT_RULES = "axf"
+
+_ALIASES = {"axf": "axf", "asian": "axf", "asia": "axf", "cxa": "cxa", "chinese": "cxa", "china": "cxa"}
+
+
+def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
+    """The :class:`RuleSet` for a name (``axf``/``asian``, ``cxa``/``chinese``) or a rule set itself."""
+    if rules is None:
+        return RULE_SETS[DEFAULT_RULES]
+    if isinstance(rules, RuleSet):
+        return rules
+    if not isinstance(rules, str):
+        raise TypeError(f"rules must be a name or a RuleSet, not {type(rules).__name__}")
+    key = _ALIASES.get(rules.strip().lower())
+    if key is None:
+        raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
+    return RULE_SETS[key]
+
+
+# --------------------------------------------------------------------------- facts
+
+
+class ChaseReason(enum.IntEnum):
+    """Why an attack counts as a chase (the C ``XQ_CHASE_*`` codes)."""
+
+    #: 无根: no piece protects the victim.
+    UNPROTECTED = 1
+    #: 假根: the victim's protectors cannot legally recapture.
+    FALSE_ROOT = 2
+    #: The victim is worth more than the attacker (a horse or cannon on a rook, …).
+    STRONGER = 3
+    #: 少根 (Chinese rules): protected, but the exchange on its square wins material.
+    SHORT_ROOT = 4
+
+    @property
+    def words(self) -> str:
+        return _REASON_WORDS[self][0]
+
+    @property
+    def words_zh(self) -> str:
+        return _REASON_WORDS[self][1]
+
+
+_REASON_WORDS = {
+    ChaseReason.UNPROTECTED: ("unprotected", "无根"),
+    ChaseReason.FALSE_ROOT: ("falsely protected", "假根"),
+    ChaseReason.STRONGER: ("", ""),
+    ChaseReason.SHORT_ROOT: ("under-protected", "少根"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Chase:
+    """One chase pair of a move: ``attacker`` newly threatens to win ``victim``."""
+
+    attacker: Square
+    victim: Square
+    attacker_piece: Piece
+    victim_piece: Piece
+    reason: ChaseReason
+    #: Legal recaptures on the victim's square (0 when unprotected or falsely protected).
+    protectors: int
+    #: Where the attacker and the victim stood at the first analysed ply (identity across moves).
+    attacker_id: Square
+    victim_id: Square
+
+    def describe(self) -> str:
+        """English, e.g. ``red rook h6 chases the unprotected black cannon i6``."""
+        adj = self.reason.words
+        return (f"{_piece_en(self.attacker_piece)} {square_name(self.attacker)} chases the "
+                f"{adj + ' ' if adj else ''}{_piece_en(self.victim_piece)} {square_name(self.victim)}")
+
+    def describe_zh(self) -> str:
+        """Chinese, e.g. ``红车h6捉黑方无根炮i6``."""
+        return (f"{_piece_zh(self.attacker_piece)}{square_name(self.attacker)}捉"
+                f"{_side_zh(self.victim_piece.color)}方{self.reason.words_zh}{self.victim_piece.chinese()}"
+                f"{square_name(self.victim)}")
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveFacts:
+    """What one move does, for the rulings: check, mate threat, chases."""
+
+    #: 1-based number of the move in the game (ply 1 is the first move after the starting FEN).
+    ply: int
+    move: Move
+    color: Color
+    piece: Piece
+    captured: Optional[Piece]
+    check: bool
+    #: 杀: a mate threat by checks; ``None`` when not computed (Asian rules do not need it).
+    mate_threat: Optional[bool]
+    #: The mover was in check before the move.
+    evasion: bool
+    chases: Tuple[Chase, ...]
+    #: The move was not legal in its position (a board filled with :meth:`Board.push` unchecked).
+    illegal: bool = False
+
+    @property
+    def kind(self) -> str:
+        """``"check"``, ``"mate_threat"``, ``"chase"`` or ``"idle"`` (the heaviest effect, CXA 27.4)."""
+        if self.check:
+            return "check"
+        if self.mate_threat:
+            return "mate_threat"
+        if self.chases:
+            return "chase"
+        return "idle"
+
+    def describe(self) -> str:
+        """One English line: ply, side, move, and what it does."""
+        side = "Red" if self.color else "Black"
+        parts = []
+        if self.check:
+            parts.append("check")
+        if self.mate_threat:
+            parts.append("threatens mate")
+        parts.extend(c.describe() for c in self.chases)
+        what = "; ".join(parts) if parts else "idle"
+        return f"ply {self.ply}: {side} {self.move.iccs()} ({_piece_en(self.piece)}): {what}"
+
+    def describe_zh(self) -> str:
+        """One Chinese line."""
+        parts = []
+        if self.check:
+            parts.append("将")
+        if self.mate_threat:
+            parts.append("杀")
+        parts.extend(c.describe_zh() for c in self.chases)
+        what = "；".join(parts) if parts else "闲"
+        return f"第{self.ply}着 {_side_zh(self.color)}方 {self.move.iccs()}（{self.piece.chinese()}）：{what}"
+
+
+def _piece_en(p: Piece) -> str:
+    return f"{'red' if p.color else 'black'} {_PIECE_WORDS[p.piece_type]}"
+
+
+def _piece_zh(p: Piece) -> str:
+    return f"{_side_zh(p.color)}{p.chinese()}"
+
+
+def _side_en(c: Color) -> str:
+    return "Red" if c else "Black"
+
+
+def _side_zh(c: Color) -> str:
+    return "红" if c else "黑"
+
+
+_PIECE_WORDS = {1: "pawn", 2: "advisor", 3: "elephant", 4: "horse", 5: "cannon", 6: "rook", 7: "king"}
+
+
+def _board_parts(board: "Board") -> Tuple[Any, Any, int]:
+    """The C position, undo records and ply count of a board (package-internal access)."""
+    return board._pos, board._undo, len(board.move_stack)
+
+
+def _raw_facts(board: "Board", start: int, end: int, flags: int) -> Any:
+    pos, undo, n = _board_parts(board)
+    out = ffi.new("xq_facts[]", max(1, end - start))
+    got = lib.xq_history_facts(pos, undo, n, start, end, flags, out, max(1, end - start))
+    if got < 0:
+        from xiangqi._ffi import raise_internal
+        raise_internal(got, "xq_history_facts")
+    return out
+
+
+def _convert(raw: Any, ply: int, with_threats: bool) -> MoveFacts:
+    chases = []
+    for j in range(raw.n_chases):
+        c = raw.chases[j]
+        chases.append(Chase(
+            attacker=int(c.attacker), victim=int(c.victim),
+            attacker_piece=Piece.from_code(int(c.attacker_piece)), victim_piece=Piece.from_code(int(c.victim_piece)),
+            reason=ChaseReason(int(c.reason)), protectors=int(c.protectors),
+            attacker_id=int(c.attacker_id), victim_id=int(c.victim_id),
+        ))
+    code = int(raw.move)
+    mover = int(raw.mover)
+    captured = int(raw.captured)
+    return MoveFacts(
+        ply=ply, move=Move(code >> 7, code & 127), color=bool(mover >> 3), piece=Piece.from_code(mover),
+        captured=Piece.from_code(captured) if captured else None, check=bool(raw.check),
+        mate_threat=bool(raw.kill) if with_threats else None, evasion=bool(raw.evasion),
+        chases=tuple(chases), illegal=bool(raw.flags & lib.XQ_FACT_ILLEGAL),
+    )
+
+
+def history_facts(board: "Board", start: int = 1, end: Optional[int] = None, *,
+                  rules: Union[str, RuleSet, None] = None) -> List[MoveFacts]:
+    """Facts of the moves ``start``..``end`` (1-based ply numbers, inclusive) of the board's game.
+
+    Identities (``attacker_id``/``victim_id``) are squares at the position before move ``start``.
+    """
+    rs = get_rules(rules)
+    n = len(board.move_stack)
+    end = n if end is None else end
+    if not (1 <= start <= end + 1 and end <= n):
+        raise ValueError(f"plies {start}-{end} are outside the game's {n} plies")
+    if end < start:
+        return []
+    raw = _raw_facts(board, start - 1, end, rs.facts_flags())
+    return [_convert(raw[i], start + i, rs.mate_threats) for i in range(end - start + 1)]
+
+
+def move_facts(board: "Board", ply: int, *, rules: Union[str, RuleSet, None] = None) -> MoveFacts:
+    """The facts of move ``ply`` (1-based; negative counts from the end, -1 is the last move).
+
+    >>> from xiangqi import Board
+    >>> b = Board("2bk1a3/4a4/4b4/9/c8/1R7/3r5/4B4/4A4/4KAB2 w - - 0 1")
+    >>> _ = b.push_iccs("b4a4")
+    >>> b.move_facts(1).describe()
+    'ply 1: Red b4a4 (red rook): red rook a4 chases the unprotected black cannon a5'
+    """
+    n = len(board.move_stack)
+    p = ply + n + 1 if ply < 0 else ply
+    if not 1 <= p <= n:
+        raise IndexError(f"ply {ply} is outside the game's {n} plies")
+    return history_facts(board, p, p, rules=rules)[0]
+
+
+# --------------------------------------------------------------------------- repetition
+
+
+def repetition_plies(board: "Board", ply: Optional[int] = None) -> List[int]:
+    """Earlier plies whose position equals the one after ``ply`` (default: now), latest first.
+
+    A position after ``k`` plies is numbered ``k`` (0 is the starting FEN).
+    """
+    pos, undo, n = _board_parts(board)
+    at = n if ply is None else ply
+    if not 0 <= at <= n:
+        raise ValueError(f"ply {ply} is outside the game's {n} plies")
+    cap = 16
+    while True:
+        out = ffi.new("int[]", cap)
+        k = lib.xq_repetition_plies(pos, undo, n, at, out, cap)
+        if k < 0:
+            from xiangqi._ffi import raise_internal
+            raise_internal(k, "xq_repetition_plies")
+        if k <= cap:
+            return [int(out[i]) for i in range(k)]
+        cap = k
+
+
+def repetition_count(board: "Board") -> int:
+    """How many times the current position has occurred (itself included), back to the last capture."""
+    pos, undo, n = _board_parts(board)
+    return 1 + int(lib.xq_repetition_plies(pos, undo, n, n, ffi.NULL, 0))
+
+
+def is_repetition(board: "Board", count: int = 3) -> bool:
+    """Whether the current position has occurred at least ``count`` times."""
+    return repetition_count(board) >= count
+
+
+# --------------------------------------------------------------------------- judgement
+
+
+class Pattern(enum.Enum):
+    """A side's pattern over a repetition loop."""
+
+    #: Nothing forbidden (idle moves, offers, allowed mixes, one piece chasing several …).
+    ALLOWED = "allowed"
+    PERPETUAL_CHECK = "perpetual check"
+    PERPETUAL_CHASE = "perpetual chase"
+    PERPETUAL_MATE_THREAT = "perpetual mate threat"
+    CHECK_AND_MATE_THREAT = "check and mate threat"
+    CHECK_AND_CHASE = "check and chase"
+    MATE_THREAT_AND_CHASE = "mate threat and chase"
+    CHECK_MATE_THREAT_AND_CHASE = "check, mate threat and chase"
+
+    @property
+    def forbidden(self) -> bool:
+        return self is not Pattern.ALLOWED
+
+    @property
+    def zh(self) -> str:
+        return _PATTERN_ZH[self]
+
+
+_PATTERN_ZH = {
+    Pattern.ALLOWED: "允许着法",
+    Pattern.PERPETUAL_CHECK: "长将",
+    Pattern.PERPETUAL_CHASE: "长捉",
+    Pattern.PERPETUAL_MATE_THREAT: "长杀",
+    Pattern.CHECK_AND_MATE_THREAT: "一将一杀",
+    Pattern.CHECK_AND_CHASE: "一将一捉",
+    Pattern.MATE_THREAT_AND_CHASE: "一杀一捉",
+    Pattern.CHECK_MATE_THREAT_AND_CHASE: "将杀捉交替",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class SideJudgement:
+    """One side's moves in a loop and what they amount to."""
+
+    color: Color
+    pattern: Pattern
+    #: The side's moves in the loop.
+    moves: Tuple[MoveFacts, ...]
+    #: For a perpetual chase: the chases on the chased piece(s), move by move (AXF: of the same piece).
+    chases: Tuple[Chase, ...] = ()
+    #: The ids (squares at the loop's start) of the pieces chased on every move (AXF).
+    victims: Tuple[Square, ...] = ()
+
+    @property
+    def forbidden(self) -> bool:
+        return self.pattern.forbidden
+
+
+@dataclasses.dataclass(frozen=True)
+class NaturalLimit:
+    """The natural move limit's count at a position."""
+
+    #: Plies since the last capture (the FEN's halfmove clock included).
+    plies: int
+    #: Checking moves by each side in the known part of that stretch.
+    checks_red: int
+    checks_black: int
+    #: Plies that count for the side most favourable to a claim (void plies deducted).
+    counted: int
+    #: The side whose claim counts ``counted`` plies (its excess checks are deducted).
+    claimant: Color
+    limit: int
+    reached: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Ruling:
+    """A verdict with its reasoning: :attr:`outcome` and everything that led to it."""
+
+    outcome: Outcome
+    rules: RuleSet
+    #: ``"repetition"`` or ``"natural_limit"``.
+    kind: str
+    #: The position judged is the one after this many plies.
+    ply: int
+    #: Repetition: plies (positions) where the repeated position occurred, earliest first.
+    occurrences: Tuple[int, ...] = ()
+    #: Repetition: the loop's moves are plies ``first_ply``..``last_ply`` (1-based, inclusive).
+    first_ply: int = 0
+    last_ply: int = 0
+    #: The side whose move completed the loop.
+    completed_by: Optional[Color] = None
+    red: Optional[SideJudgement] = None
+    black: Optional[SideJudgement] = None
+    natural: Optional[NaturalLimit] = None
+
+    @property
+    def winner(self) -> Optional[Color]:
+        return self.outcome.winner
+
+    @property
+    def loser(self) -> Optional[Color]:
+        return None if self.outcome.winner is None else not self.outcome.winner
+
+    def side(self, color: Color) -> Optional[SideJudgement]:
+        """The judgement of ``color``'s moves (repetition rulings)."""
+        return self.red if color else self.black
+
+    def explain(self) -> str:
+        """The reason and the loop move by move (English and Chinese)."""
+        lines = [self.outcome.reason, self.outcome.reason_zh]
+        for sj in (self.red, self.black):
+            if sj is None:
+                continue
+            lines.append(f"{_side_en(sj.color)}: {sj.pattern.value} / {sj.pattern.zh}")
+        facts = sorted([f for sj in (self.red, self.black) if sj is not None for f in sj.moves], key=lambda f: f.ply)
+        lines.extend("  " + f.describe() for f in facts)
+        if self.natural is not None:
+            nl = self.natural
+            lines.append(f"natural limit: {nl.plies} plies without capture, checks red {nl.checks_red} "
+                         f"black {nl.checks_black}, counted {nl.counted} of {nl.limit}")
+        return "\n".join(lines)
+
+
+def _side_judgement(color: Color, moves: Sequence[MoveFacts], rs: RuleSet) -> SideJudgement:
+    mv = tuple(moves)
+    if not mv:
+        return SideJudgement(color, Pattern.ALLOWED, mv)
+    if all(f.check for f in mv):
+        return SideJudgement(color, Pattern.PERPETUAL_CHECK, mv)
+    if not rs.mixed_attacks_forbidden:
+        # Asian rules: any check or idle move breaks a perpetual chase; mate threats are allowed.
+        if any(f.check or not f.chases for f in mv):
+            return SideJudgement(color, Pattern.ALLOWED, mv)
+        common = set(c.victim_id for c in mv[0].chases)
+        for f in mv[1:]:
+            common &= set(c.victim_id for c in f.chases)
+        if not common:
+            return SideJudgement(color, Pattern.ALLOWED, mv)
+        chases = tuple(c for f in mv for c in f.chases if c.victim_id in common)
+        return SideJudgement(color, Pattern.PERPETUAL_CHASE, mv, chases, tuple(sorted(common)))
+    kinds = [f.kind for f in mv]
+    if "idle" in kinds:
+        return SideJudgement(color, Pattern.ALLOWED, mv)
+    if rs.chase_needs_same_victim and "chase" in kinds:
+        common = None
+        for f in mv:
+            if f.kind == "chase":
+                ids = set(c.victim_id for c in f.chases)
+                common = ids if common is None else common & ids
+        if not common:
+            return SideJudgement(color, Pattern.ALLOWED, mv)
+    ks = set(kinds)
+    pattern = {
+        frozenset({"mate_threat"}): Pattern.PERPETUAL_MATE_THREAT,
+        frozenset({"chase"}): Pattern.PERPETUAL_CHASE,
+        frozenset({"check", "mate_threat"}): Pattern.CHECK_AND_MATE_THREAT,
+        frozenset({"check", "chase"}): Pattern.CHECK_AND_CHASE,
+        frozenset({"mate_threat", "chase"}): Pattern.MATE_THREAT_AND_CHASE,
+    }.get(frozenset(ks), Pattern.CHECK_MATE_THREAT_AND_CHASE)
+    chases = tuple(c for f in mv if f.kind == "chase" for c in f.chases)
+    victims = tuple(sorted(set(c.victim_id for c in chases)))
+    return SideJudgement(color, pattern, mv, chases, victims)
+
+
+def _joint(sj: SideJudgement, rook: bool) -> bool:
+    """Every chasing move of the side chases (jointly, 少根) a rook / a non-rook piece."""
+    moves = [f for f in sj.moves if f.kind == "chase"]
+    return bool(moves) and all(
+        any(c.reason is ChaseReason.SHORT_ROOT and (c.victim_piece.piece_type == ROOK) == rook for c in f.chases)
+        for f in moves)
+
+
+def _single(sj: SideJudgement, rook: bool) -> bool:
+    """Every move of the side chases, by one piece's own attack, a rook / an unprotected piece."""
+    return sj.pattern is Pattern.PERPETUAL_CHASE and all(
+        any(c.reason is not ChaseReason.SHORT_ROOT and (c.victim_piece.piece_type == ROOK) == rook for c in f.chases)
+        for f in sj.moves)
+
+
+def _verdict(red: SideJudgement, black: SideJudgement, rs: RuleSet) -> Tuple[Optional[Color], str]:
+    """(loser or None, why) from the two sides' patterns."""
+    rc, bc = red.pattern is Pattern.PERPETUAL_CHECK, black.pattern is Pattern.PERPETUAL_CHECK
+    if rc and bc:
+        return None, "mutual perpetual check"
+    if rc or bc:
+        return (RED if rc else BLACK), "perpetual check"
+    if red.forbidden and black.forbidden:
+        if rs.joint_chase_exceptions:
+            for x, y in ((red, black), (black, red)):
+                for rook in (True, False):
+                    if _single(x, rook) and _joint(y, rook):
+                        return x.color, "joint"
+        return None, "both forbidden"
+    if red.forbidden or black.forbidden:
+        return (RED if red.forbidden else BLACK), "forbidden"
+    return None, "allowed"
+
+
+def _squares(chases: Iterable[Chase], victim: bool) -> List[str]:
+    out: List[str] = []
+    for c in chases:
+        s = square_name(c.victim if victim else c.attacker)
+        if s not in out:
+            out.append(s)
+    return out
+
+
+def _chase_text(sj: SideJudgement) -> Tuple[str, str]:
+    """English and Chinese phrases naming what a chasing side chases and with what."""
+    en_parts, zh_parts = [], []
+    by_victim: Dict[int, List[Chase]] = {}
+    for c in sj.chases:
+        by_victim.setdefault(c.victim_id, []).append(c)
+    for vid, cs in by_victim.items():
+        reasons = [c.reason for c in cs]
+        reason = max(set(reasons), key=reasons.count)
+        vp = cs[0].victim_piece
+        chasers: Dict[int, Piece] = {}
+        for c in cs:
+            chasers.setdefault(c.attacker_id, c.attacker_piece)
+        kinds = sorted(set(_PIECE_WORDS[p.piece_type] for p in chasers.values()))
+        by = f"the {'red' if sj.color else 'black'} {' and '.join(kinds)}"
+        if len(chasers) > 1 and len(kinds) == 1:
+            by = f"the {'red' if sj.color else 'black'} {kinds[0]}s (taking turns)"
+        adj = reason.words
+        en_parts.append(f"the {adj + ' ' if adj else ''}{_piece_en(vp)} ({', '.join(_squares(cs, True))}) by {by}")
+        zh_chasers = "、".join(sorted(set(p.chinese() for p in chasers.values())))
+        zh_parts.append(f"{_side_zh(vp.color)}方{reason.words_zh}{vp.chinese()}（{'、'.join(_squares(cs, True))}，"
+                        f"{_side_zh(sj.color)}{zh_chasers}捉）")
+    return "; ".join(en_parts), "；".join(zh_parts)
+
+
+def _pattern_text(sj: SideJudgement) -> Tuple[str, str]:
+    side, side_zh = _side_en(sj.color), _side_zh(sj.color)
+    if sj.pattern is Pattern.PERPETUAL_CHECK:
+        checkers = []
+        for f in sj.moves:
+            name = f"{_PIECE_WORDS[f.piece.piece_type]}"
+            if name not in checkers:
+                checkers.append(name)
+        sq = []
+        for f in sj.moves:
+            s = square_name(f.move.to_square)
+            if s not in sq:
+                sq.append(s)
+        return (f"perpetual check by the {side.lower()} {' and '.join(checkers)} ({', '.join(sq)})",
+                f"{side_zh}方长将（{'、'.join(sq)}）")
+    if sj.pattern is Pattern.PERPETUAL_CHASE:
+        en, zh = _chase_text(sj)
+        return f"perpetual chase of {en}", f"{side_zh}方长捉{zh}"
+    if sj.pattern is Pattern.PERPETUAL_MATE_THREAT:
+        return "perpetual mate threat", f"{side_zh}方长杀"
+    label = sj.pattern.value
+    en_extra, zh_extra = "", ""
+    if sj.chases:
+        en, zh = _chase_text(sj)
+        en_extra, zh_extra = f", chasing {en}", f"，捉{zh}"
+    return (f"{label} on every move ({sj.pattern.zh}){en_extra}", f"{side_zh}方{sj.pattern.zh}{zh_extra}")
+
+
+def _repetition_ruling(board: "Board", rs: RuleSet, count: int) -> Optional[Ruling]:
+    n = len(board.move_stack)
+    prev = repetition_plies(board)
+    if len(prev) < count - 1 or count < 2:
+        return None
+    start = prev[count - 2]              # position index where the loop starts
+    occurrences = tuple(sorted(prev[:count - 1])) + (n,)
+    facts = history_facts(board, start + 1, n, rules=rs)
+    mover_red = [f for f in facts if f.color]
+    mover_black = [f for f in facts if not f.color]
+    red = _side_judgement(RED, mover_red, rs)
+    black = _side_judgement(BLACK, mover_black, rs)
+    loser, why = _verdict(red, black, rs)
+    completed_by = not board.turn
+    last = facts[-1]
+    first_ply, last_ply = start + 1, n
+    plies_en = f"plies {first_ply}-{last_ply}"
+    plies_zh = f"第{first_ply}-{last_ply}着"
+    ordinal = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(count, f"{count}th")
+    tail_en = (f"; {_side_en(completed_by)}'s move {last.move.iccs()} completed the {ordinal} occurrence "
+               f"at ply {last_ply}.")
+    tail_zh = f"；第{last_ply}着{_side_zh(completed_by)}方{last.move.iccs()}使局面第{count}次出现"
+    rules_en, rules_zh = rs.title, rs.title_zh
+    if loser is not None:
+        sj = red if loser == RED else black
+        pat_en, pat_zh = _pattern_text(sj)
+        if sj.pattern is Pattern.PERPETUAL_CHECK:
+            term = Termination.PERPETUAL_CHECK
+        elif sj.pattern is Pattern.PERPETUAL_CHASE:
+            term = Termination.PERPETUAL_CHASE
+        else:
+            term = Termination.FORBIDDEN_PATTERN
+        other = black if loser == RED else red
+        extra_en, extra_zh = "", ""
+        if why == "joint":
+            o_en, o_zh = _pattern_text(other)
+            extra_en = f" ({_side_en(other.color)}'s joint chase, {o_en}, does not excuse it)"
+            extra_zh = f"（对方联合捉子：{o_zh}）"
+        reason = (f"{_side_en(loser)} loses: {pat_en}{extra_en}, {plies_en} ({rules_en})" + tail_en)
+        reason_zh = f"{_side_zh(loser)}方{pat_zh}{extra_zh}，{plies_zh}，{_side_zh(loser)}方负（{rules_zh}）" + tail_zh
+        outcome = Outcome(term, winner=not loser, reason=reason, reason_zh=reason_zh)
+    else:
+        if why == "mutual perpetual check":
+            what_en, what_zh = "both sides check perpetually", "双方长将"
+        elif why == "both forbidden":
+            r_en, r_zh = _pattern_text(red)
+            b_en, b_zh = _pattern_text(black)
+            what_en = f"both sides break the rules alike (Red: {r_en}; Black: {b_en})"
+            what_zh = f"双方均为禁止着法（{r_zh}；{b_zh}），不变作和"
+        else:
+            what_en, what_zh = "neither side's moves are forbidden", "双方均为允许着法，不变作和"
+        early = rs.red_must_vary_rounds
+        if why == "allowed" and early and board.fullmove_number <= early:
+            reason = (f"Red loses: a repetition both sides may continue within the first {early} moves must be "
+                      f"varied by Red, {plies_en} ({rules_en})" + tail_en)
+            reason_zh = f"{early}回合内形成双方不变作和的局面，由红方变着，不变判负，{plies_zh}（{rules_zh}）" + tail_zh
+            outcome = Outcome(Termination.FORBIDDEN_PATTERN, winner=BLACK, reason=reason, reason_zh=reason_zh)
+        else:
+            reason = f"Draw by repetition: {what_en}, {plies_en} ({rules_en})" + tail_en
+            reason_zh = f"循环重复，{what_zh}，{plies_zh}，和棋（{rules_zh}）" + tail_zh
+            outcome = Outcome(Termination.REPETITION_DRAW, winner=None, reason=reason, reason_zh=reason_zh)
+    return Ruling(outcome=outcome, rules=rs, kind="repetition", ply=n, occurrences=occurrences,
+                  first_ply=first_ply, last_ply=last_ply, completed_by=completed_by, red=red, black=black)
+
+
+def natural_limit(board: "Board", *, rules: Union[str, RuleSet, None] = None,
+                  limit: Optional[int] = None) -> NaturalLimit:
+    """The natural limit's count at the current position (see the module text for the counting)."""
+    rs = get_rules(rules)
+    lim = rs.natural_limit if limit is None else limit
+    plies = board.halfmove_clock
+    pos, undo, n = _board_parts(board)
+    known = min(plies, n)
+    counts = ffi.new("int[2]")
+    if known > 0 and lim and plies >= lim:
+        st = lib.xq_history_checks(pos, undo, n, n - known, n, counts)
+        if st < 0:
+            from xiangqi._ffi import raise_internal
+            raise_internal(st, "xq_history_checks")
+    cr, cb = int(counts[1]), int(counts[0])
+    keep = rs.natural_limit_checks
+    red_claim = plies - 2 * max(0, cr - keep)
+    black_claim = plies - 2 * max(0, cb - keep)
+    claimant = RED if red_claim >= black_claim else BLACK
+    counted = max(red_claim, black_claim)
+    return NaturalLimit(plies=plies, checks_red=cr, checks_black=cb, counted=counted, claimant=claimant,
+                        limit=lim, reached=bool(lim) and counted >= lim)
+
+
+def _natural_ruling(board: "Board", rs: RuleSet, limit: Optional[int]) -> Optional[Ruling]:
+    lim = rs.natural_limit if limit is None else limit
+    if not lim or board.halfmove_clock < lim:
+        return None
+    nl = natural_limit(board, rules=rs, limit=lim)
+    if not nl.reached:
+        return None
+    moves = lim // 2
+    checks_en = f"checks: Red {nl.checks_red}, Black {nl.checks_black}; at most {rs.natural_limit_checks} " \
+                f"checks by the claimant count"
+    reason = (f"Draw by the natural limit: {nl.plies} plies ({nl.plies // 2} moves) without a capture, "
+              f"{nl.counted} counted, limit {lim} plies ({moves} moves; {checks_en}) ({rs.title}).")
+    reason_zh = (f"自然限着：连续{nl.plies}步（{nl.plies // 2}回合）未吃子，计{nl.counted}步，达到{moves}回合限着，"
+                 f"和棋（将军：红{nl.checks_red}次，黑{nl.checks_black}次；提和方将军最多计{rs.natural_limit_checks}着）"
+                 f"（{rs.title_zh}）")
+    outcome = Outcome(Termination.NATURAL_LIMIT, winner=None, reason=reason, reason_zh=reason_zh)
+    return Ruling(outcome=outcome, rules=rs, kind="natural_limit", ply=len(board.move_stack), natural=nl)
+
+
+def judge(board: "Board", rules: Union[str, RuleSet, None] = None, *, count: Optional[int] = None,
+          natural_limit: Optional[int] = None) -> Optional[Ruling]:
+    """The repetition or natural-limit ruling at the board's current position, with its reasoning.
+
+    Returns ``None`` while the game goes on by these rules. Checkmate and
+    stalemate are :meth:`Board.outcome`'s business and are not looked at here.
+    ``count`` overrides the rule set's repetition count, ``natural_limit`` its
+    limit in plies (0 turns it off).
+    """
+    rs = get_rules(rules)
+    c = rs.repetition_count if count is None else count
+    if c < 2:
+        raise ValueError(f"repetition count must be at least 2, not {count!r}")
+    ruling = _repetition_ruling(board, rs, c)
+    if ruling is not None:
+        return ruling
+    return _natural_ruling(board, rs, natural_limit)
+
+
+def adjudicate(board: "Board", rules: Union[str, RuleSet, None] = None, *, count: Optional[int] = None,
+               natural_limit: Optional[int] = None) -> Optional[Outcome]:
+    """The :class:`Outcome` by repetition or the natural limit, or ``None`` (``board.outcome()`` calls this).
+
+    The default rule set is the Asian one (:data:`AXF`).
+    """
+    ruling = judge(board, rules, count=count, natural_limit=natural_limit)
+    return None if ruling is None else ruling.outcome
+
+
+def can_claim_draw(board: "Board", rules: Union[str, RuleSet, None] = None) -> bool:
+    """Whether a draw can be claimed now: the natural limit is reached, or the position repeats
+    (the rule set's count) and neither side alone breaks the rules."""
+    rs = get_rules(rules)
+    rep = _repetition_ruling(board, rs, rs.repetition_count)
+    if rep is not None and rep.outcome.winner is None:
+        return True
+    return _natural_ruling(board, rs, None) is not None
+
+
+def scan_violations(board_or_moves: Union["Board", Iterable[Union[Move, str, int]]],
+                    rules: Union[str, RuleSet, None] = None, *, fen: str = STARTING_FEN,
+                    count: Optional[int] = None, include_draws: bool = False,
+                    natural_limit: Optional[int] = None) -> List[Ruling]:
+    """Rulings the game should have received before it ended, with their plies.
+
+    Takes a :class:`Board` (its move stack from its starting FEN) or a move
+    sequence (``Move``, ICCS text or move codes, played from ``fen``). Every
+    position where a repetition reached the count is judged; the rulings that
+    end the game with a win (a side broke the rules and play went on) are
+    returned in ply order. With ``include_draws`` the repetition draws and the
+    first position past the natural limit are returned too. A ruling at the
+    final position is included (play did not go on after it, but the game's
+    recorded result may disagree).
+
+    Cheap when nothing repeats: one pass over the Zobrist keys in C.
+    """
+    from xiangqi.board import Board
+
+    rs = get_rules(rules)
+    c = rs.repetition_count if count is None else count
+    if isinstance(board_or_moves, Board):
+        game = board_or_moves
+    else:
+        game = Board(fen)
+        for i, m in enumerate(board_or_moves):
+            if isinstance(m, Move):
+                game.push(m)
+            elif isinstance(m, int):
+                game.push_code(m)
+            elif isinstance(m, str):
+                game.push_iccs(m)
+            else:
+                raise TypeError(f"move {i + 1}: expected a Move, ICCS text or a move code, not {type(m).__name__}")
+    pos, undo, n = _board_parts(game)
+    counts = ffi.new("uint8_t[]", n + 1)
+    top = lib.xq_repetition_counts(pos, undo, n, counts)
+    if top < 0:
+        from xiangqi._ffi import raise_internal
+        raise_internal(top, "xq_repetition_counts")
+    rulings: List[Ruling] = []
+    lim = rs.natural_limit if natural_limit is None else natural_limit
+    want_limit = include_draws and bool(lim)
+    if top < c and not want_limit:
+        return rulings
+    plies = [j for j in range(1, n + 1) if counts[j] >= c] if top >= c else []
+    limit_ply = None
+    if want_limit:
+        # The first position whose halfmove clock reaches the limit by the check-counting rule.
+        for j in _limit_candidates(game, rs, lim):
+            limit_ply = j
+            break
+    if not plies and limit_ply is None:
+        return rulings
+    work = game.copy()
+    targets = sorted(set(plies) | ({limit_ply} if limit_ply is not None else set()))
+    for j in reversed(targets):
+        while len(work.move_stack) > j:
+            work.pop()
+        if j in plies:
+            ruling = _repetition_ruling(work, rs, c)
+            if ruling is not None and (include_draws or ruling.outcome.winner is not None):
+                rulings.append(ruling)
+                continue
+        if j == limit_ply:
+            nr = _natural_ruling(work, rs, lim)
+            if nr is not None:
+                rulings.append(nr)
+    rulings.sort(key=lambda r: r.ply)
+    return rulings
+
+
+def _limit_candidates(game: "Board", rs: RuleSet, lim: int) -> Iterable[int]:
+    """Plies whose position has a halfmove clock at or past ``lim`` and reaches the limit."""
+    n = len(game.move_stack)
+    clock_now = game.halfmove_clock
+    # halfmove clock at ply j: walk back from the end; the undo record of move j holds the clock before it.
+    clocks = [0] * (n + 1)
+    clocks[n] = clock_now
+    for j in range(n):
+        clocks[j] = int(game._undo[j].halfmove)
+    work = None
+    for j in range(n + 1):
+        if clocks[j] >= lim:
+            if work is None:
+                work = game.copy()
+                while len(work.move_stack) > j:
+                    work.pop()
+            else:
+                while len(work.move_stack) < j:
+                    work.push(game.move_stack[len(work.move_stack)])
+            if natural_limit(work, rules=rs, limit=lim).reached:
+                yield j
