@@ -875,26 +875,28 @@ def _decode(board: Any, tok: str) -> Move:
 LineError = Tuple[int, XiangqiError]
 
 
-def _decode_line(board: Any, moves: List[str], notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
-    """The move codes of a main line played from ``board`` (which is left unchanged).
+def _decode_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
+    """The move codes of a main line played from ``fen``.
 
     Returns the codes of the moves before the first bad one and, if there is
-    one, ``(ply, error)``. ICCS lines are checked here, move by move;
-    Chinese and WXF lines go through :func:`xiangqi.notation.parse_game` in
-    one call, and only a line that fails there is replayed token by token to
-    find its first bad move.
+    one, ``(ply, error)``. The whole line goes through
+    :func:`xiangqi.notation.parse_game` in one call; only a line that fails
+    there is replayed token by token (any notation per token) to find its
+    first bad move and keep the moves before it. Raises
+    :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
     """
+    from xiangqi.board import Board
+
     if not moves:
+        Board(fen)
         return [], None
-    if notation == "iccs" or (notation is None and _ICCS_RE.fullmatch(moves[0])):
-        return _decode_tokens(board.copy(stack=False), moves)
     from xiangqi import notation as _notation
 
     kind = notation or ("chinese" if not moves[0][0].isascii() else "auto")
     try:
-        return _notation.parse_game(board.fen(), moves, notation=kind), None
+        return _notation.parse_game(fen, moves, notation=kind), None
     except MoveErrors:
-        return _decode_tokens(board.copy(stack=False), moves)
+        return _decode_tokens(Board(fen), moves)
 
 
 def _decode_tokens(board: Any, moves: List[str]) -> Tuple[List[int], Optional[LineError]]:
@@ -941,23 +943,22 @@ def _build_game(chunk: _Chunk) -> Game:
     if toks.result is not None and game.headers.get("Result", "*") in ("*", ""):
         game.headers["Result"] = toks.result
     try:
-        board = game.board()
+        if toks.tokens is None:
+            _build_plain(game, toks)
+        else:
+            _build_tree(game, game.board(), toks.tokens)
     except InvalidFenError as e:
         game.errors.append(_fen_error(game.headers, chunk.tag_lines, chunk.first_line, toks.moves, e))
         for kind, text, _ in toks.iter_tokens():
             if kind == T_COMMENT:
                 game.comment = _join_comment(game.comment, text)
-        return game
-    if toks.tokens is None:
-        _build_plain(game, board, toks)
-    else:
-        _build_tree(game, board, toks.tokens)
     return game
 
 
-def _build_plain(game: Game, board: Any, toks: _Tokens) -> None:
+def _build_plain(game: Game, toks: _Tokens) -> None:
     """Main line only: the fast path."""
-    codes, error = _decode_line(board, toks.moves, _notation_of(game.headers))
+    codes, error = _decode_line(game.headers.get("FEN", "").strip() or STARTING_FEN, toks.moves,
+                                _notation_of(game.headers))
     game._set_lazy_mainline(codes)
     if error is not None:
         ply, e = error
@@ -1195,14 +1196,11 @@ class Replay:
 
 def replay_mainline(raw: RawGame) -> Replay:
     """Play a :class:`RawGame`'s main-line tokens, stopping at the first bad one."""
-    from xiangqi.board import Board
-
     fen = raw.fen
     try:
-        board = Board(fen)
+        codes, error = _decode_line(fen, raw.moves, raw.notation)
     except InvalidFenError as e:
         return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
-    codes, error = _decode_line(board, raw.moves, raw.notation)
     if error is None:
         return Replay(fen, codes, None)
     ply, e = error

@@ -1,0 +1,82 @@
+"""Reading game records: the 3,000 CCPD master games (Chinese and ICCS move text), scanning, XQF trees.
+
+Every benchmark checks what it read (game and ply counts, no errors), so a fast wrong reader fails.
+Targets (issue 4): the 3,000 Chinese-notation games with every move checked for legality in under
+1.5 s on one core (goal 0.5 s); ICCS faster still.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Tuple
+
+from xiangqi.pgn import read_games, replay_mainline, scan_games
+
+GAMES = 3000
+PLIES = 254_333
+
+
+def _read(path: Path) -> Tuple[int, int, int]:
+    games = plies = errors = 0
+    for game in read_games(path):
+        games += 1
+        plies += len(game.mainline_moves())
+        errors += len(game.errors)
+    return games, plies, errors
+
+
+def _report(benchmark: Any) -> None:
+    seconds = benchmark.stats.stats.median
+    benchmark.extra_info["seconds"] = round(seconds, 3)
+    benchmark.extra_info["us_per_ply"] = round(seconds / PLIES * 1e6, 2)
+    benchmark.extra_info["games_per_s"] = round(GAMES / seconds)
+
+
+def test_read_master_games_chinese(benchmark: Any, shared_games: Path) -> None:
+    path = shared_games / "ccpd-master-3000.chinese.pgn"
+    assert benchmark.pedantic(_read, args=(path,), rounds=3, iterations=1) == (GAMES, PLIES, 0)
+    _report(benchmark)
+
+
+def test_read_master_games_iccs(benchmark: Any, shared_games: Path) -> None:
+    path = shared_games / "ccpd-master-3000.iccs.pgn"
+    assert benchmark.pedantic(_read, args=(path,), rounds=3, iterations=1) == (GAMES, PLIES, 0)
+    _report(benchmark)
+
+
+def test_scan_master_games(benchmark: Any, shared_games: Path) -> None:
+    """Tags and raw tokens only (no legality): the front end of bulk validation."""
+    path = shared_games / "ccpd-master-3000.chinese.pgn"
+
+    def scan() -> Tuple[int, int]:
+        raws = list(scan_games(path))
+        return len(raws), sum(len(r.moves) for r in raws)
+
+    assert benchmark.pedantic(scan, rounds=3, iterations=1) == (GAMES, PLIES)
+    _report(benchmark)
+
+
+def test_scan_and_replay_master_games(benchmark: Any, shared_games: Path) -> None:
+    """What a validator does: scan, then replay each main line with legality, no game tree."""
+    path = shared_games / "ccpd-master-3000.chinese.pgn"
+
+    def validate() -> Tuple[int, int]:
+        games = plies = 0
+        for raw in scan_games(path):
+            rep = replay_mainline(raw)
+            assert rep.error is None
+            games += 1
+            plies += len(rep.codes)
+        return games, plies
+
+    assert benchmark.pedantic(validate, rounds=3, iterations=1) == (GAMES, PLIES)
+    _report(benchmark)
+
+
+def test_read_xqf_variation_tree(benchmark: Any, shared_games: Path) -> None:
+    """FiveGoatsTest.xqf: 32,124 scrambled move records, 348 branch points, each move checked."""
+    from xiangqi.xqf import read_xqf
+
+    data = (shared_games / "xqf" / "cchess-tests-FiveGoatsTest.xqf").read_bytes()
+    game = benchmark.pedantic(read_xqf, args=(data,), rounds=3, iterations=1)
+    assert game.count_nodes() == 32124 and not game.errors
