@@ -340,7 +340,9 @@ def _decode_chinese(s: str) -> _Desc:
     piece = _CHINESE_PIECE.get(c1)
     f = _NUMERAL.get(s[2])
     if q is None or piece is None or f is None:
-        raise _Invalid("a five-character move is qualifier, piece, file, direction, number (前兵九平八)")
+        bad = c0 if q is None else c1 if piece is None else s[2]
+        raise _Invalid(f"a five-character move is qualifier, piece, file, direction, number (前兵九平八); "
+                       f"{bad!r} does not fit there")
     _check_geometry(piece[0], direction, number, f, s)
     return _Desc(_KIND_CHINESE, s, piece[0], piece[1], ((q, f),), direction, number)
 
@@ -441,6 +443,9 @@ def _decode_any(text: str, one_based: bool) -> _Desc:
     try:
         return _decode_wxf(s)
     except _Invalid as exc:
+        if not one_based and _ICCS1_RE.fullmatch(s):
+            raise _Invalid("not ICCS (h2e2, ranks 0-9) nor WXF; it looks like 1-based coordinates (h3e3, a10a9): "
+                           "read those with one_based=True") from None
         if len(s) in (4, 5, 6) and s[0].lower() in "abcdefghi" and s[1].isdigit():
             form = "h3e3, ranks 1-10" if one_based else "h2e2, ranks 0-9"
             raise _Invalid(f"not ICCS ({form}) nor WXF ({exc})") from None
@@ -978,12 +983,14 @@ def format_wxf(board: "Board", move: Move) -> str:
     return _write_wxf(pc, red, move.from_square, move.to_square, _legal_fn(board))
 
 
+_SQUARE_NAMES_1 = [name[0] + str(int(name[1:]) + 1) for name in SQUARE_NAMES]
+
+
 def format_iccs(move: Move, *, one_based: bool = False) -> str:
     """``h2e2``; with ``one_based`` Fairy-Stockfish's ``h3e3`` / ``a10a9``; ``0000`` for the null move."""
     if not one_based or not move:
         return move.iccs()
-    f, t = move.from_square, move.to_square
-    return f"{'abcdefghi'[f % 9]}{f // 9 + 1}{'abcdefghi'[t % 9]}{t // 9 + 1}"
+    return _SQUARE_NAMES_1[move.from_square] + _SQUARE_NAMES_1[move.to_square]
 
 
 # ---------------------------------------------------------------------------
@@ -1215,10 +1222,12 @@ def _format_codes(board: "Board", codes: List[int], to: str, traditional: bool, 
     out: List[str] = []
     append = out.append
     if to == "iccs":
+        names = _SQUARE_NAMES_1 if one_based else SQUARE_NAMES
         for code in codes:
-            if not 0 <= code < 90 << 7:
+            frm, dst = code >> 7, code & 127
+            if not 0 <= frm < 90 or dst >= 90:
                 replay.fail(IllegalMoveError, len(out), f"not a move code: {code}")
-            append(format_iccs(Move(code >> 7, code & 127), one_based=one_based))
+            append(names[frm] + names[dst])
     else:
         pc = bytearray(board.piece_codes())
         red = bool(board.turn)
