@@ -722,7 +722,8 @@ def _resolve(desc: _Desc, pc: _Codes, red: bool, legal: Legal) -> int:
 # One move against a Board
 # ---------------------------------------------------------------------------
 
-_ERROR_WORD: Dict[type, str] = {InvalidMoveError: "invalid", IllegalMoveError: "illegal", AmbiguousMoveError: "ambiguous"}
+_ERROR_WORD: Dict[type, str] = {InvalidMoveError: "invalid", IllegalMoveError: "illegal",
+                                AmbiguousMoveError: "ambiguous"}
 
 
 def _show(text: object) -> str:
