@@ -881,6 +881,8 @@ def _chinese_text(pc: _Codes, red: bool, frm: int, to: int, style: _Style, legal
     q = ("前", style.rear)[i] if k == 2 else ("前", "中", style.rear)[i] if k == 3 else _ORDINALS[i]
     if files == 1:
         return q + style.pieces[c][pt] + tail
+    if pt != PAWN:  # pragma: no cover - the core allows at most two of any other piece
+        return q + style.pieces[c][pt] + style.numerals[c][_file_number(frm % 9, red)] + tail
     # Two files with tandem pawns: the file replaces the piece (前九平八).
     return q + style.numerals[c][_file_number(frm % 9, red)] + tail
 
@@ -894,7 +896,7 @@ def _wxf_text(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[Legal]) 
     if not _needs_qualifier(pc, red, frm, to, legal, False):
         return letter + f + tail
     k, i, files = _tandem(pc, red, frm)
-    if files == 1:
+    if files == 1 or pt != PAWN:
         if k == 2:
             return letter + "+-"[i] + tail
         if k == 3:
