@@ -16,7 +16,16 @@ from xiangqi.dhtmlxq import parse_tags, read_dhtmlxq, read_games, write_dhtmlxq
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn import Game, GameNode, read_games as read_pgn_games, write_game
 
-from conftest import shared_path
+SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    """A path inside the shared data folder (``<repo>/../shared``); skips the test when it is absent."""
+    path = SHARED_DIR.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared data not available: {path}")
+    return path
+
 
 DATA = Path(__file__).resolve().parent / "data" / "games"
 START_SIDE = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"

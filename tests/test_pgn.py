@@ -22,7 +22,16 @@ from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenErro
 from xiangqi.pgn import (TAG_ROSTER, Game, GameError, GameNode, Headers, InvalidRecordError, RawGame, read_game,
                          read_games, replay_mainline, scan_games, write_game)
 
-from conftest import SHARED_DIR, shared_path
+SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    """A path inside the shared data folder (``<repo>/../shared``); skips the test when it is absent."""
+    path = SHARED_DIR.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared data not available: {path}")
+    return path
+
 
 DATA = Path(__file__).resolve().parent / "data" / "games"
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -39,7 +48,7 @@ def iccs(game: GameNode) -> List[str]:
 
 
 def final_board(game: Game) -> Board:
-    board = game.board()
+    board: Board = game.board()
     for move in game.mainline_moves():
         board.push(move)
     return board
@@ -169,7 +178,7 @@ line } 2... c6c5 ( 2... 車９平８ ) 3. b2c2 ) 2... 車９平８ ; rest of lin
     assert main3.move == Move.from_iccs("h0g2") and main3.nags == {14}
     assert alt3.move == Move.from_iccs("c3c4") and alt3.starting_comment == "why not" and alt3.nags == {5}
     assert '[Event "not a tag"]' in alt3.comment and alt3.comment.startswith("multi")
-    assert [v.move.iccs() for v in alt3.variations] == ["c6c5", "i9h9"]
+    assert [v.move for v in alt3.variations] == [Move.from_iccs("c6c5"), Move.from_iccs("i9h9")]
     assert iccs(alt3.variations[0]) == ["b2c2"]
     assert main3.next() is not None and main3.next().comment == "rest of line"  # type: ignore[union-attr]
     assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]
@@ -199,7 +208,7 @@ def test_unreadable_and_ambiguous_tokens_are_typed() -> None:
 def test_error_inside_a_variation_keeps_the_main_line() -> None:
     g = one("1. h2e2 (1. h2h8 c6c5) (1. c3c4 c6c5) 1... h9g7 2. h0g2 *\n")
     assert iccs(g) == ["h2e2", "h9g7", "h0g2"]
-    assert [v.move.iccs() for v in g.variations] == ["h2e2", "c3c4"]
+    assert [v.move for v in g.variations] == [Move.from_iccs("h2e2"), Move.from_iccs("c3c4")]
     (err,) = g.errors
     assert err.ply == 0 and err.token == "h2h8" and err.mainline is False
 

@@ -192,9 +192,9 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
     # nodes[(branch, ply)]: the node of `branch` after `ply` moves (only the branch's own nodes, and the root).
     nodes: Dict[Tuple[int, int], GameNode] = {(0, 0): game}
     _add_line(game, board, game, 0, 0, main, comments, nodes, line)
-    if leftover:
-        e = InvalidMoveError(f"DhtmlXQ move list ends with {leftover!r}, not a whole 4-digit move")
-        game.errors.append(GameError(len(main), leftover, str(e), line, e))
+    if leftover and len(game.mainline_moves()) == len(main):
+        bad = InvalidMoveError(f"DhtmlXQ move list ends with {leftover!r}, not a whole 4-digit move")
+        game.errors.append(GameError(len(main), leftover, str(bad), line, bad))
     variations: List[Tuple[int, int, int, str]] = []
     for tag, value in tags.items():
         vm = _MOVE_TAG_RE.fullmatch(tag)
@@ -209,11 +209,14 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
                 waiting.append((b, p, n, value))
                 continue
             moves, rest = _moves(value)
-            _add_line(game, target.board(), target, n, p - 1, moves, comments, nodes, line)
+            if _add_line(game, target.board(), target, n, p - 1, moves, comments, nodes, line) and rest:
+                bad = InvalidMoveError(f"DhtmlXQ variation move_{b}_{p}_{n} ends with {rest!r}, "
+                                       "not a whole 4-digit move")
+                game.errors.append(GameError(p - 1 + len(moves), rest, str(bad), line, bad, False))
         if len(waiting) == len(variations):
             for b, p, n, _ in waiting:
-                e = InvalidMoveError(f"DhtmlXQ variation move_{b}_{p}_{n} branches from a ply that does not exist")
-                game.errors.append(GameError(max(p - 1, 0), f"move_{b}_{p}_{n}", str(e), line, e, False))
+                bad = InvalidMoveError(f"DhtmlXQ variation move_{b}_{p}_{n} branches from a ply that does not exist")
+                game.errors.append(GameError(max(p - 1, 0), f"move_{b}_{p}_{n}", str(bad), line, bad, False))
             break
         variations = waiting
     return game
@@ -221,8 +224,10 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
 
 def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int,
               moves: List[Tuple[str, Optional[Move]]], comments: Dict[Tuple[int, int], str],
-              nodes: Dict[Tuple[int, int], GameNode], line: int) -> None:
-    """Append ``moves`` below ``parent`` (position ``board``, ``ply`` moves in) as branch ``branch``."""
+              nodes: Dict[Tuple[int, int], GameNode], line: int) -> bool:
+    """Append ``moves`` below ``parent`` (position ``board``, ``ply`` moves in) as branch ``branch``.
+
+    Returns whether every move was added (a bad one is recorded and ends the line)."""
     node = parent
     mainline = branch == 0
     for text, move in moves:
@@ -230,17 +235,18 @@ def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int,
             e: Exception = InvalidMoveError(f"invalid DhtmlXQ move {text!r}: expected 4 digits x1 y1 x2 y2 "
                                             f"(x 0-8, y 0-9 from the top)")
             game.errors.append(GameError(ply, text, str(e), line, e, mainline))  # type: ignore[arg-type]
-            return
+            return False
         if not board.is_legal(move):
             reason = f"illegal move {move.iccs()!r} ({text}) in {board.fen()}: {board.illegal_reason(move)}"
             err = IllegalMoveError(reason)
             game.errors.append(GameError(ply, text, reason, line, err, mainline))
-            return
+            return False
         board.push(move)
         ply += 1
         node = GameNode._child(node, move)
         node.comment = comments.get((branch, ply), "")
         nodes[(branch, ply)] = node
+    return True
 
 
 def read_games(source: Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes], Any], *,

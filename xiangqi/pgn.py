@@ -367,7 +367,7 @@ class Game(GameNode):
 
     # The readers store a plain main line as move codes and build its nodes on first use: reading
     # a game then costs no node objects unless they are wanted (mainline_moves() needs none).
-    @property  # type: ignore[override]
+    @property
     def variations(self) -> List[GameNode]:  # noqa: D102 - documented on GameNode
         if self._lazy is not None:
             self._materialize()
@@ -1203,8 +1203,8 @@ def replay_mainline(raw: RawGame) -> Replay:
         return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
     if error is None:
         return Replay(fen, codes, None)
-    ply, e = error
-    return Replay(fen, codes, GameError(ply, raw.moves[ply], str(e), raw.move_lines[ply], e))
+    ply, exc = error
+    return Replay(fen, codes, GameError(ply, raw.moves[ply], str(exc), raw.move_lines[ply], exc))
 
 
 # ---------------------------------------------------------------------------------------------------------------
