@@ -712,3 +712,36 @@ def test_pyffish_wxf_reads_back() -> None:
             n += 1
         assert ambiguous_conflict <= 2
     assert n > 1000
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Fuzz: any text gives a legal move or one of the three move errors
+# ---------------------------------------------------------------------------------------------------------------
+
+_ALPHABET = "车車马馬炮砲相象仕士帅将兵卒前中后後一二三四五六七八九123456789１２３４５６７８９进進退平上下" \
+            "KAEHRCPBNkaehrcpbn+-.=abcdefghi0 "
+
+
+def _fuzz_board() -> Board:
+    return Board(fen_of(kings(c5="P", c6="P", c7="P", g5="P", g6="P", h5="R", h2="R", d0="A", d2="A", c0="B",
+                              e4="N", e6="N", b2="C", a6="p", a7="p", h9="r")))
+
+
+def test_fuzz_any_text() -> None:
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+    board = _fuzz_board()
+    legal = set(board.legal_moves)
+
+    @hypothesis.settings(max_examples=800, deadline=None, derandomize=True)
+    @hypothesis.given(st.one_of(st.text(_ALPHABET, min_size=0, max_size=6), st.text(max_size=6)),
+                      st.booleans())
+    def check(text: str, one_based: bool) -> None:
+        try:
+            move = N.parse_move(board, text, one_based=one_based)
+        except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as e:
+            assert board.fen() in str(e)
+            return
+        assert move in legal or move == Move.null(), (text, move)
+
+    check()
