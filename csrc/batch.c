@@ -27,36 +27,26 @@ static inline unsigned nonzero_bytes(uint64_t v) {
     return (unsigned)(((t >> 7) * 0x0102040810204080ULL) >> 56);
 }
 
-/* Completes a position whose board, side and counters are set and whose
-   other fields are zero: bitboards, kings and key.  Checks what
-   xq_pos_check checks; returns XQ_OK or XQ_E_FEN_POSITION. */
-static int finish_pos(xq_pos *p) {
-    /* Occupancy from the piece codes, eight squares at a time. */
-    xq_bb occ = 0;
-    for (int s = 0; s < 88; s += 8) {
-        uint64_t v;
-        memcpy(&v, p->board + s, 8);
-        occ |= (xq_bb)nonzero_bytes(v) << s;
-    }
-    occ |= (xq_bb)(p->board[88] != 0) << 88 | (xq_bb)(p->board[89] != 0) << 89;
-    uint64_t key = p->side == XQ_RED ? 0 : ZOBRIST_SIDE;
-    uint8_t count[16] = {0};
-    while (occ) {
-        int s = bb_pop_lsb(&occ);
-        int pc = p->board[s];
-        if (pc > 15) return XQ_E_FEN_POSITION;
-        count[pc]++;
-        p->by_color[pc >> 3] |= SQ_BB[s];
-        p->by_type[pc & 7] |= SQ_BB[s];
-        p->occ_rot |= ROT_BB[s];
-        key ^= ZOBRIST[pc][s];
-    }
+/* Adds piece pc (code 1-15) on square s, already written to p->board, to
+   the bitboards, the key and the piece counts of a position being built. */
+static inline void place(xq_pos *p, int pc, int s, uint8_t count[16], uint64_t *key) {
+    count[pc]++;
+    p->by_color[pc >> 3] |= SQ_BB[s];
+    p->by_type[pc & 7] |= SQ_BB[s];
+    p->occ_rot |= ROT_BB[s];
+    *key ^= ZOBRIST[pc][s];
+}
+
+/* Checks the piece counts as xq_pos_check does (one king each, at most 5
+   pawns and 2 of each other type a side, no code 8), then sets the king
+   squares and the key.  Returns XQ_OK or XQ_E_FEN_POSITION. */
+static int finish(xq_pos *p, const uint8_t count[16], uint64_t key) {
     if (count[8] || count[XQ_KING] != 1 || count[8 | XQ_KING] != 1) return XQ_E_FEN_POSITION;
     for (int t = 1; t < 7; t++)
         if (count[t] > MAX_OF_TYPE[t] || count[8 | t] > MAX_OF_TYPE[t]) return XQ_E_FEN_POSITION;
     p->king_sq[XQ_BLACK] = (uint8_t)bb_lsb(p->by_color[XQ_BLACK] & p->by_type[XQ_KING]);
     p->king_sq[XQ_RED] = (uint8_t)bb_lsb(p->by_color[XQ_RED] & p->by_type[XQ_KING]);
-    p->key = key;
+    p->key = p->side == XQ_RED ? key : key ^ ZOBRIST_SIDE;
     return XQ_OK;
 }
 
@@ -70,10 +60,23 @@ int xq_pos_unpack(xq_pos *pos, const uint8_t *in) {
         p.board[2 * k] = in[k] & 15;
         p.board[2 * k + 1] = in[k] >> 4;
     }
+    /* The occupied squares from the codes, eight at a time, then one pass over them. */
+    xq_bb occ = (xq_bb)(p.board[88] != 0) << 88 | (xq_bb)(p.board[89] != 0) << 89;
+    for (int s = 0; s < 88; s += 8) {
+        uint64_t v;
+        memcpy(&v, p.board + s, 8);
+        occ |= (xq_bb)nonzero_bytes(v) << s;
+    }
+    uint8_t count[16] = {0};
+    uint64_t key = 0;
+    while (occ) {
+        int s = bb_pop_lsb(&occ);
+        place(&p, p.board[s], s, count, &key);
+    }
     p.side = in[45] ? XQ_RED : XQ_BLACK;
     p.halfmove = (uint16_t)(in[46] | in[47] << 8);
     p.fullmove = fullmove;
-    int st = finish_pos(&p);
+    int st = finish(&p, count, key);
     if (st == XQ_OK) *pos = p;
     return st;
 }
@@ -98,14 +101,16 @@ static long read_number(const char *s, size_t len, size_t *i) {
     return v;
 }
 
-/* A fast reader for the common FEN shapes ("<board>", "<board> w",
-   "<board> w - - 0 1", "<board> w 0 1").  Returns 1 with the board, side and
-   counters of *p set (other fields untouched), or 0 for anything else, which
+/* A one-pass reader for the common FEN shapes ("<board>", "<board> w",
+   "<board> w - - 0 1", "<board> w 0 1") into a zeroed position.  Returns 1
+   with *p complete, or 0 for anything else (including every error), which
    xq_pos_set_fen then decides: it stays the one authority on FEN syntax and
    on every error status. */
 static int fen_fast(const char *s, size_t len, xq_pos *p) {
     size_t i = 0;
     int rank = 9, file = 0;
+    uint8_t count[16] = {0};
+    uint64_t key = 0;
     for (; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '/') {
@@ -117,7 +122,9 @@ static int fen_fast(const char *s, size_t len, xq_pos *p) {
             if (file > 9) return 0;
         } else if (FEN_CODE[c]) {
             if (file >= 9) return 0;
-            p->board[rank * 9 + file++] = FEN_CODE[c];
+            int sq = rank * 9 + file++;
+            p->board[sq] = FEN_CODE[c];
+            place(p, FEN_CODE[c], sq, count, &key);
         } else {
             break;
         }
@@ -126,28 +133,29 @@ static int fen_fast(const char *s, size_t len, xq_pos *p) {
     p->side = XQ_RED;
     p->halfmove = 0;
     p->fullmove = 1;
-    if (i == len) return 1;
-    if (len - i < 2 || s[i] != ' ') return 0;
-    switch (s[i + 1]) {
-    case 'w': case 'W': case 'r': case 'R': p->side = XQ_RED; break;
-    case 'b': case 'B': p->side = XQ_BLACK; break;
-    default: return 0;
+    if (i < len) {
+        if (len - i < 2 || s[i] != ' ') return 0;
+        switch (s[i + 1]) {
+        case 'w': case 'W': case 'r': case 'R': p->side = XQ_RED; break;
+        case 'b': case 'B': p->side = XQ_BLACK; break;
+        default: return 0;
+        }
+        i += 2;
+        if (len - i >= 4 && memcmp(s + i, " - -", 4) == 0) i += 4;
+        if (i < len) {
+            long half = read_number(s, len, &i), full = read_number(s, len, &i);
+            if (half < 0 || half > 65535 || full < 1 || i != len) return 0;
+            p->halfmove = (uint16_t)half;
+            p->fullmove = (uint32_t)full;
+        }
     }
-    i += 2;
-    if (i == len) return 1;
-    if (len - i >= 4 && memcmp(s + i, " - -", 4) == 0) i += 4;
-    if (i == len) return 1;
-    long half = read_number(s, len, &i), full = read_number(s, len, &i);
-    if (half < 0 || half > 65535 || full < 1 || i != len) return 0;
-    p->halfmove = (uint16_t)half;
-    p->fullmove = (uint32_t)full;
-    return 1;
+    return finish(p, count, key) == XQ_OK;
 }
 
 static int load_fen(const char *s, size_t len, xq_pos *out) {
     xq_pos p;
     memset(&p, 0, sizeof p);
-    if (fen_fast(s, len, &p) && finish_pos(&p) == XQ_OK) {
+    if (fen_fast(s, len, &p)) {
         *out = p;
         return XQ_OK;
     }
