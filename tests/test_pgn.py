@@ -591,3 +591,62 @@ def test_xqbase_sample_pgn_matches_its_xqf() -> None:
     assert pgn_game.headers["Event"] == xqf_game.headers["Event"] == "许银川让九子对聂棋圣"
     assert pgn_game.headers["FEN"] == xqf_game.headers["FEN"]
     assert pgn_game.comment.startswith("象棋让九子") and len(pgn_game.mainline_moves()) == 75
+
+
+# ---------------------------------------------------------------------------------------------- convert
+
+
+def _same_moves_and_comments(a: GameNode, b: GameNode) -> bool:
+    """Tree equality for formats without NAGs or starting comments (XQF, DhtmlXQ)."""
+    if (a.move, a.comment) != (b.move, b.comment) or len(a.variations) != len(b.variations):
+        return False
+    return all(_same_moves_and_comments(x, y) for x, y in zip(a.variations, b.variations))
+
+
+def test_convert_between_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.convert import convert_main
+    from xiangqi.dhtmlxq import read_games as read_dhtmlxq_games
+    from xiangqi.xqf import read_xqf
+
+    src = _tree_game()
+    pgn = tmp_path / "a.pgn"
+    pgn.write_text(write_game(src), encoding="utf-8")
+    xqf, dh, iccs_pgn = tmp_path / "a.xqf", tmp_path / "a.dhtmlxq", tmp_path / "b.pgn"
+    assert convert_main([str(pgn), str(xqf)]) == 0
+    assert _same_moves_and_comments(read_xqf(xqf), src)
+    assert convert_main([str(xqf), str(dh)]) == 0
+    (from_dh,) = list(read_dhtmlxq_games(dh))
+    assert _same_moves_and_comments(from_dh, src)
+    assert convert_main([str(dh), str(iccs_pgn), "--notation", "iccs"]) == 0
+    text = iccs_pgn.read_text(encoding="utf-8")
+    assert '[Format "ICCS"]' in text and "h2e2" in text and _same_moves_and_comments(one(text), src)
+    capsys.readouterr()
+    assert convert_main([str(pgn), "-", "--notation", "wxf"]) == 0
+    assert "C2.5" in capsys.readouterr().out
+    assert convert_main([str(pgn), "-", "--traditional"]) == 0
+    assert "馬" in capsys.readouterr().out
+
+
+def test_convert_reports_problems_and_bad_requests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.convert import convert_main
+
+    bad = tmp_path / "bad.pgn"
+    bad.write_text('[Event "x"]\n1. h2e2 h2h8\n\n[Event "y"]\n1. c3c4 *\n', encoding="utf-8")
+    out = tmp_path / "out.pgn"
+    assert convert_main([str(bad), str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "game 1" in err and "h2h8" in err and "line 2" in err
+    games = list(read_games(out))
+    assert [iccs(g) for g in games] == [["h2e2"], ["c3c4"]]
+    assert convert_main([str(tmp_path / "missing.pgn"), str(out)]) == 2
+    assert convert_main([str(bad), str(tmp_path / "several.xqf")]) == 2
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("\n", encoding="utf-8")
+    assert convert_main([str(empty), str(out)]) == 2
+    with pytest.raises(SystemExit):
+        convert_main([str(bad), str(tmp_path / "x.unknown")])
+    # Content sniffing for an input without a known extension.
+    odd = tmp_path / "record.bin"
+    odd.write_bytes(b"[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]")
+    assert convert_main([str(odd), str(out), "--notation", "iccs"]) == 0
+    assert iccs(next(read_games(out))) == ["h2e2"]
