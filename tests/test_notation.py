@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from xiangqi import (
     AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move, STARTING_FEN, XiangqiError,
@@ -722,26 +724,18 @@ _ALPHABET = "车車马馬炮砲相象仕士帅将兵卒前中后後一二三四�
             "KAEHRCPBNkaehrcpbn+-.=abcdefghi0 "
 
 
-def _fuzz_board() -> Board:
-    return Board(fen_of(kings(c5="P", c6="P", c7="P", g5="P", g6="P", h5="R", h2="R", d0="A", d2="A", c0="B",
-                              e4="N", e6="N", b2="C", a6="p", a7="p", h9="r")))
+_FUZZ_BOARD = Board(fen_of(kings(c5="P", c6="P", c7="P", g5="P", g6="P", h5="R", h2="R", d0="A", d2="A", c0="B",
+                                 e4="N", e6="N", b2="C", a6="p", a7="p", h9="r")))
+_FUZZ_LEGAL = set(_FUZZ_BOARD.legal_moves)
 
 
-def test_fuzz_any_text() -> None:
-    hypothesis = pytest.importorskip("hypothesis")
-    st = hypothesis.strategies
-    board = _fuzz_board()
-    legal = set(board.legal_moves)
-
-    @hypothesis.settings(max_examples=800, deadline=None, derandomize=True)
-    @hypothesis.given(st.one_of(st.text(_ALPHABET, min_size=0, max_size=6), st.text(max_size=6)),
-                      st.booleans())
-    def check(text: str, one_based: bool) -> None:
-        try:
-            move = N.parse_move(board, text, one_based=one_based)
-        except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as e:
-            assert board.fen() in str(e)
-            return
-        assert move in legal or move == Move.null(), (text, move)
-
-    check()
+@settings(max_examples=800, deadline=None, derandomize=True)
+@given(st.one_of(st.text(_ALPHABET, min_size=0, max_size=6), st.text(max_size=6)), st.booleans())
+def test_fuzz_any_text(text: str, one_based: bool) -> None:
+    board = _FUZZ_BOARD
+    try:
+        move = N.parse_move(board, text, one_based=one_based)
+    except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as e:
+        assert board.fen() in str(e)
+        return
+    assert move in _FUZZ_LEGAL or move == Move.null(), (text, move)
