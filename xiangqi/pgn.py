@@ -597,16 +597,30 @@ def _unescape(value: str) -> str:
 
 
 class _Chunk:
-    """The lines of one game: its tags and its move text, with line numbers."""
+    """The lines of one game: its tags, and its move text as consecutive lines from ``movetext_start``."""
 
-    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_lines")
+    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_start")
 
     def __init__(self, first_line: int) -> None:
         self.first_line = first_line
         self.tags: List[Tuple[str, str]] = []
         self.tag_lines: Dict[str, int] = {}
         self.movetext: List[str] = []
-        self.movetext_lines: List[int] = []
+        self.movetext_start = first_line
+
+    @property
+    def movetext_lines(self) -> List[int]:
+        """The file line of each move-text line."""
+        return list(range(self.movetext_start, self.movetext_start + len(self.movetext)))
+
+
+def _ends_with_result(movetext: List[str]) -> bool:
+    """Whether the last non-blank move-text line ends with a result token."""
+    for line in reversed(movetext):
+        s = line.rstrip()
+        if s:
+            return s.endswith(_RESULT_ENDINGS)
+    return False
 
 
 def _iter_chunks(lines: Iterator[str]) -> Iterator[_Chunk]:
@@ -615,35 +629,34 @@ def _iter_chunks(lines: Iterator[str]) -> Iterator[_Chunk]:
     A game ends where the next one's tags begin, or after a result token
     when the next move text starts again at move 1. Tag-like lines inside a
     ``{…}`` comment belong to the comment; lines starting with ``%`` are
-    skipped.
+    skipped. This loop sees every line of the input, so it is kept lean:
+    blank lines inside move text are kept (line numbers then follow from
+    the position in the list).
     """
     chunk: Optional[_Chunk] = None
+    movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
     in_comment = False
-    seen_movetext = False
-    ended = False
     tag_match = _TAG_RE.match
+    game_start = _GAME_START_RE.match
     lineno = 0
     try:
         for line in lines:
             lineno += 1
             if in_comment:
-                assert chunk is not None
-                chunk.movetext.append(line)
-                chunk.movetext_lines.append(lineno)
+                assert movetext is not None
+                movetext.append(line)
                 in_comment = _comment_open_after(line, True)
                 continue
-            stripped = line.strip()
-            if not stripped:
-                continue
-            c = stripped[0]
+            c = line[:1]
+            if c == " " or c == "\t":
+                c = line.lstrip()[:1]
             if c == "[":
                 m = tag_match(line)
                 if m is not None:
-                    if seen_movetext:
+                    if movetext is not None:
                         assert chunk is not None
                         yield chunk
-                        chunk = None
-                        seen_movetext = ended = False
+                        chunk = movetext = None
                     if chunk is None:
                         chunk = _Chunk(lineno)
                     name = m.group(1)
@@ -652,20 +665,24 @@ def _iter_chunks(lines: Iterator[str]) -> Iterator[_Chunk]:
                     chunk.tag_lines[name] = lineno
                     continue
             elif c == "%" and line[0] == "%":
+                if movetext is not None:
+                    movetext.append("")
                 continue
-            if ended and _GAME_START_RE.match(line):
+            if movetext is None:
+                if not c or c in "\r\n\t \x0b\x0c" and not line.strip():
+                    continue  # blank lines before the move text
+                if chunk is None:
+                    chunk = _Chunk(lineno)
+                chunk.movetext_start = lineno
+                movetext = chunk.movetext
+            elif c == "1" and game_start(line) and _ends_with_result(movetext):
                 assert chunk is not None
                 yield chunk
-                chunk = None
-                seen_movetext = False
-            if chunk is None:
                 chunk = _Chunk(lineno)
-            seen_movetext = True
-            chunk.movetext.append(line)
-            chunk.movetext_lines.append(lineno)
+                movetext = chunk.movetext
+            movetext.append(line)
             if "{" in line or ";" in line:
                 in_comment = _comment_open_after(line, False)
-            ended = not in_comment and stripped.endswith(_RESULT_ENDINGS)
     except InvalidRecordError:
         if chunk is not None:
             yield chunk
