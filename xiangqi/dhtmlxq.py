@@ -283,6 +283,8 @@ def _blocks(lines: Iterator[str]) -> Iterator[Game]:
             text = text[i:]
             start_line = lineno
         buffer += text + "\n"
+        if "[/DhtmlXQ]" not in text:
+            continue
         while True:
             m = _BLOCK_RE.search(buffer)
             if m is None:

@@ -154,27 +154,34 @@ def decode_header(data: bytes) -> XqfHeader:
     return h
 
 
-class _Body:
-    """The unscrambled move-record area, read front to back."""
+def _unscramble(body: bytes, stream: bytes) -> bytes:
+    """Subtract ``stream[n mod 32]`` from every byte ``n`` of ``body`` (modulo 256), 32 slices at a time."""
+    out = bytearray(body)
+    for k in range(32):
+        shift = stream[k]
+        if shift:
+            table = bytes((b - shift) & 0xFF for b in range(256))
+            out[k::32] = body[k::32].translate(table)
+    return bytes(out)
 
-    __slots__ = ("data", "pos", "stream", "plain")
+
+class _Body:
+    """The unscrambled move-record area, read front to back (positions are file offsets)."""
+
+    __slots__ = ("data", "pos", "plain")
 
     def __init__(self, data: bytes, header: XqfHeader) -> None:
-        self.data = data
-        self.pos = _HEADER_SIZE
-        self.stream = header.stream
         self.plain = header.version < 11
+        body = data[_HEADER_SIZE:]
+        self.data = data[:_HEADER_SIZE] + (body if self.plain else _unscramble(body, header.stream))
+        self.pos = _HEADER_SIZE
 
     def take(self, n: int) -> bytes:
         start = self.pos
         if start + n > len(self.data):
             raise InvalidRecordError(f"XQF file truncated at byte {start:#x}: a record needs {n} more bytes")
         self.pos = start + n
-        chunk = self.data[start:start + n]
-        if self.plain:
-            return chunk
-        stream = self.stream
-        return bytes((b - stream[(start - _HEADER_SIZE + i) % 32]) & 0xFF for i, b in enumerate(chunk))
+        return self.data[start:start + n]
 
     def at_end(self) -> bool:
         return self.pos >= len(self.data)
