@@ -106,7 +106,7 @@ static xq_bb through_square(const xq_pos *p, xq_bb from, int v, int a) {
    the attacker?  Returns an XQ_CHASE_* reason or 0.  With `relax` the
    attacker's own king safety is ignored (used for the position before an
    evasion).  *nprot receives the number of legal recaptures. */
-static int pair_status(const xq_pos *p, int a, int v, int flags, int relax, uint8_t *nprot) {
+static int pair_status(const xq_pos *p, int a, int v, int flags, int relax, int relax_mate, uint8_t *nprot) {
     int pa = p->board[a], pv = p->board[v];
     xq_move cap = make_move(a, v);
     *nprot = 0;
@@ -134,7 +134,10 @@ static int pair_status(const xq_pos *p, int a, int v, int flags, int relax, uint
     if (piece_value(pv, v) > piece_value(pa, a)) reason = XQ_CHASE_STRONGER;
     else if (!legal) reason = geo ? XQ_CHASE_FALSE_ROOT : XQ_CHASE_UNPROTECTED;
     else if ((flags & XQ_FACTS_CXA) && piece_value(pv, v) - see_rec(&r, v, 0) > 0) reason = XQ_CHASE_SHORT_ROOT;
-    if (reason && (flags & XQ_FACTS_CXA) && can_mate_in_one(&r)) reason = 0;
+    /* CXA 29.4: no chase when the capture is answered by mate.  Only judged
+       after the move: a standing attack does not become new because the
+       danger of mate went away (从捉到捉 is idle). */
+    if (reason && (flags & XQ_FACTS_CXA) && !relax_mate && can_mate_in_one(&r)) reason = 0;
     return reason;
 }
 
@@ -168,13 +171,13 @@ static void find_chases(const xq_pos *before, xq_move m, const xq_pos *after, in
         while (t) {
             int v = bb_pop_lsb(&t);
             uint8_t np;
-            int reason = pair_status(&q, a, v, flags, 0, &np);
+            int reason = pair_status(&q, a, v, flags, 0, 0, &np);
             if (!reason) continue;
             int a0 = a == to ? from : a;
             if (before->board[a0] == q.board[a] && before->board[v] == q.board[v] &&
                 bb_test(piece_att(before, a0, occ0, rot0), v)) {
                 uint8_t np0;
-                if (pair_status(before, a0, v, flags, relax, &np0)) continue; /* a standing chase */
+                if (pair_status(before, a0, v, flags, relax, 1, &np0)) continue; /* a standing chase */
             }
             if (f->n_chases >= XQ_MAX_CHASES) {
                 if (f->n_more < 255) f->n_more++;

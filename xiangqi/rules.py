@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
@@ -195,8 +195,7 @@ _REASON_WORDS = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
-class Chase:
+class Chase(NamedTuple):
     """One chase pair of a move: ``attacker`` newly threatens to win ``victim``."""
 
     attacker: Square
@@ -223,8 +222,7 @@ class Chase:
                 f"{square_name(self.victim)}")
 
 
-@dataclasses.dataclass(frozen=True)
-class MoveFacts:
+class MoveFacts(NamedTuple):
     """What one move does, for the rulings: check, mate threat, chases."""
 
     #: 1-based number of the move in the game (ply 1 is the first move after the starting FEN).
@@ -301,35 +299,62 @@ def _board_parts(board: "Board") -> Tuple[Any, Any, int]:
     return board._pos, board._undo, len(board.move_stack)
 
 
-def _raw_facts(board: "Board", start: int, end: int, flags: int) -> Any:
+_PIECES = {code: Piece(code & 7, bool(code >> 3)) for code in list(range(1, 8)) + list(range(9, 16))}
+_REASONS = {int(r): r for r in ChaseReason}
+#: Byte layout of xq_facts (checked against the compiled module below).
+_F_SIZE = int(ffi.sizeof("xq_facts"))
+_F_CHASES = int(ffi.offsetof("xq_facts", "chases"))
+_LAYOUT_OK = (
+    _F_CHASES == 10 and int(ffi.sizeof("xq_chase")) == 8
+    and [int(ffi.offsetof("xq_facts", f)) for f in ("mover", "captured", "check", "kill", "evasion", "flags",
+                                                     "n_chases")] == [2, 3, 4, 5, 6, 7, 8]
+    and [int(ffi.offsetof("xq_chase", f)) for f in ("attacker", "victim", "attacker_id", "victim_id",
+                                                     "attacker_piece", "victim_piece", "reason", "protectors")]
+    == list(range(8))
+)
+_ILLEGAL = int(lib.XQ_FACT_ILLEGAL)
+
+
+def _raw_facts(board: "Board", start: int, end: int, flags: int) -> bytes:
+    """xq_history_facts for moves [start, end) (0-based) as raw bytes, one xq_facts record each."""
     pos, undo, n = _board_parts(board)
-    out = ffi.new("xq_facts[]", max(1, end - start))
-    got = lib.xq_history_facts(pos, undo, n, start, end, flags, out, max(1, end - start))
+    count = max(1, end - start)
+    out = ffi.new("xq_facts[]", count)
+    got = lib.xq_history_facts(pos, undo, n, start, end, flags, out, count)
     if got < 0:
         from xiangqi._ffi import raise_internal
         raise_internal(got, "xq_history_facts")
-    return out
+    if not _LAYOUT_OK:  # pragma: no cover - an unusual compiler packing; repack field by field
+        buf = bytearray()
+        for i in range(count):
+            r = out[i]
+            buf += int(r.move).to_bytes(2, "little") + bytes([r.mover, r.captured, r.check, r.kill, r.evasion,
+                                                               r.flags, r.n_chases, r.n_more])
+            for j in range(int(lib.XQ_MAX_CHASES)):
+                c = r.chases[j]
+                buf += bytes([c.attacker, c.victim, c.attacker_id, c.victim_id, c.attacker_piece, c.victim_piece,
+                              c.reason, c.protectors])
+        return bytes(buf)
+    return bytes(ffi.buffer(out))
 
 
-def _convert(raw: Any, ply: int, with_threats: bool) -> MoveFacts:
+def _record_size() -> int:
+    return _F_SIZE if _LAYOUT_OK else 10 + 8 * int(lib.XQ_MAX_CHASES)
+
+
+def _convert(buf: bytes, index: int, ply: int, with_threats: bool) -> MoveFacts:
+    o = index * _record_size()
+    code = buf[o] | buf[o + 1] << 8
+    mover, captured, check, kill, evasion, flags, n_chases = buf[o + 2:o + 9]
     chases = []
-    for j in range(raw.n_chases):
-        c = raw.chases[j]
-        chases.append(Chase(
-            attacker=int(c.attacker), victim=int(c.victim),
-            attacker_piece=Piece.from_code(int(c.attacker_piece)), victim_piece=Piece.from_code(int(c.victim_piece)),
-            reason=ChaseReason(int(c.reason)), protectors=int(c.protectors),
-            attacker_id=int(c.attacker_id), victim_id=int(c.victim_id),
-        ))
-    code = int(raw.move)
-    mover = int(raw.mover)
-    captured = int(raw.captured)
-    return MoveFacts(
-        ply=ply, move=Move(code >> 7, code & 127), color=bool(mover >> 3), piece=Piece.from_code(mover),
-        captured=Piece.from_code(captured) if captured else None, check=bool(raw.check),
-        mate_threat=bool(raw.kill) if with_threats else None, evasion=bool(raw.evasion),
-        chases=tuple(chases), illegal=bool(raw.flags & lib.XQ_FACT_ILLEGAL),
-    )
+    c = o + 10
+    for _ in range(n_chases):
+        a, v, aid, vid, ap, vp, reason, prot = buf[c:c + 8]
+        chases.append(Chase(a, v, _PIECES[ap], _PIECES[vp], _REASONS[reason], prot, aid, vid))
+        c += 8
+    return MoveFacts(ply, Move(code >> 7, code & 127), bool(mover >> 3), _PIECES[mover],
+                     _PIECES[captured] if captured else None, bool(check),
+                     bool(kill) if with_threats else None, bool(evasion), tuple(chases), bool(flags & _ILLEGAL))
 
 
 def history_facts(board: "Board", start: int = 1, end: Optional[int] = None, *,
@@ -346,7 +371,7 @@ def history_facts(board: "Board", start: int = 1, end: Optional[int] = None, *,
     if end < start:
         return []
     raw = _raw_facts(board, start - 1, end, rs.facts_flags())
-    return [_convert(raw[i], start + i, rs.mate_threats) for i in range(end - start + 1)]
+    return [_convert(raw, i, start + i, rs.mate_threats) for i in range(end - start + 1)]
 
 
 def move_facts(board: "Board", ply: int, *, rules: Union[str, RuleSet, None] = None) -> MoveFacts:
@@ -437,8 +462,7 @@ _PATTERN_ZH = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
-class SideJudgement:
+class SideJudgement(NamedTuple):
     """One side's moves in a loop and what they amount to."""
 
     color: Color
@@ -455,8 +479,7 @@ class SideJudgement:
         return self.pattern.forbidden
 
 
-@dataclasses.dataclass(frozen=True)
-class NaturalLimit:
+class NaturalLimit(NamedTuple):
     """The natural move limit's count at a position."""
 
     #: Plies since the last capture (the FEN's halfmove clock included).
@@ -472,8 +495,7 @@ class NaturalLimit:
     reached: bool
 
 
-@dataclasses.dataclass(frozen=True)
-class Ruling:
+class Ruling(NamedTuple):
     """A verdict with its reasoning: :attr:`outcome` and everything that led to it."""
 
     outcome: Outcome
@@ -631,7 +653,7 @@ def _chase_text(sj: SideJudgement) -> Tuple[str, str]:
 
 
 def _pattern_text(sj: SideJudgement) -> Tuple[str, str]:
-    side, side_zh = _side_en(sj.color), _side_zh(sj.color)
+    side = _side_en(sj.color)
     if sj.pattern is Pattern.PERPETUAL_CHECK:
         checkers = []
         for f in sj.moves:
@@ -644,18 +666,18 @@ def _pattern_text(sj: SideJudgement) -> Tuple[str, str]:
             if s not in sq:
                 sq.append(s)
         return (f"perpetual check by the {side.lower()} {' and '.join(checkers)} ({', '.join(sq)})",
-                f"{side_zh}方长将（{'、'.join(sq)}）")
+                f"长将（{'、'.join(sq)}）")
     if sj.pattern is Pattern.PERPETUAL_CHASE:
         en, zh = _chase_text(sj)
-        return f"perpetual chase of {en}", f"{side_zh}方长捉{zh}"
+        return f"perpetual chase of {en}", f"长捉{zh}"
     if sj.pattern is Pattern.PERPETUAL_MATE_THREAT:
-        return "perpetual mate threat", f"{side_zh}方长杀"
+        return "perpetual mate threat", "长杀"
     label = sj.pattern.value
     en_extra, zh_extra = "", ""
     if sj.chases:
         en, zh = _chase_text(sj)
         en_extra, zh_extra = f", chasing {en}", f"，捉{zh}"
-    return (f"{label} on every move ({sj.pattern.zh}){en_extra}", f"{side_zh}方{sj.pattern.zh}{zh_extra}")
+    return (f"{label} on every move ({sj.pattern.zh}){en_extra}", f"{sj.pattern.zh}{zh_extra}")
 
 
 def _repetition_ruling(board: "Board", rs: RuleSet, count: int) -> Optional[Ruling]:
@@ -695,7 +717,7 @@ def _repetition_ruling(board: "Board", rs: RuleSet, count: int) -> Optional[Ruli
         if why == "joint":
             o_en, o_zh = _pattern_text(other)
             extra_en = f" ({_side_en(other.color)}'s joint chase, {o_en}, does not excuse it)"
-            extra_zh = f"（对方联合捉子：{o_zh}）"
+            extra_zh = f"（{_side_zh(other.color)}方联合捉子：{o_zh}）"
         reason = (f"{_side_en(loser)} loses: {pat_en}{extra_en}, {plies_en} ({rules_en})" + tail_en)
         reason_zh = f"{_side_zh(loser)}方{pat_zh}{extra_zh}，{plies_zh}，{_side_zh(loser)}方负（{rules_zh}）" + tail_zh
         outcome = Outcome(term, winner=not loser, reason=reason, reason_zh=reason_zh)
@@ -706,7 +728,7 @@ def _repetition_ruling(board: "Board", rs: RuleSet, count: int) -> Optional[Ruli
             r_en, r_zh = _pattern_text(red)
             b_en, b_zh = _pattern_text(black)
             what_en = f"both sides break the rules alike (Red: {r_en}; Black: {b_en})"
-            what_zh = f"双方均为禁止着法（{r_zh}；{b_zh}），不变作和"
+            what_zh = f"双方均为禁止着法（红方{r_zh}；黑方{b_zh}），不变作和"
         else:
             what_en, what_zh = "neither side's moves are forbidden", "双方均为允许着法，不变作和"
         early = rs.red_must_vary_rounds
@@ -808,7 +830,7 @@ def can_claim_draw(board: "Board", rules: Union[str, RuleSet, None] = None) -> b
 def scan_violations(board_or_moves: Union["Board", Iterable[Union[Move, str, int]]],
                     rules: Union[str, RuleSet, None] = None, *, fen: str = STARTING_FEN,
                     count: Optional[int] = None, include_draws: bool = False,
-                    natural_limit: Optional[int] = None) -> List[Ruling]:
+                    natural_limit: Optional[int] = None, every_ply: bool = False) -> List[Ruling]:
     """Rulings the game should have received before it ended, with their plies.
 
     Takes a :class:`Board` (its move stack from its starting FEN) or a move
@@ -818,7 +840,9 @@ def scan_violations(board_or_moves: Union["Board", Iterable[Union[Move, str, int
     returned in ply order. With ``include_draws`` the repetition draws and the
     first position past the natural limit are returned too. A ruling at the
     final position is included (play did not go on after it, but the game's
-    recorded result may disagree).
+    recorded result may disagree). A loop that goes on is reported once, at
+    the first ply where it could be ruled (``every_ply=True`` reports every
+    such ply).
 
     Cheap when nothing repeats: one pass over the Zobrist keys in C.
     """
@@ -874,6 +898,18 @@ def scan_violations(board_or_moves: Union["Board", Iterable[Union[Move, str, int
             if nr is not None:
                 rulings.append(nr)
     rulings.sort(key=lambda r: r.ply)
+    if not every_ply:
+        # One ruling per loop: a ruling whose loop overlaps the one reported before it, with the same
+        # verdict, is the same repetition going on.
+        kept: List[Ruling] = []
+        for r in rulings:
+            prev = kept[-1] if kept else None
+            if (prev is not None and r.kind == prev.kind == "repetition" and r.first_ply <= prev.ply
+                    and r.outcome.winner == prev.outcome.winner
+                    and r.outcome.termination == prev.outcome.termination):
+                continue
+            kept.append(r)
+        rulings = kept
     return rulings
 
 

@@ -1,0 +1,221 @@
+"""``xiangqi judge``: rule on a game's end (mate, stalemate, perpetual check or chase, natural limit).
+
+Usage::
+
+    xiangqi judge GAME.pgn [--rules axf|cxa]
+    xiangqi judge "FEN" MOVE MOVE ... [--rules axf|cxa]
+    xiangqi judge "FEN moves MOVE MOVE ..."
+    xiangqi judge startpos moves MOVE ...      (or just the moves, from the start position)
+
+Moves may be ICCS (``h2e2``), WXF (``C2.5``) or Chinese (``炮二平五``). The
+verdict is printed with its reason in English and Chinese; ``--explain``
+adds what every move of the repetition loop does, ``--json`` prints one JSON
+object per game. Rulings that play went past (a side that should already
+have lost) are listed as well.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
+
+from xiangqi.core import STARTING_FEN
+
+__all__ = ["judge_main", "judge_board"]
+
+_FEN_SIDE = {"w", "r", "b", "red", "black"}
+
+
+def _split_position(tokens: Sequence[str]) -> Tuple[str, List[str]]:
+    """(FEN, move tokens) from the command line's position words."""
+    toks = [t for tok in tokens for t in tok.split()]
+    if not toks:
+        return STARTING_FEN, []
+    if toks[0].lower() == "startpos":
+        fen, rest = STARTING_FEN, toks[1:]
+    elif toks[0].lower() == "fen":
+        return _split_position(toks[1:])
+    elif "/" in toks[0]:
+        fields = [toks[0]]
+        i = 1
+        if i < len(toks) and toks[i].lower() in _FEN_SIDE:
+            fields.append(toks[i])
+            i += 1
+            # optional castling/en-passant placeholders and counters
+            while i < len(toks) and len(fields) < 6 and (toks[i] == "-" or toks[i].isdigit()):
+                fields.append(toks[i])
+                i += 1
+        fen, rest = " ".join(fields), toks[i:]
+    else:
+        fen, rest = STARTING_FEN, toks
+    if rest and rest[0].lower() == "moves":
+        rest = rest[1:]
+    return fen, rest
+
+
+def _board_from_tokens(tokens: Sequence[str]) -> Any:
+    from xiangqi.board import Board
+    from xiangqi.errors import XiangqiError
+
+    fen, moves = _split_position(tokens)
+    board = Board(fen)
+    for i, text in enumerate(moves):
+        text = text.rstrip(".,;")
+        if not text or text.rstrip(".").isdigit():
+            continue  # move numbers such as "1." in pasted text
+        try:
+            board.push_move(text)
+        except XiangqiError as exc:
+            raise XiangqiError(f"move {i + 1} ({text!r}) after {board.ply} plies: {exc}") from None
+    return board
+
+
+def judge_board(board: Any, rules: str = "axf", *, count: Optional[int] = None,
+                limit: Optional[int] = None) -> Dict[str, Any]:
+    """The verdict on a board's game as a dict (what ``--json`` prints).
+
+    Keys: ``result`` ("1-0", "0-1", "1/2-1/2" or "*"), ``termination``, ``reason``,
+    ``reason_zh``, ``plies``, ``fen``, ``rules``, ``loop`` (first and last ply of the
+    repetition loop, or ``None``), ``violations`` (earlier rulings play went past:
+    ply, result, reason), ``facts`` (per move of the loop, English lines).
+    """
+    from xiangqi import rules as rulings
+
+    rs = rulings.get_rules(rules)
+    ruling = None
+    if board.legal_move_codes():
+        ruling = rulings.judge(board, rs, count=count, natural_limit=limit)
+        outcome = ruling.outcome if ruling is not None else None
+    else:
+        outcome = board.outcome(rules=rs.name)  # checkmate or stalemate
+    violations = [
+        {"ply": r.ply, "result": r.outcome.result(), "termination": r.outcome.termination.name.lower(),
+         "reason": r.outcome.reason, "reason_zh": r.outcome.reason_zh}
+        for r in rulings.scan_violations(board, rs, count=count, natural_limit=limit)
+        if r.ply < len(board.move_stack)
+    ]
+    facts: List[str] = []
+    loop = None
+    if ruling is not None and ruling.kind == "repetition":
+        loop = [ruling.first_ply, ruling.last_ply]
+        facts = [line.strip() for line in ruling.explain().splitlines()[2:]]
+    elif ruling is not None and ruling.natural is not None:
+        facts = [ruling.explain().splitlines()[-1]]
+    return {
+        "result": outcome.result() if outcome else "*",
+        "termination": outcome.termination.name.lower() if outcome else None,
+        "reason": outcome.reason if outcome else _goes_on(board, rs),
+        "reason_zh": outcome.reason_zh if outcome else "对局继续",
+        "plies": len(board.move_stack),
+        "fen": board.fen(),
+        "rules": rs.name,
+        "loop": loop,
+        "violations": violations,
+        "facts": facts,
+    }
+
+
+def _goes_on(board: Any, rs: Any) -> str:
+    from xiangqi import rules as rulings
+
+    n = rulings.repetition_count(board)
+    nl = rulings.natural_limit(board, rules=rs)
+    return (f"The game goes on: the position has occurred {n} time{'s' if n != 1 else ''}, "
+            f"{nl.plies} plies without a capture (natural limit {nl.limit}).")
+
+
+def _print(verdict: Dict[str, Any], out: TextIO, *, title: str = "", explain: bool = False) -> None:
+    if title:
+        print(title, file=out)
+    term = verdict["termination"]
+    print(f"{verdict['result']}" + (f" ({term.replace('_', ' ')})" if term else ""), file=out)
+    print(verdict["reason"], file=out)
+    if verdict["termination"]:
+        print(verdict["reason_zh"], file=out)
+    if explain and verdict["facts"]:
+        for line in verdict["facts"]:
+            print("  " + line, file=out)
+    for v in verdict["violations"]:
+        print(f"  earlier, at ply {v['ply']}: {v['result']} — {v['reason']}", file=out)
+
+
+def judge_main(argv: List[str]) -> int:
+    """``xiangqi judge`` entry point; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="xiangqi judge",
+        description="Rule on a game's end: checkmate, stalemate, perpetual check or chase and their mixes "
+                    "(Asian or Chinese rules), the 60-move natural limit. Give a PGN file, or a FEN "
+                    "(or 'startpos') followed by moves in ICCS, WXF or Chinese notation.",
+    )
+    parser.add_argument("position", nargs="+", help="a PGN file, or FEN/startpos [moves] MOVE ...")
+    parser.add_argument("--rules", default="axf", help="axf (Asian, default) or cxa (Chinese)")
+    parser.add_argument("--count", type=int, default=None,
+                        help="occurrences of a position that make it adjudicable (default 3)")
+    parser.add_argument("--limit", type=int, default=None,
+                        help="natural limit in plies without capture (default 120; 0 turns it off)")
+    parser.add_argument("--explain", action="store_true", help="show what each move of the loop does")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per game")
+    args = parser.parse_args(argv)
+
+    from xiangqi import rules as rulings
+    from xiangqi.errors import XiangqiError
+
+    try:
+        rs = rulings.get_rules(args.rules)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.count is not None and args.count < 2:
+        parser.error(f"--count must be at least 2, not {args.count}")
+
+    out = sys.stdout
+    first = args.position[0]
+    if len(args.position) == 1 and (os.path.isfile(first) or first.lower().endswith((".pgn", ".pgn.gz"))):
+        from xiangqi import pgn
+
+        status = 0
+        try:
+            games = pgn.read_games(first)
+            for index, game in enumerate(games, 1):
+                try:
+                    board = game.board()
+                    for move in game.mainline_moves():
+                        board.push(move)
+                except XiangqiError as exc:
+                    print(f"xiangqi judge: {first}: game {index}: {exc}", file=sys.stderr)
+                    status = 1
+                    continue
+                verdict = judge_board(board, rs.name, count=args.count, limit=args.limit)
+                verdict["game"] = index
+                verdict["recorded_result"] = game.headers.get("Result", "*")
+                for err in game.errors:
+                    print(f"xiangqi judge: {first}: game {index}: {err}", file=sys.stderr)
+                if args.json:
+                    print(json.dumps(verdict, ensure_ascii=False), file=out)
+                else:
+                    h = game.headers
+                    title = (f"game {index}: {h.get('Red', '?')} - {h.get('Black', '?')}, "
+                             f"recorded {verdict['recorded_result']}, {verdict['plies']} plies")
+                    _print(verdict, out, title=title, explain=args.explain)
+        except (OSError, XiangqiError) as exc:
+            print(f"xiangqi judge: {first}: {exc}", file=sys.stderr)
+            return 2
+        return status
+
+    try:
+        board = _board_from_tokens(args.position)
+    except (XiangqiError, ValueError) as exc:
+        print(f"xiangqi judge: {exc}", file=sys.stderr)
+        return 2
+    verdict = judge_board(board, rs.name, count=args.count, limit=args.limit)
+    if args.json:
+        print(json.dumps(verdict, ensure_ascii=False), file=out)
+    else:
+        _print(verdict, out, explain=args.explain)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(judge_main(sys.argv[1:]))
