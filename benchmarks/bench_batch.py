@@ -27,7 +27,8 @@ _T = TypeVar("_T")
 
 
 def _games(path: Path) -> Iterator[Tuple[str, List[str]]]:
-    fen, moves, in_moves = STARTING_FEN, [], False
+    fen, in_moves = STARTING_FEN, False
+    moves: List[str] = []
     with path.open(encoding="utf-8") as f:
         for raw in f:
             line = raw.strip()

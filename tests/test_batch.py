@@ -33,7 +33,8 @@ _MOVE = re.compile(r"\b[a-i][0-9][a-i][0-9]\b")
 
 def read_games(path: Path) -> Iterator[Tuple[str, List[str]]]:
     """(start FEN, ICCS moves) of each game of an ICCS PGN file (tags, then move text)."""
-    fen, moves, in_moves = STARTING_FEN, [], False
+    fen, in_moves = STARTING_FEN, False
+    moves: List[str] = []
     with path.open(encoding="utf-8") as f:
         for raw in f:
             line = raw.strip()
@@ -492,7 +493,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, tuple):
         return all(_same(x, y) for x, y in zip(a, b))
     if isinstance(a, list):
-        return a == b
+        return bool(a == b)
     return bool(np.array_equal(a, b))
 
 
@@ -543,7 +544,7 @@ def test_misuse_raises_before_any_work() -> None:
     with pytest.raises(ValueError, match="contiguous"):
         batch.zobrist(np.tile(good, (1, 2))[:, ::2])
     with pytest.raises(TypeError, match="single"):
-        batch.perft(STARTING_FEN, 1)  # type: ignore[arg-type]
+        batch.perft(STARTING_FEN, 1)
     with pytest.raises(TypeError, match="single"):
         batch.perft(Board(), 1)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"positions\[1\]"):
@@ -559,7 +560,7 @@ def test_misuse_raises_before_any_work() -> None:
     with pytest.raises(ValueError, match="view"):
         batch.planes([STARTING_FEN], view="black")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="int8"):
-        batch.zobrist([STARTING_FEN], status=np.empty(1, dtype=np.int32))  # type: ignore[arg-type]
+        batch.zobrist([STARTING_FEN], status=np.empty(1, dtype=np.int32))
     with pytest.raises(ValueError, match="shape"):
         batch.zobrist([STARTING_FEN], status=np.empty(2, dtype=np.int8))
     with pytest.raises(TypeError):
@@ -583,7 +584,8 @@ def test_read_only_packed_input_and_bytes_fens_are_accepted() -> None:
 
 def test_empty_batches() -> None:
     empty_pk = np.empty((0, batch.PACKED_SIZE), dtype=np.uint8)
-    for form in ([], empty_pk):
+    forms: List[Any] = [[], empty_pk]
+    for form in forms:
         moves, offsets = batch.legal_moves(form, threads=2)
         assert moves.shape == (0,) and offsets.tolist() == [0]
         assert batch.perft(form, 3).shape == (0,)

@@ -94,8 +94,9 @@ BAD_ARGUMENT: int = _ffi.E_ARG
 _VIEWS = {"absolute": lib.XQ_VIEW_ABSOLUTE, "side_to_move": lib.XQ_VIEW_SIDE_TO_MOVE}
 _MAX_MOVES: int = _ffi.MAX_MOVES
 _FEN_MAX: int = _ffi.FEN_MAX
-# Positions per C call when a buffer is sized for the worst case (legal moves, FENs).
-_CHUNK = 1 << 15
+# Most positions per C call when a buffer is sized for the worst case (legal moves: 512
+# bytes a position of address space, of which only what is written gets memory).
+_CHUNK = 1 << 18
 
 
 def _build_move_index() -> Tuple[npt.NDArray[np.uint16], npt.NDArray[np.int16]]:
@@ -367,14 +368,19 @@ def legal_moves(positions: Positions, *, threads: int = 1, status: Optional[npt.
     counts_ptr = ffi.from_buffer("int64_t[]", offsets, require_writable=True) + 1
 
     def run(r: Tuple[int, int]) -> npt.NDArray[np.uint16]:
+        # Room for the worst case; only the pages written are ever touched, and the
+        # buffer is shrunk in place (realloc) to the moves actually written.
         cap = (r[1] - r[0]) * _MAX_MOVES
         buf = np.empty(cap, dtype=np.uint16)
-        got = lib.xq_batch_legal_moves(src.cdata, r[0], r[1], ffi.from_buffer("xq_move[]", buf, require_writable=True),
-                                       cap, counts_ptr, st_ptr)
-        return buf[:_check(got, "xq_batch_legal_moves")]
+        ptr = ffi.from_buffer("xq_move[]", buf, require_writable=True)
+        got = _check(lib.xq_batch_legal_moves(src.cdata, r[0], r[1], ptr, cap, counts_ptr, st_ptr),
+                     "xq_batch_legal_moves")
+        ffi.release(ptr)
+        buf.resize((got,), refcheck=False)
+        return buf
 
     parts = _run(run, src.n, threads, max_chunk=_CHUNK)
-    moves = np.concatenate(parts) if parts else np.empty(0, dtype=np.uint16)
+    moves = parts[0] if len(parts) == 1 else np.concatenate(parts)
     np.cumsum(offsets, out=offsets)
     return moves, offsets
 
@@ -398,7 +404,8 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
 def zobrist(positions: Positions, *, threads: int = 1,
             status: Optional[npt.NDArray[np.int8]] = None) -> npt.NDArray[np.uint64]:
     """Zobrist keys, equal to :meth:`Board.zobrist_hash`: ``uint64[N]``, 0 for unreadable items."""
-    return _fill(_source(positions), threads, status, (), np.uint64, "uint64_t[]", lib.xq_batch_zobrist, "xq_batch_zobrist")
+    return _fill(_source(positions), threads, status, (), np.uint64, "uint64_t[]", lib.xq_batch_zobrist,
+                 "xq_batch_zobrist")
 
 
 def attack_maps(positions: Positions, *, threads: int = 1,
