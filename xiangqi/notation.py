@@ -589,7 +589,7 @@ def _why_illegal(pc: _Codes, red: bool, frm: int, to: int) -> str:
 # ---------------------------------------------------------------------------
 
 #: A legality test on 16-bit move codes in the current position.
-Legal = Callable[[int], bool]
+_Legal = Callable[[int], bool]
 
 
 class _Fail(Exception):
@@ -672,7 +672,7 @@ def _no_candidate(desc: _Desc, pc: _Codes, red: bool) -> str:
     return "; ".join(dict.fromkeys(parts))
 
 
-def _resolve(desc: _Desc, pc: _Codes, red: bool, legal: Legal) -> int:
+def _resolve(desc: _Desc, pc: _Codes, red: bool, legal: _Legal) -> int:
     """The move code a description names, or raise :class:`_Fail`.
 
     The code obeys the piece rules; it is fully legal only if several
@@ -738,7 +738,7 @@ def _error(cls: type, what: str, text: object, fen: str, reason: str, ply: int =
     return err
 
 
-def _legal_fn(board: "Board") -> Legal:
+def _legal_fn(board: "Board") -> _Legal:
     is_legal = board.is_legal
     return lambda code: bool(is_legal(Move(code >> 7, code & 127)))
 
@@ -824,7 +824,7 @@ def parse_move(board: "Board", text: str, *, one_based: bool = False) -> Move:
 # ---------------------------------------------------------------------------
 
 
-def _needs_qualifier(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[Legal], compact: bool) -> bool:
+def _needs_qualifier(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[_Legal], compact: bool) -> bool:
     """Whether the moving piece needs 前/后 (or +/-) rather than its file.
 
     Always for a pawn, rook, horse, cannon or king that shares its file with
@@ -869,7 +869,7 @@ def _tandem(pc: _Codes, red: bool, frm: int) -> Tuple[int, int, int]:
     return len(seq), seq.index(frm), sum(1 for fi in range(9) if pc[fi::9].count(p) >= 2)
 
 
-def _chinese_text(pc: _Codes, red: bool, frm: int, to: int, style: _Style, legal: Optional[Legal],
+def _chinese_text(pc: _Codes, red: bool, frm: int, to: int, style: _Style, legal: Optional[_Legal],
                   compact: bool = False) -> str:
     p = pc[frm]
     pt, c = p & 7, int(red)
@@ -887,7 +887,7 @@ def _chinese_text(pc: _Codes, red: bool, frm: int, to: int, style: _Style, legal
     return q + style.numerals[c][_file_number(frm % 9, red)] + tail
 
 
-def _wxf_text(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[Legal]) -> str:
+def _wxf_text(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[_Legal]) -> str:
     pt = pc[frm] & 7
     direction, number = _tail(pt, red, frm, to)
     tail = ".+-"[direction] + str(number)
@@ -915,7 +915,7 @@ _CHINESE_WRITTEN: Dict[Tuple[bool, bool], Dict[int, str]] = {key: {} for key in 
 _WXF_WRITTEN: Dict[int, str] = {}
 
 
-def _write_chinese(pc: _Codes, red: bool, frm: int, to: int, style: _Style, legal: Optional[Legal],
+def _write_chinese(pc: _Codes, red: bool, frm: int, to: int, style: _Style, legal: Optional[_Legal],
                    compact: bool = False) -> str:
     p = pc[frm]
     if pc[frm % 9::9].count(p) == 1:
@@ -928,7 +928,7 @@ def _write_chinese(pc: _Codes, red: bool, frm: int, to: int, style: _Style, lega
     return _chinese_text(pc, red, frm, to, style, legal, compact)
 
 
-def _write_wxf(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[Legal]) -> str:
+def _write_wxf(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[_Legal]) -> str:
     p = pc[frm]
     if pc[frm % 9::9].count(p) == 1:
         key = p << 14 | frm << 7 | to
