@@ -223,12 +223,32 @@ def test_bad_fen_tag() -> None:
 
 
 def test_read_game_continues_on_the_same_handle() -> None:
-    text = '[Event "a"]\n1. h2e2 *\n\n[Event "b"]\n1. c3c4 *\n'
-    for handle in (io.StringIO(text), io.BytesIO(text.encode("utf-8"))):
+    text = '[Event "a"]\n1. h2e2 *\n\n[Event "b"]\n1. c3c4 h2h8 *\n'
+    for handle in (io.StringIO(text), io.BytesIO(text.encode("gbk")), io.BytesIO(gzip.compress(text.encode())),
+                   _NoSeek(text.encode("utf-16")), io.BytesIO(text.encode("utf-16"))):
         a, b = read_game(handle), read_game(handle)
-        assert a is not None and b is not None
+        assert a is not None and b is not None, handle
         assert (a.headers["Event"], b.headers["Event"]) == ("a", "b")
-        assert read_game(handle) is None
+        assert iccs(b) == ["c3c4"] and b.errors[0].line == 5  # line numbers run on across calls
+        assert read_game(handle) is None and read_game(handle) is None
+
+
+def test_read_game_leaves_a_seekable_handle_at_the_next_game(tmp_path: Path) -> None:
+    text = '[Event "a"]\n1. h2e2 *\n\n[Event "b"]\n1. c3c4 *\n[Event "c"]\n1. b2e2 *\n'
+    path = tmp_path / "g.pgn"
+    path.write_text(text, encoding="utf-8")
+    for mode in ("r", "rb"):
+        with open(path, mode) as fh:
+            assert read_game(fh).headers["Event"] == "a"  # type: ignore[union-attr]
+            offset = fh.tell()
+            assert read_game(fh).headers["Event"] == "b"  # type: ignore[union-attr]
+            assert read_game(fh).headers["Event"] == "c"  # type: ignore[union-attr]
+            assert read_game(fh) is None
+            fh.seek(offset)
+            again = read_game(fh)
+            assert again is not None and again.headers["Event"] == "b" and iccs(again) == ["c3c4"]
+            fh.seek(0)
+            assert read_game(fh).headers["Event"] == "a"  # type: ignore[union-attr]
 
 
 def test_sources_paths_bytes_gzip_and_boms(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ import zlib
 from typing import (IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple,
                     Union)
 
-from xiangqi._encoding import iter_text_lines
+from xiangqi._encoding import SNIFF_BYTES, LineDecoder, detect_encoding, iter_text_lines
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
                             XiangqiError)
@@ -623,7 +623,7 @@ def _ends_with_result(movetext: List[str]) -> bool:
     return False
 
 
-def _iter_chunks(lines: Iterator[str]) -> Iterator[_Chunk]:
+def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
     """Group numbered lines into games.
 
     A game ends where the next one's tags begin, or after a result token
@@ -638,7 +638,6 @@ def _iter_chunks(lines: Iterator[str]) -> Iterator[_Chunk]:
     in_comment = False
     tag_match = _TAG_RE.match
     game_start = _GAME_START_RE.match
-    lineno = 0
     try:
         for line in lines:
             lineno += 1
@@ -1056,38 +1055,119 @@ def _build_tree(game: Game, board: Any, tokens: List[Token]) -> None:
 # Public reading API
 # ---------------------------------------------------------------------------------------------------------------
 
-_READERS: "weakref.WeakKeyDictionary[Any, Iterator[_Chunk]]" = weakref.WeakKeyDictionary()
-_READERS_STRONG: Dict[int, Tuple[Any, Iterator[_Chunk]]] = {}
+_READERS: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+_READERS_STRONG: Dict[int, Tuple[Any, Any]] = {}
 
 
-def _chunks_for_handle(handle: Any) -> Iterator[_Chunk]:
+def _handle_state(handle: Any, make: Callable[[], Any]) -> Any:
+    """Per-handle reader state, kept for as long as the handle lives."""
     try:
-        chunks = _READERS.get(handle)
-        if chunks is None:
-            chunks = _iter_chunks(_lines_of_handle(handle))
-            _READERS[handle] = chunks
-        return chunks
+        state = _READERS.get(handle)
+        if state is None:
+            state = _READERS[handle] = make()
+        return state
     except TypeError:  # not weak-referenceable
         entry = _READERS_STRONG.get(id(handle))
         if entry is None or entry[0] is not handle:
-            entry = (handle, _iter_chunks(_lines_of_handle(handle)))
-            _READERS_STRONG[id(handle)] = entry
+            entry = _READERS_STRONG[id(handle)] = (handle, make())
         return entry[1]
+
+
+def _is_seekable(handle: Any) -> bool:
+    try:
+        return bool(handle.seekable())
+    except Exception:
+        return False
+
+
+class _SeekState:
+    """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
+
+    __slots__ = ("pos", "lineno", "decoder")
+
+    def __init__(self) -> None:
+        self.pos = -1
+        self.lineno = 0
+        self.decoder: Optional[LineDecoder] = None
+
+
+def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[Game]:
+    """One game, reading line by line and leaving ``handle`` at the start of the next game."""
+    start = handle.tell()
+    if start != state.pos:  # first call, or the caller moved the handle: count lines from here
+        state.lineno = 0
+        if not text:
+            sample = handle.read(SNIFF_BYTES)
+            handle.seek(start)
+            enc = detect_encoding(sample)
+            state.decoder = LineDecoder(encoding="utf-8" if enc == "utf-8-sig" else enc)
+    decoder = state.decoder
+    where = [start, 0, False]   # position of the last line read, lines read, end of file reached
+
+    def lines() -> Iterator[str]:
+        first = start == 0
+        while True:
+            pos = handle.tell()
+            raw = handle.readline()
+            if not raw:
+                where[2] = True
+                return
+            where[0] = pos
+            where[1] += 1
+            line = raw if decoder is None else decoder.decode(raw)
+            if first:
+                first = False
+                line = line.lstrip("\ufeff")
+            yield line[:-1] if line.endswith("\n") else line
+
+    chunk = next(_iter_chunks(lines(), state.lineno), None)
+    if chunk is not None and not where[2]:
+        # The chunker stopped on the first line of the next game: start there next time.
+        handle.seek(where[0])
+        where[1] -= 1
+    state.lineno += where[1]
+    state.pos = handle.tell()
+    return _build_game(chunk) if chunk is not None else None
 
 
 def read_game(handle: Any) -> Optional[Game]:
     """Read the next game from an open file (text or binary), or ``None`` at its end.
 
-    Successive calls on the same handle return successive games (the reader
-    reads ahead and keeps its place per handle, so do not mix other reads of
-    the handle with these calls). Line numbers in ``game.errors`` count from
-    where reading began. Binary handles are decoded as described in the
-    module documentation.
+    On a seekable, uncompressed handle the game is read line by line and the
+    handle is left at the start of the next game, so ``tell()``/``seek()``
+    between calls work as with python-chess. Other handles (pipes, gzip
+    data, UTF-16 text) are read ahead, and the reader keeps its place per
+    handle: do not mix other reads of such a handle with these calls. Line
+    numbers in ``game.errors`` count from where reading began (or from the
+    last seek).
     """
-    chunk = next(_chunks_for_handle(handle), None)
+    text = _is_text_handle(handle)
+    if _is_seekable(handle):
+        state: Any = _handle_state(handle, _SeekState)
+        if isinstance(state, _SeekState):
+            if text:
+                return _read_game_seekable(handle, True, state)
+            if state.pos != handle.tell():
+                pos = handle.tell()
+                head = handle.read(SNIFF_BYTES)
+                handle.seek(pos)
+                if head[:2] == b"\x1f\x8b" or detect_encoding(head) == "utf-16":
+                    state = None
+            if state is not None:
+                return _read_game_seekable(handle, False, state)
+            _forget_handle(handle)
+    chunks: Iterator[_Chunk] = _handle_state(handle, lambda: _iter_chunks(_lines_of_handle(handle)))
+    chunk = next(chunks, None)
     if chunk is None:
         return None
     return _build_game(chunk)
+
+
+def _forget_handle(handle: Any) -> None:
+    try:
+        _READERS.pop(handle, None)
+    except TypeError:
+        _READERS_STRONG.pop(id(handle), None)
 
 
 def _open_source(source: Source, encoding: Optional[str] = None) -> Tuple[Iterator[str], Optional[Any]]:
