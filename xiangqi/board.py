@@ -367,10 +367,10 @@ class Board:
 
     # Notation (implemented in xiangqi.notation).
 
-    def chinese(self, move: Move, *, traditional: bool = False, fullwidth: bool = True) -> str:
-        """The move in Chinese notation, e.g. ``炮二平五`` (see :mod:`xiangqi.notation`)."""
+    def chinese(self, move: Move, *, traditional: bool = False, fullwidth: bool = True, compact: bool = False) -> str:
+        """The move in Chinese notation, e.g. ``炮二平五`` (see :func:`xiangqi.notation.format_chinese`)."""
         from xiangqi import notation
-        return notation.format_chinese(self, move, traditional=traditional, fullwidth=fullwidth)
+        return notation.format_chinese(self, move, traditional=traditional, fullwidth=fullwidth, compact=compact)
 
     def parse_chinese(self, text: str) -> Move:
         """Parse Chinese notation (simplified or traditional) into a legal move."""
