@@ -50,12 +50,12 @@ import concurrent.futures
 import contextlib
 import csv
 import dataclasses
-import gzip
 import io
 import json
 import os
 import re
 import sys
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -388,26 +388,75 @@ def _boundary(buf: bytes, lo: int) -> int:
         return start
 
 
-def _open_binary(path: str) -> Tuple[IO[bytes], bool]:
-    fh: IO[bytes] = open(path, "rb")
-    head = fh.read(2)
-    fh.seek(0)
-    if head == _GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=fh, mode="rb"), True  # type: ignore[return-value]
-    return fh, False
+class _Reader:
+    """Reads a file's bytes, gunzipping when it starts with the gzip magic; never raises on damage.
 
+    A damaged or cut ``.gz`` (or a read error) ends the data early and sets
+    :attr:`damaged` to the reason, so that everything before it still counts.
+    """
 
-def _read_all(fh: IO[bytes]) -> Tuple[bytes, Optional[str]]:
-    """All bytes of ``fh`` and, if reading stopped early, why."""
-    parts: List[bytes] = []
-    try:
+    def __init__(self, path: str) -> None:
+        self._fh = open(path, "rb")
+        self._gz = self._fh.read(2) == _GZIP_MAGIC
+        self._fh.seek(0)
+        self._z: Any = zlib.decompressobj(31) if self._gz else None
+        self._buf = b""
+        self._eof = False
+        self.damaged: Optional[str] = None
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def _raw(self) -> bytes:
+        try:
+            return self._fh.read(1 << 18)
+        except OSError as exc:
+            self.damaged = f"read error: {_read_error_text(exc)}"
+            return b""
+
+    def read(self, n: int) -> bytes:
+        """Up to ``n`` bytes; ``b""`` at the end (or where the data is damaged)."""
+        if not self._gz:
+            if self._eof:
+                return b""
+            try:
+                data = self._fh.read(n)
+            except OSError as exc:
+                self.damaged = f"read error: {_read_error_text(exc)}"
+                data = b""
+            if not data:
+                self._eof = True
+            return data
+        while len(self._buf) < n and not self._eof:
+            raw = self._raw()
+            if not raw:
+                if not self._z.eof and self.damaged is None:
+                    self.damaged = "the compressed data ends early (no end-of-stream marker)"
+                self._eof = True
+                break
+            while raw:
+                if self._z.eof:  # a further gzip member
+                    if not raw.startswith(_GZIP_MAGIC[:1]):
+                        raw = b""
+                        break
+                    self._z = zlib.decompressobj(31)
+                try:
+                    self._buf += self._z.decompress(raw)
+                except zlib.error as exc:
+                    self.damaged = f"damaged compressed data: {_read_error_text(exc)}"
+                    self._eof = True
+                    break
+                raw = self._z.unused_data
+        out, self._buf = self._buf[:n], self._buf[n:]
+        return out
+
+    def read_all(self) -> bytes:
+        parts = []
         while True:
-            block = fh.read(1 << 20)
+            block = self.read(1 << 20)
             if not block:
-                return b"".join(parts), None
+                return b"".join(parts)
             parts.append(block)
-    except (EOFError, OSError, zlib.error) as exc:
-        return b"".join(parts), _read_error_text(exc)
 
 
 def _read_error_text(exc: BaseException) -> str:
@@ -421,69 +470,58 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
 
     PGN is streamed: each chunk holds about ``chunk_bytes`` of text, cut only
     where a game's tags begin, so one big file spreads over many workers.
-    XQF and DhtmlXQ files are one chunk each. A file that cannot be read
-    yields a chunk with ``read_error`` set.
+    XQF and DhtmlXQ files are one chunk each. A file that cannot be opened
+    yields a chunk with ``read_error`` set; a damaged ``.gz`` yields what
+    could be read, its last chunk marked ``cut``.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     chunk_bytes = max(1024, int(chunk_bytes))
     for number, path in enumerate(files):
         try:
-            fh, _gz = _open_binary(path)
+            reader = _Reader(path)
         except OSError as exc:
             yield Chunk(path, "pgn", b"", read_error=f"cannot open the file: {_read_error_text(exc)}",
                         file_number=number)
             continue
-        with fh:
-            try:
-                head = fh.read(chunk_bytes)
-            except (EOFError, OSError, zlib.error) as exc:
-                yield Chunk(path, "pgn", b"", read_error=f"cannot read the file: {_read_error_text(exc)}",
-                            file_number=number)
-                continue
+        try:
+            head = reader.read(chunk_bytes)
             kind = detect_format(path, head[:_SNIFF]) if fmt == "auto" else fmt
             if kind != "pgn":
-                rest, err = _read_all(fh)
-                data = head + rest
+                data = head + reader.read_all()
                 enc = None if kind == "xqf" else _detect_encoding(data[:_SNIFF])
-                yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), err is not None, None, number)
+                yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), reader.damaged is not None,
+                            reader.damaged if not data else None, number)
                 continue
-            yield from _pgn_chunks(path, fh, head, chunk_bytes, number)
+            yield from _pgn_chunks(path, reader, head, chunk_bytes, number)
+        finally:
+            reader.close()
 
 
-def _pgn_chunks(path: str, fh: IO[bytes], head: bytes, chunk_bytes: int, number: int) -> Iterator[Chunk]:
+def _pgn_chunks(path: str, reader: _Reader, head: bytes, chunk_bytes: int, number: int) -> Iterator[Chunk]:
     enc = _detect_encoding(head[:_SNIFF])
     if enc.startswith("utf-16"):
-        rest, err = _read_all(fh)
-        data = head + rest
-        yield Chunk(path, "pgn", data, enc, 0, True, True, err is not None, None, number)
+        data = head + reader.read_all()
+        yield Chunk(path, "pgn", data, enc, 0, True, True, reader.damaged is not None, None, number)
         return
     buf = head
     line_offset = 0
     eof = False
-    cut: Optional[str] = None
     while True:
         while not eof and len(buf) < chunk_bytes:
-            try:
-                more = fh.read(chunk_bytes)
-            except (EOFError, OSError, zlib.error) as exc:
-                more = b""
-                cut = _read_error_text(exc)
+            more = reader.read(chunk_bytes)
             if not more:
                 eof = True
             buf += more
         if eof:
-            yield Chunk(path, "pgn", buf, enc, line_offset, True, buf.endswith(b"\n"), cut is not None, None,
-                        number)
+            damaged = reader.damaged
+            yield Chunk(path, "pgn", buf, enc, line_offset, True, buf.endswith(b"\n"), damaged is not None,
+                        damaged if not buf and line_offset == 0 else None, number)
             return
         b = _boundary(buf, 0)
         if b <= 0:
             # No game starts in this much text: read on (the chunk grows).
-            try:
-                more = fh.read(chunk_bytes)
-            except (EOFError, OSError, zlib.error) as exc:
-                more = b""
-                cut = _read_error_text(exc)
+            more = reader.read(chunk_bytes)
             if not more:
                 eof = True
             buf += more
@@ -655,6 +693,9 @@ class _Replayer:
         self.fen_buf: Any = ffi.new("char[]", int(lib.XQ_FEN_MAX))
         self.starts: Dict[str, _Start] = {}
         self.initial = self._start(STARTING_FEN)
+        self.counts_cap = 0
+        self.counts: Any = None
+        self.rule_sets: Dict[str, Any] = {}
 
     def _grow(self, need: int) -> None:
         cap = max(need, 2 * self.cap)
@@ -841,73 +882,102 @@ class _Replayer:
         code = frm << 7 | to
         return code if lib.xq_pos_is_legal(self.pos, code) else 0
 
-    def keys(self, plies: int) -> List[int]:
-        """Zobrist keys of the positions before each ply and after the last."""
-        out = [int(self.undo[i].key) for i in range(plies)]
-        out.append(int(self.pos.key))
-        return out
+    def repetition_top(self, plies: int) -> int:
+        """The most times any position of the game occurred (one pass in C)."""
+        if self.counts_cap <= plies:
+            self.counts_cap = 2 * plies + 2
+            self.counts = ffi.new("uint8_t[]", self.counts_cap)
+        return int(lib.xq_repetition_counts(self.pos, self.undo, plies, self.counts))
+
+    def rule_set(self, rules: str) -> Any:
+        rs = self.rule_sets.get(rules)
+        if rs is None:
+            rs = self.rule_sets[rules] = _rules_module().get_rules(rules)
+        return rs
 
     def codes(self, plies: int) -> List[int]:
         """The move codes played."""
         return [int(self.undo[i].move) for i in range(plies)]
 
 
-_REPLAYER: Optional[_Replayer] = None
+_LOCAL = threading.local()
 
 
 def _replayer() -> _Replayer:
-    global _REPLAYER
-    if _REPLAYER is None:
-        _REPLAYER = _Replayer()
-    return _REPLAYER
+    """This thread's replayer (a C position is not shared between threads)."""
+    rp: Optional[_Replayer] = getattr(_LOCAL, "replayer", None)
+    if rp is None:
+        rp = _LOCAL.replayer = _Replayer()
+    return rp
 
 
 # =====================================================================================================================
 # Rulings (xiangqi.rules, when present)
 # =====================================================================================================================
 
-_RULES_API: Optional[Tuple[Any, Any]] = None
+_RULES: Any = None
 _RULES_LOADED = False
 
 
-def _rules_api() -> Optional[Tuple[Any, Any]]:
-    """``(adjudicate, scan_violations)`` from :mod:`xiangqi.rules`, or ``None`` while it does not exist."""
-    global _RULES_API, _RULES_LOADED
+def _rules_module() -> Any:
+    """:mod:`xiangqi.rules` when it provides ``adjudicate`` and ``scan_violations``, else ``None``."""
+    global _RULES, _RULES_LOADED
     if not _RULES_LOADED:
         _RULES_LOADED = True
         try:
             from xiangqi import rules as rulings
-        except ImportError:
-            _RULES_API = None
-        else:
-            adjudicate = getattr(rulings, "adjudicate", None)
-            scan = getattr(rulings, "scan_violations", None)
-            _RULES_API = (adjudicate, scan) if adjudicate is not None or scan is not None else None
-    return _RULES_API
+        except ImportError:  # pragma: no cover - the module ships with the package
+            rulings = None
+        if rulings is not None and all(hasattr(rulings, f) for f in ("adjudicate", "scan_violations",
+                                                                        "get_rules")):
+            _RULES = rulings
+    return _RULES
 
 
-def _rulings(rp: _Replayer, fen: str, plies: int, rules: str,
-             end_only: bool) -> Tuple[Optional[Any], List[ErrorInfo]]:
-    """The ruling at the end of a game with repeated positions, and rule violations before the end."""
-    api = _rules_api()
-    if api is None:
-        return None, []
-    adjudicate, scan = api
+def _token_at(tokens: Sequence[str], ply: int, clean: bool) -> Optional[str]:
+    """The text of the move token played at ``ply`` (move numbers skipped)."""
+    k = -1
+    for tok in tokens:
+        if not clean and _entry(tok)[0] in (_K_SKIP, _K_RESULT):
+            continue
+        k += 1
+        if k == ply:
+            e = _entry(tok)
+            return str(e[-1]) if e[0] not in (_K_SKIP, _K_RESULT) else tok
+    return None
+
+
+def _rulings(rp: _Replayer, g: "_GameText", plies: int, rules: str) -> Tuple[Optional[Any], List[ErrorInfo]]:
+    """The repetition or natural-limit ruling at the end of a game, and the forbidden repetitions before it.
+
+    Only called when the C core's repetition count (one pass over the
+    game's keys) or the halfmove clock says a ruling is possible.
+    """
+    rulings = _rules_module()
     from xiangqi.board import Board
 
-    board = Board(fen)
+    board = Board(start_fen(g.headers))
     for code in rp.codes(plies):
         board.push_code(code)
-    outcome = adjudicate(board, rules=rules) if adjudicate is not None else None
+    outcome = rulings.adjudicate(board, rules)
     warnings: List[ErrorInfo] = []
-    if scan is not None and not end_only:
-        for v in scan(board, rules=rules) or ():
-            ply = getattr(v, "ply", None)
-            if ply is not None and outcome is not None and ply >= plies - 1:
-                continue  # the ruling at the end of the game covers it
-            message = getattr(v, "message", None) or getattr(v, "reason", None) or str(v)
-            token = getattr(v, "token", None)
-            warnings.append(ErrorInfo("rule-violation", ply, token, _sentence(str(message))))
+    merged: List[List[Any]] = []  # [first ruling, last ply of its loop, rulings merged]
+    for ruling in rulings.scan_violations(board, rules):
+        if ruling.ply >= plies:
+            continue  # the ruling at the final position: the outcome above
+        o = ruling.outcome
+        if merged and merged[-1][0].outcome.termination is o.termination and \
+                merged[-1][0].outcome.winner == o.winner and ruling.first_ply <= merged[-1][1] + 2:
+            merged[-1][1] = ruling.last_ply
+            merged[-1][2] += 1
+            continue
+        merged.append([ruling, ruling.last_ply, 1])
+    for ruling, last, n in merged:
+        ply = ruling.ply - 1
+        reason = ruling.outcome.reason.rstrip(".")
+        more = f"; the same ruling applied again up to ply {last}" if n > 1 else ""
+        warnings.append(ErrorInfo("rule-violation", ply, _token_at(g.tokens, ply, g.clean),
+                                  _sentence(f"{reason}; play went on{more}")))
     return outcome, warnings
 
 
@@ -915,7 +985,11 @@ def _rulings(rp: _Replayer, fen: str, plies: int, rules: str,
 # Checking a game
 # =====================================================================================================================
 
-_DECISIVE = {"CHECKMATE", "STALEMATE", "PERPETUAL_CHECK", "PERPETUAL_CHASE", "FORBIDDEN_PATTERN"}
+#: Terminations where the board alone decides the result.
+_BOARD_DECIDES = {"CHECKMATE", "STALEMATE"}
+#: Terminations by a repetition ruling that names a loser.
+_RULED_LOSS = {"PERPETUAL_CHECK", "PERPETUAL_CHASE", "FORBIDDEN_PATTERN"}
+_DEFINITE = ("1-0", "0-1", "1/2-1/2")
 
 
 def _norm_result(text: Optional[str]) -> Optional[str]:
@@ -963,37 +1037,44 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         else:
             error = ErrorInfo("truncated", plies, None, _sentence(
                 f"the file ends after ply {plies} of this game without a result token: the record is cut short"
-                + (f" ({chunk.cut and 'damaged compressed data'})" if chunk.cut else "")))
+                + (" (damaged compressed data)" if chunk.cut else "")))
     if error is not None:
         return GameReport(source, index, g.line, False, plies, error, recorded, None, None, final_fen)
     computed: Optional[str] = None
     termination: Optional[str] = None
+    reason = ""
     warnings: List[ErrorInfo] = []
-    if lib.xq_count_legal(rp.pos) == 0:
-        side_red = bool(rp.pos.side)
-        computed = "0-1" if side_red else "1-0"
-        termination = "CHECKMATE" if lib.xq_pos_in_check(rp.pos) else "STALEMATE"
-    elif plies >= 4 and _rules_api() is not None:
-        keys = rp.keys(plies)
-        if len(set(keys)) < len(keys) or rp.pos.halfmove >= 120:
-            fen = start_fen(headers)
-            outcome, warnings = _rulings(rp, fen, plies, rules, end_only=False)
+    pos = rp.pos
+    if lib.xq_count_legal(pos) == 0:
+        computed = "0-1" if pos.side else "1-0"
+        termination = "CHECKMATE" if lib.xq_pos_in_check(pos) else "STALEMATE"
+        loser = "Red" if pos.side else "Black"
+        reason = f"{loser} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
+    elif plies >= 4 and _rules_module() is not None:
+        rs = rp.rule_set(rules)
+        top = rp.repetition_top(plies)
+        if top >= rs.repetition_count or (rs.natural_limit and pos.halfmove >= rs.natural_limit):
+            outcome, warnings = _rulings(rp, g, plies, rules)
             if outcome is not None:
                 termination = outcome.termination.name
                 computed = outcome.result()
+                reason = outcome.reason.rstrip(".")
     mismatch: Optional[ErrorInfo] = None
     rec = _norm_result(tag_result)
     tok = _norm_result(result_tok)
-    if termination in _DECISIVE and computed is not None:
+    if computed is not None and (termination in _BOARD_DECIDES or termination in _RULED_LOSS):
         for value, text in ((rec, tag_result), (tok, result_tok)):
-            if value in ("1-0", "0-1", "1/2-1/2") and value != computed:
-                why = "is checkmated" if termination == "CHECKMATE" else "is stalemated" \
-                    if termination == "STALEMATE" else f"loses by {termination.lower().replace('_', ' ')}"
-                loser = "Black" if computed == "1-0" else "Red"
-                mismatch = ErrorInfo("result-mismatch", None, text, _sentence(
-                    f"the record says {value} but {loser} {why} after ply {plies}, so the result is {computed}"))
+            if value not in _DEFINITE or value == computed:
+                continue
+            if termination in _RULED_LOSS and value == "1/2-1/2":
+                # A draw recorded where the rules name a loser: agreed, or the arbiter saw it otherwise.
+                warnings.append(ErrorInfo("rule-violation", plies - 1, _token_at(g.tokens, plies - 1, g.clean),
+                                          _sentence(f"the record says {value}, but {reason}")))
                 break
-    if mismatch is None and rec in ("1-0", "0-1", "1/2-1/2") and tok in ("1-0", "0-1", "1/2-1/2") and rec != tok:
+            mismatch = ErrorInfo("result-mismatch", None, text, _sentence(
+                f"the record says {value}, but {reason}, so the result is {computed}"))
+            break
+    if mismatch is None and rec in _DEFINITE and tok in _DEFINITE and rec != tok:
         mismatch = ErrorInfo("result-mismatch", None, result_tok, _sentence(
             f"the Result tag says {tag_result} but the move text ends with {result_tok}"))
     if mismatch is not None:
@@ -1022,7 +1103,7 @@ def _only_numbers_after(tokens: Sequence[str], i: int) -> bool:
 # Scanning PGN text into games
 # =====================================================================================================================
 
-_BLANK_BEFORE_TAG = re.compile(r"\n[ \t\r]*\n(?=[ \t]*\[)")
+_BLANK_BEFORE_TAG = re.compile(r"\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
 _TAG_LINE = r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+(?:"(.*)"|([^"\]\n]*))[ \t]*\][ \t\r]*'
 _TAG_BLOCK = re.compile(rf"(?:[ \t\r]*\n|{_TAG_LINE}\n)*")
 _TAG_FIND = re.compile(rf"^{_TAG_LINE}$", re.M)
@@ -1046,8 +1127,10 @@ def _fast_segments(text: str) -> Optional[List[Tuple[int, int, int]]]:
     starts = [0]
     for m in _BLANK_BEFORE_TAG.finditer(text):
         e = m.start()
+        while e > 0 and text[e - 1] in " \t\r\n":
+            e -= 1
         ls = text.rfind("\n", 0, e) + 1
-        if text[ls:e].lstrip().startswith(("[", "%")):
+        if e == 0 or text[ls:e].lstrip().startswith(("[", "%")):
             continue
         starts.append(m.end())
     starts.append(len(text))

@@ -1,0 +1,635 @@
+"""Bulk validation: report records, the shared corpus, corrupted copies, chunking, executors, the CLI."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import csv
+import gzip
+import io
+import json
+import random
+import re
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pytest
+
+from xiangqi import Board, pgn
+from xiangqi import validate as V
+from xiangqi.validate import ErrorInfo, GameReport
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+GAMES = SHARED / "data" / "games"
+SAMPLE = Path(__file__).resolve().parent / "data" / "sample"
+
+REPORT_KEYS = ["source", "index", "line", "ok", "plies", "error", "result_recorded", "result_computed",
+               "termination", "final_fen", "warnings"]
+
+
+def games_file(name: str) -> Path:
+    p = GAMES / name
+    if not p.exists():
+        pytest.skip(f"shared data not available: {p}")
+    return p
+
+
+def run(paths: object, **kw: object) -> List[GameReport]:
+    return list(V.validate(paths, **kw))  # type: ignore[arg-type]
+
+
+def split_games(text: str) -> List[str]:
+    """The games of a CCPD-layout file (blank line, then ``[Game``)."""
+    return re.split(r"\n\n(?=\[Game )", text.strip("\n"))
+
+
+def lines_of(reports: List[GameReport]) -> List[str]:
+    return [r.to_json() for r in reports]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Records and writers
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_report_json_has_the_documented_fields_in_order() -> None:
+    r = GameReport("a.pgn", 3, 41, False, 17, ErrorInfo("illegal-move", 17, "士４進５", "Illegal."), "1-0", None,
+                   None, "fen", (ErrorInfo("rule-violation", 9, None, "Perpetual check."),))
+    d = json.loads(r.to_json())
+    assert list(d) == REPORT_KEYS
+    assert d["error"] == {"kind": "illegal-move", "ply": 17, "token": "士４進５", "message": "Illegal."}
+    assert d["warnings"] == [{"kind": "rule-violation", "ply": 9, "token": None, "message": "Perpetual check."}]
+    assert "士４進５" in r.to_json()  # UTF-8 kept, not \\u escapes
+
+
+def test_error_kinds_are_the_documented_ones() -> None:
+    assert V.ERROR_KINDS == ("invalid-fen", "invalid-notation", "illegal-move", "ambiguous-move",
+                             "result-mismatch", "truncated", "parse-error", "rule-violation")
+
+
+def test_csv_writer() -> None:
+    reports = run(SAMPLE / "ccpd-known-bad-3.chinese.pgn")
+    buf = io.StringIO()
+    assert V.write_csv(reports, buf) == 3
+    rows = list(csv.DictReader(io.StringIO(buf.getvalue())))
+    assert [r["error_kind"] for r in rows] == ["invalid-fen", "illegal-move", "invalid-fen"]
+    assert rows[1]["error_ply"] == "17" and rows[1]["error_token"] == "士４進５" and rows[1]["ok"] == "false"
+    assert rows[0]["error_ply"] == "0"
+
+
+def test_jsonl_writer_round_trip() -> None:
+    reports = run(SAMPLE / "ccpd-known-bad-3.chinese.pgn")
+    buf = io.StringIO()
+    V.write_jsonl(reports, buf)
+    assert [json.loads(line) for line in buf.getvalue().splitlines()] == [r.to_dict() for r in reports]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The sample collection that ships with the tests
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_sample_collection() -> None:
+    reports = run(SAMPLE)
+    summary = V.Summary()
+    for r in reports:
+        summary.add(r)
+    assert (summary.files, summary.games, summary.valid) == (5, 44, 38)
+    assert {k: v for k, v in summary.errors.items() if v} == {
+        "invalid-fen": 2, "invalid-notation": 1, "illegal-move": 1, "result-mismatch": 1, "truncated": 1}
+    damaged = [r for r in reports if r.source.endswith("damaged.chinese.pgn")]
+    assert [(r.index, r.ok, r.error and r.error.kind, r.error and r.error.ply) for r in damaged] == [
+        (1, True, None, None), (2, False, "invalid-notation", 10), (3, False, "result-mismatch", None),
+        (4, False, "truncated", 41)]
+    assert damaged[1].error is not None and damaged[1].error.token == "車二進十"
+    assert damaged[2].result_computed == "0-1" and damaged[2].termination == "CHECKMATE"
+    assert damaged[3].plies == 41 and damaged[3].error is not None and damaged[3].error.token == "車２"
+    # The game ending in mate is recognised, and its result agrees.
+    master = [r for r in reports if "master-24" in r.source]
+    assert [(r.index, r.termination, r.result_computed) for r in master if r.termination] == [
+        (23, "CHECKMATE", "0-1")]
+    gz = [r for r in reports if r.source.endswith(".gz")]
+    assert len(gz) == 10 and all(r.ok and r.result_recorded is None for r in gz)
+    dh = [r for r in reports if "dhtmlxq" in r.source]
+    assert [(r.line, r.plies) for r in dh] == [(1, 127), (2, 76), (3, 104)]
+
+
+def test_sample_lines_point_at_the_games() -> None:
+    path = SAMPLE / "ccpd-master-24.chinese.pgn"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for r in run(path):
+        assert r.line is not None and lines[r.line - 1].startswith("[Game ")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The shared corpus
+# ---------------------------------------------------------------------------------------------------------------------
+
+def read_index(name: str) -> List[Dict[str, str]]:
+    rows = games_file(name).read_text(encoding="utf-8").splitlines()
+    head = rows[0].split("\t")
+    return [dict(zip(head, row.split("\t"))) for row in rows[1:]]
+
+
+@pytest.mark.parametrize("stem", ["ccpd-master-3000", "ccpd-positions-300"])
+def test_ccpd_games_are_valid_and_agree_with_the_index(stem: str) -> None:
+    index = read_index(f"{stem}.index.tsv")
+    for notation in ("chinese", "iccs"):
+        reports = run(games_file(f"{stem}.{notation}.pgn"))
+        assert len(reports) == len(index)
+        bad = [r for r in reports if not r.ok]
+        assert bad == []
+        for r, row in zip(reports, index):
+            assert r.plies == int(row["plies"]), r
+            # pyffish counts full moves from 1 whatever the FEN tag says; the rest must agree.
+            assert r.final_fen is not None
+            got, want = r.final_fen.split(), row["final_fen"].split()
+            assert got[:5] == want[:5], r
+            assert r.result_recorded == row["result"]
+            if row["terminal"] == "no-legal-moves":
+                assert r.termination in ("CHECKMATE", "STALEMATE") and r.result_computed == row["result"], r
+            else:
+                assert r.termination not in ("CHECKMATE", "STALEMATE")
+    terminal = [row for row in index if row["terminal"]]
+    assert stem != "ccpd-master-3000" or len(terminal) == 34
+
+
+def test_known_bad_records_are_reported_with_kind_and_ply() -> None:
+    path = games_file("ccpd-known-bad-12.chinese.pgn")
+    expected = {row["ccpd_path"]: row for row in read_index("ccpd-known-bad-12.tsv")}
+    paths = [raw.headers["CCPDPath"] for raw in pgn.scan_games(path)]
+    reports = run(path)
+    assert len(reports) == 12
+    for r, p in zip(reports, paths):
+        row = expected[p]
+        assert not r.ok and r.error is not None
+        kind = "invalid-fen" if "FEN tag" in row["reason"] else "illegal-move"
+        assert (r.error.kind, r.error.ply) == (kind, int(row["failing_ply_0based"])), (p, r)
+        assert r.plies == int(row["failing_ply_0based"])
+        if kind == "illegal-move":
+            assert r.error.token == row["failing_token"]
+            assert row["failing_token"] in r.error.message
+        else:
+            assert r.error.token == row["fen_tag"] and r.final_fen is None
+            assert "king" in r.error.message
+
+
+@pytest.mark.parametrize("name", ["wukong-liu-dahua-1125.iccs.pgn", "wukong-hu-ronghua-1391.iccs.pgn"])
+def test_wukong_games_are_valid(name: str) -> None:
+    reports = run(games_file(name))
+    n = int(re.search(r"-(\d+)\.iccs", name).group(1))  # type: ignore[union-attr]
+    assert len(reports) == n and all(r.ok for r in reports)
+    assert all(r.result_recorded is None for r in reports)
+
+
+def test_xqf_files_against_expected() -> None:
+    folder = games_file("xqf")
+    rows = {row["file"]: row for row in read_index("xqf/expected.tsv")}
+    reports = {Path(r.source).name: r for r in run(folder, format="auto")}
+    for name, row in rows.items():
+        r = reports[name]
+        illegal = row["first_illegal_mainline_move(index:iccs)"]
+        if illegal:
+            ply, token = illegal.split(":")
+            assert not r.ok and r.error is not None and (r.error.kind, r.error.ply) == ("illegal-move", int(ply))
+            assert r.plies == int(ply)
+        else:
+            assert r.ok, r
+            assert r.plies == int(row["mainline_plies"]), r
+        assert r.line is None
+    assert reports["xqbase-SAMPLE.gb18030.pgn"].ok  # GB18030 text read right
+
+
+def test_dhtmlxq_against_expected() -> None:
+    path = games_file("dhtmlxq/wxf-ca-15.dhtmlxq.txt")
+    rows = read_index("dhtmlxq/wxf-ca-15.expected.tsv")
+    reports = run(path)
+    assert [r.plies for r in reports] == [int(row["plies"]) for row in rows]
+    assert all(r.ok for r in reports)
+    results = {"W": "1-0", "L": "0-1", "D": "1/2-1/2"}
+    assert [r.result_recorded for r in reports] == [results[row["DhtmlXQ_result"]] for row in rows]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The fast PGN scanner agrees with the PGN reader
+# ---------------------------------------------------------------------------------------------------------------------
+
+def reader_only(monkeypatch: pytest.MonkeyPatch, paths: object, **kw: object) -> List[GameReport]:
+    with monkeypatch.context() as m:
+        m.setattr(V, "_fast_segments", lambda text: None)
+        return run(paths, **kw)
+
+
+@pytest.mark.parametrize("name", ["ccpd-master-3000.chinese.pgn", "ccpd-positions-300.iccs.pgn",
+                                  "ccpd-known-bad-12.chinese.pgn", "wukong-hu-ronghua-1391.iccs.pgn",
+                                  "xqf/xqbase-SAMPLE.gb18030.pgn"])
+def test_fast_scanner_equals_pgn_reader(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    path = games_file(name)
+    assert lines_of(run(path)) == lines_of(reader_only(monkeypatch, path))
+
+
+def test_fast_scanner_equals_pgn_reader_on_odd_text(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    text = (
+        '[Event "a; {b}"]\n[Result "*"]\n\n1. 炮二平五 馬８進７ 2. h0g2 {comment\n\n[Event "inside"]\n} *\n\n'
+        '[Event "two"]\n[Site "x"]\n\n[Round "1"]\n\n1. C2.5 h9g7 2. h0g2!? (2. b0c2) i9h9 $1 *\n\n'
+        '[Event "three"]\n\n1.h2e2 h9g7 2... i9h9 1-0\n1. h2e2 0-1\n\n'
+        '[Event "no moves"]\n\n\n[Event "four"]\n; a line comment\n1. h2e2 h9g7\n% escape\n2. h0g2 *\n'
+        '[Event "five"]\n1. h2e2 h9g7 *\n\n\n[Event "six"]\n\n1. 前車進一 *\n'
+    )
+    path = tmp_path / "odd.pgn"
+    path.write_text(text, encoding="utf-8")
+    fast = run(path)
+    assert lines_of(fast) == lines_of(reader_only(monkeypatch, path))
+    assert len(fast) == len(list(pgn.scan_games(path)))
+    plain = tmp_path / "plain.pgn"
+    plain.write_text(text.replace("{comment\n\n[Event \"inside\"]\n}", "").replace(";", ""), encoding="utf-8")
+    assert lines_of(run(plain)) == lines_of(reader_only(monkeypatch, plain))
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Chunking and executors
+# ---------------------------------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def master_subset(tmp_path_factory: pytest.TempPathFactory) -> Tuple[Path, List[str], List[GameReport]]:
+    """300 master games (CCPD layout) in a temporary file, with their clean reports."""
+    text = games_file("ccpd-master-3000.chinese.pgn").read_text(encoding="utf-8")
+    games = split_games(text)[:300]
+    path = tmp_path_factory.mktemp("subset") / "master-300.chinese.pgn"
+    path.write_text("\n\n".join(games) + "\n", encoding="utf-8")
+    reports = run(path)
+    assert len(reports) == 300 and all(r.ok for r in reports)
+    return path, games, reports
+
+
+def test_chunk_size_does_not_change_reports(master_subset: Tuple[Path, List[str], List[GameReport]]) -> None:
+    path, _, reports = master_subset
+    chunks = list(V.iter_chunks([str(path)], chunk_bytes=4096))
+    assert len(chunks) > 20 and all(c.data.lstrip().startswith(b"[Game ") for c in chunks)
+    assert b"".join(c.data for c in chunks) == path.read_bytes()
+    assert lines_of(run(path, chunk_bytes=4096)) == lines_of(reports)
+    assert lines_of(run(path, chunk_bytes=1 << 30)) == lines_of(reports)
+
+
+def test_chunks_never_cut_inside_a_comment(tmp_path: Path) -> None:
+    game = '[Event "g{n}"]\n[Result "*"]\n\n1. h2e2 h9g7 {a comment\n\n[Event "not a game"]\n\n} 2. h0g2 *\n\n'
+    path = tmp_path / "comments.pgn"
+    path.write_text("".join(game.replace("{n}", str(i)) for i in range(200)), encoding="utf-8")
+    reports = run(path, chunk_bytes=1024)
+    assert len(reports) == 200 and all(r.ok and r.plies == 3 for r in reports)
+    assert [r.line for r in reports] == [1 + 9 * i for i in range(200)]
+
+
+def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], List[GameReport]]) -> None:
+    path, _, reports = master_subset
+    expected = lines_of(run([path, SAMPLE], chunk_bytes=8192))
+    assert expected[:300] == lines_of(reports)
+    assert lines_of(run([path, SAMPLE], jobs=2, chunk_bytes=8192)) == expected
+
+
+def test_any_executor(master_subset: Tuple[Path, List[str], List[GameReport]]) -> None:
+    path, _, reports = master_subset
+    with concurrent.futures.ThreadPoolExecutor(3) as ex:
+        assert lines_of(run(path, executor=ex, chunk_bytes=8192)) == lines_of(reports)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(FileNotFoundError):
+        V.validate("/no/such/file.pgn")
+    with pytest.raises(ValueError, match="rule set"):
+        V.validate(SAMPLE, rules="fide")
+    with pytest.raises(ValueError, match="format"):
+        V.validate(SAMPLE, format="sgf")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Corrupted copies: found at the exact ply, nothing else lost
+# ---------------------------------------------------------------------------------------------------------------------
+
+def movetext_tokens(game: str) -> List[Tuple[int, int, str]]:
+    """(start, end, text) of each move token of a CCPD game (offsets within the game text)."""
+    body = game.index("\n\n") + 2
+    out = []
+    for m in re.finditer(r"\S+", game[body:]):
+        tok = m.group()
+        if re.fullmatch(r"\d+\.", tok) or tok in ("1-0", "0-1", "1/2-1/2", "*"):
+            continue
+        out.append((body + m.start(), body + m.end(), tok))
+    return out
+
+
+def write_games(path: Path, games: List[str]) -> None:
+    path.write_text("\n\n".join(games) + "\n", encoding="utf-8")
+
+
+def assert_others_unchanged(got: List[GameReport], clean: List[GameReport], changed: int,
+                            path: Path) -> None:
+    assert len(got) == len(clean)
+    for k, (a, b) in enumerate(zip(got, clean)):
+        if k != changed:
+            assert a.to_dict() | {"source": ""} == b.to_dict() | {"source": ""}, (k, a)
+            assert a.source == str(path)
+
+
+def board_before(game: str, ply: int) -> Board:
+    raw = next(pgn.scan_games(io.StringIO(game)))
+    board = Board(raw.headers["FEN"])
+    for tok in raw.moves[:ply]:
+        board.push_move(tok)
+    return board
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_illegal_move_at_a_random_ply(master_subset: Tuple[Path, List[str], List[GameReport]], tmp_path: Path,
+                                      seed: int) -> None:
+    _, games, clean = master_subset
+    rnd = random.Random(seed)
+    g = rnd.randrange(len(games))
+    toks = movetext_tokens(games[g])
+    ply = rnd.randrange(len(toks))
+    board = board_before(games[g], ply)
+    # A well-formed move of the side to move that is not legal: the king three steps forward.
+    bad = "帥五進三" if board.turn else "將５進３"
+    s, e, _ = toks[ply]
+    games2 = list(games)
+    games2[g] = games[g][:s] + bad + games[g][e:]
+    path = tmp_path / "bad.pgn"
+    write_games(path, games2)
+    got = run(path)
+    r = got[g]
+    assert not r.ok and r.error is not None
+    assert (r.error.kind, r.error.ply, r.error.token, r.plies) == ("illegal-move", ply, bad, ply)
+    assert r.final_fen == board.fen()
+    assert_others_unchanged(got, clean, g, path)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_garbled_token(master_subset: Tuple[Path, List[str], List[GameReport]], tmp_path: Path, seed: int) -> None:
+    _, games, clean = master_subset
+    rnd = random.Random(100 + seed)
+    g = rnd.randrange(len(games))
+    toks = movetext_tokens(games[g])
+    ply = rnd.randrange(len(toks))
+    s, e, tok = toks[ply]
+    garbled = tok[:2] + "X" + tok[3:]
+    games2 = list(games)
+    games2[g] = games[g][:s] + garbled + games[g][e:]
+    path = tmp_path / "garbled.pgn"
+    write_games(path, games2)
+    got = run(path)
+    r = got[g]
+    assert r.error is not None and (r.error.kind, r.error.ply, r.error.token) == ("invalid-notation", ply, garbled)
+    assert r.plies == ply
+    assert_others_unchanged(got, clean, g, path)
+
+
+def test_fen_without_a_king(master_subset: Tuple[Path, List[str], List[GameReport]], tmp_path: Path) -> None:
+    _, games, clean = master_subset
+    g = 137
+    games2 = list(games)
+    games2[g] = games[g].replace('[FEN "rnbakabnr/', '[FEN "rnba1abnr/', 1)
+    assert games2[g] != games[g]
+    path = tmp_path / "noking.pgn"
+    write_games(path, games2)
+    got = run(path)
+    r = got[g]
+    assert r.error is not None and (r.error.kind, r.error.ply, r.plies, r.final_fen) == ("invalid-fen", 0, 0, None)
+    assert "no black king" in r.error.message
+    assert_others_unchanged(got, clean, g, path)
+
+
+def test_impossible_start_position(tmp_path: Path) -> None:
+    path = tmp_path / "soft.pgn"
+    # Kings facing each other on an open file; a red pawn on its own back rank.
+    path.write_text('[FEN "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"]\n\n1. e0e1 *\n\n'
+                    '[FEN "3k5/9/9/9/9/9/9/9/9/P3K4 w - - 0 1"]\n\n1. e0e1 *\n', encoding="utf-8")
+    a, b = run(path)
+    assert a.error is not None and a.error.kind == "invalid-fen" and "kings facing" in a.error.message
+    assert b.error is not None and b.error.kind == "invalid-fen" and "pawn" in b.error.message
+
+
+def test_result_flipped_on_a_mated_game(master_subset: Tuple[Path, List[str], List[GameReport]],
+                                        tmp_path: Path) -> None:
+    _, games, clean = master_subset
+    g = 22  # game 23 ends with Red checkmated: 0-1
+    assert clean[g].termination == "CHECKMATE" and clean[g].result_computed == "0-1"
+    games2 = list(games)
+    games2[g] = games[g].replace('[Result "0-1"]', '[Result "1-0"]').rstrip()[:-3] + "1-0"
+    path = tmp_path / "flipped.pgn"
+    write_games(path, games2)
+    got = run(path)
+    r = got[g]
+    assert r.error is not None and (r.error.kind, r.error.ply) == ("result-mismatch", None)
+    assert (r.result_recorded, r.result_computed, r.termination, r.plies) == ("1-0", "0-1", "CHECKMATE", 82)
+    assert_others_unchanged(got, clean, g, path)
+    # Only the tag flipped: the tag disagrees with the board and with the move text.
+    games2[g] = games[g].replace('[Result "0-1"]', '[Result "1/2-1/2"]')
+    write_games(path, games2)
+    r = run(path)[g]
+    assert r.error is not None and r.error.kind == "result-mismatch" and r.result_recorded == "1/2-1/2"
+
+
+def test_result_tag_disagrees_with_move_text(tmp_path: Path) -> None:
+    path = tmp_path / "disagree.pgn"
+    path.write_text('[Result "1-0"]\n\n1. h2e2 h9g7 0-1\n', encoding="utf-8")
+    (r,) = run(path)
+    assert r.error is not None and r.error.kind == "result-mismatch" and r.error.token == "0-1"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_file_cut_mid_move(master_subset: Tuple[Path, List[str], List[GameReport]], tmp_path: Path,
+                           seed: int) -> None:
+    _, games, clean = master_subset
+    rnd = random.Random(200 + seed)
+    n = rnd.randrange(10, 60)
+    toks = movetext_tokens(games[n - 1])
+    ply = rnd.randrange(len(toks))
+    s, e, tok = toks[ply]
+    text = "\n\n".join(games[:n])
+    offset = len(text) - len(games[n - 1]) + s + rnd.randrange(1, len(tok))  # inside the token
+    path = tmp_path / "cut.pgn"
+    path.write_text(text[:offset], encoding="utf-8")
+    got = run(path)
+    assert len(got) == n
+    assert lines_of(got[:-1]) == lines_of([r for r in clean[:n - 1]]).copy() or True
+    for a, b in zip(got[:-1], clean[:n - 1]):
+        assert a.to_dict() | {"source": ""} == b.to_dict() | {"source": ""}
+    r = got[-1]
+    assert r.error is not None and (r.error.kind, r.error.ply, r.plies) == ("truncated", ply, ply)
+
+
+def test_file_cut_between_moves(master_subset: Tuple[Path, List[str], List[GameReport]], tmp_path: Path) -> None:
+    _, games, _ = master_subset
+    game = games[4]
+    toks = movetext_tokens(game)
+    # Cut after a complete move, without the result token: the file ends without a newline.
+    path = tmp_path / "cut2.pgn"
+    path.write_text(game[:toks[20][1]], encoding="utf-8")
+    (r,) = run(path)
+    assert r.error is not None and (r.error.kind, r.error.ply, r.plies) == ("truncated", 21, 21)
+    # Cut at a line end: the Result tag promised a result token that never came.
+    path.write_text(game[:toks[21][1]] + "\n", encoding="utf-8")
+    (r,) = run(path)
+    assert r.error is not None and (r.error.kind, r.plies) == ("truncated", 22)
+
+
+def test_damaged_gzip_keeps_what_was_read(tmp_path: Path) -> None:
+    data = (SAMPLE / "ccpd-master-24.chinese.pgn").read_bytes()
+    packed = gzip.compress(data, mtime=0)
+    path = tmp_path / "cut.pgn.gz"
+    path.write_bytes(packed[: len(packed) * 2 // 3])
+    got = run(path)
+    clean = run(SAMPLE / "ccpd-master-24.chinese.pgn")
+    assert 5 < len(got) < 24
+    for a, b in zip(got[:-1], clean):
+        assert a.to_dict() | {"source": ""} == b.to_dict() | {"source": ""}
+    assert got[-1].error is not None and got[-1].error.kind == "truncated"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_bytes_inserted(master_subset: Tuple[Path, List[str], List[GameReport]], tmp_path: Path,
+                               seed: int) -> None:
+    path0, games, clean = master_subset
+    rnd = random.Random(300 + seed)
+    g = rnd.randrange(len(games))
+    toks = movetext_tokens(games[g])
+    ply = rnd.randrange(len(toks))
+    s, e, tok = toks[ply]
+    data = bytearray("\n\n".join(games).encode("utf-8") + b"\n")
+    game_start = len("\n\n".join(games[:g]).encode("utf-8")) + (2 if g else 0)
+    at = game_start + len(games[g][:s].encode("utf-8")) + len(tok[:1].encode("utf-8"))
+    junk = bytes(rnd.randrange(0x80, 0x100) for _ in range(rnd.randrange(1, 6)))
+    data[at:at] = junk
+    path = tmp_path / "junk.pgn"
+    path.write_bytes(bytes(data))
+    got = run(path)
+    r = got[g]
+    assert r.error is not None and (r.error.kind, r.error.ply, r.plies) == ("invalid-notation", ply, ply), r
+    assert_others_unchanged(got, clean, g, path)
+
+
+def test_corrupt_iccs_move_found_at_ply(tmp_path: Path) -> None:
+    text = games_file("wukong-liu-dahua-1125.iccs.pgn").read_text(encoding="utf-8")
+    games = re.split(r"\n\n(?=\[Event )", text.strip("\n"))[:40]
+    clean_path = tmp_path / "clean.pgn"
+    clean_path.write_text("\n\n".join(games) + "\n", encoding="utf-8")
+    clean = run(clean_path)
+    rnd = random.Random(7)
+    for _ in range(5):
+        g = rnd.randrange(len(games))
+        raw = next(pgn.scan_games(io.StringIO(games[g])))
+        ply = rnd.randrange(len(raw.moves))
+        board = Board()
+        for tok in raw.moves[:ply]:
+            board.push_iccs(tok)
+        legal = {m.iccs() for m in board.legal_moves}
+        bad = next(f"{a}{b}{c}{d}" for a in "abcdefghi" for b in "0123456789" for c in "abcdefghi"
+                   for d in "0123456789" if f"{a}{b}{c}{d}" not in legal and board.piece_at(
+                       (int(b) * 9 + "abcdefghi".index(a))) is not None)
+        moves_at = [m.start() for m in re.finditer(r"(?<=\s)[a-i]\d[a-i]\d(?=\s)", games[g])]
+        s = moves_at[ply]
+        games2 = list(games)
+        games2[g] = games[g][:s] + bad + games[g][s + 4:]
+        path = tmp_path / "bad.pgn"
+        path.write_text("\n\n".join(games2) + "\n", encoding="utf-8")
+        got = run(path)
+        assert got[g].error is not None and (got[g].error.kind, got[g].error.ply) == ("illegal-move", ply)
+        assert_others_unchanged(got, clean, g, path)
+
+
+def test_ambiguous_move(tmp_path: Path) -> None:
+    # Two red rooks on file 二 (h): "車二進一" could be either.
+    path = tmp_path / "amb.pgn"
+    path.write_text('[FEN "3k5/9/9/9/9/7R1/9/9/7R1/4K4 w - - 0 1"]\n\n1. 車二平三 *\n', encoding="utf-8")
+    (r,) = run(path)
+    assert r.error is not None and (r.error.kind, r.error.ply, r.error.token) == ("ambiguous-move", 0, "車二平三")
+
+
+def test_tandem_pieces_and_other_notations(tmp_path: Path) -> None:
+    path = tmp_path / "tandem.pgn"
+    path.write_text('[FEN "3k5/9/9/9/9/7R1/9/9/7R1/4K4 w - - 0 1"]\n\n'
+                    '1. 前車平三 將４進１ 2. 車二平四 將４退１ 3. R3.4 *\n\n'
+                    '[FEN "3k5/9/9/9/9/7R1/9/9/7R1/4K4 w - - 0 1"]\n\n1. 後車平四 將４進１ 2. 車二平八 *\n',
+                    encoding="utf-8")
+    a, b = run(path)
+    assert a.ok and a.plies == 5 and a.final_fen == "3k5/9/9/9/9/5R3/9/9/5R3/4K4 b - - 5 3"
+    assert b.ok and b.plies == 3
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Encodings and line endings
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_encodings_and_line_endings(tmp_path: Path) -> None:
+    src = SAMPLE / "ccpd-master-24.chinese.pgn"
+    text = src.read_text(encoding="utf-8")
+    clean = [r.to_dict() | {"source": ""} for r in run(src)]
+    variants = {
+        "bom.pgn": b"\xef\xbb\xbf" + text.encode("utf-8"),
+        "crlf.pgn": text.replace("\n", "\r\n").encode("utf-8"),
+        "big5.pgn": text.encode("big5"),
+        "gb.pgn": text.encode("gb18030"),
+    }
+    for name, data in variants.items():
+        p = tmp_path / name
+        p.write_bytes(data)
+        got = [r.to_dict() | {"source": ""} for r in run(p, chunk_bytes=4096)]
+        assert got == clean, name
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert V.validate_main([str(SAMPLE / "ccpd-master-24.chinese.pgn")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"games\s+24", out) and re.search(r"valid\s+24", out) and "games/s" in out
+    assert V.validate_main([str(SAMPLE)]) == 1
+    out = capsys.readouterr().out
+    assert re.search(r"truncated\s+1", out) and re.search(r"invalid-fen\s+2", out)
+    assert V.validate_main([str(tmp_path / "missing.pgn")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert V.validate_main(["--rules", "fide", str(SAMPLE)]) == 2
+    assert V.validate_main(["--jobs", "-1", str(SAMPLE)]) == 2
+    assert V.validate_main([]) == 2
+
+
+def test_cli_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    jl = tmp_path / "report.jsonl"
+    assert V.validate_main([str(SAMPLE), "--report", str(jl), "--quiet"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""  # quiet, and no progress line off a terminal
+    lines = jl.read_text(encoding="utf-8").splitlines()
+    assert lines == lines_of(run(SAMPLE))
+    assert [json.loads(x)["source"] for x in lines] == sorted(json.loads(x)["source"] for x in lines)
+    cs = tmp_path / "report.csv"
+    assert V.validate_main([str(SAMPLE), "--report", str(cs), "-q", "--jobs", "2"]) == 1
+    rows = list(csv.DictReader(cs.open(encoding="utf-8")))
+    assert len(rows) == 44 and sum(r["ok"] == "false" for r in rows) == 6
+    assert V.validate_main([str(SAMPLE / "ccpd-known-bad-3.chinese.pgn"), "--report", "-"]) == 1
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 3 and "games" in captured.err
+
+
+def test_cli_dispatch_through_xiangqi_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.cli import main
+
+    assert main(["validate", str(SAMPLE / "wxf-ca-3.dhtmlxq.txt"), "--format", "dhtmlxq"]) == 0
+    assert re.search(r"games\s+3", capsys.readouterr().out)
+
+
+def test_progress_only_on_a_terminal() -> None:
+    from xiangqi._progress import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    p = Progress(tty, total_files=2, interval=0)
+    p.update(files=1, games=1000, plies=80000, errors=3)
+    p.close()
+    assert "1/2 files" in tty.getvalue() and "3 errors" in tty.getvalue() and "\r" in tty.getvalue()
+    plain = io.StringIO()
+    p = Progress(plain, total_files=2, interval=0)
+    p.update(files=1, games=1000, plies=80000, errors=3)
+    p.close()
+    assert plain.getvalue() == ""
