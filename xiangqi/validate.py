@@ -52,6 +52,7 @@ import csv
 import dataclasses
 import io
 import json
+import logging
 import os
 import re
 import sys
@@ -1421,7 +1422,7 @@ def dask_executor(address: Optional[str] = None, *, workers: Optional[int] = Non
     cluster = None
     if address is None:
         cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0", silence_logs=logging.ERROR)
         client = Client(cluster)
     else:
         client = Client(address)
