@@ -9,7 +9,7 @@ import io
 import random
 import tracemalloc
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -31,16 +31,13 @@ this module can.
 from __future__ import annotations
 
 import bisect
-import codecs
 import dataclasses
 import io
-import itertools
 import os
 import re
 import weakref
 import zlib
-from typing import (IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple,
-                    Union)
+from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from xiangqi._encoding import SNIFF_BYTES, LineDecoder, detect_encoding, iter_text_lines
 from xiangqi.core import STARTING_FEN, Move
@@ -72,7 +69,6 @@ NAG_BLUNDER = 4
 NAG_SPECULATIVE_MOVE = 5
 NAG_DUBIOUS_MOVE = 6
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_NAG_SUFFIXES = {v: k for k, v in _SUFFIX_NAGS.items()}
 
 #: Words some files use instead of a result token.
 _RESULT_WORDS = {
@@ -86,8 +82,10 @@ MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 class InvalidRecordError(XiangqiError, ValueError):
     """Data that is not a game record of the expected format at all (XQF magic missing, say).
 
-    Readers raise it only when nothing can be read; problems inside a record
-    that can be read go to :attr:`Game.errors` instead.
+    Readers raise it when nothing more can be read: a file that is not XQF,
+    damaged gzip data (raised after every game before the damage has been
+    yielded). Problems inside a record that can be read go to
+    :attr:`Game.errors` instead; there it also stands for a truncated XQF body.
     """
 
 
@@ -105,9 +103,10 @@ class GameError:
     explanation, ``line`` the 1-based line of the file (0 when not from a
     text file), ``offset`` the byte offset of the record in a binary file such
     as XQF (-1 otherwise), ``error`` the typed exception (:class:`~xiangqi.errors.InvalidMoveError`,
-    :class:`~xiangqi.errors.IllegalMoveError`, :class:`~xiangqi.errors.AmbiguousMoveError`
-    or :class:`~xiangqi.errors.InvalidFenError`), and ``mainline`` whether the
-    problem is on the main line (``False`` inside a variation).
+    :class:`~xiangqi.errors.IllegalMoveError`, :class:`~xiangqi.errors.AmbiguousMoveError`,
+    :class:`~xiangqi.errors.InvalidFenError`, or :class:`InvalidRecordError` for a
+    damaged binary record), and ``mainline`` whether the problem is on the main
+    line (``False`` inside a variation).
     """
 
     ply: int
@@ -1342,49 +1341,73 @@ class _Writer:
         self.current = []
         self.width = 0
 
-    def move_text(self, board: Any, move: Move) -> str:
+    def line_texts(self, board: Any, moves: List[Move]) -> List[str]:
+        """The move texts of a line of moves from ``board``'s position (one call into the notation module)."""
         if self.notation == "iccs":
-            return move.iccs()
-        if self.notation == "wxf":
-            return board.wxf(move)  # type: ignore[no-any-return]
-        return board.chinese(move, traditional=self.traditional,  # type: ignore[no-any-return]
-                             fullwidth=self.fullwidth)
+            return [m.iccs() for m in moves]
+        from xiangqi import notation as _notation
 
-    def write_move(self, board: Any, node: GameNode, force_number: bool) -> None:
-        assert node.move is not None
-        text = self.move_text(board, node.move)
-        if board.turn:
-            text = f"{board.fullmove_number}. {text}"
-        elif force_number:
-            text = f"{board.fullmove_number}... {text}"
-        self.token(text)
-        for nag in sorted(node.nags):
-            self.token(f"${nag}")
-        if node.comment:
-            self.token("{" + _clean_comment(node.comment) + "}")
+        return _notation.format_game(board.fen(), moves, to=self.notation, traditional=self.traditional,
+                                     fullwidth=self.fullwidth)
 
-    def write_line(self, node: GameNode, board: Any, force_number: bool) -> None:
-        """Write the continuation after ``node`` (board = position at node); restores ``board``."""
-        pushed = 0
+    @staticmethod
+    def numbered(text: str, i: int, red_first: bool, fullmove: int, force_number: bool) -> str:
+        """``text`` with its move number, for the ``i``-th move of a line whose first mover is known."""
+        if red_first:
+            if not i & 1:
+                return f"{fullmove + (i >> 1)}. {text}"
+            return f"{fullmove + (i >> 1)}... {text}" if force_number else text
+        if i & 1:
+            return f"{fullmove + ((i + 1) >> 1)}. {text}"
+        return f"{fullmove + ((i + 1) >> 1)}... {text}" if force_number else text
+
+    def write_plain(self, board: Any, moves: List[Move]) -> None:
+        """A line of moves without comments or variations."""
+        texts = self.line_texts(board, moves)
+        red_first, fullmove = bool(board.turn), board.fullmove_number
+        numbered = self.numbered
+        token = self.token
+        for i, text in enumerate(texts):
+            token(numbered(text, i, red_first, fullmove, i == 0))
+
+    def write_line(self, first: GameNode, board: Any, force_number: bool) -> None:
+        """Write the line that starts with the move node ``first`` (``board``: the position before it).
+
+        The line follows first children; at each node its siblings are written
+        as parenthesised variations right after it. ``board`` is restored.
+        """
+        chain = [first]
+        node = first
         while node.variations:
-            main = node.variations[0]
-            self.write_move(board, main, force_number)
-            force_number = bool(main.comment)
-            for var in node.variations[1:]:
-                self.token("(")
-                if var.starting_comment:
-                    self.token("{" + _clean_comment(var.starting_comment) + "}")
-                self.write_move(board, var, True)
-                assert var.move is not None
-                board.push(var.move)
-                self.write_line(var, board, bool(var.comment))
-                board.pop()
-                self.token(")")
+            node = node.variations[0]
+            chain.append(node)
+        moves: List[Move] = [n.move for n in chain]  # type: ignore[misc]
+        texts = self.line_texts(board, moves)
+        red_first, fullmove = bool(board.turn), board.fullmove_number
+        pushed = 0
+        for i, node in enumerate(chain):
+            self.token(self.numbered(texts[i], i, red_first, fullmove, force_number))
+            if node.nags:
+                for nag in sorted(node.nags):
+                    self.token(f"${nag}")
+            force_number = False
+            if node.comment:
+                self.token("{" + _clean_comment(node.comment) + "}")
                 force_number = True
-            assert main.move is not None
-            board.push(main.move)
-            pushed += 1
-            node = main
+            parent = node.parent
+            assert parent is not None
+            if len(parent.variations) > 1 and (i > 0 or parent.variations[0] is node):
+                # Siblings of this move are its alternatives (a variation's own first move is the caller's).
+                while pushed < i:
+                    board.push(moves[pushed])
+                    pushed += 1
+                for var in parent.variations[1:]:
+                    self.token("(")
+                    if var.starting_comment:
+                        self.token("{" + _clean_comment(var.starting_comment) + "}")
+                    self.write_line(var, board, True)
+                    self.token(")")
+                force_number = True
         for _ in range(pushed):
             board.pop()
 
@@ -1416,8 +1439,10 @@ def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "c
     out.append("")
     if game.comment:
         w.token("{" + _clean_comment(game.comment) + "}")
-    if game.variations:
-        w.write_line(game, game.board(), True)
+    if isinstance(game, Game) and game._lazy is not None:
+        w.write_plain(game.board(), game.mainline_moves())   # as read: no nodes needed
+    elif game.variations:
+        w.write_line(game.variations[0], game.board(), True)
     w.token(headers.get("Result", "*") or "*")
     w.flush()
     out.extend(w.lines)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import IO, Any, Dict, List, Optional, Tuple, Union
+from typing import IO, Dict, List, Optional, Tuple, Union
 
 from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, XiangqiError
