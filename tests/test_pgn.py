@@ -89,6 +89,9 @@ def test_game_tree_navigation_and_editing() -> None:
     assert a.variations == [b] and game.count_nodes() == 2
     with pytest.raises(KeyError):
         a.variation(Move.from_iccs("a0a1"))
+    assert (a.iccs(), a.chinese(), a.wxf(), b.chinese(traditional=True)) == ("h2e2", "炮二平五", "C2.5", "馬８進７")
+    with pytest.raises(ValueError):
+        game.chinese()
 
 
 def test_game_from_board_and_setup() -> None:

@@ -221,6 +221,25 @@ class GameNode:
             board.push(move)
         return board
 
+    def iccs(self) -> str:
+        """The move leading to this node in ICCS (``h2e2``). Raises :class:`ValueError` at the root."""
+        if self.move is None:
+            raise ValueError("the root of a game has no move")
+        return self.move.iccs()
+
+    def chinese(self, *, traditional: bool = False, fullwidth: bool = True) -> str:
+        """The move leading to this node in Chinese notation (``炮二平五``)."""
+        if self.move is None or self.parent is None:
+            raise ValueError("the root of a game has no move")
+        return self.parent.board().chinese(self.move, traditional=traditional,  # type: ignore[no-any-return]
+                                           fullwidth=fullwidth)
+
+    def wxf(self) -> str:
+        """The move leading to this node in WXF letters (``C2.5``)."""
+        if self.move is None or self.parent is None:
+            raise ValueError("the root of a game has no move")
+        return self.parent.board().wxf(self.move)  # type: ignore[no-any-return]
+
     def next(self) -> Optional["GameNode"]:
         """The main continuation, or ``None`` at the end of a line."""
         return self.variations[0] if self.variations else None
@@ -584,7 +603,7 @@ def _lines_of_handle(handle: Any, encoding: Optional[str] = None) -> Iterator[st
 # Splitting a line stream into games
 # ---------------------------------------------------------------------------------------------------------------
 
-_TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s+(?:"(.*)"|([^"\]]*))\s*\]\s*$')
+_TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+(?:"(.*)"|([^"\]]*))\s*\]\s*$')
 _GAME_START_RE = re.compile(r"\s*1\s*\.")
 _RESULT_ENDINGS = ("1-0", "0-1", "1/2-1/2", "*", "½-½")
 
