@@ -66,11 +66,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
-    BLACK, CANNON, HORSE, KING, PAWN, RED, ROOK, STARTING_FEN, Color, Move, Piece, Square, square_name,
+    BLACK, RED, ROOK, STARTING_FEN, Color, Move, Piece, Square, square_name,
 )
 from xiangqi.outcome import Outcome, Termination
 
@@ -564,12 +564,12 @@ def _side_judgement(color: Color, moves: Sequence[MoveFacts], rs: RuleSet) -> Si
     if "idle" in kinds:
         return SideJudgement(color, Pattern.ALLOWED, mv)
     if rs.chase_needs_same_victim and "chase" in kinds:
-        common = None
+        same: Optional[Set[int]] = None
         for f in mv:
             if f.kind == "chase":
                 ids = set(c.victim_id for c in f.chases)
-                common = ids if common is None else common & ids
-        if not common:
+                same = ids if same is None else same & ids
+        if not same:
             return SideJudgement(color, Pattern.ALLOWED, mv)
     ks = set(kinds)
     pattern = {
@@ -754,7 +754,7 @@ def natural_limit(board: "Board", *, rules: Union[str, RuleSet, None] = None,
     pos, undo, n = _board_parts(board)
     known = min(plies, n)
     counts = ffi.new("int[2]")
-    if known > 0 and lim and plies >= lim:
+    if known > 0:
         st = lib.xq_history_checks(pos, undo, n, n - known, n, counts)
         if st < 0:
             from xiangqi._ffi import raise_internal
