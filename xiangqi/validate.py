@@ -645,6 +645,20 @@ def _entry(tok: str) -> Entry:
 # Replaying one game on the C core
 # =====================================================================================================================
 
+def _only_legal(pos: Any, col: bytearray, pc: int, fi: int, dl: int) -> int:
+    """The one legal move by ``dl`` of a piece ``pc`` on file ``fi`` (``col``: its ten codes), or 0."""
+    found = 0
+    for r in range(10):
+        if col[r] == pc:
+            frm = r * 9 + fi
+            to = frm + dl
+            if 0 <= to < 90 and lib.xq_pos_is_legal(pos, frm << 7 | to):
+                if found:
+                    return 0
+                found = frm << 7 | to
+    return found
+
+
 class _Delegate(Exception):
     """The fast scanner met text whose tokens only the PGN reader may cut."""
 
@@ -787,7 +801,8 @@ class _Replayer:
                 if f is not None:
                     pc, fi, dl = f
                     col = bd[fi::9]
-                    if col.count(pc) == 1:
+                    n = col.count(pc)
+                    if n == 1:
                         frm = col.index(pc) * 9 + fi
                         to = frm + dl
                         if 0 <= to < 90:
@@ -799,6 +814,17 @@ class _Replayer:
                                 red ^= 1
                                 ply += 1
                                 continue
+                    elif n:
+                        # Like pieces on the file and no 前/后: the one that can make the move, if only one can.
+                        code = _only_legal(pos, col, pc, fi, dl)
+                        if code:
+                            frm, to = code >> 7, code & 127
+                            do_move(pos, code, undos[ply])
+                            bd[to] = bd[frm]
+                            bd[frm] = 0
+                            red ^= 1
+                            ply += 1
+                            continue
                 text = e[3]
             elif k == _K_ICCS:
                 code = e[1]
@@ -948,7 +974,8 @@ def _token_at(tokens: Sequence[str], ply: int, clean: bool) -> Optional[str]:
     return None
 
 
-def _rulings(rp: _Replayer, g: "_GameText", plies: int, rules: str) -> Tuple[Optional[Any], List[ErrorInfo]]:
+def _rulings(rp: _Replayer, g: "_GameText", plies: int, rules: str, at_end: bool,
+             before: bool) -> Tuple[Optional[Any], List[ErrorInfo]]:
     """The repetition or natural-limit ruling at the end of a game, and the forbidden repetitions before it.
 
     Only called when the C core's repetition count (one pass over the
@@ -960,10 +987,10 @@ def _rulings(rp: _Replayer, g: "_GameText", plies: int, rules: str) -> Tuple[Opt
     board = Board(start_fen(g.headers))
     for code in rp.codes(plies):
         board.push_code(code)
-    outcome = rulings.adjudicate(board, rules)
+    outcome = rulings.adjudicate(board, rules) if at_end else None
     warnings: List[ErrorInfo] = []
     merged: List[List[Any]] = []  # [first ruling, last ply of its loop, rulings merged]
-    for ruling in rulings.scan_violations(board, rules):
+    for ruling in (rulings.scan_violations(board, rules) if before else ()):
         if ruling.ply >= plies:
             continue  # the ruling at the final position: the outcome above
         o = ruling.outcome
@@ -1053,9 +1080,12 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         reason = f"{loser} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
     elif plies >= 4 and _rules_module() is not None:
         rs = rp.rule_set(rules)
+        c = rs.repetition_count
         top = rp.repetition_top(plies)
-        if top >= rs.repetition_count or (rs.natural_limit and pos.halfmove >= rs.natural_limit):
-            outcome, warnings = _rulings(rp, g, plies, rules)
+        at_end = rp.counts[plies] >= c or bool(rs.natural_limit and pos.halfmove >= rs.natural_limit)
+        before = top >= c and max(ffi.buffer(rp.counts, plies)[:]) >= c
+        if at_end or before:
+            outcome, warnings = _rulings(rp, g, plies, rules, at_end, before)
             if outcome is not None:
                 termination = outcome.termination.name
                 computed = outcome.result()

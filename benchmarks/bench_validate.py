@@ -1,0 +1,127 @@
+"""Bulk validation against pyffish, side by side in one run: the 3,000 CCPD master games.
+
+pyffish (Fairy-Stockfish) replays each game with one ``get_fen`` call, the fastest way it offers, from the
+ICCS copy of the file (it cannot read Chinese notation). ``xiangqi.validate`` reads the traditional-Chinese
+file, decodes every move, checks its legality, the start position and the result, and writes a report
+record per game. Both include reading the file. Every benchmark asserts what it computed.
+
+Targets (issue 6): one worker at least 20x faster than pyffish (goal 50x); ``jobs=2`` close to 2x.
+Run: ``pytest benchmarks/bench_validate.py --benchmark-enable`` (the speed-up tests need the timings of the
+benchmarks before them in the same run, and skip cleanly without pyffish).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Tuple
+
+import pytest
+
+from xiangqi import validate as V
+
+GAMES = 3000
+PLIES = 254_333
+
+
+@pytest.fixture(scope="module")
+def timings() -> Dict[str, float]:
+    """Best wall time of each benchmark in this run, in seconds."""
+    return {}
+
+
+def _timed(fn: Callable[[], Any], key: str, timings: Dict[str, float]) -> Callable[[], Any]:
+    def run() -> Any:
+        t0 = time.perf_counter()
+        out = fn()
+        dt = time.perf_counter() - t0
+        timings[key] = min(dt, timings.get(key, dt))
+        return out
+    return run
+
+
+def _pyffish_games(path: Path) -> List[Tuple[str, List[str]]]:
+    """(FEN, 1-based UCI moves) of each game of an ICCS PGN file, read the plain way."""
+    games: List[Tuple[str, List[str]]] = []
+    fen = ""
+    moves: List[str] = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("["):
+                if moves:
+                    games.append((fen, moves))
+                    moves = []
+                if line.startswith("[FEN "):
+                    fen = line.split('"')[1]
+                continue
+            for tok in line.split():
+                if len(tok) == 4 and tok[0].isalpha():
+                    moves.append(f"{tok[0]}{int(tok[1]) + 1}{tok[2]}{int(tok[3]) + 1}")
+    if moves:
+        games.append((fen, moves))
+    return games
+
+
+def test_pyffish_replay(benchmark: Any, shared_games: Path, pyffish: Any, timings: Dict[str, float]) -> None:
+    path = shared_games / "ccpd-master-3000.iccs.pgn"
+
+    def replay() -> List[str]:
+        return [pyffish.get_fen("xiangqi", fen, moves) for fen, moves in _pyffish_games(path)]
+
+    fens = benchmark.pedantic(_timed(replay, "pyffish", timings), rounds=1, iterations=1)
+    expected = [row.split("\t")[4] for row in
+                (shared_games / "ccpd-master-3000.index.tsv").read_text(encoding="utf-8").splitlines()[1:]]
+    assert len(fens) == GAMES
+    assert [f.split()[:2] for f in fens] == [f.split()[:2] for f in expected]
+
+
+def _check(reports: List[V.GameReport]) -> None:
+    assert len(reports) == GAMES
+    assert sum(r.plies for r in reports) == PLIES
+    assert all(r.ok for r in reports)
+    assert sum(r.termination == "CHECKMATE" for r in reports) == 34
+
+
+def test_validate_one_worker(benchmark: Any, shared_games: Path, timings: Dict[str, float]) -> None:
+    path = shared_games / "ccpd-master-3000.chinese.pgn"
+    reports = benchmark.pedantic(_timed(lambda: list(V.validate(path)), "jobs1", timings), rounds=5,
+                                 iterations=1, warmup_rounds=1)
+    _check(reports)
+
+
+def test_validate_two_jobs(benchmark: Any, shared_games: Path, timings: Dict[str, float]) -> None:
+    path = shared_games / "ccpd-master-3000.chinese.pgn"
+    reports = benchmark.pedantic(_timed(lambda: list(V.validate(path, jobs=2, chunk_bytes=128 * 1024)),
+                                        "jobs2", timings), rounds=5, iterations=1, warmup_rounds=1)
+    _check(reports)
+
+
+def test_validate_iccs_one_worker(benchmark: Any, shared_games: Path, timings: Dict[str, float]) -> None:
+    path = shared_games / "ccpd-master-3000.iccs.pgn"
+    reports = benchmark.pedantic(_timed(lambda: list(V.validate(path)), "iccs", timings), rounds=5,
+                                 iterations=1, warmup_rounds=1)
+    _check(reports)
+
+
+def test_speedup_over_pyffish(timings: Dict[str, float], benchmark: Any) -> None:
+    if "pyffish" not in timings or "jobs1" not in timings:
+        pytest.skip("needs the pyffish and one-worker benchmarks of this run")
+    ratio = timings["pyffish"] / timings["jobs1"]
+    benchmark.extra_info.update({k: round(v, 4) for k, v in timings.items()})
+    benchmark.extra_info["speedup_one_worker"] = round(ratio, 1)
+    print(f"\npyffish {timings['pyffish']:.3f} s, validate one worker {timings['jobs1']:.3f} s: {ratio:.1f}x")
+    benchmark(lambda: None)
+    assert ratio >= 20, f"one worker is only {ratio:.1f}x faster than pyffish (target 20x)"
+
+
+def test_two_jobs_scale(timings: Dict[str, float], benchmark: Any) -> None:
+    if "jobs1" not in timings or "jobs2" not in timings:
+        pytest.skip("needs the one- and two-job benchmarks of this run")
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one CPU")
+    ratio = timings["jobs1"] / timings["jobs2"]
+    benchmark.extra_info["speedup_two_jobs"] = round(ratio, 2)
+    print(f"\njobs=1 {timings['jobs1']:.3f} s, jobs=2 {timings['jobs2']:.3f} s: {ratio:.2f}x")
+    benchmark(lambda: None)
+    assert ratio >= 1.4, f"--jobs 2 gives only {ratio:.2f}x"
