@@ -5,8 +5,10 @@
  * Every batch function reads the items [begin, end) of an xq_batch_in (N
  * positions given as FEN text, packed records or xq_pos structs), writes
  * each item's result at that item's own index in the caller's output
- * arrays, and records a per-item status (XQ_OK or a negative XQ_E_* code)
- * in status[i] when `status` is not NULL.  An item that cannot be read
+ * arrays (the variable-length outputs of xq_batch_legal_moves and
+ * xq_batch_fens go to a buffer per call instead), and records a per-item
+ * status (XQ_OK or a negative XQ_E_* code) in status[i] when `status` is
+ * not NULL.  An item that cannot be read
  * (bad FEN, corrupt packed record) gets its status and a zero result; the
  * other items are computed.  The functions return XQ_E_ARG without writing
  * anything when the call itself is wrong (NULL pointers, a range outside
