@@ -30,7 +30,7 @@ import struct
 from typing import IO, Dict, List, Optional, Tuple, Union
 
 from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Move
-from xiangqi.errors import IllegalMoveError, InvalidFenError, XiangqiError
+from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn import Game, GameError, GameNode, InvalidRecordError
 
 __all__ = ["read_xqf", "write_xqf", "XqfHeader", "decode_header", "PIECE_ORDER", "HEADER_STRINGS"]
@@ -302,7 +302,7 @@ def _read_tree(game: Game, data: bytes, header: XqfHeader) -> None:
                 token = move.iccs() if move is not None else f"{src_b:02x}{dst_b:02x}"
                 reason = (f"illegal move {token!r} in {board.fen()}: {board.illegal_reason(move)}"
                           if move is not None else f"move record with off-board squares ({src_b}, {dst_b})")
-                err: XiangqiError = IllegalMoveError(reason)
+                err: XiangqiError = IllegalMoveError(reason) if move is not None else InvalidMoveError(reason)
                 game.errors.append(GameError(ply, token, reason, 0, err, parent.is_mainline(), offset))
         if has_next:
             parent = node
@@ -356,8 +356,6 @@ def write_xqf(game: Game, file: Optional[IO[bytes]] = None) -> bytes:
     header[0x40] = 0 if not game.headers.get("FEN") else 2
     for offset, size, tag in HEADER_STRINGS:
         text = game.headers.get(tag, "")
-        if tag == "Title" and not text:
-            text = ""
         if text in ("?", "????.??.??"):
             text = ""
         raw = text.encode("gb18030", "replace")[:size - 1]
