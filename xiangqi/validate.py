@@ -50,6 +50,7 @@ import concurrent.futures
 import contextlib
 import csv
 import dataclasses
+import importlib
 import io
 import json
 import logging
@@ -452,7 +453,7 @@ class _Reader:
         return out
 
     def read_all(self) -> bytes:
-        parts = []
+        parts: List[bytes] = []
         while True:
             block = self.read(1 << 20)
             if not block:
@@ -610,7 +611,7 @@ def _make_entry(tok: str) -> Entry:
         to = int(r2) * 9 + ord(b.lower()) - 97
         return (_K_ICCS, frm << 7 | to, frm, to, tok)
     if len(tok) == 4:
-        c0, c1, c2, c3 = tok
+        c0, c1, c2, c3 = tok[0], tok[1], tok[2], tok[3]
         direction = _DIRECTION.get(c2)
         number = _NUMERAL.get(c3)
         if direction is not None and number is not None:
@@ -951,8 +952,9 @@ def _rules_module() -> Any:
     global _RULES, _RULES_LOADED
     if not _RULES_LOADED:
         _RULES_LOADED = True
+        rulings: Any
         try:
-            from xiangqi import rules as rulings
+            rulings = importlib.import_module("xiangqi.rules")
         except ImportError:  # pragma: no cover - the module ships with the package
             rulings = None
         if rulings is not None and all(hasattr(rulings, f) for f in ("adjudicate", "scan_violations",
@@ -1138,8 +1140,6 @@ _BLANK_BEFORE_TAG = re.compile(r"\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
 _TAG_LINE = r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+(?:"(.*)"|([^"\]\n]*))[ \t]*\][ \t\r]*'
 _TAG_BLOCK = re.compile(rf"(?:[ \t\r]*\n|{_TAG_LINE}\n)*")
 _TAG_FIND = re.compile(rf"^{_TAG_LINE}$", re.M)
-_SPECIAL_MOVETEXT = re.compile(r"[\[\]{}();$!?%\\]")
-_RESULT_THEN_START = re.compile(r"(?:1-0|0-1|1/2-1/2|\*|½-½)[ \t\r]*\n\s*1\s*[.…]")
 
 
 def _unescape(value: str) -> str:
@@ -1169,9 +1169,9 @@ def _fast_segments(text: str) -> Optional[List[Tuple[int, int, int]]]:
     match = _TAG_BLOCK.match
     for k in range(len(starts) - 1):
         s, e = starts[k], starts[k + 1]
-        m = match(text, s, e)
-        assert m is not None
-        tb = m.end()
+        block = match(text, s, e)
+        assert block is not None
+        tb = block.end()
         if text.find("{", tb, e) >= 0:
             return None
         out.append((s, tb, e))
@@ -1180,9 +1180,9 @@ def _fast_segments(text: str) -> Optional[List[Tuple[int, int, int]]]:
 
 def _scan_segment(text: str, s: int, tb: int, e: int, line: int) -> Optional[_GameText]:
     """A game from ``text[s:e]`` (tags up to ``tb``) when its form is plain, else None (the PGN reader reads it)."""
+    # Comments, variations, NAGs and other odd tokens are not in the fast grammar: the replay meets them as
+    # unknown tokens and hands the game to the PGN reader (as it does for a result token before the end).
     movetext = text[tb:e]
-    if _SPECIAL_MOVETEXT.search(movetext) or _RESULT_THEN_START.search(movetext):
-        return None
     headers: Dict[str, str] = {}
     for name, quoted, bare in _TAG_FIND.findall(text, s, tb):
         headers[name] = _unescape(quoted) if quoted or not bare else bare.strip()
@@ -1236,8 +1236,8 @@ def _pgn_reports(chunk: Chunk, rules: str) -> List[GameReport]:
         games = _pgn_reader_games(text, base)
         if games:
             games[-1].last = True
-        for g in games:
-            out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
+        for one in games:
+            out.append(_check_game(rp, src, len(out) + 1, one, rules, chunk))
         return out
     line = base
     prev = 0
@@ -1446,16 +1446,17 @@ def dask_executor(address: Optional[str] = None, *, workers: Optional[int] = Non
     the optional extra: ``pip install 'pyxiangqi[dask]'``.
     """
     try:
-        from distributed import Client, LocalCluster
+        dd: Any = importlib.import_module("distributed")
     except ImportError as exc:
         raise ImportError("Dask support needs the optional extra: pip install 'pyxiangqi[dask]'") from exc
-    cluster = None
+    cluster: Any = None
+    client: Any
     if address is None:
-        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+        cluster = dd.LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                dashboard_address=":0", silence_logs=logging.ERROR)
-        client = Client(cluster)
+        client = dd.Client(cluster)
     else:
-        client = Client(address)
+        client = dd.Client(address)
     try:
         yield client.get_executor(retries=retries, pure=False)
     finally:
