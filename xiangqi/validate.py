@@ -37,7 +37,7 @@ others of its file.
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "two.pgn")
 >>> _ = open(path, "w", encoding="utf-8").write(
-...     '[Result "*"]\\n\\n1. 炮二平五 马８进７ *\\n\\n[Result "*"]\\n\\n1. 炮二平五 炮二平五 *\\n')
+...     '[Result "*"]\\n\\n1. 炮二平五 马８进７ *\\n\\n[Result "*"]\\n\\n1. 炮二平五 帥五進一 *\\n')
 >>> [(r.index, r.ok, r.plies, r.error and r.error.kind) for r in validate([path])]
 [(1, True, 2, None), (2, False, 1, 'illegal-move')]
 """
