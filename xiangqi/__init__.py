@@ -25,7 +25,8 @@ from xiangqi.core import (
     square_flip, square_mirror, square_name, square_rank,
 )
 from xiangqi.errors import (
-    AmbiguousMoveError, IllegalMoveError, InternalError, InvalidFenError, InvalidMoveError, XiangqiError,
+    AmbiguousMoveError, IllegalMoveError, InternalError, InvalidFenError, InvalidMoveError, InvalidRecordError,
+    XiangqiError,
 )
 from xiangqi.outcome import Outcome, Termination
 from xiangqi.perft import perft
@@ -37,5 +38,5 @@ __all__ = [
     "SQUARES", "STARTING_BOARD_FEN", "STARTING_FEN", "Bitboard", "Color", "Move", "Piece", "PieceType", "Square",
     "SquareSet", "parse_square", "square", "square_file", "square_flip", "square_mirror", "square_name",
     "square_rank", "AmbiguousMoveError", "IllegalMoveError", "InternalError", "InvalidFenError", "InvalidMoveError",
-    "XiangqiError", "Outcome", "Termination", "perft",
+    "InvalidRecordError", "XiangqiError", "Outcome", "Termination", "perft",
 ]

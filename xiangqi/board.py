@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import importlib.util
 import re
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional
 
@@ -475,10 +474,8 @@ class Board:
                 reason=f"{side} is {'checkmated' if checked else 'stalemated (no legal move)'} and loses",
                 reason_zh=f"{'红' if loser else '黑'}方{'被将死' if checked else '困毙'}，负",
             )
-        if importlib.util.find_spec("xiangqi.rules") is None:
-            return None
         from xiangqi import rules as rulings
-        return rulings.adjudicate(self, rules=rules_name(rules))  # type: ignore[no-any-return]
+        return rulings.adjudicate(self, rules=rules_name(rules))
 
     def is_game_over(self) -> bool:
         """Whether :meth:`outcome` is not ``None``."""

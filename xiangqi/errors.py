@@ -13,6 +13,7 @@ __all__ = [
     "InvalidMoveError",
     "IllegalMoveError",
     "AmbiguousMoveError",
+    "InvalidRecordError",
     "InternalError",
 ]
 
@@ -44,6 +45,16 @@ class IllegalMoveError(XiangqiError, ValueError):
 
 class AmbiguousMoveError(XiangqiError, ValueError):
     """A move text that matches more than one legal move."""
+
+
+class InvalidRecordError(XiangqiError, ValueError):
+    """Data that is not a game record of the expected format at all (XQF magic missing, say).
+
+    Readers raise it when nothing more can be read: a file that is not XQF,
+    damaged gzip data (raised after every game before the damage has been
+    yielded). Problems inside a record that can be read go to
+    :attr:`Game.errors` instead; there it also stands for a truncated XQF body.
+    """
 
 
 class InternalError(XiangqiError, RuntimeError):

@@ -41,7 +41,7 @@ from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, 
 
 from xiangqi._encoding import SNIFF_BYTES, LineDecoder, detect_encoding, iter_text_lines
 from xiangqi.core import STARTING_FEN, Move
-from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
+from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRecordError,
                             XiangqiError)
 
 __all__ = [
@@ -79,14 +79,6 @@ _RESULT_WORDS = {
 MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 
 
-class InvalidRecordError(XiangqiError, ValueError):
-    """Data that is not a game record of the expected format at all (XQF magic missing, say).
-
-    Readers raise it when nothing more can be read: a file that is not XQF,
-    damaged gzip data (raised after every game before the damage has been
-    yielded). Problems inside a record that can be read go to
-    :attr:`Game.errors` instead; there it also stands for a truncated XQF body.
-    """
 
 
 # ---------------------------------------------------------------------------------------------------------------
