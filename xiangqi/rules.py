@@ -48,6 +48,23 @@ Either side may claim, so the draw holds as soon as
 Plies before the starting FEN (its halfmove clock) count as non-checking.
 Events may shorten the limit: pass ``natural_limit=`` (plies).
 
+Choices where the books leave room (each checked against the AXF diagrams):
+
+* a chase is *new*: the (attacker, victim) pair qualifies after the move and
+  did not before it, so a standing attack is not chased again, while a move
+  that pins or blocks the victim's protector (protection subversion, AXF
+  appendix) or uncovers another piece's attack is a chase;
+* the Asian rules judge protection on the board as it stands: a recapture
+  that only opens because the attacker left its square (an x-ray through the
+  attacker) does not protect (diagrams 39-41, 61); the Chinese rules count
+  it as a hidden root (暗根);
+* a move is judged by its heaviest effect (check > mate threat > chase);
+* the loop runs from the earliest of the counted occurrences, so with the
+  default count the chase must persist over two full cycles; the side whose
+  move completed the loop is named in the reason;
+* Chinese 联合捉 (joint chase) is taken as a chase that needs the exchange
+  (少根) to win the piece; mate threats are searched to 3 checking moves.
+
 >>> from xiangqi import Board
 >>> board = Board("2bk1a3/4a4/4b4/9/c8/1R7/3r5/4B4/4A4/4KAB2 w - - 0 1")
 >>> for m in "b4a4 a5e5 a4e4 e5a5 e4a4 a5e5 a4e4 e5a5".split():
