@@ -633,3 +633,51 @@ def test_progress_only_on_a_terminal() -> None:
     p.update(files=1, games=1000, plies=80000, errors=3)
     p.close()
     assert plain.getvalue() == ""
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The C core's move-text replay (xq_play_text), when the core has it, agrees with the Python replay
+# ---------------------------------------------------------------------------------------------------------------------
+
+needs_c_replay = pytest.mark.skipif(V._PLAY_TEXT is None, reason="the C core has no xq_play_text")
+
+
+def python_only(monkeypatch: pytest.MonkeyPatch, paths: object, **kw: object) -> List[GameReport]:
+    with monkeypatch.context() as m:
+        m.setattr(V, "_PLAY_TEXT", None)
+        return run(paths, **kw)
+
+
+@needs_c_replay
+@pytest.mark.parametrize("name", ["ccpd-master-3000.chinese.pgn", "ccpd-positions-300.chinese.pgn",
+                                  "ccpd-known-bad-12.chinese.pgn", "wukong-liu-dahua-1125.iccs.pgn"])
+def test_c_replay_equals_python_replay(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    path = games_file(name)
+    assert lines_of(run(path)) == lines_of(python_only(monkeypatch, path))
+
+
+@needs_c_replay
+@pytest.mark.parametrize("seed", range(3))
+def test_c_replay_on_mangled_text(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int) -> None:
+    """Random edits of move text (characters swapped in, dropped, spaces and odd whitespace added)."""
+    games = split_games((SAMPLE / "ccpd-master-24.chinese.pgn").read_text(encoding="utf-8"))
+    alphabet = list("車馬炮兵卒仕士相象帥將前後進退平一二三四五六七八九１２３４５６７８９123456789abcdefghiH-. ") + [
+        "\u3000", "\xa0", "\t", "1-0", "*", "h2e2", "H2-E2", "0000", "{", "}", "(", ")"]
+    rnd = random.Random(seed)
+    mangled = []
+    for g in games:
+        head, _, body = g.partition("\n\n")
+        chars = list(body)
+        for _ in range(rnd.randrange(1, 6)):
+            i = rnd.randrange(len(chars))
+            op = rnd.randrange(3)
+            if op == 0:
+                chars[i] = rnd.choice(alphabet)
+            elif op == 1:
+                del chars[i]
+            else:
+                chars.insert(i, rnd.choice(alphabet))
+        mangled.append(head + "\n\n" + "".join(chars))
+    path = tmp_path / "mangled.pgn"
+    path.write_text("\n\n".join(mangled) + "\n", encoding="utf-8")
+    assert lines_of(run(path)) == lines_of(python_only(monkeypatch, path))

@@ -646,6 +646,24 @@ def _entry(tok: str) -> Entry:
 # Replaying one game on the C core
 # =====================================================================================================================
 
+class _Replay:
+    """What a replay found: plies played, the first error, the result token met, and whether only move
+    numbers follow the failing token (it was the last move of the text)."""
+
+    __slots__ = ("plies", "error", "result", "last_token_failed")
+
+    def __init__(self, plies: int, error: Optional[ErrorInfo], result: Optional[str],
+                 last_token_failed: bool) -> None:
+        self.plies = plies
+        self.error = error
+        self.result = result
+        self.last_token_failed = last_token_failed
+
+
+#: The C core's whole-move-text replay, when it has one (see ``xq_play_text``).
+_PLAY_TEXT: Any = getattr(lib, "xq_play_text", None)
+
+
 def _only_legal(pos: Any, col: bytearray, pc: int, fi: int, dl: int) -> int:
     """The one legal move by ``dl`` of a piece ``pc`` on file ``fi`` (``col``: its ten codes), or 0."""
     found = 0
@@ -711,6 +729,7 @@ class _Replayer:
         self.initial = self._start(STARTING_FEN)
         self.counts_cap = 0
         self.counts: Any = None
+        self.stop: Any = ffi.new("size_t *")
         self.rule_sets: Dict[str, Any] = {}
 
     def _grow(self, need: int) -> None:
@@ -771,26 +790,39 @@ class _Replayer:
             raise IllegalMoveError(f"null move {text!r} is not a move of a game record, in {board.fen()}")
         return int(move.code)
 
-    def replay(self, start: _Start, tokens: Sequence[str], clean: bool) -> Tuple[int, Optional[ErrorInfo],
-                                                                                   Optional[str], int]:
+    def replay(self, start: _Start, tokens: Sequence[str], clean: bool) -> "_Replay":
         """Play ``tokens`` from ``start``; stop at the first bad move.
 
-        Returns ``(plies, error, result_token, index of the failing token)``.
         ``clean`` tokens are moves only (from the PGN reader); otherwise move
         numbers and a result token may be mixed in, and a token the fast path
         cannot classify raises :class:`_Delegate`.
         """
+        lib.xq_pos_copy(self.pos, start.pos)
+        return self._play(start.codes[:], tokens, clean, 0)
+
+    def replay_text(self, start: _Start, movetext: str) -> "_Replay":
+        """Play a game's move text: as far as it goes in C (``xq_play_text``), the rest in Python."""
         pos = self.pos
         lib.xq_pos_copy(pos, start.pos)
-        bd = start.codes[:]
+        data = movetext.encode("utf-8", "surrogatepass")
+        if len(data) // 2 + 2 >= self.cap:
+            self._grow(len(data) // 2 + 2)
+        plies = int(_PLAY_TEXT(pos, data, len(data), self.undo, self.cap, self.stop))
+        stop = int(self.stop[0])
+        if stop >= len(data):
+            return _Replay(plies, None, None, False)
+        rest = data[stop:].decode("utf-8", "surrogatepass").split()
+        return self._play(bytearray(ffi.buffer(pos.board, 90)), rest, False, plies)
+
+    def _play(self, bd: bytearray, tokens: Sequence[str], clean: bool, ply: int) -> "_Replay":
+        pos = self.pos
         red = int(pos.side)
-        if len(tokens) >= self.cap:
-            self._grow(len(tokens) + 1)
+        if len(tokens) + ply >= self.cap:
+            self._grow(len(tokens) + ply + 1)
         undos = self.undos
         is_legal = lib.xq_pos_is_legal
         do_move = lib.xq_pos_do_move
         entries = _ENTRIES
-        ply = 0
         result: Optional[str] = None
         for i, tok in enumerate(tokens):
             e = entries.get(tok)
@@ -869,14 +901,17 @@ class _Replayer:
             try:
                 code = self._slow(text)
             except _MOVE_ERRORS as exc:
-                return ply, ErrorInfo(_kind_of(exc), ply, text, _sentence(str(exc))), result, i
+                if result is None and not clean and tokens[-1] in _RESULT_WORDS:
+                    result = _RESULT_WORDS[tokens[-1]]  # the text's result token, beyond the fault
+                return _Replay(ply, ErrorInfo(_kind_of(exc), ply, text, _sentence(str(exc))), result,
+                               _only_numbers_after(tokens, i))
             frm, to = code >> 7, code & 127
             do_move(pos, code, undos[ply])
             bd[to] = bd[frm]
             bd[frm] = 0
             red ^= 1
             ply += 1
-        return ply, None, result, -1
+        return _Replay(ply, None, result, False)
 
     def _tandem(self, e: Entry, bd: bytearray, red: int) -> int:
         """前/后 with two like pieces on exactly one file: the move code if that reading is legal, else 0."""
@@ -1032,16 +1067,24 @@ def _norm_result(text: Optional[str]) -> Optional[str]:
 class _GameText:
     """One game as scanned: first line, tags, move tokens and the result token."""
 
-    __slots__ = ("line", "headers", "tokens", "result", "clean", "last")
+    __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last")
 
-    def __init__(self, line: Optional[int], headers: Dict[str, str], tokens: List[str], result: Optional[str],
-                 clean: bool) -> None:
+    def __init__(self, line: Optional[int], headers: Dict[str, str], tokens: Optional[List[str]],
+                 result: Optional[str], clean: bool, movetext: Optional[str] = None) -> None:
         self.line = line
         self.headers = headers
-        self.tokens = tokens
+        self._tokens = tokens
+        self.movetext = movetext
         self.result = result
         self.clean = clean
         self.last = False
+
+    @property
+    def tokens(self) -> List[str]:
+        """The move text's tokens (split on demand when the game came as text)."""
+        if self._tokens is None:
+            self._tokens = (self.movetext or "").split()
+        return self._tokens
 
 
 def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str, chunk: Chunk) -> GameReport:
@@ -1052,14 +1095,18 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     if start.error is not None:
         recorded = tag_result if tag_result is not None else g.result
         return GameReport(source, index, g.line, False, 0, start.error, recorded, None, None, None)
-    plies, error, result_tok, fail_at = rp.replay(start, g.tokens, g.clean)
+    if g.movetext is not None:
+        rep = rp.replay_text(start, g.movetext)
+    else:
+        rep = rp.replay(start, g.tokens, g.clean)
+    plies, error, result_tok = rep.plies, rep.error, rep.result
     if result_tok is None:
         result_tok = g.result
     recorded = tag_result if tag_result is not None else result_tok
     final_fen = rp.fen()
     truncated = g.last and chunk.last and result_tok is None and (
         chunk.cut or not chunk.eof_newline or tag_result is not None or error is not None and
-        _only_numbers_after(g.tokens, fail_at))
+        rep.last_token_failed)
     if truncated or (g.last and chunk.last and chunk.cut):
         if error is not None:
             error = ErrorInfo("truncated", error.ply, error.token, _sentence(
@@ -1186,14 +1233,16 @@ def _scan_segment(text: str, s: int, tb: int, e: int, line: int) -> Optional[_Ga
     headers: Dict[str, str] = {}
     for name, quoted, bare in _TAG_FIND.findall(text, s, tb):
         headers[name] = _unescape(quoted) if quoted or not bare else bare.strip()
-    tokens = movetext.split()
-    if not headers and not tokens:
+    if not headers and not movetext.strip():
         return None
     # The game's first line: the first non-blank line of the segment.
     k = s
     while k < e and text[k] in " \t\r\n":
         k += 1
     first = line + text.count("\n", s, k)
+    if _PLAY_TEXT is not None:
+        return _GameText(first, headers, None, None, False, movetext)
+    tokens = movetext.split()
     result = None
     if tokens and tokens[-1] in _RESULT_WORDS:
         result = _RESULT_WORDS[tokens.pop()]
