@@ -681,3 +681,11 @@ def test_c_replay_on_mangled_text(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     path = tmp_path / "mangled.pgn"
     path.write_text("\n\n".join(mangled) + "\n", encoding="utf-8")
     assert lines_of(run(path)) == lines_of(python_only(monkeypatch, path))
+
+
+def test_cli_dask_missing_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if the [dask] extra were not installed
+    assert V.validate_main([str(SAMPLE), "--dask"]) == 2
+    assert "pip install 'pyxiangqi[dask]'" in capsys.readouterr().err

@@ -1440,11 +1440,15 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
     chunks = iter_chunks(files, fmt=fmt, chunk_bytes=chunk_bytes)
     counters: Dict[int, int] = collections.defaultdict(int)
 
-    def renumber(chunk: Chunk, reports: List[GameReport]) -> Iterator[GameReport]:
+    def renumber(chunk: Chunk, reports: List[GameReport]) -> List[GameReport]:
         base = counters[chunk.file_number]
         counters[chunk.file_number] = base + len(reports)
-        for r in reports:
-            yield r if base == 0 else dataclasses.replace(r, index=base + r.index)
+        if base:
+            for r in reports:
+                # Fresh records that nobody else holds yet: setting the index in place is safe (and
+                # several times cheaper than dataclasses.replace on this hot path).
+                object.__setattr__(r, "index", base + r.index)
+        return reports
 
     if executor is None and jobs == 1:
         for chunk in chunks:
