@@ -20,9 +20,12 @@ What "valid" means, each check with its own error kind:
   that is not a move in any notation, a move that is not legal, a move that
   several pieces could make;
 * ``result-mismatch``: the recorded result contradicts the board where the
-  board decides it (mate or stalemate on the board, or a perpetual check or
-  chase ruling at the end of the game), or the ``Result`` tag contradicts
-  the move text's result token;
+  board decides it: mate or stalemate on the board, or a repetition ruling
+  at the end of the game (perpetual check or chase, :mod:`xiangqi.rules`)
+  against the opposite decisive result; or the ``Result`` tag contradicts
+  the move text's result token. A *draw* recorded where the ruling names a
+  loser is only a ``rule-violation`` warning: players may agree a draw, and
+  arbiters judge chases with more than the board (real master games do this);
 * ``truncated``: the last game of a file that was cut short (mid-move, or
   without its result token at the end of the file);
 * ``parse-error``: a file, or part of one, that cannot be read as a record;
@@ -60,9 +63,7 @@ import sys
 import threading
 import time
 import zlib
-from pathlib import Path
-from typing import (IO, Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO,
-                    Tuple, Union)
+from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import STARTING_FEN
