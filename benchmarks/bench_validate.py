@@ -6,6 +6,8 @@ file, decodes every move, checks its legality, the start position and the result
 record per game. Both include reading the file. Every benchmark asserts what it computed.
 
 Targets (issue 6): one worker at least 20x faster than pyffish (goal 50x); ``jobs=2`` close to 2x.
+The per-ply work runs in C when the core has ``xq_play_text`` (whole move text replayed in one call);
+without it the replay loop is Python (about 15x here, measured 2026-11; about 29x with the C replay).
 Run: ``pytest benchmarks/bench_validate.py --benchmark-enable`` (the speed-up tests need the timings of the
 benchmarks before them in the same run, and skip cleanly without pyffish).
 """
@@ -112,7 +114,8 @@ def test_speedup_over_pyffish(timings: Dict[str, float], benchmark: Any) -> None
     benchmark.extra_info["speedup_one_worker"] = round(ratio, 1)
     print(f"\npyffish {timings['pyffish']:.3f} s, validate one worker {timings['jobs1']:.3f} s: {ratio:.1f}x")
     benchmark(lambda: None)
-    assert ratio >= 20, f"one worker is only {ratio:.1f}x faster than pyffish (target 20x)"
+    how = "C move-text replay" if V._PLAY_TEXT is not None else "Python replay loop: the core lacks xq_play_text"
+    assert ratio >= 20, f"one worker is only {ratio:.1f}x faster than pyffish (target 20x; {how})"
 
 
 def test_two_jobs_scale(timings: Dict[str, float], benchmark: Any) -> None:
