@@ -634,12 +634,22 @@ def _make_entry(tok: str) -> Entry:
     return (_K_OTHER, tok)
 
 
+#: Per side to move (Black, Red): token -> (piece code, file index, square delta) of plain Chinese moves.
+_FAST: Tuple[Dict[str, Tuple[int, int, int]], Dict[str, Tuple[int, int, int]]] = ({}, {})
+
+
 def _entry(tok: str) -> Entry:
     e = _ENTRIES.get(tok)
     if e is None:
         if len(_ENTRIES) >= _ENTRY_LIMIT:
             _ENTRIES.clear()
+            _FAST[0].clear()
+            _FAST[1].clear()
         e = _ENTRIES[tok] = _make_entry(tok)
+        if e[0] == _K_PLAIN:
+            for side in (0, 1):
+                if e[1 + side] is not None:
+                    _FAST[side][tok] = e[1 + side]
     return e
 
 
@@ -824,13 +834,35 @@ class _Replayer:
         is_legal = lib.xq_pos_is_legal
         do_move = lib.xq_pos_do_move
         entries = _ENTRIES
+        fast = _FAST
         result: Optional[str] = None
         for i, tok in enumerate(tokens):
+            f = fast[red].get(tok)
+            if f is not None:
+                # The common case: a plain move of a piece alone on its file.
+                pc, fi, dl = f
+                col = bd[fi::9]
+                if col.count(pc) == 1:
+                    frm = col.index(pc) * 9 + fi
+                    to = frm + dl
+                    if 0 <= to < 90:
+                        code = frm << 7 | to
+                        if is_legal(pos, code):
+                            do_move(pos, code, undos[ply])
+                            bd[to] = bd[frm]
+                            bd[frm] = 0
+                            red ^= 1
+                            ply += 1
+                            continue
             e = entries.get(tok)
             if e is None:
                 e = _entry(tok)
             k = e[0]
-            if k == _K_PLAIN:
+            if k == _K_SKIP:
+                if not clean:
+                    continue
+                text = tok
+            elif k == _K_PLAIN:
                 f = e[2] if red else e[1]
                 if f is not None:
                     pc, fi, dl = f
@@ -872,10 +904,6 @@ class _Replayer:
                     ply += 1
                     continue
                 text = e[4]
-            elif k == _K_SKIP:
-                if not clean:
-                    continue
-                text = tok
             elif k == _K_RESULT:
                 if not clean:
                     if i != len(tokens) - 1:
