@@ -127,4 +127,4 @@ def test_two_jobs_scale(timings: Dict[str, float], benchmark: Any) -> None:
     benchmark.extra_info["speedup_two_jobs"] = round(ratio, 2)
     print(f"\njobs=1 {timings['jobs1']:.3f} s, jobs=2 {timings['jobs2']:.3f} s: {ratio:.2f}x")
     benchmark(lambda: None)
-    assert ratio >= 1.4, f"--jobs 2 gives only {ratio:.2f}x"
+    assert ratio >= 1.3, f"--jobs 2 gives only {ratio:.2f}x"
