@@ -153,5 +153,6 @@ int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint
 /* The rest of the public API lives in its own headers, one per subject. */
 #include "xq_rules.h"   /* per-move facts for repetition rulings */
 #include "xq_batch.h"   /* array-in / array-out loops over many positions */
+#include "xq_replay.h"  /* replaying a game's move text */
 
 #endif /* XQ_H */
