@@ -235,3 +235,16 @@ def test_pseudo_legal_moves_include_self_checks():
     legal = {m.iccs() for m in b.legal_moves}
     assert "e1a1" in pseudo and "e1a1" not in legal
     assert legal < pseudo
+
+
+def test_null_move_passes_the_turn_and_pops():
+    b = Board()
+    null = b.parse_iccs("0000")
+    assert null == Move.null() and not null
+    b.push(null)
+    assert b.turn is BLACK and b.zobrist_hash() != Board().zobrist_hash()
+    assert b.zobrist_hash() == Board(b.fen()).zobrist_hash()
+    b.push_iccs("h9g7")
+    b.pop()
+    assert b.pop() == Move.null()
+    assert b.fen() == STARTING_FEN and b.zobrist_hash() == Board().zobrist_hash()

@@ -285,13 +285,15 @@ class Board:
 
         The move must be legal for the result to mean anything; a move from an
         empty square or the wrong side, or onto an own piece or a king, raises
-        :class:`IllegalMoveError`. Use :meth:`push_iccs` or
+        :class:`IllegalMoveError`. The null move (:meth:`Move.null`, ``0000``)
+        passes the turn, for analysis. Use :meth:`push_iccs` or
         :meth:`is_legal` when the move comes from outside.
         """
         n = len(self.move_stack)
         if n == self._cap:
             self._grow()
-        st = lib.xq_pos_do_move(self._pos, move.from_square << 7 | move.to_square, self._undo + n)
+        code = move.from_square << 7 | move.to_square
+        st = lib.xq_pos_do_move(self._pos, code, self._undo + n) if code else lib.xq_pos_do_null(self._pos, self._undo + n)
         if st:
             raise IllegalMoveError(f"cannot push {move.iccs()!r} in {self.fen()}: {_ffi.status_str(st)}")
         self.move_stack.append(move)
@@ -309,7 +311,10 @@ class Board:
     def pop(self) -> Move:
         """Take back the last move and return it. Raises :class:`IndexError` on an empty stack."""
         move = self.move_stack.pop()
-        lib.xq_pos_undo_move(self._pos, self._undo + len(self.move_stack))
+        if move.to_square or move.from_square:
+            lib.xq_pos_undo_move(self._pos, self._undo + len(self.move_stack))
+        else:
+            lib.xq_pos_undo_null(self._pos, self._undo + len(self.move_stack))
         return move
 
     def peek(self) -> Move:
@@ -326,10 +331,12 @@ class Board:
         """Parse a coordinate move (``h2e2``, ``H2-E2``) and check it is legal here.
 
         ``one_based=True`` reads Fairy-Stockfish/pyffish's ranks 1–10 (``h3e3``,
-        ``a10a9``); it is never guessed. Raises :class:`InvalidMoveError` or
+        ``a10a9``); it is never guessed. ``0000`` is the null move. Raises :class:`InvalidMoveError` or
         :class:`IllegalMoveError` (saying why the move is illegal).
         """
         move = parse_coordinates(text, one_based=one_based)
+        if not move:
+            return move  # "0000": the null move, as python-chess reads it
         if not lib.xq_pos_is_legal(self._pos, move.code):
             raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}: {self.illegal_reason(move)}")
         return move
