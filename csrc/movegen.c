@@ -86,13 +86,44 @@ static inline xq_bb targets_of(const xq_pos *p, int from, xq_bb occ, xq_bb rot, 
     switch (pc & 7) {
     case XQ_PAWN: return PAWN_ATT[c][from] & ~avoid;
     case XQ_ADVISOR: return ADVISOR_ATT[c][from] & ~avoid;
-    case XQ_ELEPHANT: return elephant_att(c, from, occ) & ~avoid;
-    case XQ_HORSE: return horse_att(from, occ) & ~avoid;
+    case XQ_ELEPHANT: {
+        /* Eyes and legs are tested on the mailbox: cheaper than 128-bit shifts. */
+        xq_bb a = 0;
+        for (int i = 0; i < 4; i++) {
+            int t = ELEPHANT_TGT[c][from][i];
+            if (t != NO_SQ && !p->board[ELEPHANT_EYE[from][i]]) a |= SQ_BB[t];
+        }
+        return a & ~avoid;
+    }
+    case XQ_HORSE: {
+        xq_bb a = 0;
+        for (int i = 0; i < 4; i++) {
+            int leg = HORSE_LEG[from][i];
+            if (leg != NO_SQ && !p->board[leg]) a |= HORSE_TGT[from][i];
+        }
+        return a & ~avoid;
+    }
     case XQ_CANNON: return (rook_att(from, occ, rot) & ~occ) | (cannon_cap(from, occ, rot) & occ & ~avoid);
     case XQ_ROOK: return rook_att(from, occ, rot) & ~avoid;
     case XQ_KING: return KING_ATT[c][from] & ~avoid;
     default: return 0;
     }
+}
+
+/* Appends a move from `from` to every square of b; returns the new count.
+   The two 64-bit halves are walked separately (cheaper than 128-bit pops). */
+static inline int serialize(xq_move *out, int n, int from, xq_bb b) {
+    uint64_t lo = bb_lo(b), hi = bb_hi(b);
+    int base = from << 7;
+    while (lo) {
+        out[n++] = (xq_move)(base | __builtin_ctzll(lo));
+        lo &= lo - 1;
+    }
+    while (hi) {
+        out[n++] = (xq_move)(base | (64 + __builtin_ctzll(hi)));
+        hi &= hi - 1;
+    }
+    return n;
 }
 
 int xq_gen_pseudo_legal(const xq_pos *p, xq_move *out, int cap) {
@@ -135,7 +166,7 @@ static inline int gen_legal(const xq_pos *p, xq_move *out) {
             test = t & ci.zone;
             xq_bb ok = t & ~ci.zone;
             if (out) {
-                while (ok) out[n++] = make_move(from, bb_pop_lsb(&ok));
+                n = serialize(out, n, from, ok);
             } else {
                 n += bb_popcount(ok);
             }
