@@ -34,13 +34,14 @@ static void put_piece(xq_pos *p, int pc, int s) {
 }
 
 uint64_t xq_pos_key_recompute(const xq_pos *p) {
+    if (!p) return 0;
     uint64_t k = p->side == XQ_RED ? 0 : ZOBRIST_SIDE;
     for (int s = 0; s < 90; s++)
         if (p->board[s]) k ^= ZOBRIST[p->board[s]][s];
     return k;
 }
 
-uint64_t xq_pos_key(const xq_pos *p) { return p->key; }
+uint64_t xq_pos_key(const xq_pos *p) { return p ? p->key : 0; }
 
 int xq_pos_check(const xq_pos *p) {
     if (!p) return XQ_E_ARG;
@@ -179,7 +180,9 @@ int xq_pos_fen(const xq_pos *p, char *buf, size_t cap) {
     return (int)n;
 }
 
-void xq_pos_copy(xq_pos *dst, const xq_pos *src) { *dst = *src; }
+void xq_pos_copy(xq_pos *dst, const xq_pos *src) {
+    if (dst && src) *dst = *src;
+}
 
 void pos_do_move_fast(xq_pos *p, xq_move m, xq_undo *u) {
     int from = move_from(m), to = move_to(m);
@@ -246,9 +249,22 @@ int xq_pos_do_move(xq_pos *p, xq_move m, xq_undo *u) {
     return XQ_OK;
 }
 
-void xq_pos_undo_move(xq_pos *p, const xq_undo *u) { pos_undo_move_fast(p, u); }
+int xq_pos_undo_move(xq_pos *p, const xq_undo *u) {
+    if (!p || !u) return XQ_E_ARG;
+    /* The record must describe the last move made: its piece now on `to`,
+       belonging to the side that moved, and `from` empty. */
+    int from = move_from(u->move), to = move_to(u->move);
+    if (u->move >> 14 || from >= 90 || to >= 90 || from == to) return XQ_E_ARG;
+    int pc = p->board[to], mover = p->side ^ 1;
+    if (!pc || (pc >> 3) != mover || p->board[from]) return XQ_E_ARG;
+    if (u->captured && ((u->captured >> 3) != p->side || (u->captured & 7) == 0 || (u->captured & 7) == XQ_KING))
+        return XQ_E_ARG;
+    pos_undo_move_fast(p, u);
+    return XQ_OK;
+}
 
 void xq_pos_do_null(xq_pos *p, xq_undo *u) {
+    if (!p || !u) return;
     u->key = p->key;
     u->halfmove = p->halfmove;
     u->fullmove = p->fullmove;
@@ -261,6 +277,7 @@ void xq_pos_do_null(xq_pos *p, xq_undo *u) {
 }
 
 void xq_pos_undo_null(xq_pos *p, const xq_undo *u) {
+    if (!p || !u) return;
     p->side ^= 1;
     p->key = u->key;
     p->halfmove = u->halfmove;
@@ -297,6 +314,13 @@ xq_bb attackers_bb(const xq_pos *p, int s, int color, xq_bb occ, xq_bb rot) {
     return a;
 }
 
+void xq_pos_pieces(const xq_pos *p, int color, int type, uint64_t out[2]) {
+    if (!out) return;
+    out[0] = out[1] = 0;
+    if (!p || (color != 0 && color != 1) || type < 1 || type > 7) return;
+    bb_out(pieces_of(p, color, type), out);
+}
+
 void xq_attackers_to(const xq_pos *p, int sq, int color, uint64_t out[2]) {
     if (!p || !out) return;
     if (sq < 0 || sq >= 90 || (color != 0 && color != 1)) { out[0] = out[1] = 0; return; }
@@ -304,11 +328,14 @@ void xq_attackers_to(const xq_pos *p, int sq, int color, uint64_t out[2]) {
 }
 
 int xq_pos_in_check(const xq_pos *p) {
+    if (!p) return 0;
     int us = p->side;
     return attacked_by(p, p->king_sq[us], us ^ 1, p->by_color[us ^ 1], pos_occ(p), p->occ_rot);
 }
 
 void xq_pos_checkers(const xq_pos *p, uint64_t out[2]) {
+    if (!out) return;
+    if (!p) { out[0] = out[1] = 0; return; }
     int us = p->side;
     bb_out(attackers_bb(p, p->king_sq[us], us ^ 1, pos_occ(p), p->occ_rot), out);
 }

@@ -108,10 +108,12 @@ void xq_pos_copy(xq_pos *dst, const xq_pos *src);
 int xq_pos_check(const xq_pos *pos);
 
 /* Make/unmake.  do_move checks only what memory safety needs (squares in
-   range, a piece of the side to move on `from`, no own piece on `to`);
-   full legality is xq_pos_is_legal's job. */
+   range, a piece of the side to move on `from`, no own piece or king on
+   `to`); full legality is xq_pos_is_legal's job.  undo_move refuses
+   (XQ_E_ARG, position untouched) a record that cannot be the last move
+   made; undo the moves in reverse order. */
 int xq_pos_do_move(xq_pos *pos, xq_move move, xq_undo *undo);
-void xq_pos_undo_move(xq_pos *pos, const xq_undo *undo);
+int xq_pos_undo_move(xq_pos *pos, const xq_undo *undo);
 /* Passes the turn (for analysis); undo with xq_pos_undo_null. */
 void xq_pos_do_null(xq_pos *pos, xq_undo *undo);
 void xq_pos_undo_null(xq_pos *pos, const xq_undo *undo);
@@ -133,6 +135,8 @@ int xq_gives_check(const xq_pos *pos, xq_move move);
 /* Checks and attacks.  Bitboards are written as two uint64_t. */
 int xq_pos_in_check(const xq_pos *pos);
 void xq_pos_checkers(const xq_pos *pos, uint64_t out[2]);
+/* The squares of the pieces of one color and type (empty for bad arguments). */
+void xq_pos_pieces(const xq_pos *pos, int color, int type, uint64_t out[2]);
 /* Pieces of `color` that attack `sq` (could capture a piece standing there,
    ignoring pins; a king also attacks the enemy king along an open file). */
 void xq_attackers_to(const xq_pos *pos, int sq, int color, uint64_t out[2]);

@@ -42,7 +42,7 @@ void xq_pos_copy(xq_pos *dst, const xq_pos *src);
 int xq_pos_check(const xq_pos *pos);
 
 int xq_pos_do_move(xq_pos *pos, xq_move move, xq_undo *undo);
-void xq_pos_undo_move(xq_pos *pos, const xq_undo *undo);
+int xq_pos_undo_move(xq_pos *pos, const xq_undo *undo);
 void xq_pos_do_null(xq_pos *pos, xq_undo *undo);
 void xq_pos_undo_null(xq_pos *pos, const xq_undo *undo);
 
@@ -58,6 +58,7 @@ int xq_gives_check(const xq_pos *pos, xq_move move);
 
 int xq_pos_in_check(const xq_pos *pos);
 void xq_pos_checkers(const xq_pos *pos, uint64_t out[2]);
+void xq_pos_pieces(const xq_pos *pos, int color, int type, uint64_t out[2]);
 void xq_attackers_to(const xq_pos *pos, int sq, int color, uint64_t out[2]);
 void xq_attack_counts(const xq_pos *pos, int color, uint8_t out[90]);
 

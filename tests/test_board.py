@@ -248,3 +248,29 @@ def test_null_move_passes_the_turn_and_pops():
     b.pop()
     assert b.pop() == Move.null()
     assert b.fen() == STARTING_FEN and b.zobrist_hash() == Board().zobrist_hash()
+
+
+def test_arguments_are_checked_with_typed_errors():
+    b = Board()
+    assert b.pieces(xiangqi.PAWN, RED) == SquareSet([27, 29, 31, 33, 35])
+    with pytest.raises(ValueError):
+        b.pieces(9, BLACK)
+    with pytest.raises(ValueError):
+        b.attackers(5, 4)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        b.attack_map(2)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Move(-1, 3)
+    with pytest.raises(InvalidMoveError):
+        b.push_code(1 << 20)
+    with pytest.raises(TypeError):
+        b.is_legal("h2e2")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Move.from_iccs(b"h2e2")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        b.perft("2")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        b.perft(2 ** 40)
+    with pytest.raises(ValueError):
+        xiangqi.perft(depth=0, divide=True)
+    assert b.fen() == STARTING_FEN

@@ -125,3 +125,31 @@ def test_null_arguments_do_not_crash():
 def test_version_matches_package():
     import xiangqi
     assert ffi.string(lib.xq_version()).decode() == xiangqi.__version__
+
+
+def test_undo_move_refuses_records_that_cannot_be_the_last_move():
+    pos = new_pos()
+    before = pos_bytes(pos)
+    bad = ffi.new("xq_undo *")
+    for move in (127 << 7 | 127, 0, 40 << 7 | 41, 4 << 7 | 13):  # off the board, null, empty to-square, wrong side
+        bad.move = move
+        assert lib.xq_pos_undo_move(pos, bad) == lib.XQ_E_ARG
+    assert pos_bytes(pos) == before
+    good = ffi.new("xq_undo *")
+    assert lib.xq_pos_do_move(pos, 25 << 7 | 22, good) == 0
+    assert lib.xq_pos_undo_move(pos, good) == 0
+    assert pos_bytes(pos) == before
+
+
+def test_public_functions_accept_null_pointers():
+    out = ffi.new("uint64_t[2]", [1, 1])
+    lib.xq_pos_checkers(ffi.NULL, out)
+    assert list(out) == [0, 0]
+    assert lib.xq_pos_in_check(ffi.NULL) == 0
+    assert lib.xq_pos_key(ffi.NULL) == 0 and lib.xq_pos_key_recompute(ffi.NULL) == 0
+    lib.xq_pos_copy(ffi.NULL, new_pos())
+    lib.xq_pos_do_null(ffi.NULL, ffi.NULL)
+    lib.xq_pos_undo_null(ffi.NULL, ffi.NULL)
+    assert lib.xq_pos_undo_move(ffi.NULL, ffi.NULL) == lib.XQ_E_ARG
+    lib.xq_pos_pieces(ffi.NULL, 1, 1, out)
+    assert list(out) == [0, 0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import operator
 import re
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional
 
@@ -225,12 +226,11 @@ class Board:
 
     def pieces_mask(self, piece_type: int, color: Color) -> int:
         """The squares of the pieces of one type and colour, as an int bitboard."""
-        code = int(color) << 3 | piece_type
-        mask = 0
-        for sq, c in enumerate(self.piece_codes()):
-            if c == code:
-                mask |= 1 << sq
-        return mask
+        if piece_type not in _PIECE_WORDS:
+            raise ValueError(f"piece type must be 1-7 (PAWN … KING), not {piece_type!r}")
+        out = ffi.new("uint64_t[2]")
+        lib.xq_pos_pieces(self._pos, _color_index(color), piece_type, out)
+        return _ffi.join_bb(out)
 
     def pieces(self, piece_type: int, color: Color) -> SquareSet:
         """The squares of the pieces of one type and colour."""
@@ -265,7 +265,11 @@ class Board:
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
-        return bool(lib.xq_pos_is_legal(self._pos, move.code))
+        try:
+            code = move.code
+        except AttributeError:
+            raise TypeError(f"expected a Move, not {type(move).__name__} (use parse_move for text)") from None
+        return bool(lib.xq_pos_is_legal(self._pos, code))
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Whether ``move`` obeys the piece rules (the own king may be left attacked)."""
@@ -300,6 +304,9 @@ class Board:
 
     def push_code(self, code: int) -> None:
         """:meth:`push` for a 16-bit move code (same checks)."""
+        if not (0 < code < 1 << 14 and code >> 7 < 90 and code & 127 < 90):
+            raise InvalidMoveError(f"not a move code: {code!r} (expected from << 7 | to with squares 0-89) "
+                                   f"in {self.fen()}")
         n = len(self.move_stack)
         if n == self._cap:
             self._grow()
@@ -437,7 +444,7 @@ class Board:
         if not 0 <= square < 90:
             raise ValueError(f"square out of range: {square!r} (expected 0-89)")
         out = ffi.new("uint64_t[2]")
-        lib.xq_attackers_to(self._pos, square, int(color), out)
+        lib.xq_attackers_to(self._pos, square, _color_index(color), out)
         return _ffi.join_bb(out)
 
     def attackers(self, color: Color, square: Square) -> SquareSet:
@@ -453,7 +460,7 @@ class Board:
         import numpy as np
 
         out = np.zeros(90, dtype=np.uint8)
-        lib.xq_attack_counts(self._pos, int(color), ffi.from_buffer("uint8_t[]", out, require_writable=True))
+        lib.xq_attack_counts(self._pos, _color_index(color), ffi.from_buffer("uint8_t[]", out, require_writable=True))
         return np.ascontiguousarray(out.reshape(10, 9)[::-1])
 
     def is_checkmate(self) -> bool:
@@ -521,9 +528,7 @@ class Board:
 
     def perft(self, depth: int, *, bulk: bool = True) -> int:
         """Count the leaf nodes of the legal move tree to ``depth`` (in C)."""
-        if depth < 0:
-            raise ValueError(f"depth must be >= 0, not {depth}")
-        return int(lib.xq_perft(self._pos, depth, 1 if bulk else 0))
+        return int(lib.xq_perft(self._pos, check_depth(depth), 1 if bulk else 0))
 
     # ----------------------------------------------------------------- misc
 
@@ -607,6 +612,20 @@ class Board:
         """
         from xiangqi import rules as rulings
         return rulings.move_facts(self, ply, rules=rules)
+
+
+def _color_index(color: object) -> int:
+    if color is True or color is False or color == 0 or color == 1:
+        return int(color)
+    raise ValueError(f"colour must be RED (True) or BLACK (False), not {color!r}")
+
+
+def check_depth(depth: object) -> int:
+    """``depth`` as a perft depth (an int from 0 to 64), or a clear error."""
+    d = operator.index(depth)  # type: ignore[arg-type]
+    if not 0 <= d <= 64:
+        raise ValueError(f"depth must be between 0 and 64, not {d}")
+    return d
 
 
 def parse_coordinates(text: str, *, one_based: bool = False) -> Move:

@@ -60,6 +60,8 @@ def _perft_main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     if args.depth < 0:
         parser.error(f"--depth must be >= 0, not {args.depth}")
+    if args.divide and args.depth == 0:
+        parser.error("--divide needs --depth >= 1")
     if args.threads < 1:
         parser.error(f"--threads must be >= 1, not {args.threads}")
 

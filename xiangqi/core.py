@@ -178,6 +178,8 @@ class Move:
     __slots__ = ("from_square", "to_square")
 
     def __init__(self, from_square: Square, to_square: Square) -> None:
+        if not (0 <= from_square < 90 and 0 <= to_square < 90):
+            raise ValueError(f"squares must be 0-89 (a0-i9): Move({from_square!r}, {to_square!r})")
         self.from_square = from_square
         self.to_square = to_square
 
@@ -207,6 +209,8 @@ class Move:
         """Parse ``h2e2`` or ``H2-E2`` (ranks 0–9). Raises :class:`InvalidMoveError`."""
         from xiangqi.errors import InvalidMoveError
 
+        if not isinstance(text, str):
+            raise TypeError(f"move text must be a str, not {type(text).__name__}")
         s = text.strip().lower()
         if len(s) == 5 and s[2] == "-":
             s = s[:2] + s[3:]

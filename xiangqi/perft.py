@@ -53,16 +53,17 @@ def perft(fen: str = STARTING_FEN, depth: int = 1, *, divide: bool = False, bulk
     >>> perft(depth=1, divide=True)["h2e2"]
     1
     """
-    from xiangqi.board import Board
+    from xiangqi.board import Board, check_depth
 
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, not {depth}")
+    depth = check_depth(depth)
+    if divide and depth == 0:
+        raise ValueError("divide needs depth >= 1 (at depth 0 there are no root moves; perft is 1)")
     if threads < 1:
         raise ValueError(f"threads must be >= 1, not {threads}")
     board = Board(fen)
     pos = board._pos
     if depth == 0:
-        return {} if divide else 1
+        return 1
     if threads == 1 or depth == 1:
         if not divide:
             return int(lib.xq_perft(pos, depth, 1 if bulk else 0))
