@@ -230,6 +230,20 @@ static int mate_by_checks(const xq_pos *p, int depth, long *budget) {
 
 /* ------------------------------------------------------------ one move */
 
+/* 杀: can the side that just moved (reaching `after`) mate by checks if it
+   moved again?  Sets XQ_FACT_KILL_BUDGET in *fflags when the search ran out. */
+static int kill_after(const xq_pos *after, int flags, uint8_t *fflags) {
+    int depth = (flags >> 8) & 7;
+    if (!depth) depth = 3;
+    xq_pos q = *after;
+    q.side ^= 1;
+    q.key ^= ZOBRIST_SIDE;
+    long budget = KILL_BUDGET;
+    int kill = mate_by_checks(&q, depth, &budget);
+    if (budget < 0) *fflags |= XQ_FACT_KILL_BUDGET;
+    return kill;
+}
+
 static void facts_at(const xq_pos *p, xq_move m, int flags, const uint8_t *ids, xq_facts *f) {
     memset(f, 0, sizeof *f);
     f->move = m;
@@ -249,16 +263,8 @@ static void facts_at(const xq_pos *p, xq_move m, int flags, const uint8_t *ids, 
     int king_evasion = (f->mover & 7) == XQ_KING && f->evasion;
     /* CXA 棋例通则 1(2): what a king's evasion creates is idle. */
     if (!((flags & XQ_FACTS_CXA) && king_evasion)) find_chases(p, m, &after, flags, ids, f);
-    if ((flags & XQ_FACTS_KILL) && !f->check && !((flags & XQ_FACTS_CXA) && king_evasion)) {
-        int depth = (flags >> 8) & 7;
-        if (!depth) depth = 3;
-        xq_pos q = after;
-        q.side ^= 1;
-        q.key ^= ZOBRIST_SIDE;
-        long budget = KILL_BUDGET;
-        f->kill = (uint8_t)mate_by_checks(&q, depth, &budget);
-        if (budget < 0) f->flags |= XQ_FACT_KILL_BUDGET;
-    }
+    if ((flags & XQ_FACTS_KILL) && !f->check && !((flags & XQ_FACTS_CXA) && king_evasion))
+        f->kill = (uint8_t)kill_after(&after, flags, &f->flags);
 }
 
 int xq_move_facts(const xq_pos *pos, xq_move move, int flags, xq_facts *out) {
@@ -364,4 +370,143 @@ int xq_repetition_counts(const xq_pos *pos, const xq_undo *undos, int n, uint8_t
 int xq_repetition_plies(const xq_pos *pos, const xq_undo *undos, int n, int at, int *out, int cap) {
     if (!pos || n < 0 || (n > 0 && !undos) || at < 0 || at > n || cap < 0 || (!out && cap)) return XQ_E_ARG;
     return count_back(pos, undos, n, at, out, cap);
+}
+
+/* ------------------------------------------------------ repetition loops */
+
+static void add_victims(xq_rep_info *r, const xq_facts *f) {
+    for (int k = 0; k < f->n_chases; k++) {
+        int id = f->chases[k].victim_id;
+        if (id < 128) r->victims[id >> 6] |= (uint64_t)1 << (id & 63);
+    }
+}
+
+/* The mate threat (杀) of the move from position i, computed once: the
+   cursor position *cur (at position *cur_ply) walks there over the undo
+   records. */
+static int ply_kill(xq_pos *cur, int *cur_ply, const xq_undo *undos, int i, int flags, xq_rep_info *r) {
+    if (r->ply & XQ_PLY_NO_KILL) return 0;
+    if (!(r->ply & XQ_PLY_KILL_ASKED)) {
+        xq_undo u;
+        while (*cur_ply > i) pos_undo_move_fast(cur, &undos[--*cur_ply]);
+        while (*cur_ply < i) pos_do_move_fast(cur, undos[(*cur_ply)++].move, &u);
+        xq_pos after = *cur;
+        pos_do_move_fast(&after, undos[i].move, &u);
+        uint8_t fflags = 0;
+        r->ply |= XQ_PLY_KILL_ASKED;
+        if (kill_after(&after, flags, &fflags)) r->ply |= XQ_PLY_KILL;
+    }
+    return (r->ply & XQ_PLY_KILL) != 0;
+}
+
+/* XQ_LOOP_* of one side's moves: positions first, first + 2, ... before end. */
+static uint8_t loop_bits(xq_pos *cur, int *cur_ply, const xq_undo *undos, int first, int end, int flags,
+                         xq_rep_info *out) {
+    if (first >= end) return 0;
+    int all_check = 1, all_chase = 1, all_attack = 1;
+    uint64_t common[2] = {~(uint64_t)0, ~(uint64_t)0};
+    for (int i = first; i < end; i += 2) {
+        uint8_t b = out[i].ply;
+        if (!(b & XQ_PLY_CHECK)) all_check = 0;
+        if ((b & XQ_PLY_CHECK) || !(b & XQ_PLY_CHASE)) {
+            all_chase = 0;
+        } else {
+            common[0] &= out[i].victims[0];
+            common[1] &= out[i].victims[1];
+        }
+    }
+    if (all_chase && !(common[0] | common[1])) all_chase = 0;
+    /* An attack is a check, a chase or a mate threat; the (costly) threat
+       is only asked where neither of the others is, and the first idle
+       move settles it. */
+    for (int i = first; i < end && all_attack; i += 2)
+        if (!(out[i].ply & (XQ_PLY_CHECK | XQ_PLY_CHASE)) && !ply_kill(cur, cur_ply, undos, i, flags, &out[i]))
+            all_attack = 0;
+    uint8_t bits = XQ_LOOP_MOVES;
+    if (all_check) bits |= XQ_LOOP_ALL_CHECK;
+    if (all_chase) bits |= XQ_LOOP_ALL_CHASE;
+    if (!all_attack) return bits;
+    bits |= XQ_LOOP_ALL_ATTACK;
+    uint64_t same[2] = {~(uint64_t)0, ~(uint64_t)0};
+    for (int i = first; i < end; i += 2) {
+        if (out[i].ply & XQ_PLY_CHECK) {
+            bits |= XQ_LOOP_KIND_CHECK;
+        } else if (ply_kill(cur, cur_ply, undos, i, flags, &out[i])) {
+            bits |= XQ_LOOP_KIND_KILL;
+        } else {
+            bits |= XQ_LOOP_KIND_CHASE;
+            same[0] &= out[i].victims[0];
+            same[1] &= out[i].victims[1];
+        }
+    }
+    if ((bits & XQ_LOOP_KIND_CHASE) && (same[0] | same[1])) bits |= XQ_LOOP_SAME_VICTIM;
+    return bits;
+}
+
+int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *out) {
+    if (!pos || !out || n < 0 || (n > 0 && !undos) || count < 2 || count > 255) return XQ_E_ARG;
+    int prev[256];
+    int first = n, due = 0;
+    for (int j = 0; j <= n; j++) {
+        xq_rep_info *r = &out[j];
+        memset(r, 0, sizeof *r);
+        int c = 1 + count_back(pos, undos, n, j, prev, count - 1);
+        r->count = (uint8_t)(c > 255 ? 255 : c);
+        r->loop_start = -1;
+        if (c >= count) {
+            r->loop_start = prev[count - 2];
+            if (r->loop_start < first) first = r->loop_start;
+            due++;
+        }
+    }
+    if (!due) return 0;
+    for (int j = first + 1; j <= n; j++)
+        for (int i = out[j].loop_start; i >= 0 && i < j; i++) out[i].ply |= XQ_PLY_IN_LOOP;
+    /* One walk from the earliest loop start: the facts of every move inside a
+       loop, with identities taken at that start (a loop has no capture, so
+       every piece in it has one identity). */
+    xq_pos q = *pos;
+    if (rewind_to(&q, undos, n, first) != XQ_OK) return XQ_E_ARG;
+    uint8_t ids[90];
+    for (int s = 0; s < 90; s++) ids[s] = q.board[s] ? (uint8_t)s : NO_SQ;
+    int fl = flags & ~XQ_FACTS_KILL;
+    for (int i = first; i < n; i++) {
+        xq_move m = undos[i].move;
+        xq_rep_info *r = &out[i];
+        if (r->ply & XQ_PLY_IN_LOOP) {
+            xq_facts f;
+            facts_at(&q, m, fl, ids, &f);
+            uint8_t b = XQ_PLY_IN_LOOP | XQ_PLY_ANALYSED;
+            if (f.check) b |= XQ_PLY_CHECK;
+            if (f.n_chases) {
+                b |= XQ_PLY_CHASE;
+                add_victims(r, &f);
+            }
+            int king_evasion = (f.mover & 7) == XQ_KING && f.evasion;
+            if (!(flags & XQ_FACTS_KILL) || (flags & XQ_FACTS_CHECK_ONLY) || f.check ||
+                (f.flags & XQ_FACT_ILLEGAL) || ((flags & XQ_FACTS_CXA) && king_evasion))
+                b |= XQ_PLY_NO_KILL;
+            r->ply = b;
+        }
+        int from = move_from(m), to = move_to(m);
+        xq_undo u;
+        pos_do_move_fast(&q, m, &u);
+        ids[to] = ids[from];
+        ids[from] = NO_SQ;
+    }
+    /* q is the position after n plies again: the cursor for mate threats. */
+    int cur_ply = n, suspects = 0;
+    for (int j = first + 1; j <= n; j++) {
+        int s = out[j].loop_start;
+        if (s < 0) continue;
+        int side_s = pos->side ^ ((n - s) & 1); /* to move at position s */
+        int any = 0;
+        for (int color = 0; color < 2; color++) {
+            uint8_t bits = loop_bits(&q, &cur_ply, undos, s + (side_s == color ? 0 : 1), j, flags, out);
+            out[j].loop[color] = bits;
+            if (bits & XQ_LOOP_ALL_ATTACK) any = 1;
+        }
+        suspects += any;
+    }
+    return suspects;
 }

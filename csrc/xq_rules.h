@@ -119,6 +119,54 @@ int xq_repetition_counts(const xq_pos *pos, const xq_undo *undos, int n, uint8_t
    how many were found (which may exceed cap), or XQ_E_ARG. */
 int xq_repetition_plies(const xq_pos *pos, const xq_undo *undos, int n, int at, int *out, int cap);
 
+/* Repetition loops of a whole game, for bulk rulings (xq_repetition_loops).
+   Position j (j = 0..n, after j plies) gets one record; the record also
+   describes move j, the move played from that position. */
+typedef struct xq_rep_info {
+    uint64_t victims[2];   /* identities of the pieces move j chases: bit id of victims[id >> 6]; ids are
+                              squares at the earliest loop start of the game (XQ_PLY_ANALYSED moves only) */
+    int32_t loop_start;    /* position where the loop ending at position j starts (the earliest of the
+                              counted occurrences), or -1 when position j has not reached the count */
+    uint8_t count;         /* occurrences of position j so far, itself included (as xq_repetition_counts) */
+    uint8_t loop[2];       /* XQ_LOOP_* of each color's moves in that loop, indexed by XQ_BLACK / XQ_RED */
+    uint8_t ply;           /* XQ_PLY_* of move j */
+} xq_rep_info;
+
+/* Bits of xq_rep_info.ply. */
+#define XQ_PLY_IN_LOOP 1        /* move j lies inside some loop */
+#define XQ_PLY_ANALYSED 2       /* its check and chases were computed (every XQ_PLY_IN_LOOP move) */
+#define XQ_PLY_CHECK 4          /* it checks */
+#define XQ_PLY_CHASE 8          /* it chases (xq_facts.n_chases > 0) */
+#define XQ_PLY_NO_KILL 16       /* no mate threat is computed for it (no XQ_FACTS_KILL, a check, an illegal
+                                   move, or a king's evasion under XQ_FACTS_CXA), as in xq_facts.kill */
+#define XQ_PLY_KILL_ASKED 32    /* its mate threat was computed (only where a verdict needed it) */
+#define XQ_PLY_KILL 64          /* ... and it threatens mate */
+
+/* Bits of xq_rep_info.loop[color]: one side's moves in a loop.  KIND_* and
+   SAME_VICTIM are set only with ALL_ATTACK.  A side without ALL_ATTACK
+   plays at least one idle move, so no rule book forbids its pattern. */
+#define XQ_LOOP_MOVES 1         /* the side moves in the loop */
+#define XQ_LOOP_ALL_CHECK 2     /* every move checks */
+#define XQ_LOOP_ALL_CHASE 4     /* every move chases and none checks, and one piece (by identity) is chased
+                                   on every move (the Asian perpetual chase) */
+#define XQ_LOOP_ALL_ATTACK 8    /* every move checks, chases or (with XQ_FACTS_KILL) threatens mate */
+#define XQ_LOOP_KIND_CHECK 16   /* some move's heaviest effect is a check */
+#define XQ_LOOP_KIND_KILL 32    /* ... a mate threat */
+#define XQ_LOOP_KIND_CHASE 64   /* ... a chase */
+#define XQ_LOOP_SAME_VICTIM 128 /* one piece is chased on every move whose heaviest effect is a chase */
+
+/* Every repetition of a game at once: counts, loops and what each side's
+   moves in each loop amount to, so that a caller judges a loop without the
+   per-move facts, and asks for them (xq_history_facts) only for the loops
+   that break a rule.  pos, undos and n as for xq_history_facts; count is
+   the occurrences that make a position adjudicable (2-255); flags the
+   XQ_FACTS_* of the rule book (as for xq_history_facts).  out must hold
+   n + 1 records.  Each move inside a loop is analysed once; mate threats
+   only where a verdict depends on them.  Returns how many positions reached
+   the count with a side whose every move attacks (XQ_LOOP_ALL_ATTACK), or
+   XQ_E_ARG (bad arguments, or undo records that do not fit the position). */
+int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *out);
+
 /* Checks per side in plies [start, end): counts[c] = checking moves made by
    color c.  Returns XQ_OK or XQ_E_ARG. */
 int xq_history_checks(const xq_pos *pos, const xq_undo *undos, int n, int start, int end, int counts[2]);

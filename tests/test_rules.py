@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from xiangqi import BLACK, RED, Board, Move, Termination, rules
+from xiangqi import BLACK, RED, STARTING_FEN, Board, Move, Termination, rules
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import Piece, square_mirror
 
@@ -600,3 +600,167 @@ def test_facts_colour_swap_symmetry_random_games(fen: str, picks: List[int]) -> 
         a = rules.history_facts(board, rules=rule_set)
         b = rules.history_facts(swapped, rules=rule_set)
         assert [_facts_signature(f, lambda s: 89 - s) for f in a] == [_facts_signature(f) for f in b]
+
+
+# --------------------------------------------------------------------------- the C loop summary (bulk rulings)
+#
+# scan_violations and bulk validation judge every loop first from xq_repetition_loops' summary (C) and read
+# the facts only for the rulings they keep. These tests hold that path to the full judgement: per loop, the
+# C summary equals the summary of the facts; per game, the rulings equal those of judging every due position
+# in full on a board cut back to it (the way scan_violations worked before).
+
+
+def _cut(board: Board, ply: int) -> Board:
+    work = board.copy()
+    while len(work.move_stack) > ply:
+        work.pop()
+    return work
+
+
+def _reference_scan(board: Board, rule_set: str, *, count: Optional[int] = None, include_draws: bool = False,
+                    every_ply: bool = False) -> List[rules.Ruling]:
+    rs = rules.get_rules(rule_set)
+    c = rs.repetition_count if count is None else count
+    found = []
+    for j in range(1, len(board.move_stack) + 1):
+        work = _cut(board, j)
+        if rules.repetition_count(work) < c:
+            continue
+        ruling = rules.judge(work, rs, count=c, natural_limit=0)
+        assert ruling is not None
+        if include_draws or ruling.outcome.winner is not None:
+            found.append(ruling)
+    if every_ply:
+        return found
+    kept: List[rules.Ruling] = []
+    for r in found:
+        prev = kept[-1] if kept else None
+        if (prev is not None and r.first_ply <= prev.ply and r.outcome.winner == prev.outcome.winner
+                and r.outcome.termination == prev.outcome.termination):
+            continue
+        kept.append(r)
+    return kept
+
+
+def _check_loops(board: Board, rule_set: str, count: int = 3) -> int:
+    """C summary of every due position of the game equals the summary of its loop's facts; returns how many."""
+    rs = rules.get_rules(rule_set)
+    pos, undo, n = board._pos, board._undo, len(board.move_stack)
+    buf = ffi.new("xq_rep_info[]", n + 1)
+    suspects = lib.xq_repetition_loops(pos, undo, n, count, rs.facts_flags(), buf)
+    counts = ffi.new("uint8_t[]", n + 1)
+    assert lib.xq_repetition_counts(pos, undo, n, counts) >= 0
+    due = attacking = 0
+    for j in range(n + 1):
+        rec = buf[j]
+        assert rec.count == counts[j]
+        if rec.count < count:
+            assert rec.loop_start == -1 and rec.loop[0] == rec.loop[1] == 0
+            continue
+        due += 1
+        start = rules.repetition_plies(board, j)[count - 2]
+        assert rec.loop_start == start
+        facts = rules.history_facts(board, start + 1, j, rules=rs) if j > start else []
+        for color in (RED, BLACK):
+            bits = rules._loop_bits([f for f in facts if f.color == color])
+            assert rec.loop[int(color)] == bits, (rule_set, j, color, bin(rec.loop[int(color)]), bin(bits))
+        attacking += bool((rec.loop[0] | rec.loop[1]) & lib.XQ_LOOP_ALL_ATTACK)
+        for f in facts:  # the per-move records of the moves inside loops
+            p = buf[f.ply - 1].ply
+            assert p & lib.XQ_PLY_ANALYSED and bool(p & lib.XQ_PLY_CHECK) == f.check
+            assert bool(p & lib.XQ_PLY_CHASE) == bool(f.chases)
+            if p & lib.XQ_PLY_KILL_ASKED:
+                assert bool(p & lib.XQ_PLY_KILL) == bool(f.mate_threat)
+    assert suspects == attacking
+    return due
+
+
+def _check_scan(board: Board, rule_set: str) -> None:
+    options: List[Dict[str, Any]] = [{}, {"every_ply": True}, {"include_draws": True}, {"count": 2}]
+    for kw in options:
+        got = rules.scan_violations(board, rule_set, natural_limit=0, **kw)
+        want = _reference_scan(board, rule_set, **kw)
+        assert got == want, (rule_set, kw, board.fen())
+    # Each verdict read from the C summary is the full ruling's, and so is the outcome worded from the
+    # loser's moves alone (bulk validation).
+    rs = rules.get_rules(rule_set)
+    for f in rules._scan(rules._hist(board), rs, 3, include_draws=True, lim=0, every_ply=True):
+        full = rules._repetition_ruling(rules._hist(board), f.ply, rs, 3)
+        assert full is not None
+        assert (f.ply, f.first_ply, f.winner, f.termination) == \
+            (full.ply, full.first_ply, full.outcome.winner, full.outcome.termination)
+        assert f.outcome() == full.outcome
+
+
+@pytest.mark.parametrize("rule_set", ["axf", "cxa"])
+def test_loop_summary_and_scan_equal_the_full_judgement_on_the_cases(rule_set: str) -> None:
+    due = 0
+    for fen, moves in _all_cases():
+        board = _play(fen, moves)
+        due += _check_loops(board, rule_set)
+        _check_scan(board, rule_set)
+    assert due > 200
+
+
+def _master_games() -> List[Tuple[str, List[str]]]:
+    path = SHARED / "data" / "games" / "ccpd-master-3000.iccs.pgn"
+    if not path.is_file():
+        pytest.skip(f"shared data not available: {path}")
+    games: List[Tuple[str, List[str]]] = []
+    fen, moves = "", []  # type: Tuple[str, List[str]]
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("["):
+            if moves:
+                games.append((fen, moves))
+                fen, moves = "", []
+            if line.startswith("[FEN "):
+                fen = line.split('"')[1]
+            continue
+        moves.extend(t for t in line.split() if len(t) == 4 and t[0].isalpha())
+    if moves:
+        games.append((fen, moves))
+    return games
+
+
+@pytest.mark.parametrize("rule_set", ["axf", "cxa"])
+def test_loop_summary_and_scan_equal_the_full_judgement_on_master_games(rule_set: str) -> None:
+    due = games = 0
+    for fen, moves in _master_games()[:1000]:
+        board = _play(fen or STARTING_FEN, moves)
+        counts = ffi.new("uint8_t[]", len(moves) + 1)
+        if lib.xq_repetition_counts(board._pos, board._undo, len(moves), counts) < 3:
+            continue
+        games += 1
+        due += _check_loops(board, rule_set)
+        _check_scan(board, rule_set)
+    assert games > 60 and due > 200
+
+
+def test_scan_with_a_null_move_after_the_loop() -> None:
+    # The C history functions do not walk over null moves: the scan falls back to judging on the game cut back.
+    fen, moves = PERPETUAL_CHASE
+    board = _play(fen, moves + ["a5e5", "a4e4"])
+    board.push(Move.null())  # Black passes
+    board.push_iccs("g0i2")
+    pos, undo, n = board._pos, board._undo, len(board.move_stack)
+    assert lib.xq_repetition_loops(pos, undo, n, 3, 0, ffi.new("xq_rep_info[]", n + 1)) == lib.XQ_E_ARG
+    found = rules.scan_violations(board, every_ply=True)
+    assert [r.ply for r in found] == [9, 10, 11]
+    assert found == _reference_scan(_cut(board, 11), "axf", every_ply=True)
+
+
+def test_loop_summary_rejects_bad_input() -> None:
+    board = _play(*PERPETUAL_CHASE)
+    pos, undo, n = board._pos, board._undo, len(board.move_stack)
+    buf = ffi.new("xq_rep_info[]", n + 1)
+    assert lib.xq_repetition_loops(pos, undo, n, 3, 0, buf) == 1
+    assert buf[n].loop_start == 1 and buf[n].loop[1] & lib.XQ_LOOP_ALL_CHASE and buf[n].loop[0] == lib.XQ_LOOP_MOVES
+    assert lib.xq_repetition_loops(pos, undo, n, 4, 0, buf) == 0 and buf[n].loop_start == -1
+    for args in ((ffi.NULL, undo, n, 3), (pos, undo, n, 1), (pos, undo, n, 256), (pos, undo, -1, 3),
+                 (pos, ffi.NULL, n, 3)):
+        assert lib.xq_repetition_loops(*args, 0, buf) == lib.XQ_E_ARG
+    assert lib.xq_repetition_loops(pos, undo, n, 3, 0, ffi.NULL) == lib.XQ_E_ARG
+    bad = ffi.new("xq_undo[]", n)
+    ffi.memmove(bad, undo, ffi.sizeof("xq_undo") * n)
+    bad[n - 1].move = 0x3FFF
+    assert lib.xq_repetition_loops(pos, bad, n, 3, 0, buf) == lib.XQ_E_ARG

@@ -530,7 +530,8 @@ def test_corrupt_iccs_move_found_at_ply(tmp_path: Path) -> None:
         path = tmp_path / "bad.pgn"
         path.write_text("\n\n".join(games2) + "\n", encoding="utf-8")
         got = run(path)
-        assert got[g].error is not None and (got[g].error.kind, got[g].error.ply) == ("illegal-move", ply)
+        err = got[g].error
+        assert err is not None and (err.kind, err.ply) == ("illegal-move", ply)
         assert_others_unchanged(got, clean, g, path)
 
 
@@ -689,3 +690,72 @@ def test_cli_dask_missing_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, caps
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if the [dask] extra were not installed
     assert V.validate_main([str(SAMPLE), "--dask"]) == 2
     assert "pip install 'pyxiangqi[dask]'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Rulings: judged on the replay's own records (C loop summary first), equal to judging every position in full
+# ---------------------------------------------------------------------------------------------------------------------
+
+def _full_rulings(board: Board, rule_set: str) -> Tuple[object, List[Tuple[int, str]]]:
+    """The end outcome and the rule-violation warnings (ply, message) as bulk validation words them, computed
+    the slow way: every due position judged in full (xiangqi.rules.judge) on a board cut back to it."""
+    from xiangqi import rules
+
+    rs = rules.get_rules(rule_set)
+    n = len(board.move_stack)
+    end = rules.judge(board, rs)
+    found = []
+    for j in range(1, n):
+        work = board.copy()
+        while len(work.move_stack) > j:
+            work.pop()
+        if rules.repetition_count(work) >= rs.repetition_count:
+            r = rules.judge(work, rs, natural_limit=0)
+            if r is not None and r.outcome.winner is not None:
+                found.append(r)
+    kept: List[rules.Ruling] = []
+    for r in found:  # one ruling per loop that goes on (scan_violations)
+        if kept and r.first_ply <= kept[-1].ply and r.outcome.winner == kept[-1].outcome.winner \
+                and r.outcome.termination == kept[-1].outcome.termination:
+            continue
+        kept.append(r)
+    merged: List[Tuple[rules.Ruling, int, int]] = []  # loops that follow each other closely: one warning
+    for r in kept:
+        if merged and merged[-1][0].outcome.termination is r.outcome.termination and \
+                merged[-1][0].outcome.winner == r.outcome.winner and r.first_ply <= merged[-1][1] + 2:
+            merged[-1] = (merged[-1][0], r.last_ply, merged[-1][2] + 1)
+            continue
+        merged.append((r, r.last_ply, 1))
+    warnings = []
+    for r, last, k in merged:
+        more = f"; the same ruling applied again up to ply {last}" if k > 1 else ""
+        warnings.append((r.ply - 1, V._sentence(f"{r.outcome.reason.rstrip('.')}; play went on{more}")))
+    return (None if end is None else end.outcome), warnings
+
+
+@pytest.mark.parametrize("rule_set", ["axf", "cxa"])
+def test_rulings_equal_judging_every_position_in_full(rule_set: str) -> None:
+    path = games_file("ccpd-master-3000.iccs.pgn")
+    games = split_games(path.read_text(encoding="utf-8"))[:1200]
+    reports = run(path, rules=rule_set)[:1200]
+    checked = warned = 0
+    for game, report in zip(games, reports):
+        fen_tag = re.search(r'\[FEN "([^"]*)"\]', game)
+        board = Board(fen_tag.group(1) if fen_tag else None)
+        moves = [t for t in game.split("\n\n", 1)[-1].split() if len(t) == 4 and t[0].isalpha()]
+        for m in moves:
+            board.push_iccs(m)
+        assert report.ok and report.plies == len(moves)
+        if board.is_checkmate() or board.is_stalemate() or max(board.key_history().count(k)
+                                                                 for k in board.key_history()) < 3:
+            continue
+        checked += 1
+        outcome, warnings = _full_rulings(board, rule_set)
+        assert report.termination == (None if outcome is None else outcome.termination.name)  # type: ignore[attr-defined]
+        assert report.result_computed == (None if outcome is None else outcome.result())  # type: ignore[attr-defined]
+        got = [(w.ply, w.message) for w in report.warnings]
+        assert got[:len(warnings)] == warnings, (report.index, rule_set)
+        assert all(m.startswith("the record says") for _, m in got[len(warnings):])
+        assert all(w.ply is not None and w.token == moves[w.ply] for w in report.warnings)
+        warned += bool(warnings)
+    assert checked > 60 and warned > 20

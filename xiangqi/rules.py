@@ -316,6 +316,55 @@ def _board_parts(board: "Board") -> Tuple[Any, Any, int]:
     return board._pos, board._undo, len(board.move_stack)
 
 
+class _History:
+    """A game as the C core keeps it: the position after ``n`` plies and the undo records of those plies.
+
+    The rulings read positions ``0..n`` of it without replaying anything in
+    Python: the C functions walk back over the undo records themselves. A
+    :class:`Board` gives one (:func:`_hist`), and so does bulk validation,
+    straight from its replay buffers.
+    """
+
+    __slots__ = ("pos", "undo", "n", "_board")
+
+    def __init__(self, pos: Any, undo: Any, n: int, board: "Optional[Board]" = None) -> None:
+        self.pos = pos
+        self.undo = undo
+        self.n = n
+        #: The board it came from (only null moves make it matter, see :meth:`at`).
+        self._board = board
+
+    def turn(self, j: int) -> Color:
+        """The side to move at position ``j``."""
+        return bool((int(self.pos.side) ^ (self.n - j)) & 1)
+
+    def fullmove(self, j: int) -> int:
+        return int(self.pos.fullmove) if j >= self.n else int(self.undo[j].fullmove)
+
+    def halfmove(self, j: int) -> int:
+        return int(self.pos.halfmove) if j >= self.n else int(self.undo[j].halfmove)
+
+    def at(self, j: int) -> "_History":
+        """A history whose C calls may look at position ``j``: this one, or, when a null move (which the C
+        history functions refuse to walk over) follows ``j``, the game cut back to ``j``."""
+        board = self._board
+        if j >= self.n or board is None or all(board.move_stack[j:]):
+            return self
+        pos = ffi.new("xq_pos *")
+        lib.xq_pos_copy(pos, self.pos)
+        for i in range(self.n - 1, j - 1, -1):
+            if board.move_stack[i]:
+                lib.xq_pos_undo_move(pos, self.undo + i)
+            else:
+                lib.xq_pos_undo_null(pos, self.undo + i)
+        cut = _History(pos, self.undo, j)
+        return cut
+
+
+def _hist(board: "Board") -> _History:
+    return _History(board._pos, board._undo, len(board.move_stack), board)
+
+
 _PIECES = {code: Piece(code & 7, bool(code >> 3)) for code in list(range(1, 8)) + list(range(9, 16))}
 _REASONS = {int(r): r for r in ChaseReason}
 #: Byte layout of xq_facts (checked against the compiled module below).
@@ -332,12 +381,12 @@ _LAYOUT_OK = (
 _ILLEGAL = int(lib.XQ_FACT_ILLEGAL)
 
 
-def _raw_facts(board: "Board", start: int, end: int, flags: int) -> bytes:
+def _raw_facts(h: _History, start: int, end: int, flags: int) -> bytes:
     """xq_history_facts for moves [start, end) (0-based) as raw bytes, one xq_facts record each."""
-    pos, undo, n = _board_parts(board)
+    h = h.at(end)
     count = max(1, end - start)
     out = ffi.new("xq_facts[]", count)
-    got = lib.xq_history_facts(pos, undo, n, start, end, flags, out, count)
+    got = lib.xq_history_facts(h.pos, h.undo, h.n, start, end, flags, out, count)
     if got < 0:
         from xiangqi._ffi import raise_internal
         raise_internal(got, "xq_history_facts")
@@ -385,9 +434,13 @@ def history_facts(board: "Board", start: int = 1, end: Optional[int] = None, *,
     end = n if end is None else end
     if not (1 <= start <= end + 1 and end <= n):
         raise ValueError(f"plies {start}-{end} are outside the game's {n} plies")
+    return _history_facts(_hist(board), start, end, rs)
+
+
+def _history_facts(h: _History, start: int, end: int, rs: RuleSet) -> List[MoveFacts]:
     if end < start:
         return []
-    raw = _raw_facts(board, start - 1, end, rs.facts_flags())
+    raw = _raw_facts(h, start - 1, end, rs.facts_flags())
     return [_convert(raw, i, start + i, rs.mate_threats) for i in range(end - start + 1)]
 
 
@@ -415,14 +468,18 @@ def repetition_plies(board: "Board", ply: Optional[int] = None) -> List[int]:
 
     A position after ``k`` plies is numbered ``k`` (0 is the starting FEN).
     """
-    pos, undo, n = _board_parts(board)
+    n = len(board.move_stack)
     at = n if ply is None else ply
     if not 0 <= at <= n:
         raise ValueError(f"ply {ply} is outside the game's {n} plies")
+    return _repetition_plies(_hist(board), at)
+
+
+def _repetition_plies(h: _History, at: int) -> List[int]:
     cap = 16
     while True:
         out = ffi.new("int[]", cap)
-        k = lib.xq_repetition_plies(pos, undo, n, at, out, cap)
+        k = lib.xq_repetition_plies(h.pos, h.undo, h.n, at, out, cap)
         if k < 0:
             from xiangqi._ffi import raise_internal
             raise_internal(k, "xq_repetition_plies")
@@ -560,45 +617,113 @@ class Ruling(NamedTuple):
         return "\n".join(lines)
 
 
+# One side's moves in a loop, summed up (the C core's XQ_LOOP_* bits, see xq_rules.h): the verdict reads
+# only these, so a loop is judged from the C summary (xq_repetition_loops) without building its facts.
+_L_MOVES = int(lib.XQ_LOOP_MOVES)
+_L_ALL_CHECK = int(lib.XQ_LOOP_ALL_CHECK)
+_L_ALL_CHASE = int(lib.XQ_LOOP_ALL_CHASE)
+_L_ALL_ATTACK = int(lib.XQ_LOOP_ALL_ATTACK)
+_L_KIND_CHECK = int(lib.XQ_LOOP_KIND_CHECK)
+_L_KIND_KILL = int(lib.XQ_LOOP_KIND_KILL)
+_L_KIND_CHASE = int(lib.XQ_LOOP_KIND_CHASE)
+_L_SAME_VICTIM = int(lib.XQ_LOOP_SAME_VICTIM)
+_KIND_BITS = {"check": _L_KIND_CHECK, "mate_threat": _L_KIND_KILL, "chase": _L_KIND_CHASE}
+_KIND_PATTERNS = {
+    _L_KIND_KILL: Pattern.PERPETUAL_MATE_THREAT,
+    _L_KIND_CHASE: Pattern.PERPETUAL_CHASE,
+    _L_KIND_CHECK | _L_KIND_KILL: Pattern.CHECK_AND_MATE_THREAT,
+    _L_KIND_CHECK | _L_KIND_CHASE: Pattern.CHECK_AND_CHASE,
+    _L_KIND_KILL | _L_KIND_CHASE: Pattern.MATE_THREAT_AND_CHASE,
+}
+_KINDS = _L_KIND_CHECK | _L_KIND_KILL | _L_KIND_CHASE
+
+
+def _common_victims(moves: Iterable[MoveFacts]) -> Set[int]:
+    """Identities of the pieces chased on every one of ``moves`` (empty when there are none)."""
+    common: Optional[Set[int]] = None
+    for f in moves:
+        ids = set(c.victim_id for c in f.chases)
+        common = ids if common is None else common & ids
+    return common or set()
+
+
+def _loop_bits(mv: Sequence[MoveFacts]) -> int:
+    """The ``XQ_LOOP_*`` summary of one side's moves in a loop (what ``xq_repetition_loops`` computes in C)."""
+    if not mv:
+        return 0
+    bits = _L_MOVES
+    if all(f.check for f in mv):
+        bits |= _L_ALL_CHECK
+    if all(not f.check and f.chases for f in mv) and _common_victims(mv):
+        bits |= _L_ALL_CHASE
+    kinds = [f.kind for f in mv]
+    if "idle" not in kinds:
+        bits |= _L_ALL_ATTACK
+        for k in set(kinds):
+            bits |= _KIND_BITS[k]
+        if "chase" in kinds and _common_victims(f for f in mv if f.kind == "chase"):
+            bits |= _L_SAME_VICTIM
+    return bits
+
+
+def _pattern_of(bits: int, rs: RuleSet) -> Pattern:
+    """A side's pattern from its loop summary, under ``rs``."""
+    if not bits & _L_MOVES:
+        return Pattern.ALLOWED
+    if bits & _L_ALL_CHECK:
+        return Pattern.PERPETUAL_CHECK
+    if not rs.mixed_attacks_forbidden:
+        # Asian rules: any check or idle move breaks a perpetual chase (of one piece); mate threats are allowed.
+        return Pattern.PERPETUAL_CHASE if bits & _L_ALL_CHASE else Pattern.ALLOWED
+    if not bits & _L_ALL_ATTACK:
+        return Pattern.ALLOWED
+    if rs.chase_needs_same_victim and bits & _L_KIND_CHASE and not bits & _L_SAME_VICTIM:
+        return Pattern.ALLOWED
+    return _KIND_PATTERNS.get(bits & _KINDS, Pattern.CHECK_MATE_THREAT_AND_CHASE)
+
+
 def _side_judgement(color: Color, moves: Sequence[MoveFacts], rs: RuleSet) -> SideJudgement:
     mv = tuple(moves)
-    if not mv:
-        return SideJudgement(color, Pattern.ALLOWED, mv)
-    if all(f.check for f in mv):
-        return SideJudgement(color, Pattern.PERPETUAL_CHECK, mv)
+    pattern = _pattern_of(_loop_bits(mv), rs)
+    if pattern is Pattern.ALLOWED or pattern is Pattern.PERPETUAL_CHECK:
+        return SideJudgement(color, pattern, mv)
     if not rs.mixed_attacks_forbidden:
-        # Asian rules: any check or idle move breaks a perpetual chase; mate threats are allowed.
-        if any(f.check or not f.chases for f in mv):
-            return SideJudgement(color, Pattern.ALLOWED, mv)
-        common = set(c.victim_id for c in mv[0].chases)
-        for f in mv[1:]:
-            common &= set(c.victim_id for c in f.chases)
-        if not common:
-            return SideJudgement(color, Pattern.ALLOWED, mv)
+        common = _common_victims(mv)
         chases = tuple(c for f in mv for c in f.chases if c.victim_id in common)
-        return SideJudgement(color, Pattern.PERPETUAL_CHASE, mv, chases, tuple(sorted(common)))
-    kinds = [f.kind for f in mv]
-    if "idle" in kinds:
-        return SideJudgement(color, Pattern.ALLOWED, mv)
-    if rs.chase_needs_same_victim and "chase" in kinds:
-        same: Optional[Set[int]] = None
-        for f in mv:
-            if f.kind == "chase":
-                ids = set(c.victim_id for c in f.chases)
-                same = ids if same is None else same & ids
-        if not same:
-            return SideJudgement(color, Pattern.ALLOWED, mv)
-    ks = set(kinds)
-    pattern = {
-        frozenset({"mate_threat"}): Pattern.PERPETUAL_MATE_THREAT,
-        frozenset({"chase"}): Pattern.PERPETUAL_CHASE,
-        frozenset({"check", "mate_threat"}): Pattern.CHECK_AND_MATE_THREAT,
-        frozenset({"check", "chase"}): Pattern.CHECK_AND_CHASE,
-        frozenset({"mate_threat", "chase"}): Pattern.MATE_THREAT_AND_CHASE,
-    }.get(frozenset(ks), Pattern.CHECK_MATE_THREAT_AND_CHASE)
+        return SideJudgement(color, pattern, mv, chases, tuple(sorted(common)))
     chases = tuple(c for f in mv if f.kind == "chase" for c in f.chases)
     victims = tuple(sorted(set(c.victim_id for c in chases)))
     return SideJudgement(color, pattern, mv, chases, victims)
+
+
+def _termination(pattern: Pattern) -> Termination:
+    """The termination of a loss by ``pattern``."""
+    if pattern is Pattern.PERPETUAL_CHECK:
+        return Termination.PERPETUAL_CHECK
+    if pattern is Pattern.PERPETUAL_CHASE:
+        return Termination.PERPETUAL_CHASE
+    return Termination.FORBIDDEN_PATTERN
+
+
+def _quick_verdict(red_bits: int, black_bits: int, rs: RuleSet) -> Optional[Tuple[Optional[Color], str, Termination]]:
+    """(loser or None, why, termination) of a loop from the two sides' summaries, as :func:`_verdict` would
+    decide it; ``None`` where that needs the facts themselves (CXA's joint-chase exceptions when both
+    sides break the rules, and the red-must-vary rule)."""
+    red, black = _pattern_of(red_bits, rs), _pattern_of(black_bits, rs)
+    rc, bc = red is Pattern.PERPETUAL_CHECK, black is Pattern.PERPETUAL_CHECK
+    if rc and bc:
+        return None, "mutual perpetual check", Termination.REPETITION_DRAW
+    if rc or bc:
+        return (RED if rc else BLACK), "perpetual check", Termination.PERPETUAL_CHECK
+    if red.forbidden and black.forbidden:
+        if rs.joint_chase_exceptions:
+            return None
+        return None, "both forbidden", Termination.REPETITION_DRAW
+    if red.forbidden or black.forbidden:
+        return (RED if red.forbidden else BLACK), "forbidden", _termination(red if red.forbidden else black)
+    if rs.red_must_vary_rounds:
+        return None
+    return None, "allowed", Termination.REPETITION_DRAW
 
 
 def _joint(sj: SideJudgement, rook: bool) -> bool:
@@ -697,68 +822,85 @@ def _pattern_text(sj: SideJudgement) -> Tuple[str, str]:
     return (f"{label} on every move ({sj.pattern.zh}){en_extra}", f"{sj.pattern.zh}{zh_extra}")
 
 
-def _repetition_ruling(board: "Board", rs: RuleSet, count: int) -> Optional[Ruling]:
-    n = len(board.move_stack)
-    prev = repetition_plies(board)
+def _loop_words(h: _History, at: int, rs: RuleSet, count: int, start: int) -> Tuple[str, str, str, str]:
+    """The plies and the closing words of a repetition reason (English, Chinese)."""
+    completed_by = not h.turn(at)
+    first_ply, last_ply = start + 1, at
+    plies_en = f"plies {first_ply}-{last_ply}"
+    plies_zh = f"第{first_ply}-{last_ply}着"
+    ordinal = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(count, f"{count}th")
+    last = Move.from_code(int(h.undo[at - 1].move))
+    tail_en = (f"; {_side_en(completed_by)}'s move {last.iccs()} completed the {ordinal} occurrence "
+               f"at ply {last_ply}.")
+    tail_zh = f"；第{last_ply}着{_side_zh(completed_by)}方{last.iccs()}使局面第{count}次出现"
+    return plies_en, plies_zh, tail_en, tail_zh
+
+
+def _draw_outcome(what_en: str, what_zh: str, rs: RuleSet, words: Tuple[str, str, str, str]) -> Outcome:
+    plies_en, plies_zh, tail_en, tail_zh = words
+    reason = f"Draw by repetition: {what_en}, {plies_en} ({rs.title})" + tail_en
+    reason_zh = f"循环重复，{what_zh}，{plies_zh}，和棋（{rs.title_zh}）" + tail_zh
+    return Outcome(Termination.REPETITION_DRAW, winner=None, reason=reason, reason_zh=reason_zh)
+
+
+#: Draws whose reason names no pattern (so the loop's facts are not needed to word them).
+_PLAIN_DRAWS = {
+    "mutual perpetual check": ("both sides check perpetually", "双方长将"),
+    "allowed": ("neither side's moves are forbidden", "双方均为允许着法，不变作和"),
+}
+
+
+def _loss_outcome(sj: SideJudgement, other: SideJudgement, why: str, rs: RuleSet,
+                  words: Tuple[str, str, str, str]) -> Outcome:
+    """The outcome of a loop that ``sj``'s side loses (``other``: the opponent's moves, read for "joint")."""
+    plies_en, plies_zh, tail_en, tail_zh = words
+    loser = sj.color
+    pat_en, pat_zh = _pattern_text(sj)
+    extra_en, extra_zh = "", ""
+    if why == "joint":
+        o_en, o_zh = _pattern_text(other)
+        extra_en = f" ({_side_en(other.color)}'s joint chase, {o_en}, does not excuse it)"
+        extra_zh = f"（{_side_zh(other.color)}方联合捉子：{o_zh}）"
+    reason = (f"{_side_en(loser)} loses: {pat_en}{extra_en}, {plies_en} ({rs.title})" + tail_en)
+    reason_zh = f"{_side_zh(loser)}方{pat_zh}{extra_zh}，{plies_zh}，{_side_zh(loser)}方负（{rs.title_zh}）" + tail_zh
+    return Outcome(_termination(sj.pattern), winner=not loser, reason=reason, reason_zh=reason_zh)
+
+
+def _repetition_ruling(h: _History, at: int, rs: RuleSet, count: int) -> Optional[Ruling]:
+    """The repetition ruling at position ``at`` of a game (``None`` unless it occurred ``count`` times)."""
+    prev = _repetition_plies(h, at)
     if len(prev) < count - 1 or count < 2:
         return None
     start = prev[count - 2]              # position index where the loop starts
-    occurrences = tuple(sorted(prev[:count - 1])) + (n,)
-    facts = history_facts(board, start + 1, n, rules=rs)
+    occurrences = tuple(sorted(prev[:count - 1])) + (at,)
+    facts = _history_facts(h, start + 1, at, rs)
     mover_red = [f for f in facts if f.color]
     mover_black = [f for f in facts if not f.color]
     red = _side_judgement(RED, mover_red, rs)
     black = _side_judgement(BLACK, mover_black, rs)
     loser, why = _verdict(red, black, rs)
-    completed_by = not board.turn
-    last = facts[-1]
-    first_ply, last_ply = start + 1, n
-    plies_en = f"plies {first_ply}-{last_ply}"
-    plies_zh = f"第{first_ply}-{last_ply}着"
-    ordinal = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(count, f"{count}th")
-    tail_en = (f"; {_side_en(completed_by)}'s move {last.move.iccs()} completed the {ordinal} occurrence "
-               f"at ply {last_ply}.")
-    tail_zh = f"；第{last_ply}着{_side_zh(completed_by)}方{last.move.iccs()}使局面第{count}次出现"
+    completed_by = not h.turn(at)
+    first_ply, last_ply = start + 1, at
+    words = _loop_words(h, at, rs, count, start)
+    plies_en, plies_zh, tail_en, tail_zh = words
     rules_en, rules_zh = rs.title, rs.title_zh
     if loser is not None:
-        sj = red if loser == RED else black
-        pat_en, pat_zh = _pattern_text(sj)
-        if sj.pattern is Pattern.PERPETUAL_CHECK:
-            term = Termination.PERPETUAL_CHECK
-        elif sj.pattern is Pattern.PERPETUAL_CHASE:
-            term = Termination.PERPETUAL_CHASE
-        else:
-            term = Termination.FORBIDDEN_PATTERN
-        other = black if loser == RED else red
-        extra_en, extra_zh = "", ""
-        if why == "joint":
-            o_en, o_zh = _pattern_text(other)
-            extra_en = f" ({_side_en(other.color)}'s joint chase, {o_en}, does not excuse it)"
-            extra_zh = f"（{_side_zh(other.color)}方联合捉子：{o_zh}）"
-        reason = (f"{_side_en(loser)} loses: {pat_en}{extra_en}, {plies_en} ({rules_en})" + tail_en)
-        reason_zh = f"{_side_zh(loser)}方{pat_zh}{extra_zh}，{plies_zh}，{_side_zh(loser)}方负（{rules_zh}）" + tail_zh
-        outcome = Outcome(term, winner=not loser, reason=reason, reason_zh=reason_zh)
+        outcome = _loss_outcome(red if loser == RED else black, black if loser == RED else red, why, rs, words)
     else:
-        if why == "mutual perpetual check":
-            what_en, what_zh = "both sides check perpetually", "双方长将"
-        elif why == "both forbidden":
-            r_en, r_zh = _pattern_text(red)
-            b_en, b_zh = _pattern_text(black)
-            what_en = f"both sides break the rules alike (Red: {r_en}; Black: {b_en})"
-            what_zh = f"双方均为禁止着法（红方{r_zh}；黑方{b_zh}），不变作和"
-        else:
-            what_en, what_zh = "neither side's moves are forbidden", "双方均为允许着法，不变作和"
         early = rs.red_must_vary_rounds
-        if why == "allowed" and early and board.fullmove_number <= early:
+        if why == "allowed" and early and h.fullmove(at) <= early:
             reason = (f"Red loses: a repetition both sides may continue within the first {early} moves must be "
                       f"varied by Red, {plies_en} ({rules_en})" + tail_en)
             reason_zh = f"{early}回合内形成双方不变作和的局面，由红方变着，不变判负，{plies_zh}（{rules_zh}）" + tail_zh
             outcome = Outcome(Termination.FORBIDDEN_PATTERN, winner=BLACK, reason=reason, reason_zh=reason_zh)
+        elif why == "both forbidden":
+            r_en, r_zh = _pattern_text(red)
+            b_en, b_zh = _pattern_text(black)
+            outcome = _draw_outcome(f"both sides break the rules alike (Red: {r_en}; Black: {b_en})",
+                                    f"双方均为禁止着法（红方{r_zh}；黑方{b_zh}），不变作和", rs, words)
         else:
-            reason = f"Draw by repetition: {what_en}, {plies_en} ({rules_en})" + tail_en
-            reason_zh = f"循环重复，{what_zh}，{plies_zh}，和棋（{rules_zh}）" + tail_zh
-            outcome = Outcome(Termination.REPETITION_DRAW, winner=None, reason=reason, reason_zh=reason_zh)
-    return Ruling(outcome=outcome, rules=rs, kind="repetition", ply=n, occurrences=occurrences,
+            outcome = _draw_outcome(*_PLAIN_DRAWS[why], rs, words)
+    return Ruling(outcome=outcome, rules=rs, kind="repetition", ply=at, occurrences=occurrences,
                   first_ply=first_ply, last_ply=last_ply, completed_by=completed_by, red=red, black=black)
 
 
@@ -767,12 +909,17 @@ def natural_limit(board: "Board", *, rules: Union[str, RuleSet, None] = None,
     """The natural limit's count at the current position (see the module text for the counting)."""
     rs = get_rules(rules)
     lim = rs.natural_limit if limit is None else limit
-    plies = board.halfmove_clock
-    pos, undo, n = _board_parts(board)
-    known = min(plies, n)
+    h = _hist(board)
+    return _natural_limit(h, h.n, rs, lim)
+
+
+def _natural_limit(h: _History, at: int, rs: RuleSet, lim: int) -> NaturalLimit:
+    plies = h.halfmove(at)
+    known = min(plies, at)
     counts = ffi.new("int[2]")
     if known > 0:
-        st = lib.xq_history_checks(pos, undo, n, n - known, n, counts)
+        h = h.at(at)
+        st = lib.xq_history_checks(h.pos, h.undo, h.n, at - known, at, counts)
         if st < 0:
             from xiangqi._ffi import raise_internal
             raise_internal(st, "xq_history_checks")
@@ -786,11 +933,11 @@ def natural_limit(board: "Board", *, rules: Union[str, RuleSet, None] = None,
                         limit=lim, reached=bool(lim) and counted >= lim)
 
 
-def _natural_ruling(board: "Board", rs: RuleSet, limit: Optional[int]) -> Optional[Ruling]:
+def _natural_ruling(h: _History, at: int, rs: RuleSet, limit: Optional[int]) -> Optional[Ruling]:
     lim = rs.natural_limit if limit is None else limit
-    if not lim or board.halfmove_clock < lim:
+    if not lim or h.halfmove(at) < lim:
         return None
-    nl = natural_limit(board, rules=rs, limit=lim)
+    nl = _natural_limit(h, at, rs, lim)
     if not nl.reached:
         return None
     moves = lim // 2
@@ -802,7 +949,7 @@ def _natural_ruling(board: "Board", rs: RuleSet, limit: Optional[int]) -> Option
                  f"和棋（将军：红{nl.checks_red}次，黑{nl.checks_black}次；提和方将军最多计{rs.natural_limit_checks}着）"
                  f"（{rs.title_zh}）")
     outcome = Outcome(Termination.NATURAL_LIMIT, winner=None, reason=reason, reason_zh=reason_zh)
-    return Ruling(outcome=outcome, rules=rs, kind="natural_limit", ply=len(board.move_stack), natural=nl)
+    return Ruling(outcome=outcome, rules=rs, kind="natural_limit", ply=at, natural=nl)
 
 
 def judge(board: "Board", rules: Union[str, RuleSet, None] = None, *, count: Optional[int] = None,
@@ -818,10 +965,11 @@ def judge(board: "Board", rules: Union[str, RuleSet, None] = None, *, count: Opt
     c = rs.repetition_count if count is None else count
     if c < 2:
         raise ValueError(f"repetition count must be at least 2, not {count!r}")
-    ruling = _repetition_ruling(board, rs, c)
+    h = _hist(board)
+    ruling = _repetition_ruling(h, h.n, rs, c)
     if ruling is not None:
         return ruling
-    return _natural_ruling(board, rs, natural_limit)
+    return _natural_ruling(h, h.n, rs, natural_limit)
 
 
 def adjudicate(board: "Board", rules: Union[str, RuleSet, None] = None, *, count: Optional[int] = None,
@@ -838,10 +986,156 @@ def can_claim_draw(board: "Board", rules: Union[str, RuleSet, None] = None) -> b
     """Whether a draw can be claimed now: the natural limit is reached, or the position repeats
     (the rule set's count) and neither side alone breaks the rules."""
     rs = get_rules(rules)
-    rep = _repetition_ruling(board, rs, rs.repetition_count)
+    h = _hist(board)
+    rep = _repetition_ruling(h, h.n, rs, rs.repetition_count)
     if rep is not None and rep.outcome.winner is None:
         return True
-    return _natural_ruling(board, rs, None) is not None
+    return _natural_ruling(h, h.n, rs, None) is not None
+
+
+# --------------------------------------------------------------------------- scanning a whole game
+
+_R_SIZE = int(ffi.sizeof("xq_rep_info"))
+_R_COUNT = int(ffi.offsetof("xq_rep_info", "count"))
+
+
+class _Found:
+    """A ruling found by a scan: its verdict at once, the full :class:`Ruling` (facts and words) on demand."""
+
+    __slots__ = ("ply", "kind", "first_ply", "winner", "termination", "_h", "_rs", "_count", "_ruling")
+
+    def __init__(self, ply: int, kind: str, first_ply: int, winner: Optional[Color], termination: Termination,
+                 h: Optional[_History] = None, rs: Optional[RuleSet] = None, count: int = 0,
+                 ruling: Optional[Ruling] = None) -> None:
+        self.ply = ply
+        self.kind = kind
+        self.first_ply = first_ply
+        self.winner = winner
+        self.termination = termination
+        self._h, self._rs, self._count = h, rs, count
+        self._ruling = ruling
+
+    @classmethod
+    def of(cls, ruling: Ruling) -> "_Found":
+        return cls(ruling.ply, ruling.kind, ruling.first_ply, ruling.outcome.winner, ruling.outcome.termination,
+                   ruling=ruling)
+
+    @property
+    def last_ply(self) -> int:
+        return self.ply
+
+    def outcome(self) -> Outcome:
+        """The ruling's outcome (its words). A loss judged from the C summary is worded from the loser's
+        moves alone; the history it came from must be unchanged."""
+        h, rs = self._h, self._rs
+        if self._ruling is not None or h is None or rs is None or self.winner is None:
+            return self.ruling().outcome
+        loser = not self.winner
+        start, at = self.first_ply - 1, self.ply
+        first = start if h.turn(start) == loser else start + 1
+        raw = _raw_facts(h, start, at, rs.facts_flags())
+        moves = [_convert(raw, i - start, i + 1, rs.mate_threats) for i in range(first, at, 2)]
+        sj = _side_judgement(loser, moves, rs)
+        if _termination(sj.pattern) is not self.termination:  # pragma: no cover - the C summary disagrees
+            return self.ruling().outcome
+        return _loss_outcome(sj, sj, "forbidden", rs, _loop_words(h, at, rs, self._count, start))
+
+    def ruling(self) -> Ruling:
+        """The full ruling (computed once; the history it came from must be unchanged)."""
+        if self._ruling is None:
+            assert self._h is not None and self._rs is not None
+            self._ruling = _repetition_ruling(self._h, self.ply, self._rs, self._count)
+            assert self._ruling is not None
+        return self._ruling
+
+
+def _loops(h: _History, rs: RuleSet, c: int, buf: Any = None) -> Tuple[Any, int]:
+    """``xq_repetition_loops`` over the game: (records, suspects), or (None, -1) when the C core refuses the
+    history (a null move inside a loop), so that every due position is judged from its facts."""
+    if buf is None:
+        buf = ffi.new("xq_rep_info[]", h.n + 1)
+    got = int(lib.xq_repetition_loops(h.pos, h.undo, h.n, c, rs.facts_flags(), buf))
+    return (buf, got) if got >= 0 else (None, -1)
+
+
+def _due(h: _History, c: int, buf: Any, end: int) -> List[int]:
+    """Positions 1..end that occurred ``c`` times (from the loop records, or counted afresh)."""
+    if buf is not None:
+        counts = ffi.buffer(buf, _R_SIZE * (end + 1))[:][_R_COUNT::_R_SIZE]
+    else:
+        out = ffi.new("uint8_t[]", h.n + 1)
+        top = lib.xq_repetition_counts(h.pos, h.undo, h.n, out)
+        if top < 0:
+            from xiangqi._ffi import raise_internal
+            raise_internal(top, "xq_repetition_counts")
+        counts = ffi.buffer(out, end + 1)[:]
+    return [j for j in range(1, end + 1) if counts[j] >= c]
+
+
+def _scan(h: _History, rs: RuleSet, c: int, *, include_draws: bool, lim: int, every_ply: bool,
+          end: Optional[int] = None, loops: Optional[Tuple[Any, int]] = None) -> List[_Found]:
+    """The rulings of positions 1..``end`` (default: all) of a game, as :func:`scan_violations` returns them.
+
+    A loop is judged from the C summary (:func:`_quick_verdict`); the facts are
+    read only for rulings that are kept, or where the summary cannot decide.
+    """
+    n = h.n
+    last = n if end is None else end
+    targets: List[int] = []
+    buf = None
+    if 2 <= c <= 255:
+        buf, suspects = _loops(h, rs, c) if loops is None else loops
+        if buf is not None and suspects == 0 and not include_draws and not rs.red_must_vary_rounds:
+            targets = []  # every loop has an idle move on both sides: nothing to rule against anyone
+        else:
+            targets = _due(h, c, buf, last)
+    limit_ply = None
+    if include_draws and lim:
+        # The first position whose halfmove clock reaches the limit by the check-counting rule.
+        for j in _limit_candidates(h, rs, lim):
+            limit_ply = j
+            break
+        if limit_ply is not None and limit_ply > last:
+            limit_ply = None
+    if not targets and limit_ply is None:
+        return []
+    found: List[_Found] = []
+    due = set(targets)
+    for j in sorted(due | ({limit_ply} if limit_ply is not None else set())):
+        if j in due:
+            quick = None
+            start = -1
+            if buf is not None:
+                rec = buf[j]
+                quick = _quick_verdict(int(rec.loop[1]), int(rec.loop[0]), rs)
+                start = int(rec.loop_start)
+            if quick is None:
+                ruling = _repetition_ruling(h, j, rs, c)
+                if ruling is not None and (include_draws or ruling.outcome.winner is not None):
+                    found.append(_Found.of(ruling))
+                    continue
+            else:
+                loser, _why, term = quick
+                if include_draws or loser is not None:
+                    found.append(_Found(j, "repetition", start + 1,
+                                        None if loser is None else not loser, term, h, rs, c))
+                    continue
+        if j == limit_ply:
+            nr = _natural_ruling(h, j, rs, lim)
+            if nr is not None:
+                found.append(_Found.of(nr))
+    if not every_ply:
+        # One ruling per loop: a ruling whose loop overlaps the one reported before it, with the same
+        # verdict, is the same repetition going on.
+        kept: List[_Found] = []
+        for r in found:
+            prev = kept[-1] if kept else None
+            if (prev is not None and r.kind == prev.kind == "repetition" and r.first_ply <= prev.ply
+                    and r.winner == prev.winner and r.termination == prev.termination):
+                continue
+            kept.append(r)
+        found = kept
+    return found
 
 
 def scan_violations(board_or_moves: Union["Board", Iterable[Union[Move, str, int]]],
@@ -861,7 +1155,9 @@ def scan_violations(board_or_moves: Union["Board", Iterable[Union[Move, str, int
     the first ply where it could be ruled (``every_ply=True`` reports every
     such ply).
 
-    Cheap when nothing repeats: one pass over the Zobrist keys in C.
+    Cheap when nothing repeats: one pass over the Zobrist keys in C; and when
+    something does, every loop is first judged from a summary computed in C
+    (``xq_repetition_loops``), so only the rulings returned are worded.
     """
     from xiangqi.board import Board
 
@@ -880,74 +1176,47 @@ def scan_violations(board_or_moves: Union["Board", Iterable[Union[Move, str, int
                 game.push_iccs(m)
             else:
                 raise TypeError(f"move {i + 1}: expected a Move, ICCS text or a move code, not {type(m).__name__}")
-    pos, undo, n = _board_parts(game)
-    counts = ffi.new("uint8_t[]", n + 1)
-    top = lib.xq_repetition_counts(pos, undo, n, counts)
-    if top < 0:
-        from xiangqi._ffi import raise_internal
-        raise_internal(top, "xq_repetition_counts")
-    rulings: List[Ruling] = []
     lim = rs.natural_limit if natural_limit is None else natural_limit
-    want_limit = include_draws and bool(lim)
-    if top < c and not want_limit:
-        return rulings
-    plies = [j for j in range(1, n + 1) if counts[j] >= c] if top >= c else []
-    limit_ply = None
-    if want_limit:
-        # The first position whose halfmove clock reaches the limit by the check-counting rule.
-        for j in _limit_candidates(game, rs, lim):
-            limit_ply = j
-            break
-    if not plies and limit_ply is None:
-        return rulings
-    work = game.copy()
-    targets = sorted(set(plies) | ({limit_ply} if limit_ply is not None else set()))
-    for j in reversed(targets):
-        while len(work.move_stack) > j:
-            work.pop()
-        if j in plies:
-            ruling = _repetition_ruling(work, rs, c)
-            if ruling is not None and (include_draws or ruling.outcome.winner is not None):
-                rulings.append(ruling)
-                continue
-        if j == limit_ply:
-            nr = _natural_ruling(work, rs, lim)
-            if nr is not None:
-                rulings.append(nr)
-    rulings.sort(key=lambda r: r.ply)
-    if not every_ply:
-        # One ruling per loop: a ruling whose loop overlaps the one reported before it, with the same
-        # verdict, is the same repetition going on.
-        kept: List[Ruling] = []
-        for r in rulings:
-            prev = kept[-1] if kept else None
-            if (prev is not None and r.kind == prev.kind == "repetition" and r.first_ply <= prev.ply
-                    and r.outcome.winner == prev.outcome.winner
-                    and r.outcome.termination == prev.outcome.termination):
-                continue
-            kept.append(r)
-        rulings = kept
-    return rulings
+    found = _scan(_hist(game), rs, c, include_draws=include_draws, lim=lim, every_ply=every_ply)
+    return [f.ruling() for f in found]
 
 
-def _limit_candidates(game: "Board", rs: RuleSet, lim: int) -> Iterable[int]:
+def _limit_candidates(h: _History, rs: RuleSet, lim: int) -> Iterable[int]:
     """Plies whose position has a halfmove clock at or past ``lim`` and reaches the limit."""
-    n = len(game.move_stack)
-    clock_now = game.halfmove_clock
-    # halfmove clock at ply j: walk back from the end; the undo record of move j holds the clock before it.
-    clocks = [0] * (n + 1)
-    clocks[n] = clock_now
-    for j in range(n):
-        clocks[j] = int(game._undo[j].halfmove)
-    work = None
-    for j in range(n + 1):
-        if clocks[j] >= lim:
-            if work is None:
-                work = game.copy()
-                while len(work.move_stack) > j:
-                    work.pop()
-            else:
-                while len(work.move_stack) < j:
-                    work.push(game.move_stack[len(work.move_stack)])
-            if natural_limit(work, rules=rs, limit=lim).reached:
-                yield j
+    for j in range(h.n + 1):
+        if h.halfmove(j) >= lim and _natural_limit(h, j, rs, lim).reached:
+            yield j
+
+
+def _game_rulings(pos: Any, undo: Any, n: int, rs: RuleSet, buf: Any,
+                  suspects: int) -> Tuple[Optional[Outcome], List[_Found]]:
+    """Bulk validation's rulings of a replayed game (:mod:`xiangqi.validate`): the outcome at its end by
+    repetition or the natural limit (as :func:`adjudicate`), and the rulings with a loser before the end (as
+    :func:`scan_violations`, without the final position).
+
+    ``pos``/``undo``/``n`` are the replay's C buffers; ``buf`` and ``suspects`` what
+    ``xq_repetition_loops`` made of them (with ``rs.repetition_count`` and ``rs.facts_flags()``), or
+    ``None`` and -1 where it refused them (every due position is then judged from its facts).
+    Neither a :class:`Board` nor the loop facts are built unless a ruling needs its words.
+    """
+    h = _History(pos, undo, n)
+    c = rs.repetition_count
+    outcome: Optional[Outcome] = None
+    if buf is None:
+        ruling = _repetition_ruling(h, n, rs, c)
+        outcome = None if ruling is None else ruling.outcome
+    elif int(buf[n].count) >= c:
+        rec = buf[n]
+        quick = _quick_verdict(int(rec.loop[1]), int(rec.loop[0]), rs)
+        if quick is not None and quick[1] in _PLAIN_DRAWS:
+            start = int(rec.loop_start)
+            outcome = _draw_outcome(*_PLAIN_DRAWS[quick[1]], rs, _loop_words(h, n, rs, c, start))
+        else:
+            ruling = _repetition_ruling(h, n, rs, c)
+            outcome = None if ruling is None else ruling.outcome
+    if outcome is None:
+        nr = _natural_ruling(h, n, rs, None)
+        outcome = None if nr is None else nr.outcome
+    found = _scan(h, rs, c, include_draws=False, lim=rs.natural_limit, every_ply=False, end=n - 1,
+                  loops=(buf, suspects)) if suspects != 0 or rs.red_must_vary_rounds else []
+    return outcome, found

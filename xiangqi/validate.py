@@ -738,8 +738,8 @@ class _Replayer:
         self.fen_buf: Any = ffi.new("char[]", int(lib.XQ_FEN_MAX))
         self.starts: Dict[str, _Start] = {}
         self.initial = self._start(STARTING_FEN)
-        self.counts_cap = 0
-        self.counts: Any = None
+        self.loops_cap = 0
+        self.loops: Any = None
         self.stop: Any = ffi.new("size_t *")
         self.rule_sets: Dict[str, Any] = {}
 
@@ -974,12 +974,13 @@ class _Replayer:
         code = frm << 7 | to
         return code if lib.xq_pos_is_legal(self.pos, code) else 0
 
-    def repetition_top(self, plies: int) -> int:
-        """The most times any position of the game occurred (one pass in C)."""
-        if self.counts_cap <= plies:
-            self.counts_cap = 2 * plies + 2
-            self.counts = ffi.new("uint8_t[]", self.counts_cap)
-        return int(lib.xq_repetition_counts(self.pos, self.undo, plies, self.counts))
+    def repetition_loops(self, plies: int, count: int, flags: int) -> int:
+        """``xq_repetition_loops`` over the game just replayed, into :attr:`loops`: how many positions
+        reached ``count`` with a side whose every move in the loop attacks (negative: refused)."""
+        if self.loops_cap <= plies:
+            self.loops_cap = 2 * plies + 2
+            self.loops = ffi.new("xq_rep_info[]", self.loops_cap)
+        return int(lib.xq_repetition_loops(self.pos, self.undo, plies, count, flags, self.loops))
 
     def rule_set(self, rules: str) -> Any:
         rs = self.rule_sets.get(rules)
@@ -1029,46 +1030,51 @@ def _rules_module() -> Any:
 
 def _token_at(tokens: Sequence[str], ply: int, clean: bool) -> Optional[str]:
     """The text of the move token played at ``ply`` (move numbers skipped)."""
+    if clean:
+        if not 0 <= ply < len(tokens):
+            return None
+        tok = tokens[ply]
+        e = _entry(tok)
+        return str(e[-1]) if e[0] not in _NOT_MOVES else tok
     k = -1
+    get = _ENTRIES.get
     for tok in tokens:
-        if not clean and _entry(tok)[0] in (_K_SKIP, _K_RESULT):
+        e = get(tok) or _entry(tok)
+        if e[0] in _NOT_MOVES:
             continue
         k += 1
         if k == ply:
-            e = _entry(tok)
-            return str(e[-1]) if e[0] not in (_K_SKIP, _K_RESULT) else tok
+            return str(e[-1])
     return None
 
 
-def _rulings(rp: _Replayer, g: "_GameText", plies: int, rules: str, at_end: bool,
-             before: bool) -> Tuple[Optional[Any], List[ErrorInfo]]:
+#: Token kinds that are not moves (move numbers, results).
+_NOT_MOVES = (_K_SKIP, _K_RESULT)
+
+
+def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) -> Tuple[Optional[Any], List[ErrorInfo]]:
     """The repetition or natural-limit ruling at the end of a game, and the forbidden repetitions before it.
 
-    Only called when the C core's repetition count (one pass over the
-    game's keys) or the halfmove clock says a ruling is possible.
+    Only called when the C core's loop summary (``xq_repetition_loops``, one
+    pass over the game's keys, then over the moves inside loops) or the
+    halfmove clock says a ruling is possible. Works on the replay's own undo
+    records: no :class:`Board` is built, and only the rulings reported are
+    worded (:func:`xiangqi.rules._game_rulings`).
     """
-    rulings = _rules_module()
-    from xiangqi.board import Board
-
-    board = Board(start_fen(g.headers))
-    for code in rp.codes(plies):
-        board.push_code(code)
-    outcome = rulings.adjudicate(board, rules) if at_end else None
+    outcome, found = _rules_module()._game_rulings(rp.pos, rp.undo, plies, rs,
+                                                   rp.loops if suspects >= 0 else None, suspects)
     warnings: List[ErrorInfo] = []
     merged: List[List[Any]] = []  # [first ruling, last ply of its loop, rulings merged]
-    for ruling in (rulings.scan_violations(board, rules) if before else ()):
-        if ruling.ply >= plies:
-            continue  # the ruling at the final position: the outcome above
-        o = ruling.outcome
-        if merged and merged[-1][0].outcome.termination is o.termination and \
-                merged[-1][0].outcome.winner == o.winner and ruling.first_ply <= merged[-1][1] + 2:
+    for ruling in found:
+        if merged and merged[-1][0].termination is ruling.termination and \
+                merged[-1][0].winner == ruling.winner and ruling.first_ply <= merged[-1][1] + 2:
             merged[-1][1] = ruling.last_ply
             merged[-1][2] += 1
             continue
         merged.append([ruling, ruling.last_ply, 1])
     for ruling, last, n in merged:
         ply = ruling.ply - 1
-        reason = ruling.outcome.reason.rstrip(".")
+        reason = ruling.outcome().reason.rstrip(".")
         more = f"; the same ruling applied again up to ply {last}" if n > 1 else ""
         warnings.append(ErrorInfo("rule-violation", ply, _token_at(g.tokens, ply, g.clean),
                                   _sentence(f"{reason}; play went on{more}")))
@@ -1159,11 +1165,12 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     elif plies >= 4 and _rules_module() is not None:
         rs = rp.rule_set(rules)
         c = rs.repetition_count
-        top = rp.repetition_top(plies)
-        at_end = rp.counts[plies] >= c or bool(rs.natural_limit and pos.halfmove >= rs.natural_limit)
-        before = top >= c and max(ffi.buffer(rp.counts, plies)[:]) >= c
-        if at_end or before:
-            outcome, warnings = _rulings(rp, g, plies, rules, at_end, before)
+        suspects = rp.repetition_loops(plies, c, rs.facts_flags())
+        # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
+        # has a side whose every move attacks (otherwise each is a draw that play may go on from).
+        if suspects != 0 or rp.loops[plies].count >= c or bool(rs.natural_limit and pos.halfmove >= rs.natural_limit) \
+                or rs.red_must_vary_rounds:
+            outcome, warnings = _rulings(rp, g, plies, rs, suspects)
             if outcome is not None:
                 termination = outcome.termination.name
                 computed = outcome.result()
