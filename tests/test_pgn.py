@@ -9,7 +9,7 @@ import io
 import random
 import tracemalloc
 from pathlib import Path
-from typing import Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -524,6 +524,155 @@ def test_fuzz_mutated_text(edits: List[Tuple[int, str]]) -> None:
     for pos, ch in edits:
         text = text[:pos] + ch + text[pos + 1:]
     _read_all(text)
+
+
+# ----------------------------------------------------------------- the C replay of plain move text
+#
+# Plain move text is played by the C core (xq_play_text) up to the first token it will not play; the rest is
+# decoded in Python. The games must be exactly those of the Python path (pgn._TEXT_PLAYER_OK = False).
+
+
+def _record(game: Game) -> Tuple[Any, ...]:
+    return (list(game.headers.items()), iccs(game),
+            [(e.ply, e.token, e.reason, e.line, e.mainline, type(e.error)) for e in game.errors],
+            game.comment, write_game(game, notation="iccs"), game.count_nodes())
+
+
+def _both_paths(text: str) -> List[Tuple[Any, ...]]:
+    """The games of ``text`` read with and without the C replay; asserts they are identical."""
+    from xiangqi import pgn
+
+    def replays() -> List[Tuple[Any, ...]]:
+        out: List[Tuple[Any, ...]] = []
+        for raw in scan_games(text.encode("utf-8")):
+            rep = replay_mainline(raw)
+            e = rep.error
+            out.append((rep.fen, rep.codes, e and (e.ply, e.token, e.reason, e.line, type(e.error))))
+        return out
+
+    fast = [_record(g) for g in read_games(text.encode("utf-8"))]
+    fast_replays = replays()
+    saved = pgn._TEXT_PLAYER_OK
+    pgn._TEXT_PLAYER_OK = False
+    try:
+        slow = [_record(g) for g in read_games(text.encode("utf-8"))]
+        slow_replays = replays()
+    finally:
+        pgn._TEXT_PLAYER_OK = saved
+    assert fast == slow
+    assert fast_replays == slow_replays
+    # Without comments, variations or a bad FEN tag a game and its replay agree.
+    for game, rep in zip(fast, fast_replays):
+        if "bad FEN" not in str(game[2]):
+            assert [Move.from_code(c).iccs() for c in rep[1]] == game[1] or game[5] != len(game[1])
+    return fast
+
+
+_TWO_ROOKS = "3k5/9/9/9/9/9/R8/9/R8/4K4 w - - 0 1"
+_THREE_PAWNS = "3k5/9/9/9/4P4/4P4/4P4/9/9/4K4 w - - 0 1"
+_BLACK_FIRST = "4kc3/4a4/b2a4b/2P2RP2/4r4/7N1/9/5A3/5K3/9 b - - 0 1"
+
+#: (move text, FEN tag or "", Format tag or "", expected ICCS main line, expected error (ply, token) or None)
+_C_PATH_CASES = [
+    ("1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ 1-0", "", "", ["h2e2", "h9g7", "h0g2", "i9h9"], None),
+    ("1. 炮二平五 h9g7\n2. H0-G2 车９平８ *", "", "", ["h2e2", "h9g7", "h0g2", "i9h9"], None),
+    ("1. 炮二平五 馬８進７ 2. H2+3 R9.8 3. 車一平二 *", "", "", ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"], None),
+    ("1. 炮二平五 h9g7 2. H2+3 *", "", "", ["h2e2", "h9g7", "h0g2"], None),
+    ("1. h2e2 h9g7 2. C8.7 *", "", "WXF", ["h2e2", "h9g7", "b2c2"], None),
+    ("1. C2.5 h9g7 2. H2+3 *", "", "WXF", ["h2e2", "h9g7", "h0g2"], None),
+    ("1. h2e2 h9g7 2. ｈ０ｇ２ *", "", "ICCS", ["h2e2", "h9g7", "h0g2"], None),
+    ("1. h2e2 h9g7 2. ｈ０ｇ２ *", "", "", ["h2e2", "h9g7", "h0g2"], None),
+    ("1. Ｃ２．５ H8+7 *", "", "WXF", ["h2e2", "h9g7"], None),
+    ("1. h2e2 h9g7 2. Ｈ２＋３ *", "", "WXF", ["h2e2", "h9g7"], (2, "Ｈ２＋３")),
+    ("1. 炮二平五 h9g7 2. ｈ０ｇ２ *", "", "ICCS", ["h2e2", "h9g7"], (2, "ｈ０ｇ２")),
+    ("1. 炮二平五 馬８進７\n2. 馬二進三 車１進４\n3. 車一平二 *", "", "", ["h2e2", "h9g7", "h0g2"], (3, "車１進４")),
+    ("1. 炮二平五 馬８進７ 2. 帥五平四 *", "", "", ["h2e2", "h9g7"], (2, "帥五平四")),
+    ("1. 炮二平五 帥五平四 *", "", "", ["h2e2"], (1, "帥五平四")),
+    ("1. 車九進一 *", _TWO_ROOKS, "", [], (0, "車九進一")),
+    ("1. 前車進一 將４進１ 2. 後車平二 *", _TWO_ROOKS, "", ["a3a4", "d9d8", "a1h1"], None),
+    ("1. 前兵進一 將４進１ 2. 中兵進一 *", _THREE_PAWNS, "", ["e5e6", "d9d8", "e4e5"], None),
+    ("1.炮二平五 1...馬８進７ 2 . 馬二進三 2… 車９平８ 3 車一平二 *", "", "", ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"],
+     None),
+    ("1. 炮二平五\u3000馬８進７ 2. 馬二進三 *", "", "", ["h2e2", "h9g7", "h0g2"], None),
+    ("1. 炮二平五 馬８進７ 1-0 2. 馬二進三 *", "", "", ["h2e2", "h9g7", "h0g2"], None),
+    ("1. 炮二平五 馬８進７ 2. 馬二進三 紅勝", "", "", ["h2e2", "h9g7", "h0g2"], None),
+    ("1. 炮二平五 馬８進７\n% an escaped line\n2. 馬二進三 xyz *", "", "", ["h2e2", "h9g7", "h0g2"], (3, "xyz")),
+    ("1. 士５進６ 2. 車四進一 車５進４ *", _BLACK_FIRST, "", ["e8f7", "f6f7", "e5e1"], None),
+    ("1... e8f7 2. f6f7 e5e1 0-1", _BLACK_FIRST, "iccs", ["e8f7", "f6f7", "e5e1"], None),
+    ("1. h2e2 h9g7 2. h2h9 *", "bad", "", [], (0, "h2e2")),
+    ("*", "", "", [], None),
+    ("1. 炮二平五 馬８上７ *", "", "", ["h2e2", "h9g7"], None),
+]
+
+
+@pytest.mark.parametrize("movetext,fen,fmt,moves,error", _C_PATH_CASES)
+def test_c_replay_reads_as_the_python_path(movetext: str, fen: str, fmt: str, moves: List[str],
+                                          error: "Tuple[int, str] | None") -> None:
+    tags = '[Event "e"]\n' + (f'[FEN "{fen}"]\n' if fen else "") + (f'[Format "{fmt}"]\n' if fmt else "")
+    text = tags + "\n" + movetext + "\n\n" + '[Event "next"]\n\n1. c3c4 *\n'
+    (headers, mainline, errors, *_), nxt = _both_paths(text)
+    assert mainline == moves
+    assert [(e[0], e[1]) for e in errors] == ([error] if error else [])
+    assert nxt[1] == ["c3c4"]
+    if error and fen != "bad":
+        assert errors[0][3] == 1 + tags.count("\n") + movetext[:movetext.index(error[1])].count("\n") + 1
+
+
+def test_plain_games_are_played_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The C replay reads a plain game without the Python decoder (which would be 3x slower)."""
+    from xiangqi import pgn
+
+    def no_python(*args: object) -> None:
+        raise AssertionError("the Python decoder was used")
+
+    monkeypatch.setattr(pgn, "_decode_line", no_python)
+    monkeypatch.setattr(pgn, "_decode_rest", no_python)
+    g = one("1. 炮二平五 馬８進７\n2. H0-G2 车９平８\n3. i0h0 *\n")
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"] and g.headers["Result"] == "*"
+    assert g.mainline_moves()[0] is one("1. 炮二平五 *").mainline_moves()[0]  # moves are shared values
+
+
+_C_TOKENS = ["炮二平五", "馬８進７", "h2e2", "H2-E2", "h9g7", "車一平二", "前車進一", "後馬退二", "兵五進一", "卒３進１",
+             "帥五平四", "將５平４", "C2.5", "H8+7", "1.", "12", "2...", "1…", "xyz", "1-0", "*", "紅勝", "０", "ｈ２ｅ２",
+             "車二上一", "前兵九平八", "仕四進五", "士４進５", "相三進五", "象３進５", "\u3000", "\n", "%", "1.炮二平五"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_c_replay_matches_the_python_path_on_mutated_games(data: st.DataObject) -> None:
+    games = _sample_games(6).split("\n\n[")
+    text = games[data.draw(st.integers(0, len(games) - 1))]
+    text = text if text.startswith("[") else "[" + text
+    head, _, body = text.partition("\n\n")
+    words = body.split(" ")
+    for _ in range(data.draw(st.integers(0, 4))):
+        i = data.draw(st.integers(0, len(words) - 1))
+        op = data.draw(st.sampled_from(["replace", "insert", "delete", "swap"]))
+        if op == "replace":
+            words[i] = data.draw(st.sampled_from(_C_TOKENS + words))
+        elif op == "insert":
+            words.insert(i, data.draw(st.sampled_from(_C_TOKENS)))
+        elif op == "delete" and len(words) > 1:
+            del words[i]
+        else:
+            j = data.draw(st.integers(0, len(words) - 1))
+            words[i], words[j] = words[j], words[i]
+    extra = data.draw(st.sampled_from(["", '[Format "ICCS"]\n', '[Format "WXF"]\n',
+                                       f'[FEN "{_BLACK_FIRST}"]\n', '[FEN "bad"]\n']))
+    _both_paths(head + "\n" + extra + "\n" + " ".join(words) + "\n")
+
+
+@pytest.mark.parametrize("name", ["ccpd-positions-300.chinese.pgn", "ccpd-known-bad-12.chinese.pgn"])
+def test_c_replay_matches_the_python_path_on_shared_files(name: str) -> None:
+    assert len(_both_paths(shared_path("data", "games", name).read_text("utf-8"))) in (300, 12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["ccpd-master-3000.chinese.pgn", "ccpd-master-3000.iccs.pgn",
+                                  "ccpd-positions-300.iccs.pgn", "wukong-liu-dahua-1125.iccs.pgn",
+                                  "wukong-hu-ronghua-1391.iccs.pgn"])
+def test_c_replay_matches_the_python_path_on_whole_corpora(name: str) -> None:
+    assert _both_paths(shared_path("data", "games", name).read_text("utf-8"))
 
 
 # ---------------------------------------------------------------------------------------------- real data

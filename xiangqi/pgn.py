@@ -35,6 +35,7 @@ import dataclasses
 import io
 import os
 import re
+import threading
 import weakref
 import zlib
 from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
@@ -397,13 +398,13 @@ class Game(GameNode):
         assert codes is not None
         node: GameNode = self
         new = GameNode._child
-        for code in codes:
-            node = new(node, Move(code >> 7, code & 127))
+        for move in _moves_of(codes):
+            node = new(node, move)
 
     def mainline_moves(self) -> List[Move]:
         """The moves of the main line."""
         if self._lazy is not None:
-            return [Move(c >> 7, c & 127) for c in self._lazy]
+            return _moves_of(self._lazy)
         return super().mainline_moves()
 
     def board(self) -> Any:
@@ -447,6 +448,20 @@ class Game(GameNode):
 
 
 _VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]
+
+#: One :class:`~xiangqi.Move` per move code (``from << 7 | to``), made on first use: moves are values (equal and
+#: hashed by their squares), so games share them as they share ICCS tokens' moves.
+_MOVE_TABLE: Dict[int, Move] = {}
+
+
+def _moves_of(codes: List[int]) -> List[Move]:
+    """The moves of a list of move codes."""
+    if not _MOVE_TABLE:
+        _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90))
+    try:
+        return list(map(_MOVE_TABLE.__getitem__, codes))
+    except KeyError:  # a code naming no square: Move says so
+        return [Move(c >> 7, c & 127) for c in codes]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -633,6 +648,10 @@ def _ends_with_result(movetext: List[str]) -> bool:
     return False
 
 
+#: First characters of a move-text line that the chunker's inner loop leaves to its outer loop.
+_SLOW_FIRST = frozenset((" ", "\t", "[", "%", "1"))
+
+
 def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
     """Group numbered lines into games.
 
@@ -641,15 +660,26 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
     ``{…}`` comment belong to the comment; lines starting with ``%`` are
     skipped. This loop sees every line of the input, so it is kept lean:
     blank lines inside move text are kept (line numbers then follow from
-    the position in the list).
+    the position in the list), and the lines of move text that need no
+    decision (no tag, escape, comment or new game can start there) are
+    taken by an inner loop that does nothing else.
     """
     chunk: Optional[_Chunk] = None
     movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
     in_comment = False
     tag_match = _TAG_RE.match
     game_start = _GAME_START_RE.match
+    slow_first = _SLOW_FIRST
+    it = iter(lines)
+    pending: Optional[str] = None          # a line the inner loop read and left to the outer one
     try:
-        for line in lines:
+        while True:
+            if pending is None:
+                line = next(it, None)
+                if line is None:
+                    break
+            else:
+                line, pending = pending, None
             lineno += 1
             if in_comment:
                 assert movetext is not None
@@ -668,9 +698,12 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
                         chunk = movetext = None
                     if chunk is None:
                         chunk = _Chunk(lineno)
-                    name = m.group(1)
-                    value = m.group(2) if m.group(2) is not None else m.group(3).strip()
-                    chunk.tags.append((name, _unescape(value)))
+                    name, value, bare = m.groups()
+                    if value is None:
+                        value = bare.strip()
+                    if "\\" in value:
+                        value = _unescape(value)
+                    chunk.tags.append((name, value))
                     chunk.tag_lines[name] = lineno
                     continue
             elif c == "%" and line[0] == "%":
@@ -692,6 +725,18 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
             movetext.append(line)
             if "{" in line or ";" in line:
                 in_comment = _comment_open_after(line, False)
+                continue
+            # Plain move-text lines follow, as a rule: append them until one needs the checks above.
+            append = movetext.append
+            n = len(movetext)
+            for line in it:
+                c = line[:1]
+                if c in slow_first and (c != "1" or game_start(line) and _ends_with_result(movetext)) \
+                        or "{" in line or ";" in line:
+                    pending = line
+                    break
+                append(line)
+            lineno += len(movetext) - n
     except InvalidRecordError:
         if chunk is not None:
             yield chunk
@@ -965,6 +1010,8 @@ def _fen_error(headers: Dict[str, str], tag_lines: Dict[str, int], first_line: i
 def _build_game(chunk: _Chunk) -> Game:
     """A :class:`Game` from one game's lines; problems go to ``game.errors``."""
     game = Game(Headers(chunk.tags))
+    if _TEXT_PLAYER_OK and _build_played(game, chunk, "\n".join(chunk.movetext)):
+        return game
     toks = _Tokens(chunk)
     if toks.result is not None and game.headers.get("Result", "*") in ("*", ""):
         game.headers["Result"] = toks.result
@@ -989,6 +1036,213 @@ def _build_plain(game: Game, toks: _Tokens) -> None:
     if error is not None:
         ply, e = error
         game.errors.append(GameError(ply, toks.moves[ply], str(e), toks.move_lines[ply], e))
+
+
+# --- The C replay of plain move text ---------------------------------------------------------------------------
+#
+# A plain move text (no comment, variation, NAG or annotation) goes to the C core's ``xq_play_text`` whole: it
+# plays ICCS and four-character Chinese moves (skipping move numbers) and stops at the first token it will not
+# play. Whatever follows that token -- usually just the result -- is tokenized and decoded here exactly as
+# :func:`_decode_line` would have decoded it (same notation choice, same fall-back to token-by-token decoding,
+# same errors), so the game is the one the Python path builds. The C core's reading of a token it plays is the
+# notation module's reading of it, so the moves it plays are the moves Python would have found.
+
+class _TextPlayer:
+    """One thread's C position, undo buffer and start positions for :func:`_build_played`."""
+
+    def __init__(self, play: Any) -> None:
+        from xiangqi._ffi import ffi, lib
+
+        self.ffi = ffi
+        self.lib = lib
+        self.play_text = play
+        self.copy = lib.xq_pos_copy
+        self.buffer = ffi.buffer
+        self.pos: Any = ffi.new("xq_pos *")
+        self.stop: Any = ffi.new("size_t *")
+        self.size = int(ffi.sizeof("xq_undo"))
+        offset = int(ffi.offsetof("xq_undo", "move"))
+        if self.size % 2 or offset % 2 or int(ffi.sizeof("xq_move")) != 2:  # pragma: no cover - other ABIs
+            raise ImportError("xq_undo layout not supported by the buffer view")
+        self.stride = self.size // 2
+        self.first = offset // 2
+        self.cap = 0
+        self.cap_bytes = 0   # the longest text the undo buffer surely holds
+        self.undo: Any = None
+        self.grow(1024)
+        #: FEN tag text -> C position, for FEN texts :class:`~xiangqi.Board` accepts.
+        self.starts: Dict[str, Any] = {}
+
+    def grow(self, need: int) -> None:
+        self.cap = max(need, 2 * self.cap)
+        self.cap_bytes = 4 * (self.cap - 2)
+        self.undo = self.ffi.new("xq_undo[]", self.cap)
+
+    def start(self, fen: str) -> Any:
+        """The C start position for ``fen``. Raises :class:`InvalidFenError` as :class:`~xiangqi.Board` does."""
+        pos = self.starts.get(fen)
+        if pos is None:
+            from xiangqi.board import Board
+
+            board = Board(fen)
+            pos = self.ffi.new("xq_pos *")
+            self.lib.xq_pos_copy(pos, board._pos)
+            if len(self.starts) >= 1024:
+                self.starts.clear()
+            self.starts[fen] = pos
+        return pos
+
+    def play(self, start: Any, data: bytes) -> Tuple[List[int], int]:
+        """Play ``data`` from ``start``: the codes of the moves played and the byte offset where it stopped."""
+        n = len(data)
+        if n > self.cap_bytes:
+            self.grow(n // 4 + 2)   # a played token and its separator take at least five bytes
+        pos = self.pos
+        self.copy(pos, start)
+        plies: int = self.play_text(pos, data, n, self.undo, self.cap, self.stop)
+        if plies <= 0:
+            if plies < 0:  # pragma: no cover - only for bad arguments
+                raise RuntimeError(f"xq_play_text failed with status {plies}")
+            return [], self.stop[0]
+        view = memoryview(self.buffer(self.undo, plies * self.size)).cast("H")
+        return view[self.first::self.stride].tolist(), self.stop[0]
+
+
+_PLAY_TEXT_LOCAL = threading.local()
+
+
+def _load_text_player() -> bool:
+    try:
+        from xiangqi._ffi import lib
+
+        return getattr(lib, "xq_play_text", None) is not None
+    except ImportError:  # pragma: no cover - a core without the entry point
+        return False
+
+
+_TEXT_PLAYER_OK = _load_text_player()
+
+
+def _text_player() -> _TextPlayer:
+    player: Optional[_TextPlayer] = getattr(_PLAY_TEXT_LOCAL, "player", None)
+    if player is None:
+        from xiangqi._ffi import lib
+
+        player = _PLAY_TEXT_LOCAL.player = _TextPlayer(lib.xq_play_text)
+    return player
+
+
+_FIRST_MOVE_BYTE = re.compile(rb"[^0-9.\s]")
+_ASCII_LETTER = re.compile(rb"[A-Za-z]")
+
+
+def _build_played(game: Game, chunk: _Chunk, text: str) -> bool:
+    """Read a plain move text with the C core's replay; ``False`` (``game`` untouched) sends it to the Python path.
+
+    The result equals what :func:`_build_plain` makes of the same text.
+    """
+    headers = game.headers
+    fen = headers.get("FEN")
+    fen = fen.strip() or STARTING_FEN if fen else STARTING_FEN
+    player = _text_player()
+    start = player.starts.get(fen)
+    if start is None:
+        try:
+            start = player.start(fen)
+        except InvalidFenError:
+            return False   # the Python path records it
+    data = text.encode("utf-8", "surrogatepass")
+    codes, stop = player.play(start, data)
+    result: Optional[str] = None
+    error: Optional[LineError] = None
+    if stop < len(data):
+        rest_text = data[stop:].decode("utf-8", "surrogatepass")
+        if _SPECIAL.search(rest_text):
+            return False   # comments, variations, NAGs: the tree builder's business (the C part has none)
+        rest = [t for t in _PLAIN_RE.findall(rest_text) if t]
+        if rest and rest[-1] in _RESULT_KEYS:
+            result = _RESULT_WORDS[rest.pop()]
+        if rest:
+            if not _RESULT_KEYS.isdisjoint(rest):
+                return False   # a result inside the moves: the full tokenizer's business
+            try:
+                more, error = _decode_rest(fen, codes, data[:stop], rest, _notation_of(game.headers))
+            except InvalidFenError:  # pragma: no cover - a position reached by legal moves
+                return False
+            if error is not None:
+                toks = _Tokens(chunk)
+                if toks.moves[len(codes):] != rest:  # pragma: no cover - the tokenizers disagree
+                    return False
+                ply, e = error
+                error = (ply + len(codes), e)
+            codes = codes + more
+    if result is not None and headers.get("Result", "*") in ("*", ""):
+        headers["Result"] = result
+    game._set_lazy_mainline(codes)
+    if error is not None:
+        ply, e = error
+        game.errors.append(GameError(ply, toks.moves[ply], str(e), toks.move_lines[ply], e))
+    return True
+
+
+#: A token ``xq_play_text`` would skip as a move number (never a move token of the tokenizers, but checked).
+_C_MOVE_NUMBER = re.compile(r"(?:^| )[0-9]+\.(?:\.\.)?(?= |$)")
+
+
+def _play_tokens(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
+    """:func:`_decode_line` for move tokens, played by the C core as far as it goes.
+
+    Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
+    """
+    text = " ".join(moves)
+    if _C_MOVE_NUMBER.search(text):
+        return _decode_line(fen, moves, notation)
+    player = _text_player()
+    data = text.encode("utf-8", "surrogatepass")
+    codes, stop = player.play(player.start(fen), data)
+    if stop >= len(data):
+        return codes, None
+    plies = len(codes)
+    more, error = _decode_rest(fen, codes, data[:stop], moves[plies:], notation)
+    if error is not None:
+        error = (error[0] + plies, error[1])
+    return codes + more, error
+
+
+def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
+                 notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
+    """Decode the tokens after the C replay stopped as :func:`_decode_line` decodes the whole line.
+
+    ``codes`` were played from ``fen`` by the tokens in ``prefix`` (the text before the stop); the error's
+    ply counts from the first token of ``rest``. :func:`_decode_line` tries the whole line with
+    :func:`xiangqi.notation.parse_game` in one notation and, when that fails, decodes token by token: the
+    same happens here, where the prefix's part of that decision is read off its bytes.
+    """
+    from xiangqi.board import Board
+
+    m = _FIRST_MOVE_BYTE.search(prefix) if codes else None
+    first_ascii = rest[0][0].isascii() if m is None else prefix[m.start()] < 0x80
+    kind = notation or ("chinese" if not first_ascii else "auto")
+    if not codes:
+        whole = True
+    elif kind == "chinese":
+        whole = _ASCII_LETTER.search(prefix) is None      # no ICCS move before the stop
+    elif kind == "iccs":
+        whole = prefix.isascii()                          # no Chinese move before the stop
+    else:
+        whole = kind == "auto"                            # WXF reads neither
+    board = Board(fen)
+    push = board.push
+    for c in codes:
+        push(Move(c >> 7, c & 127))
+    if whole:
+        from xiangqi import notation as _notation
+
+        try:
+            return _notation.parse_game(board.fen(), rest, notation=kind), None
+        except MoveErrors:
+            pass
+    return _decode_tokens(board, rest)
 
 
 def _build_tree(game: Game, board: Any, tokens: List[Token]) -> None:
@@ -1282,7 +1536,7 @@ class Replay:
     @property
     def moves(self) -> List[Move]:
         """The moves played, as :class:`~xiangqi.Move` objects."""
-        return [Move(c >> 7, c & 127) for c in self.codes]
+        return _moves_of(self.codes)
 
     @property
     def board(self) -> Any:
@@ -1305,7 +1559,10 @@ def replay_mainline(raw: RawGame) -> Replay:
     """Play a :class:`RawGame`'s main-line tokens, stopping at the first bad one."""
     fen = raw.fen
     try:
-        codes, error = _decode_line(fen, raw.moves, raw.notation)
+        if _TEXT_PLAYER_OK and raw.moves:
+            codes, error = _play_tokens(fen, raw.moves, raw.notation)
+        else:
+            codes, error = _decode_line(fen, raw.moves, raw.notation)
     except InvalidFenError as e:
         return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
     if error is None:
