@@ -675,6 +675,53 @@ def test_c_replay_matches_the_python_path_on_whole_corpora(name: str) -> None:
     assert _both_paths(shared_path("data", "games", name).read_text("utf-8"))
 
 
+_CHUNKER_TEXT = """[Event "a"]
+[Red "x \\"y\\""]
+[Black z]
+1. h2e2 h9g7
+2. h0g2 xyz 1-0
+1. c3c4 c6c5 0-1
+  [Event "b"]
+\t[Site "s"]
+{ a comment
+[Event "inside"]
+} 1. h2e2
+%escaped
+10. h9g7 *
+[Event "c"]
+[Round "1"]
+1. b2e2 {c} ; line comment [Event "no"]
+2. b9c7
+[Bad tag line
+3. h0g2 *
+
+
+[Event "d"]"""
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_chunker_games_tags_and_lines(newline: str) -> None:
+    """Tags, games without tags, comments holding tag-like lines, escapes: read whole, and game by game."""
+    text = _CHUNKER_TEXT.replace("\n", newline)
+
+    def summary(games: List[Game]) -> List[Tuple[Any, ...]]:
+        return [(dict(g.headers), iccs(g), [(e.ply, e.token, e.line) for e in g.errors]) for g in games]
+
+    whole = summary(list(read_games(text.encode("utf-8"))))
+    handle = io.BytesIO(text.encode("utf-8"))
+    one_by_one: List[Game] = []
+    while (g := read_game(handle)) is not None:
+        one_by_one.append(g)
+    assert summary(one_by_one) == whole
+    assert [h["Event"] for h, _, _ in whole] == ["a", "?", "b", "c", "d"]
+    assert whole[0][0]["Red"] == 'x "y"' and whole[0][0]["Black"] == "z"
+    assert whole[0][1:] == (["h2e2", "h9g7", "h0g2"], [(3, "xyz", 5)])
+    assert whole[1][1] == ["c3c4", "c6c5"] and whole[1][0]["Result"] == "0-1"
+    assert whole[2][0]["Site"] == "s" and whole[2][1] == ["h2e2", "h9g7"]
+    assert whole[3][1] == ["b2e2", "b9c7"] and whole[3][2][0][1:] == ("[", 18)
+    assert whole[4][1] == []
+
+
 # ---------------------------------------------------------------------------------------------- real data
 
 

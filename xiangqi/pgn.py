@@ -698,13 +698,23 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
                         chunk = movetext = None
                     if chunk is None:
                         chunk = _Chunk(lineno)
-                    name, value, bare = m.groups()
-                    if value is None:
-                        value = bare.strip()
-                    if "\\" in value:
-                        value = _unescape(value)
-                    chunk.tags.append((name, value))
-                    chunk.tag_lines[name] = lineno
+                    tags, tag_lines = chunk.tags, chunk.tag_lines
+                    while True:
+                        name, value, bare = m.groups()
+                        if value is None:
+                            value = bare.strip()
+                        if "\\" in value:
+                            value = _unescape(value)
+                        tags.append((name, value))
+                        tag_lines[name] = lineno
+                        # More tags follow, as a rule: take them here while they come.
+                        line = next(it, None)
+                        if line is None:
+                            break
+                        if line[:1] != "[" or (m := tag_match(line)) is None:
+                            pending = line
+                            break
+                        lineno += 1
                     continue
             elif c == "%" and line[0] == "%":
                 if movetext is not None:
