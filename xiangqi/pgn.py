@@ -736,12 +736,14 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
             if "{" in line or ";" in line:
                 in_comment = _comment_open_after(line, False)
                 continue
-            # Plain move-text lines follow, as a rule: append them until one needs the checks above.
+            # Plain move-text lines follow, as a rule: append them until one needs the checks above
+            # (a line "10. ..." cannot start a new game, so the game-start test is spared for it).
             append = movetext.append
             n = len(movetext)
             for line in it:
                 c = line[:1]
-                if c in slow_first and (c != "1" or game_start(line) and _ends_with_result(movetext)) \
+                if c in slow_first and (c != "1" or line[1:2] not in "0123456789" and game_start(line)
+                                        and _ends_with_result(movetext)) \
                         or "{" in line or ";" in line:
                     pending = line
                     break
