@@ -759,3 +759,36 @@ def test_rulings_equal_judging_every_position_in_full(rule_set: str) -> None:
         assert all(w.ply is not None and w.token == moves[w.ply] for w in report.warnings)
         warned += bool(warnings)
     assert checked > 60 and warned > 20
+
+
+def test_tags_read_without_regular_expressions_equal_the_tag_regex() -> None:
+    """The fast scanner reads only FEN and Result, the usual ``[Name "value"]`` lines with string operations:
+    the same values as reading every tag line of the block with the tag regex (last one of a name wins)."""
+    def by_regex(text: str, s: int, tb: int) -> Tuple[Dict[str, str], bool]:
+        h = {}
+        for name, quoted, bare in V._TAG_FIND.findall(text, s, tb):
+            h[name] = V._unescape(quoted) if quoted or not bare else bare.strip()
+        return {k: v for k, v in h.items() if k in V._READ_TAGS}, bool(h)
+
+    pieces = ['[FEN "x"]', '[FEN  "x"]', '[Result "x" ]', ' [Result "x"]', '[ FEN "x"]', '[FE\tN "x"]', '[FEN\t"x"]',
+              '[FEN x]', '[Result ""]', '[FEN "]', '[FEN "a"] b"]', '[Result "a" "b"]', '[FEN "a\\\\"b"]', '[FEN "a"]x',
+              '[FEN "a"]\r', '[Result "a"] \t\r', '', ' ', '\r', '\t \r', '[FEN ]', '[Result  ]', '[É "FEN"]',
+              '[FEN "x"]]', '[FEN "x\r"]', '[_9 "Result"]', '[FEN "v"\r]', '[FEN \u3000"x"]', '\x0b', '1. h2e2',
+              '[FEN "x"] \u3000', '[Event "FEN Result"]', '[FENx "1"]', '[xFEN "2"]', '[Result "FEN"]', '[Event FEN]',
+              '[FEN "a\\"b"]']
+    rng = random.Random(7)
+    found = 0
+    for _ in range(5000):
+        pre = rng.choice(["", '[Game "x"]\n[FEN "before"]\n\n1. a\n\n', "x\n"])
+        text = pre + "\n".join(rng.choice(pieces) for _ in range(rng.randint(0, 5))) + rng.choice(["", "\n", "\n\n1. a"])
+        s = len(pre)
+        block = V._TAG_BLOCK.match(text, s, len(text))
+        assert block is not None
+        tb = block.end()
+        got = V._read_tags(text, s, tb), bool(text[s:tb].strip())
+        assert got == by_regex(text, s, tb), repr(text)
+        found += bool(got[0])
+    assert found > 1000
+    text = (GAMES / "ccpd-master-3000.chinese.pgn").read_text(encoding="utf-8") if GAMES.is_dir() else ""
+    for s, tb, _e in V._fast_segments(text) or []:
+        assert (V._read_tags(text, s, tb), True) == by_regex(text, s, tb)

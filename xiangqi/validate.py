@@ -562,6 +562,8 @@ _RESULT_WORDS: Dict[str, str] = {
     "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "½-½": "1/2-1/2",
     "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
 }
+#: The result words as the C replay's text (UTF-8) holds them.
+_RESULT_BYTES = {k.encode("utf-8"): v for k, v in _RESULT_WORDS.items()}
 _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?")
 _ICCS_LOWER = re.compile(r"([a-i])([0-9])([a-i])([0-9])")
 _ICCS_DASH = re.compile(r"([a-iA-I])([0-9])-([a-iA-I])([0-9])")
@@ -822,6 +824,12 @@ class _Replayer:
         stop = int(self.stop[0])
         if stop >= len(data):
             return _Replay(plies, None, None, False)
+        tail = data[stop:].split()
+        if len(tail) == 1:
+            # The usual end: the C replay stopped at the result token, which ends the text.
+            result = _RESULT_BYTES.get(tail[0])
+            if result is not None:
+                return _Replay(plies, None, result, False)
         rest = data[stop:].decode("utf-8", "surrogatepass").split()
         return self._play(bytearray(ffi.buffer(pos.board, 90)), rest, False, plies)
 
@@ -1223,12 +1231,70 @@ _BLANK_BEFORE_TAG = re.compile(r"\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
 _TAG_LINE = r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+(?:"(.*)"|([^"\]\n]*))[ \t]*\][ \t\r]*'
 _TAG_BLOCK = re.compile(rf"(?:[ \t\r]*\n|{_TAG_LINE}\n)*")
 _TAG_FIND = re.compile(rf"^{_TAG_LINE}$", re.M)
+_TAG_LINE_RE = re.compile(_TAG_LINE)
+_NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def _plain_tag(line: str) -> Optional[Tuple[str, str]]:
+    """(name, raw value) of a tag line in the usual form ``[Name "value"]``, else None.
+
+    The usual form read with string operations gives what :data:`_TAG_FIND`
+    gives (the value runs to the last quote before the closing bracket); any
+    other line is left to the regular expressions.
+    """
+    if line[:1] != "[":
+        return None
+    sp = line.find(" ", 2)
+    if sp < 0 or line[sp + 1:sp + 2] != '"':
+        return None
+    name = line[1:sp]
+    if name.strip(_NAME_CHARS):
+        return None
+    end = line.rstrip(" \t\r")
+    if len(end) < sp + 4 or not end.endswith('"]'):
+        return None
+    return name, end[sp + 2:-2]
 
 
 def _unescape(value: str) -> str:
     if "\\" in value:
         value = value.replace('\\"', '"').replace("\\\\", "\\")
     return value
+
+
+#: The tags bulk validation reads (the start position and the recorded result).
+_READ_TAGS = ("FEN", "Result")
+
+
+def _read_tags(text: str, s: int, tb: int) -> Dict[str, str]:
+    """The :data:`_READ_TAGS` of the tag block ``text[s:tb]`` (as matched by :data:`_TAG_BLOCK`).
+
+    Equal to what reading every tag with :data:`_TAG_FIND` gives for those
+    names (the last one of a name wins), without reading the others: each
+    line holding a name is read, the usual form without regular expressions.
+    """
+    headers: Dict[str, str] = {}
+    find, rfind = text.find, text.rfind
+    for want in _READ_TAGS:
+        k = find(want, s, tb)
+        while k >= 0:
+            ls = rfind("\n", s, k) + 1 or s
+            le = find("\n", k, tb)
+            if le < 0:
+                le = tb
+            line = text[ls:le]
+            tag = _plain_tag(line)
+            if tag is not None:
+                name, value = tag
+                if name == want:
+                    headers[name] = _unescape(value)
+            else:
+                m = _TAG_LINE_RE.fullmatch(line)
+                if m is not None and m.group(1) == want:
+                    quoted, bare = m.group(2) or "", m.group(3) or ""
+                    headers[want] = _unescape(quoted) if quoted or not bare else bare.strip()
+            k = find(want, le, tb)
+    return headers
 
 
 def _fast_segments(text: str) -> Optional[List[Tuple[int, int, int]]]:
@@ -1262,14 +1328,16 @@ def _fast_segments(text: str) -> Optional[List[Tuple[int, int, int]]]:
 
 
 def _scan_segment(text: str, s: int, tb: int, e: int, line: int) -> Optional[_GameText]:
-    """A game from ``text[s:e]`` (tags up to ``tb``) when its form is plain, else None (the PGN reader reads it)."""
+    """A game from ``text[s:e]`` (tags up to ``tb``) when its form is plain, else None (the PGN reader reads it).
+
+    Of the tags only those validation reads (:data:`_READ_TAGS`) are kept.
+    """
     # Comments, variations, NAGs and other odd tokens are not in the fast grammar: the replay meets them as
     # unknown tokens and hands the game to the PGN reader (as it does for a result token before the end).
     movetext = text[tb:e]
-    headers: Dict[str, str] = {}
-    for name, quoted, bare in _TAG_FIND.findall(text, s, tb):
-        headers[name] = _unescape(quoted) if quoted or not bare else bare.strip()
-    if not headers and not movetext.strip():
+    headers = _read_tags(text, s, tb)
+    # Every non-blank line of the block is a tag line (_TAG_BLOCK).
+    if not headers and not movetext.strip() and not text[s:tb].strip():
         return None
     # The game's first line: the first non-blank line of the segment.
     k = s
