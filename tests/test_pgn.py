@@ -722,6 +722,22 @@ def test_chunker_games_tags_and_lines(newline: str) -> None:
     assert whole[4][1] == []
 
 
+_WORDS = ["12", "12.", "12...", "12..", ".", "...", "…", "1…", "1.h2e2", "１.", "１２.", "1-0", "0-1", "1/2-1/2", "*",
+          "½-½", "紅勝", "12.5", "0.", "999.", "1000.", "01.", "h2e2", "炮二平五", "1兵進一", "١.", "2...h9g7", "h9g7.",
+          "1x", "5", "1.1", "-", "1/2", "２…"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_WORDS), st.sampled_from([" ", "\n", "\t", "\r\n", "\u3000", "\xa0", ""])),
+                max_size=12))
+def test_plain_words_are_the_plain_tokenizers_words(parts: List[Tuple[str, str]]) -> None:
+    """The split-based word list of plain move text equals the regular expression's (move numbers dropped)."""
+    from xiangqi import pgn
+
+    text = "".join(w + sep for w, sep in parts)
+    assert pgn._plain_words(text) == [t for t in pgn._PLAIN_RE.findall(text) if t]
+
+
 # ---------------------------------------------------------------------------------------------- real data
 
 

@@ -797,6 +797,26 @@ _RESULT_KEYS = frozenset(_RESULT_WORDS)
 Token = Tuple[int, str, int]
 
 
+#: The usual move numbers ("12.", "12..."): words that :data:`_PLAIN_RE` matches whole as move numbers.
+_NUMBER_WORDS = frozenset([f"{i}." for i in range(1000)] + [f"{i}..." for i in range(1000)])
+#: A word starting with a digit, where a move number may be written otherwise ("12", "12 .", "1.h2e2", "１.").
+_DIGIT_WORD = re.compile(r"\s\d")
+
+
+def _plain_words(text: str) -> List[str]:
+    """``filter(None, _PLAIN_RE.findall(text))``: the words of plain move text without move numbers.
+
+    The usual forms take a split and a set lookup per word; a text with a word that starts with a digit
+    after that (other than a result such as ``1-0`` at the end) goes through :data:`_PLAIN_RE`, whose
+    move-number rules (``2 . h0g2``, ``1.h2e2``) it alone knows.
+    """
+    numbers = _NUMBER_WORDS
+    words = [w for w in text.split() if w not in numbers]
+    if _DIGIT_WORD.search(" " + " ".join(words[:-1] if words and words[-1] in _RESULT_KEYS else words)):
+        return list(filter(None, _PLAIN_RE.findall(text)))
+    return words
+
+
 class _Tokens:
     """A game's move text, tokenized.
 
@@ -817,7 +837,7 @@ class _Tokens:
         lines = chunk.movetext
         text = "\n".join(lines)
         if not _SPECIAL.search(text):
-            moves = list(filter(None, _PLAIN_RE.findall(text)))
+            moves = _plain_words(text)
             if moves and moves[-1] in _RESULT_KEYS:
                 self.result = _RESULT_WORDS[moves.pop()]
             if _RESULT_KEYS.isdisjoint(moves):
