@@ -763,7 +763,8 @@ def test_rulings_equal_judging_every_position_in_full(rule_set: str) -> None:
 
 def test_tags_read_without_regular_expressions_equal_the_tag_regex() -> None:
     """The fast scanner reads only FEN and Result, the usual ``[Name "value"]`` lines with string operations:
-    the same values as reading every tag line of the block with the tag regex (last one of a name wins)."""
+    the same values as reading every tag line of the block with the tag regex (last one of a name wins); and
+    its tag-block regex (usual lines first) ends the block where the general one does."""
     def by_regex(text: str, s: int, tb: int) -> Tuple[Dict[str, str], bool]:
         h = {}
         for name, quoted, bare in V._TAG_FIND.findall(text, s, tb):
@@ -783,12 +784,15 @@ def test_tags_read_without_regular_expressions_equal_the_tag_regex() -> None:
         text = pre + "\n".join(rng.choice(pieces) for _ in range(rng.randint(0, 5))) + rng.choice(["", "\n", "\n\n1. a"])
         s = len(pre)
         block = V._TAG_BLOCK.match(text, s, len(text))
-        assert block is not None
+        general = V._TAG_BLOCK_GENERAL.match(text, s, len(text))
+        assert block is not None and general is not None and block.end() == general.end(), repr(text)
         tb = block.end()
         got = V._read_tags(text, s, tb), bool(text[s:tb].strip())
         assert got == by_regex(text, s, tb), repr(text)
         found += bool(got[0])
     assert found > 1000
     text = (GAMES / "ccpd-master-3000.chinese.pgn").read_text(encoding="utf-8") if GAMES.is_dir() else ""
-    for s, tb, _e in V._fast_segments(text) or []:
+    for s, tb, e in V._fast_segments(text) or []:
+        general = V._TAG_BLOCK_GENERAL.match(text, s, e)
+        assert general is not None and general.end() == tb
         assert (V._read_tags(text, s, tb), True) == by_regex(text, s, tb)
