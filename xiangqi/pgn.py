@@ -30,7 +30,6 @@ this module can.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import io
 import os
@@ -894,28 +893,34 @@ def _full_tokens(text: str, chunk: _Chunk) -> List[Token]:
     """Tokens ``(kind, text, line)`` of move text with comments, variations or NAGs."""
     tokens: List[Token] = []
     append = tokens.append
-    starts = []
+    ends = []   # the offset in text where each line's successor starts
     pos = 0
     for line in chunk.movetext:
-        starts.append(pos)
         pos += len(line) + 1
-    line_numbers = chunk.movetext_lines
+        ends.append(pos)
+    first = chunk.movetext_start
+    li = 0      # the line of the last token (tokens come in order)
+    nxt = ends[0] if ends else 1
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup
-        lineno = line_numbers[bisect.bisect_right(starts, m.start()) - 1]
-        tok = m.group()
+        if kind == "number":
+            continue
+        start = m.start()
+        while start >= nxt:
+            li += 1
+            nxt = ends[li]
+        lineno = first + li
         if kind == "move" or kind == "suffix":
-            move = m.group("move")
+            move, suffix = m.group("move", "suffix")
             if move in _RESULT_KEYS:
                 append((T_RESULT, _RESULT_WORDS[move], lineno))
                 continue
             append((T_MOVE, move, lineno))
-            suffix = m.group("suffix")
             if suffix:
                 append((T_NAG, str(_SUFFIX_NAGS[suffix]), lineno))
-        elif kind == "number":
             continue
-        elif kind == "comment":
+        tok = m.group()
+        if kind == "comment":
             body = tok[1:-1] if tok.endswith("}") else tok[1:]
             append((T_COMMENT, body.replace("\r", ""), lineno))
         elif kind == "linecomment":
@@ -1277,6 +1282,21 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     return _decode_tokens(board, rest)
 
 
+def _play_run(player: _TextPlayer, board: Any, tokens: List[Token], i: int) -> Tuple[List[Move], int]:
+    """The moves the C core plays for the move tokens that follow one another from ``tokens[i]``, on ``board``'s
+    position (the board is not changed), and the index of the next token worth a C replay."""
+    j = i
+    n = len(tokens)
+    while j < n and tokens[j][0] == T_MOVE:
+        j += 1
+    text = " ".join([t[1] for t in tokens[i:j]])
+    if _C_MOVE_NUMBER.search(text):
+        return [], j
+    codes, _ = player.play(board._pos, text.encode("utf-8", "surrogatepass"))
+    # After a token the C replay stops on (decoded in Python) try it again, unless it played nothing here.
+    return _moves_of(codes), i + len(codes) + 1 if codes else j
+
+
 def _build_tree(game: Game, board: Any, tokens: List[Token]) -> None:
     """Comments, NAGs and variations (python-chess semantics: ``(`` is an alternative to the last move)."""
     node: GameNode = game
@@ -1289,16 +1309,29 @@ def _build_tree(game: Game, board: Any, tokens: List[Token]) -> None:
     push = board.push
     decode = _decode
     new_child = GameNode._child
-    for kind, text, lineno in tokens:
+    # Runs of move tokens are played by the C core from the board's position as far as it goes
+    # (_play_run); tokens[c_from:c_from + len(c_moves)] then have their moves in c_moves, and a C
+    # replay is not tried again before token c_next. Other tokens are decoded one by one.
+    player = _text_player() if _TEXT_PLAYER_OK and getattr(board, "_pos", None) is not None else None
+    c_from = c_next = 0
+    c_moves: List[Move] = []
+    for i, (kind, text, lineno) in enumerate(tokens):
         if kind == T_MOVE:
             if skip:
                 continue
-            try:
-                move = decode(board, text)
-            except MoveErrors as e:
-                game.errors.append(GameError(ply, text, str(e), lineno, e, not stack))
-                skip = True
-                continue
+            k = i - c_from
+            if k >= len(c_moves) and player is not None and i >= c_next:
+                c_moves, c_next = _play_run(player, board, tokens, i)
+                c_from, k = i, 0
+            if 0 <= k < len(c_moves):
+                move = c_moves[k]
+            else:
+                try:
+                    move = decode(board, text)
+                except MoveErrors as e:
+                    game.errors.append(GameError(ply, text, str(e), lineno, e, not stack))
+                    skip = True
+                    continue
             push(move)
             ply += 1
             child = node = new_child(node, move)
