@@ -443,19 +443,82 @@ static uint8_t loop_bits(xq_pos *cur, int *cur_ply, const xq_undo *undos, int fi
     return bits;
 }
 
-int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *out) {
-    if (!pos || !out || n < 0 || (n > 0 && !undos) || count < 2 || count > 255) return XQ_E_ARG;
-    int prev[256];
-    int first = n, due = 0;
+/* Counting occurrences in one pass: a small open-addressing table maps the
+   keys of the current capture-free stretch to their latest position, and
+   each position links to the previous one with its key (kept in
+   out[j].loop_start until the loops are known). */
+#define REP_SLOTS 1024
+typedef struct rep_slot {
+    uint64_t key;
+    int32_t at;    /* latest position with this key */
+    int32_t gen;   /* the stretch it belongs to (older entries are free) */
+} rep_slot;
+
+/* out[j].count and the link of every position; returns 0, or -1 when the
+   table filled up (the caller then counts by scanning back). */
+static int count_by_table(const xq_pos *pos, const xq_undo *undos, int n, xq_rep_info *out) {
+    rep_slot table[REP_SLOTS];
+    unsigned slots = 64;
+    while (slots < REP_SLOTS && slots < 2u * (unsigned)(n + 1)) slots *= 2;
+    memset(table, 0, slots * sizeof table[0]);
+    unsigned mask = slots - 1;
+    int gen = 1, used = 0;
     for (int j = 0; j <= n; j++) {
+        if (j > 0 && undos[j - 1].captured) {
+            gen++; /* nothing before a capture can come back */
+            used = 0;
+        }
+        uint64_t k = key_at(pos, undos, n, j);
+        unsigned h = (unsigned)(k ^ (k >> 29)) & mask;
+        while (table[h].gen == gen && table[h].key != k) h = (h + 1) & mask;
         xq_rep_info *r = &out[j];
         memset(r, 0, sizeof *r);
-        int c = 1 + count_back(pos, undos, n, j, prev, count - 1);
-        r->count = (uint8_t)(c > 255 ? 255 : c);
         r->loop_start = -1;
-        if (c >= count) {
-            r->loop_start = prev[count - 2];
-            if (r->loop_start < first) first = r->loop_start;
+        r->count = 1;
+        if (table[h].gen == gen) {
+            int i = table[h].at;
+            if ((j - i) & 1) return -1; /* keys carry the side to move: cannot happen */
+            r->loop_start = i;
+            r->count = (uint8_t)(out[i].count < 255 ? out[i].count + 1 : 255);
+        } else {
+            if (++used > (int)(slots / 2)) return -1;
+            table[h].key = k;
+            table[h].gen = gen;
+        }
+        table[h].at = j;
+    }
+    return 0;
+}
+
+int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *out) {
+    if (!pos || !out || n < 0 || (n > 0 && !undos) || count < 2 || count > 255) return XQ_E_ARG;
+    int first = n, due = 0;
+    if (count_by_table(pos, undos, n, out) == 0) {
+        /* Follow the links back (count - 2 steps) from the last position due to the first; going down, the
+           links a position needs are still in place when it is reached. */
+        for (int j = n; j >= 0; j--) {
+            xq_rep_info *r = &out[j];
+            if (r->count < count) {
+                r->loop_start = -1;
+                continue;
+            }
+            int i = r->loop_start;
+            for (int step = 2; step < count; step++) i = out[i].loop_start;
+            r->loop_start = i;
+        }
+    } else {
+        int prev[256];
+        for (int j = 0; j <= n; j++) {
+            xq_rep_info *r = &out[j];
+            memset(r, 0, sizeof *r);
+            int c = 1 + count_back(pos, undos, n, j, prev, count - 1);
+            r->count = (uint8_t)(c > 255 ? 255 : c);
+            r->loop_start = c >= count ? prev[count - 2] : -1;
+        }
+    }
+    for (int j = 0; j <= n; j++) {
+        if (out[j].loop_start >= 0) {
+            if (out[j].loop_start < first) first = out[j].loop_start;
             due++;
         }
     }
