@@ -796,3 +796,14 @@ def test_tags_read_without_regular_expressions_equal_the_tag_regex() -> None:
         general = V._TAG_BLOCK_GENERAL.match(text, s, e)
         assert general is not None and general.end() == tb
         assert (V._read_tags(text, s, tb), True) == by_regex(text, s, tb)
+
+
+def test_fast_report_construction_equals_the_dataclass() -> None:
+    args = ("a.pgn", 2, 7, False, 12, ErrorInfo("illegal-move", 11, "h2e2", "Illegal."), "1-0", None, None, "fen",
+            (ErrorInfo("rule-violation", 3, None, "Perpetual check."),))
+    fast, slow = V._report(*args), GameReport(*args)
+    assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow) and fast.to_json() == slow.to_json()
+    with pytest.raises(AttributeError):
+        fast.ok = True  # type: ignore[misc]
+    import pickle
+    assert pickle.loads(pickle.dumps(fast)) == slow

@@ -743,7 +743,7 @@ class _Replayer:
         self.loops_cap = 0
         self.loops: Any = None
         self.stop: Any = ffi.new("size_t *")
-        self.rule_sets: Dict[str, Any] = {}
+        self.rule_sets: Dict[str, Tuple[Any, int, int, int, int]] = {}
 
     def _grow(self, need: int) -> None:
         cap = max(need, 2 * self.cap)
@@ -990,15 +990,15 @@ class _Replayer:
             self.loops = ffi.new("xq_rep_info[]", self.loops_cap)
         return int(lib.xq_repetition_loops(self.pos, self.undo, plies, count, flags, self.loops))
 
-    def rule_set(self, rules: str) -> Any:
-        rs = self.rule_sets.get(rules)
-        if rs is None:
-            rs = self.rule_sets[rules] = _rules_module().get_rules(rules)
-        return rs
-
-    def codes(self, plies: int) -> List[int]:
-        """The move codes played."""
-        return [int(self.undo[i].move) for i in range(plies)]
+    def rule_set(self, rules: str) -> Tuple[Any, int, int, int, int]:
+        """The rule set named ``rules`` with what each game asks of it: (rules, repetition count, C facts
+        flags, natural limit, red-must-vary rounds)."""
+        hit = self.rule_sets.get(rules)
+        if hit is None:
+            rs = _rules_module().get_rules(rules)
+            hit = self.rule_sets[rules] = (rs, rs.repetition_count, rs.facts_flags(), rs.natural_limit,
+                                           rs.red_must_vary_rounds)
+        return hit
 
 
 _LOCAL = threading.local()
@@ -1103,8 +1103,35 @@ _DEFINITE = ("1-0", "0-1", "1/2-1/2")
 def _norm_result(text: Optional[str]) -> Optional[str]:
     if text is None:
         return None
+    got = _RESULT_WORDS.get(text)
+    if got is not None:
+        return got
     t = text.strip()
     return _RESULT_WORDS.get(t, _RESULT_WORDS.get(t.replace(" ", ""), None))
+
+
+_NEW = object.__new__
+
+
+def _report(source: str, index: int, line: Optional[int], ok: bool, plies: int, error: Optional[ErrorInfo],
+            result_recorded: Optional[str], result_computed: Optional[str], termination: Optional[str],
+            final_fen: Optional[str], warnings: Tuple[ErrorInfo, ...] = ()) -> GameReport:
+    """``GameReport(...)`` without the frozen dataclass's per-field ``object.__setattr__`` (the hot path):
+    the same object, its fields set in its ``__dict__``."""
+    r = _NEW(GameReport)
+    d = r.__dict__
+    d["source"] = source
+    d["index"] = index
+    d["line"] = line
+    d["ok"] = ok
+    d["plies"] = plies
+    d["error"] = error
+    d["result_recorded"] = result_recorded
+    d["result_computed"] = result_computed
+    d["termination"] = termination
+    d["final_fen"] = final_fen
+    d["warnings"] = warnings
+    return r
 
 
 class _GameText:
@@ -1137,7 +1164,7 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     start = rp.start(headers.get("FEN"))
     if start.error is not None:
         recorded = tag_result if tag_result is not None else g.result
-        return GameReport(source, index, g.line, False, 0, start.error, recorded, None, None, None)
+        return _report(source, index, g.line, False, 0, start.error, recorded, None, None, None)
     if g.movetext is not None:
         rep = rp.replay_text(start, g.movetext)
     else:
@@ -1159,7 +1186,7 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
                 f"the file ends after ply {plies} of this game without a result token: the record is cut short"
                 + (" (damaged compressed data)" if chunk.cut else "")))
     if error is not None:
-        return GameReport(source, index, g.line, False, plies, error, recorded, None, None, final_fen)
+        return _report(source, index, g.line, False, plies, error, recorded, None, None, final_fen)
     computed: Optional[str] = None
     termination: Optional[str] = None
     reason = ""
@@ -1171,13 +1198,11 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         loser = "Red" if pos.side else "Black"
         reason = f"{loser} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
     elif plies >= 4 and _rules_module() is not None:
-        rs = rp.rule_set(rules)
-        c = rs.repetition_count
-        suspects = rp.repetition_loops(plies, c, rs.facts_flags())
+        rs, c, flags, limit, vary = rp.rule_set(rules)
+        suspects = rp.repetition_loops(plies, c, flags)
         # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
         # has a side whose every move attacks (otherwise each is a draw that play may go on from).
-        if suspects != 0 or rp.loops[plies].count >= c or bool(rs.natural_limit and pos.halfmove >= rs.natural_limit) \
-                or rs.red_must_vary_rounds:
+        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and pos.halfmove >= limit) or vary:
             outcome, warnings = _rulings(rp, g, plies, rs, suspects)
             if outcome is not None:
                 termination = outcome.termination.name
@@ -1202,9 +1227,9 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         mismatch = ErrorInfo("result-mismatch", None, result_tok, _sentence(
             f"the Result tag says {tag_result} but the move text ends with {result_tok}"))
     if mismatch is not None:
-        return GameReport(source, index, g.line, False, plies, mismatch, recorded, computed, termination, final_fen,
+        return _report(source, index, g.line, False, plies, mismatch, recorded, computed, termination, final_fen,
                           tuple(warnings))
-    return GameReport(source, index, g.line, True, plies, None, recorded, computed, termination, final_fen,
+    return _report(source, index, g.line, True, plies, None, recorded, computed, termination, final_fen,
                       tuple(warnings))
 
 
