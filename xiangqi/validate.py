@@ -1262,28 +1262,6 @@ _TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9_]+ "[^\n]*"\]\n|[ \t\r]*\n|'
 _TAG_BLOCK_GENERAL = re.compile(rf"(?:[ \t\r]*\n|{_TAG_LINE}\n)*")
 _TAG_FIND = re.compile(rf"^{_TAG_LINE}$", re.M)
 _TAG_LINE_RE = re.compile(_TAG_LINE)
-_NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
-
-
-def _plain_tag(line: str) -> Optional[Tuple[str, str]]:
-    """(name, raw value) of a tag line in the usual form ``[Name "value"]``, else None.
-
-    The usual form read with string operations gives what :data:`_TAG_FIND`
-    gives (the value runs to the last quote before the closing bracket); any
-    other line is left to the regular expressions.
-    """
-    if line[:1] != "[":
-        return None
-    sp = line.find(" ", 2)
-    if sp < 0 or line[sp + 1:sp + 2] != '"':
-        return None
-    name = line[1:sp]
-    if name.strip(_NAME_CHARS):
-        return None
-    end = line.rstrip(" \t\r")
-    if len(end) < sp + 4 or not end.endswith('"]'):
-        return None
-    return name, end[sp + 2:-2]
 
 
 def _unescape(value: str) -> str:
@@ -1313,16 +1291,19 @@ def _read_tags(text: str, s: int, tb: int) -> Dict[str, str]:
             if le < 0:
                 le = tb
             line = text[ls:le]
-            tag = _plain_tag(line)
-            if tag is not None:
-                name, value = tag
-                if name == want:
-                    headers[name] = _unescape(value)
-            else:
-                m = _TAG_LINE_RE.fullmatch(line)
-                if m is not None and m.group(1) == want:
-                    quoted, bare = m.group(2) or "", m.group(3) or ""
-                    headers[want] = _unescape(quoted) if quoted or not bare else bare.strip()
+            n = len(want)
+            if k == ls + 1 and line[0] == "[" and line[n + 1:n + 3] == ' "':
+                # [Name "value"]: the value runs to the last quote before the closing bracket.
+                end = line.rstrip(" \t\r")
+                if len(end) >= n + 5 and end[-2:] == '"]':
+                    value = end[n + 3:-2]
+                    headers[want] = _unescape(value)
+                    k = find(want, le, tb)
+                    continue
+            m = _TAG_LINE_RE.fullmatch(line)
+            if m is not None and m.group(1) == want:
+                quoted, bare = m.group(2) or "", m.group(3) or ""
+                headers[want] = _unescape(quoted) if quoted or not bare else bare.strip()
             k = find(want, le, tb)
     return headers
 
