@@ -12,6 +12,7 @@ Python decoder's figure for the same games is measured too (``test_read_master_g
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Tuple
 
@@ -66,6 +67,26 @@ def test_read_master_games_python_decoder(benchmark: Any, shared_games: Path,
     monkeypatch.setattr(pgn, "_TEXT_PLAYER_OK", False)
     path = shared_games / "ccpd-master-3000.chinese.pgn"
     assert benchmark.pedantic(_read, args=(path,), rounds=3, iterations=1) == (GAMES, PLIES, 0)
+    _report(benchmark)
+
+
+def test_read_master_games_with_comments(benchmark: Any, shared_games: Path) -> None:
+    """The Chinese-notation games with a comment before every tenth move: the game-tree path (nodes, comments),
+    where the runs of moves between comments are still played in C."""
+    text = (shared_games / "ccpd-master-3000.chinese.pgn").read_text(encoding="utf-8")
+    data = re.sub(r"\n(\d*0)\. ", lambda m: "\n{a comment} " + m.group(1) + ". ", text).encode("utf-8")
+
+    def read() -> Tuple[int, int, int, int]:
+        games = plies = errors = comments = 0
+        for game in read_games(data):
+            games += 1
+            plies += len(game.mainline_moves())
+            errors += len(game.errors)
+            comments += sum(1 for node in game.mainline() if node.comment)
+        return games, plies, errors, comments
+
+    games, plies, errors, comments = benchmark.pedantic(read, rounds=3, iterations=1)
+    assert (games, plies, errors) == (GAMES, PLIES, 0) and comments > 10_000
     _report(benchmark)
 
 

@@ -1075,17 +1075,19 @@ def _build_plain(game: Game, toks: _Tokens) -> None:
         game.errors.append(GameError(ply, toks.moves[ply], str(e), toks.move_lines[ply], e))
 
 
-# --- The C replay of plain move text ---------------------------------------------------------------------------
+# --- The C replay of move text -----------------------------------------------------------------------------------
 #
-# A plain move text (no comment, variation, NAG or annotation) goes to the C core's ``xq_play_text`` whole: it
-# plays ICCS and four-character Chinese moves (skipping move numbers) and stops at the first token it will not
-# play. Whatever follows that token -- usually just the result -- is tokenized and decoded here exactly as
-# :func:`_decode_line` would have decoded it (same notation choice, same fall-back to token-by-token decoding,
-# same errors), so the game is the one the Python path builds. The C core's reading of a token it plays is the
-# notation module's reading of it, so the moves it plays are the moves Python would have found.
+# A game's move text goes to the C core's ``xq_play_text`` whole: it plays ICCS and four-character Chinese moves
+# (skipping move numbers "12." and "12...") and stops at the first token it will not play. When what follows is
+# plain (no comment, variation or NAG) -- usually just the result -- it is tokenized and decoded here exactly as
+# :func:`_decode_line` would have decoded the whole line (same notation choice, same fall-back to token-by-token
+# decoding, same errors); otherwise the game goes to the tree builder, which plays each run of moves between
+# comments and variations in C the same way (:func:`_play_run`). A token the C core plays means the move the
+# notation module reads in it, so the games are those of the Python path; ``_TEXT_PLAYER_OK = False`` switches
+# the C replay off (the tests compare both).
 
 class _TextPlayer:
-    """One thread's C position, undo buffer and start positions for :func:`_build_played`."""
+    """One thread's C position, undo buffer and start positions for the C replay of move text."""
 
     def __init__(self, play: Any) -> None:
         from xiangqi._ffi import ffi, lib
