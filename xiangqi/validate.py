@@ -737,7 +737,8 @@ class _Replayer:
         self.undo: Any = None
         self.undos: List[Any] = []
         self._grow(1024)
-        self.fen_buf: Any = ffi.new("char[]", int(lib.XQ_FEN_MAX))
+        self.fen_max = int(lib.XQ_FEN_MAX)
+        self.fen_buf: Any = ffi.new("char[]", self.fen_max)
         self.starts: Dict[str, _Start] = {}
         self.initial = self._start(STARTING_FEN)
         self.loops_cap = 0
@@ -790,8 +791,9 @@ class _Replayer:
         return self._start(fen_tag) if fen_tag else self.initial
 
     def fen(self) -> str:
-        n = lib.xq_pos_fen(self.pos, self.fen_buf, int(lib.XQ_FEN_MAX))
-        return str(ffi.unpack(self.fen_buf, n).decode("ascii"))
+        n = lib.xq_pos_fen(self.pos, self.fen_buf, self.fen_max)
+        text: str = ffi.unpack(self.fen_buf, n).decode("ascii")
+        return text
 
     def _slow(self, text: str) -> int:
         """Decode a token with the notation module at the current position (typed errors)."""
@@ -1561,8 +1563,8 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
         if base:
             for r in reports:
                 # Fresh records that nobody else holds yet: setting the index in place is safe (and
-                # several times cheaper than dataclasses.replace on this hot path).
-                object.__setattr__(r, "index", base + r.index)
+                # several times cheaper than dataclasses.replace on this hot path; see _report).
+                r.__dict__["index"] = base + r.index
         return reports
 
     if executor is None and jobs == 1:
