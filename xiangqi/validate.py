@@ -1329,12 +1329,13 @@ def _fast_segments(text: str) -> Optional[List[Tuple[int, int, int]]]:
     starts.append(len(text))
     out = []
     match = _TAG_BLOCK.match
+    braces = "{" in text
     for k in range(len(starts) - 1):
         s, e = starts[k], starts[k + 1]
         block = match(text, s, e)
         assert block is not None
         tb = block.end()
-        if text.find("{", tb, e) >= 0:
+        if braces and text.find("{", tb, e) >= 0:
             return None
         out.append((s, tb, e))
     return out
