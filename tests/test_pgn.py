@@ -254,6 +254,28 @@ def test_read_game_leaves_a_seekable_handle_at_the_next_game(tmp_path: Path) -> 
             assert read_game(fh).headers["Event"] == "a"  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "gbk"])
+def test_read_game_on_a_text_file_stops_at_each_next_game(tmp_path: Path, newline: str, encoding: str) -> None:
+    """A text file read game by game: the games of read_games, each leaving the file at the next game's first line."""
+    text = _sample_games(8) + '1. 炮二平五 {c} 馬８進７ *\n1. h2e2 *\n  [Event "last"]\n\n1. c3c4 xyz\n'
+    path = tmp_path / "g.pgn"
+    path.write_bytes(text.replace("\n", newline).encode(encoding))
+    expected = [(dict(g.headers), iccs(g), [(e.ply, e.token, e.line) for e in g.errors]) for g in read_games(path)]
+    firsts = [line for line in text.split("\n") if line.startswith("[Game ")][1:] + ["1. 炮二平五 {c} 馬８進７ *",
+                                                                                    "1. h2e2 *", '  [Event "last"]']
+    games = []
+    with open(path, encoding=encoding) as fh:
+        while (g := read_game(fh)) is not None:
+            games.append((dict(g.headers), iccs(g), [(e.ply, e.token, e.line) for e in g.errors]))
+            where = fh.tell()
+            next_line = fh.readline().rstrip("\n")
+            assert next_line == (firsts[len(games) - 1] if len(games) <= len(firsts) else ""), len(games)
+            fh.seek(where)
+    assert games == expected and len(games) == len(firsts) + 1
+    assert games[-1][1] == ["c3c4"] and games[-1][2][0][:2] == (1, "xyz")
+
+
 def test_sources_paths_bytes_gzip_and_boms(tmp_path: Path) -> None:
     text = '[Event "東"]\n1. 炮二平五 馬８進７ *\n'
     expected = ["h2e2", "h9g7"]

@@ -1433,17 +1433,22 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
             enc = detect_encoding(sample)
             state.decoder = LineDecoder(encoding="utf-8" if enc == "utf-8-sig" else enc)
     decoder = state.decoder
-    where = [start, 0, False]   # position of the last line read, lines read, end of file reached
+    where = [start, 0, False]   # position of the last line read (binary files), lines read, end of file reached
+    # A text file's tell() costs a re-decoding of its read-ahead, so it is not asked at every line: the position
+    # of the line to come back to is found by reading the game's lines again from its start.
+    tell = None if text else handle.tell
 
     def lines() -> Iterator[str]:
         first = start == 0
         while True:
-            pos = handle.tell()
+            if tell is not None:
+                pos = tell()
             raw = handle.readline()
             if not raw:
                 where[2] = True
                 return
-            where[0] = pos
+            if tell is not None:
+                where[0] = pos
             where[1] += 1
             line = raw if decoder is None else decoder.decode(raw)
             if first:
@@ -1454,8 +1459,14 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
     chunk = next(_iter_chunks(lines(), state.lineno), None)
     if chunk is not None and not where[2]:
         # The chunker stopped on the first line of the next game: start there next time.
-        handle.seek(where[0])
         where[1] -= 1
+        if tell is not None:
+            handle.seek(where[0])
+        else:
+            handle.seek(start)
+            readline = handle.readline
+            for _ in range(where[1]):
+                readline()
     state.lineno += where[1]
     state.pos = handle.tell()
     return _build_game(chunk) if chunk is not None else None
