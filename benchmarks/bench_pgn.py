@@ -19,7 +19,7 @@ from typing import Any, Tuple
 from _targets import speed_target
 
 from xiangqi import pgn
-from xiangqi.pgn import read_games, replay_mainline, scan_games
+from xiangqi.pgn import read_game, read_games, replay_mainline, scan_games
 
 GAMES = 3000
 PLIES = 254_333
@@ -67,6 +67,24 @@ def test_read_master_games_python_decoder(benchmark: Any, shared_games: Path,
     monkeypatch.setattr(pgn, "_TEXT_PLAYER_OK", False)
     path = shared_games / "ccpd-master-3000.chinese.pgn"
     assert benchmark.pedantic(_read, args=(path,), rounds=3, iterations=1) == (GAMES, PLIES, 0)
+    _report(benchmark)
+
+
+def test_read_game_by_game_from_a_text_file(benchmark: Any, shared_games: Path) -> None:
+    """python-chess's loop, ``while read_game(handle)``, on a file opened in text mode (each call leaves the file
+    at the next game, as ``tell()``/``seek()`` expect)."""
+    path = shared_games / "ccpd-master-3000.chinese.pgn"
+
+    def read() -> Tuple[int, int, int]:
+        games = plies = errors = 0
+        with open(path, encoding="utf-8") as handle:
+            while (game := read_game(handle)) is not None:
+                games += 1
+                plies += len(game.mainline_moves())
+                errors += len(game.errors)
+        return games, plies, errors
+
+    assert benchmark.pedantic(read, rounds=3, iterations=1) == (GAMES, PLIES, 0)
     _report(benchmark)
 
 
