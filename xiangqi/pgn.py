@@ -1433,22 +1433,22 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
             enc = detect_encoding(sample)
             state.decoder = LineDecoder(encoding="utf-8" if enc == "utf-8-sig" else enc)
     decoder = state.decoder
-    where = [start, 0, False]   # position of the last line read (binary files), lines read, end of file reached
-    # A text file's tell() costs a re-decoding of its read-ahead, so it is not asked at every line: the position
-    # of the line to come back to is found by reading the game's lines again from its start.
-    tell = None if text else handle.tell
+    where = [start, 0, False]   # offset of the last line read (binary files), lines read, end of file reached
+    # A binary file's offsets are counted from the lines' lengths. A text file's tell() costs a re-decoding of
+    # its read-ahead, so it is not asked at every line: the position of the line to come back to is found by
+    # reading the game's lines again from its start.
 
     def lines() -> Iterator[str]:
         first = start == 0
+        readline = handle.readline
+        offset = start
         while True:
-            if tell is not None:
-                pos = tell()
-            raw = handle.readline()
+            raw = readline()
             if not raw:
                 where[2] = True
                 return
-            if tell is not None:
-                where[0] = pos
+            where[0] = offset
+            offset += len(raw)
             where[1] += 1
             line = raw if decoder is None else decoder.decode(raw)
             if first:
@@ -1460,7 +1460,7 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
     if chunk is not None and not where[2]:
         # The chunker stopped on the first line of the next game: start there next time.
         where[1] -= 1
-        if tell is not None:
+        if not text:
             handle.seek(where[0])
         else:
             handle.seek(start)
