@@ -764,3 +764,18 @@ def test_loop_summary_rejects_bad_input() -> None:
     ffi.memmove(bad, undo, ffi.sizeof("xq_undo") * n)
     bad[n - 1].move = 0x3FFF
     assert lib.xq_repetition_loops(pos, bad, n, 3, 0, buf) == lib.XQ_E_ARG
+
+
+def test_loop_summary_on_a_long_game_without_captures() -> None:
+    # 1,400 quiet plies with two horses: the capture-free stretch outgrows xq_repetition_loops' key table, which
+    # then counts by scanning back; the counts, loops and summaries must not change (nor for the short prefix).
+    import random
+
+    rng = random.Random(5)
+    board = Board("1n1k5/9/9/9/9/9/9/9/9/1N2K4 w - - 0 1")
+    while len(board.move_stack) < 1400:
+        quiet = [c for c in board.legal_move_codes() if board.piece_at(c & 127) is None]
+        board.push(Move.from_code(rng.choice(quiet)))
+    assert len(set(board.key_history())) > 600
+    assert _check_loops(board, "axf", count=2) > 10
+    assert _check_loops(_cut(board, 300), "cxa", count=2) >= 1
