@@ -690,6 +690,18 @@ def _check_scan(board: Board, rule_set: str) -> None:
         assert (f.ply, f.first_ply, f.winner, f.termination) == \
             (full.ply, full.first_ply, full.outcome.winner, full.outcome.termination)
         assert f.outcome() == full.outcome
+    # Bulk validation's entry point: the outcome at the end (plain draws worded without the facts) and the
+    # rulings with a loser before it.
+    n = len(board.move_stack)
+    buf = ffi.new("xq_rep_info[]", n + 1)
+    suspects = lib.xq_repetition_loops(board._pos, board._undo, n, rs.repetition_count, rs.facts_flags(), buf)
+    outcome, found = rules._game_rulings(board._pos, board._undo, n, rs, buf, suspects)
+    end = rules.judge(board, rs)
+    assert outcome == (None if end is None else end.outcome)
+    assert [(f.ply, f.first_ply, f.winner, f.termination) for f in found] == \
+        [(r.ply, r.first_ply, r.outcome.winner, r.outcome.termination) for r in rules.scan_violations(board, rs)
+         if r.ply < n]
+    assert [f.outcome() for f in found] == [r.outcome for r in rules.scan_violations(board, rs) if r.ply < n]
 
 
 @pytest.mark.parametrize("rule_set", ["axf", "cxa"])
