@@ -661,6 +661,13 @@ def test_plain_games_are_played_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
     g = one("1. 炮二平五 馬８進７\n2. H0-G2 车９平８\n3. i0h0 *\n")
     assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"] and g.headers["Result"] == "*"
     assert g.mainline_moves()[0] is one("1. 炮二平五 *").mainline_moves()[0]  # moves are shared values
+    # The moves between comments and variations too.
+    monkeypatch.setattr(pgn, "_decode", no_python)
+    g = one("1. 炮二平五 {c} 馬８進７ ( 1... c6c5 2. h0g2 ) 2. 馬二進三 $1 車９平８ *\n")
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9"] and g.next().comment == "c"  # type: ignore[union-attr]
+    first = g.next()
+    assert first is not None and [v.iccs() for v in first.variations] == ["h9g7", "c6c5"]
+    assert iccs(first.variations[1]) == ["h0g2"]
 
 
 _C_TOKENS = ["炮二平五", "馬８進７", "h2e2", "H2-E2", "h9g7", "車一平二", "前車進一", "後馬退二", "兵五進一", "卒３進１",
