@@ -263,6 +263,15 @@ int xq_pos_undo_move(xq_pos *p, const xq_undo *u) {
     return XQ_OK;
 }
 
+int xq_pos_play_codes(xq_pos *p, const xq_move *moves, int n, xq_undo *undos, int check_legal) {
+    if (!p || n < 0 || (n && (!moves || !undos))) return XQ_E_ARG;
+    for (int i = 0; i < n; i++) {
+        if (check_legal && !xq_pos_is_legal(p, moves[i])) return i;
+        if (xq_pos_do_move(p, moves[i], &undos[i]) != XQ_OK) return i;
+    }
+    return n;
+}
+
 void xq_pos_do_null(xq_pos *p, xq_undo *u) {
     if (!p || !u) return;
     u->key = p->key;

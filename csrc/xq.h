@@ -114,6 +114,10 @@ int xq_pos_check(const xq_pos *pos);
    made; undo the moves in reverse order. */
 int xq_pos_do_move(xq_pos *pos, xq_move move, xq_undo *undo);
 int xq_pos_undo_move(xq_pos *pos, const xq_undo *undo);
+/* Plays moves[0..n) in order, writing undo records to undos[0..n), and
+   stops at the first move do_move refuses (or, with check_legal, that is
+   not legal).  Returns the number of moves played, or XQ_E_ARG. */
+int xq_pos_play_codes(xq_pos *pos, const xq_move *moves, int n, xq_undo *undos, int check_legal);
 /* Passes the turn (for analysis); undo with xq_pos_undo_null. */
 void xq_pos_do_null(xq_pos *pos, xq_undo *undo);
 void xq_pos_undo_null(xq_pos *pos, const xq_undo *undo);

@@ -274,3 +274,29 @@ def test_arguments_are_checked_with_typed_errors():
     with pytest.raises(ValueError):
         xiangqi.perft(depth=0, divide=True)
     assert b.fen() == STARTING_FEN
+
+
+def test_push_codes_plays_a_line_in_one_call_and_stops_at_an_illegal_move():
+    line = [Move.from_iccs(m).code for m in ["h2e2", "h9g7", "h0g2", "i9h9"]]
+    b = Board()
+    b.push_codes(line)
+    ref = Board()
+    for code in line:
+        ref.push_code(code)
+    assert b.fen() == ref.fen() and b.move_stack == ref.move_stack and b.key_history() == ref.key_history()
+    b = Board()
+    with pytest.raises(IllegalMoveError, match="move 3 of 3"):
+        b.push_codes(line[:2] + [Move.from_iccs("e3e5").code])
+    assert b.ply == 2 and [m.iccs() for m in b.move_stack] == ["h2e2", "h9g7"]
+    b = Board()
+    with pytest.raises(IllegalMoveError):
+        b.push_codes([1 << 14 | 5])  # not a square pair at all: refused even without the legality check
+    assert b.ply == 0
+    b.push_codes([Move.from_iccs("h2h9").code], check_legal=False)  # pseudo-legal capture, pushed unchecked
+    b.pop()
+    long_line = [Move.from_iccs(m).code for m in ["h0g2", "h9g7", "g2h0", "g7h9"]] * 50
+    b.push_codes(long_line)
+    assert b.ply == 200 and b.board_fen() == Board().board_fen()
+    while b.move_stack:
+        b.pop()
+    assert b.fen() == STARTING_FEN

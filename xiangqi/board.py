@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import operator
 import re
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence
 
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
@@ -314,6 +314,34 @@ class Board:
         if st:
             raise IllegalMoveError(f"cannot push {Move.from_code(code).iccs()!r} in {self.fen()}: {_ffi.status_str(st)}")
         self.move_stack.append(Move(code >> 7, code & 127))
+
+    def push_codes(self, codes: "Sequence[int]", *, check_legal: bool = True) -> None:
+        """Play many 16-bit move codes in one C call (a game's main line, a search path).
+
+        With ``check_legal`` (the default) every move must be legal; otherwise
+        only :meth:`push`'s checks apply. At the first refused move this
+        raises :class:`IllegalMoveError` naming it and its ply; the moves
+        before it stay played.
+        """
+        n = len(codes)
+        if not n:
+            return
+        start = len(self.move_stack)
+        while self._cap < start + n:
+            self._grow()
+        try:
+            buf = ffi.new("xq_move[]", list(codes))
+        except (OverflowError, TypeError) as exc:
+            raise InvalidMoveError(f"move codes must be ints 0-65535: {exc}") from None
+        played = lib.xq_pos_play_codes(self._pos, buf, n, self._undo + start, 1 if check_legal else 0)
+        if played < 0:
+            _ffi.raise_internal(played, "xq_pos_play_codes")
+        self.move_stack.extend(Move.from_code(int(c)) for c in codes[:played])
+        if played < n:
+            code = int(codes[played])
+            text = Move.from_code(code).iccs() if code >> 7 < 90 and code & 127 < 90 else str(code)
+            raise IllegalMoveError(f"move {played + 1} of {n} ({text!r}, ply {start + played}) refused in "
+                                   f"{self.fen()}")
 
     def pop(self) -> Move:
         """Take back the last move and return it. Raises :class:`IndexError` on an empty stack."""
