@@ -280,11 +280,38 @@ int xq_move_facts(const xq_pos *pos, xq_move move, int flags, xq_facts *out) {
 
 /* --------------------------------------------------------- game history */
 
+/* A null move (move 0, xq_pos_do_null: the turn passes) is a ply like any
+   other in a game's undo records: these step a position over one record in
+   either direction. */
+static inline void step_forward(xq_pos *q, xq_move m, xq_undo *u) {
+    if (m) pos_do_move_fast(q, m, u);
+    else xq_pos_do_null(q, u);
+}
+
+static inline void step_back(xq_pos *q, const xq_undo *u) {
+    if (u->move) pos_undo_move_fast(q, u);
+    else xq_pos_undo_null(q, u);
+}
+
+/* Facts of a null move: nothing but the passing side (mover = its color
+   << 3, piece type 0) and whether it was in check. */
+static void null_facts(const xq_pos *p, xq_facts *f) {
+    memset(f, 0, sizeof *f);
+    f->mover = (uint8_t)(p->side << 3);
+    f->evasion = (uint8_t)in_check_side(p, p->side);
+    f->flags = XQ_FACT_NULL;
+}
+
 /* Walks pos back to ply `start` using undos[start..n); checks that every
    record fits the position so a bad record cannot corrupt memory. */
 static int rewind_to(xq_pos *q, const xq_undo *undos, int n, int start) {
     for (int i = n - 1; i >= start; i--) {
         const xq_undo *u = &undos[i];
+        if (u->move == 0) {
+            if (u->captured) return XQ_E_ARG;
+            xq_pos_undo_null(q, u);
+            continue;
+        }
         int from = move_from(u->move), to = move_to(u->move);
         if (u->move >> 14 || from >= 90 || to >= 90 || from == to) return XQ_E_ARG;
         int pc = q->board[to], mover = q->side ^ 1;
@@ -312,9 +339,14 @@ int xq_history_facts(const xq_pos *pos, const xq_undo *undos, int n, int start, 
     for (int s = 0; s < 90; s++) ids[s] = q.board[s] ? (uint8_t)s : NO_SQ;
     for (int i = start; i < end; i++) {
         xq_move m = undos[i].move;
+        xq_undo u;
+        if (!m) {
+            null_facts(&q, &out[i - start]);
+            xq_pos_do_null(&q, &u);
+            continue;
+        }
         facts_at(&q, m, flags, ids, &out[i - start]);
         int from = move_from(m), to = move_to(m);
-        xq_undo u;
         pos_do_move_fast(&q, m, &u);
         ids[to] = ids[from];
         ids[from] = NO_SQ;
@@ -330,8 +362,9 @@ int xq_history_checks(const xq_pos *pos, const xq_undo *undos, int n, int start,
     for (int i = start; i < end; i++) {
         int mover = q.side;
         xq_undo u;
-        pos_do_move_fast(&q, undos[i].move, &u);
-        if (xq_pos_in_check(&q)) counts[mover]++;
+        xq_move m = undos[i].move;
+        step_forward(&q, m, &u);
+        if (m && xq_pos_in_check(&q)) counts[mover]++; /* a null move checks nobody */
     }
     return XQ_OK;
 }
@@ -388,8 +421,8 @@ static int ply_kill(xq_pos *cur, int *cur_ply, const xq_undo *undos, int i, int 
     if (r->ply & XQ_PLY_NO_KILL) return 0;
     if (!(r->ply & XQ_PLY_KILL_ASKED)) {
         xq_undo u;
-        while (*cur_ply > i) pos_undo_move_fast(cur, &undos[--*cur_ply]);
-        while (*cur_ply < i) pos_do_move_fast(cur, undos[(*cur_ply)++].move, &u);
+        while (*cur_ply > i) step_back(cur, &undos[--*cur_ply]);
+        while (*cur_ply < i) step_forward(cur, undos[(*cur_ply)++].move, &u);
         xq_pos after = *cur;
         pos_do_move_fast(&after, undos[i].move, &u);
         uint8_t fflags = 0;
@@ -536,6 +569,13 @@ int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int coun
     for (int i = first; i < n; i++) {
         xq_move m = undos[i].move;
         xq_rep_info *r = &out[i];
+        if (!m) {
+            /* A null move: idle, no mate threat; the loops holding it are not judged (below). */
+            if (r->ply & XQ_PLY_IN_LOOP) r->ply = XQ_PLY_IN_LOOP | XQ_PLY_ANALYSED | XQ_PLY_NO_KILL | XQ_PLY_NULL;
+            xq_undo u;
+            xq_pos_do_null(&q, &u);
+            continue;
+        }
         if (r->ply & XQ_PLY_IN_LOOP) {
             xq_facts f;
             facts_at(&q, m, fl, ids, &f);
@@ -563,7 +603,12 @@ int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int coun
         int s = out[j].loop_start;
         if (s < 0) continue;
         int side_s = pos->side ^ ((n - s) & 1); /* to move at position s */
-        int any = 0;
+        int any = 0, null = 0;
+        for (int i = s; i < j && !null; i++) null = undos[i].move == 0;
+        if (null) {
+            out[j].loop[0] = out[j].loop[1] = 0; /* a pass in the loop: judged against nobody */
+            continue;
+        }
         for (int color = 0; color < 2; color++) {
             uint8_t bits = loop_bits(&q, &cur_ply, undos, s + (side_s == color ? 0 : 1), j, flags, out);
             out[j].loop[color] = bits;

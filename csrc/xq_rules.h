@@ -67,6 +67,8 @@ extern "C" {
 #define XQ_FACT_ILLEGAL 1       /* the move was not legal in its position (facts are partial) */
 #define XQ_FACT_TRUNCATED 2     /* more than XQ_MAX_CHASES pairs; see n_more */
 #define XQ_FACT_KILL_BUDGET 4   /* the mate-threat search ran out of nodes (kill may be 0 wrongly) */
+#define XQ_FACT_NULL 8          /* a null move (move 0, the turn passed): mover is the passing color << 3
+                                   (piece type 0), evasion says whether it was in check; nothing else is set */
 
 typedef struct xq_chase {
     uint8_t attacker;      /* square of the chasing piece after the move */
@@ -103,7 +105,14 @@ int xq_move_facts(const xq_pos *pos, xq_move move, int flags, xq_facts *out);
    without touching pos.  out[i - start] receives ply i's facts; cap must be
    at least end - start.  Ids are squares at ply `start`.  Returns the count
    written, XQ_E_ARG (bad range, NULL, or undo records that do not fit the
-   position) or XQ_E_BUFFER_SMALL. */
+   position) or XQ_E_BUFFER_SMALL.
+
+   Null moves.  An undo record whose move is 0 is a null move (made with
+   xq_pos_do_null): every history function walks over it with
+   xq_pos_undo_null / xq_pos_do_null.  Its facts are empty (XQ_FACT_NULL:
+   no check, no chase, no mate threat), it checks nobody in
+   xq_history_checks, and a repetition loop that holds one is judged against
+   nobody by xq_repetition_loops (both loop[] summaries 0). */
 int xq_history_facts(const xq_pos *pos, const xq_undo *undos, int n, int start, int end, int flags,
                      xq_facts *out, int cap);
 
@@ -141,10 +150,14 @@ typedef struct xq_rep_info {
                                    move, or a king's evasion under XQ_FACTS_CXA), as in xq_facts.kill */
 #define XQ_PLY_KILL_ASKED 32    /* its mate threat was computed (only where a verdict needed it) */
 #define XQ_PLY_KILL 64          /* ... and it threatens mate */
+#define XQ_PLY_NULL 128         /* move j is a null move (set on XQ_PLY_IN_LOOP moves) */
 
 /* Bits of xq_rep_info.loop[color]: one side's moves in a loop.  KIND_* and
    SAME_VICTIM are set only with ALL_ATTACK.  A side without ALL_ATTACK
-   plays at least one idle move, so no rule book forbids its pattern. */
+   plays at least one idle move, so no rule book forbids its pattern.  Both
+   sides' loop[] are 0 (not even XQ_LOOP_MOVES) when a null move lies in the
+   loop: a side that passed did not play the repetition, so the loop is
+   ruled against neither side. */
 #define XQ_LOOP_MOVES 1         /* the side moves in the loop */
 #define XQ_LOOP_ALL_CHECK 2     /* every move checks */
 #define XQ_LOOP_ALL_CHASE 4     /* every move chases and none checks, and one piece (by identity) is chased

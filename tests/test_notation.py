@@ -601,24 +601,19 @@ def test_whole_game_errors_name_ply_and_position() -> None:
         N.parse_game(None, ["h2e2", 3])  # type: ignore[list-item]
 
 
-class _PublicOnly:
-    """A board without the C position: the whole-game functions must fall back on the public API."""
-
-    def __init__(self, fen: str) -> None:
-        self._board = Board(fen)
-
-    def __getattr__(self, name: str) -> object:
-        if name == "_pos":
-            raise AttributeError(name)
-        return getattr(self._board, name)
-
-
-def test_public_api_fallback_agrees() -> None:
+def test_whole_game_replay_drives_the_c_position() -> None:
+    # The whole-game functions play their private board through the C core (no fallback on the public API:
+    # every Board has a C position).
     texts = ["炮二平五", "马8进7", "马二进三", "车9平8", "车一平二"]
-    board = _PublicOnly(STARTING_FEN)
-    assert N._parse_codes(board, texts, "chinese", False) == N.parse_game(None, texts)  # type: ignore[arg-type]
+    board = Board(STARTING_FEN)
+    codes = N._parse_codes(board, texts, "chinese", False)
+    assert codes == N.parse_game(None, texts)
+    ref = Board(STARTING_FEN)
+    for c in codes:
+        ref.push(Move.from_code(c))
+    assert board.fen() == ref.fen() and board.move_stack == []  # played on the C position, no move stack
     with pytest.raises(IllegalMoveError, match="ply 1"):
-        N._parse_codes(_PublicOnly(STARTING_FEN), ["h2e2", "h2e2"], "auto", False)  # type: ignore[arg-type]
+        N._parse_codes(Board(STARTING_FEN), ["h2e2", "h2e2"], "auto", False)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -295,6 +295,10 @@ def test_repetition_helpers() -> None:
         counts.append(rules.repetition_count(board))
     assert counts == [1, 1, 1, 1, 2, 2, 2, 2, 3]
     assert board.is_repetition() and board.is_repetition(3) and not board.is_repetition(4)
+    assert board.is_repetition(2)
+    for bad in (0, 1, -3):
+        with pytest.raises(ValueError, match="at least 2"):
+            board.is_repetition(bad)
     assert rules.repetition_plies(board) == [5, 1]
     assert rules.repetition_plies(board, 8) == [4] and rules.repetition_plies(board, 4) == []
     assert not board.can_claim_draw()  # Red alone breaks the rules: no draw to claim
@@ -338,8 +342,10 @@ def test_move_facts_and_errors() -> None:
     assert board.move_facts(2).kind == "idle"
     assert rules.move_facts(board, 2, rules="cxa").mate_threat is not None
     for bad in (0, 10, -10):
-        with pytest.raises(IndexError):
+        with pytest.raises(IndexError, match=r"1-based, 1 to 9 \(or -1 to -9 from the end\)"):
             board.move_facts(bad)
+    with pytest.raises(IndexError, match="no moves"):
+        Board().move_facts(1)
     with pytest.raises(ValueError):
         rules.get_rules("fide")
     with pytest.raises(ValueError):
@@ -425,6 +431,19 @@ def test_judge_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     assert judge_main([str(pgn)]) == 0
     out = capsys.readouterr().out
     assert "recorded 1/2-1/2" in out and "0-1 (perpetual chase)" in out and "earlier, at ply 9" in out
+
+
+def test_judge_command_reads_null_moves_and_move_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.judge import _board_from_tokens, judge_main
+
+    # "0000" is a null move, not a move number: it used to be dropped, so Red "played" h2e2 e2h2 in a row.
+    board = _board_from_tokens(["startpos", "moves", "1.", "h2e2", "0000", "2.", "e2h2", "2...", "0000"])
+    assert [m.iccs() for m in board.move_stack] == ["h2e2", "0000", "e2h2", "0000"]
+    assert judge_main(["startpos", "moves", *(["h2e2", "0000", "e2h2", "0000"] * 4), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1/2-1/2 (repetition draw)") and "null move" in out and "ply 16: Black 0000" in out
+    assert judge_main(["startpos", "moves", "h2e2", "13"]) == 2  # a bare number is not a move number
+    assert "'13'" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- C robustness
@@ -661,8 +680,9 @@ def _check_loops(board: Board, rule_set: str, count: int = 3) -> int:
         start = rules.repetition_plies(board, j)[count - 2]
         assert rec.loop_start == start
         facts = rules.history_facts(board, start + 1, j, rules=rs) if j > start else []
+        null = any(f.null for f in facts)  # a loop with a null move: summed up as 0 for both sides
         for color in (RED, BLACK):
-            bits = rules._loop_bits([f for f in facts if f.color == color])
+            bits = 0 if null else rules._loop_bits([f for f in facts if f.color == color])
             assert rec.loop[int(color)] == bits, (rule_set, j, color, bin(rec.loop[int(color)]), bin(bits))
         attacking += bool((rec.loop[0] | rec.loop[1]) & lib.XQ_LOOP_ALL_ATTACK)
         for f in facts:  # the per-move records of the moves inside loops
@@ -749,16 +769,105 @@ def test_loop_summary_and_scan_equal_the_full_judgement_on_master_games(rule_set
 
 
 def test_scan_with_a_null_move_after_the_loop() -> None:
-    # The C history functions do not walk over null moves: the scan falls back to judging on the game cut back.
+    # The C history functions walk over null moves: the loops before the pass are judged as without it.
     fen, moves = PERPETUAL_CHASE
     board = _play(fen, moves + ["a5e5", "a4e4"])
     board.push(Move.null())  # Black passes
     board.push_iccs("g0i2")
     pos, undo, n = board._pos, board._undo, len(board.move_stack)
-    assert lib.xq_repetition_loops(pos, undo, n, 3, 0, ffi.new("xq_rep_info[]", n + 1)) == lib.XQ_E_ARG
+    assert lib.xq_repetition_loops(pos, undo, n, 3, 0, ffi.new("xq_rep_info[]", n + 1)) == 3
     found = rules.scan_violations(board, every_ply=True)
     assert [r.ply for r in found] == [9, 10, 11]
     assert found == _reference_scan(_cut(board, 11), "axf", every_ply=True)
+    for rule_set in ("axf", "cxa"):
+        _check_loops(board, rule_set)
+        _check_scan(board, rule_set)
+
+
+def _null_loop(fen: str, moves: List[str]) -> Board:
+    board = Board(fen)
+    for m in moves:
+        board.push(Move.from_iccs(m))
+    return board
+
+
+def test_null_moves_in_a_repetition_are_ruled_against_nobody() -> None:
+    # The reviewer's case: Red moves its cannon to and fro, Black passes; every public call used to raise
+    # InternalError (the C history functions refused the null move's undo record).
+    board = _null_loop(STARTING_FEN, ["h2e2", "0000", "e2h2", "0000"] * 4)
+    for rule_set in ("axf", "cxa"):
+        outcome = board.outcome(rules=rule_set)
+        assert outcome is not None and outcome.winner is None
+        assert outcome.termination is Termination.REPETITION_DRAW
+        assert "null move" in outcome.reason and "空着" in outcome.reason_zh
+        assert board.is_game_over() and board.can_claim_draw(rule_set)
+        ruling = rules.judge(board, rule_set)
+        assert ruling is not None and ruling.red is not None and ruling.black is not None
+        assert not ruling.red.forbidden and not ruling.black.forbidden
+        assert "(null move): idle" in ruling.explain()
+        assert rules.scan_violations(board, rule_set) == []
+        assert [r.ply for r in rules.scan_violations(board, rule_set, include_draws=True)] == [8, 16]
+        assert rules.natural_limit(board, rules=rule_set).plies == 16
+        _check_loops(board, rule_set)
+        _check_scan(board, rule_set)
+    assert board.is_repetition(5) and not board.is_repetition(6)
+
+
+def test_perpetual_check_against_a_passing_side_is_not_a_loss() -> None:
+    # Red checks on every move while Black passes: without the passes Red would lose by perpetual check; a loop
+    # with a null move is ruled against neither side.
+    fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
+    board = _null_loop(fen, ["a1d1", "0000"] + ["d1d2", "0000", "d2d1", "0000"] * 2)
+    for rule_set in ("axf", "cxa"):
+        facts = rules.history_facts(board, rules=rule_set)
+        assert [f.check for f in facts[::2]] == [True] * 5 and all(f.null and f.kind == "idle" for f in facts[1::2])
+        outcome = board.outcome(rules=rule_set)
+        assert outcome is not None and outcome.winner is None and "null move" in outcome.reason
+        assert rules.scan_violations(board, rule_set) == []
+        _check_loops(board, rule_set)
+        _check_scan(board, rule_set)
+        # Only Red's five checks count for the natural limit (the passes check nobody).
+        nl = rules.natural_limit(board, rules=rule_set)
+        assert (nl.checks_red, nl.checks_black) == (5, 0)
+    # The same loop played with king moves is Red's perpetual check.
+    played = _null_loop(fen, ["a1d1", "d9e9", "d1e1", "e9d9", "e1d1", "d9e9", "d1e1", "e9d9", "e1d1"])
+    assert rules.adjudicate(played) is not None and rules.adjudicate(played).winner is BLACK  # type: ignore[union-attr]
+
+
+def test_move_facts_of_a_null_move() -> None:
+    board = Board()
+    board.push(Move.null())
+    board.push(Move.from_iccs("h9g7"))
+    first, second = board.move_facts(1), board.move_facts(2)
+    assert first.null and first.piece is None and first.color is RED and first.move == Move.null()
+    assert first.kind == "idle" and not first.check and first.chases == () and not first.illegal
+    assert first.describe() == "ply 1: Red 0000 (null move): idle"
+    assert first.describe_zh() == "第1着 红方 0000（空着）：闲"
+    assert not second.null and second.piece == Piece(4, BLACK) and second.color is BLACK
+    assert rules.move_facts(board, 1, rules="cxa").mate_threat is False
+    assert rules.judge(board) is None and board.outcome() is None and not board.can_claim_draw()
+    # In C: the null move's record says who passed; a null undo record that claims a capture is refused.
+    pos, undo, n = board._pos, board._undo, len(board.move_stack)
+    out = ffi.new("xq_facts[]", 2)
+    assert lib.xq_history_facts(pos, undo, n, 0, n, 0, out, 2) == 2
+    assert out[0].flags == lib.XQ_FACT_NULL and out[0].mover == 8 and out[0].move == 0
+    assert not out[1].flags & lib.XQ_FACT_NULL
+    bad = ffi.new("xq_undo[]", n)
+    ffi.memmove(bad, undo, ffi.sizeof("xq_undo") * n)
+    bad[0].captured = 9
+    assert lib.xq_history_facts(pos, bad, n, 0, n, 0, out, 2) == lib.XQ_E_ARG
+    assert lib.xq_history_checks(pos, bad, n, 0, n, ffi.new("int[2]")) == lib.XQ_E_ARG
+
+
+def test_null_moves_with_checks_and_a_pop() -> None:
+    # A pass while in check is still a pass (evasion set), and popping it restores the judged history.
+    board = Board("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")
+    board.push(Move.from_iccs("a1d1"))
+    board.push(Move.null())
+    facts = board.move_facts(2)
+    assert facts.null and facts.evasion and facts.color is BLACK
+    assert board.pop() == Move.null()
+    assert board.move_facts(-1).check and rules.judge(board) is None
 
 
 def test_loop_summary_rejects_bad_input() -> None:
@@ -791,3 +900,40 @@ def test_loop_summary_on_a_long_game_without_captures() -> None:
     assert len(set(board.key_history())) > 600
     assert _check_loops(board, "axf", count=2) > 10
     assert _check_loops(_cut(board, 300), "cxa", count=2) >= 1
+
+
+# --------------------------------------------------------------------------- documentation
+
+
+def _undocumented(module: Any) -> List[str]:
+    import inspect
+
+    out: List[str] = []
+    for name in dir(module):
+        obj = getattr(module, name)
+        if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)) \
+                or obj.__module__ != module.__name__:
+            continue
+        if not (obj.__doc__ or "").strip():
+            out.append(name)
+        if inspect.isclass(obj):
+            for key, member in vars(obj).items():
+                if key.startswith("_"):
+                    continue
+                fn = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+                if inspect.isfunction(fn) and not (fn.__doc__ or "").strip():
+                    out.append(f"{name}.{key}")
+    return out
+
+
+def test_public_names_have_docstrings() -> None:
+    import importlib
+
+    for name in ("rules", "judge", "validate", "batch", "notation"):
+        module = importlib.import_module(f"xiangqi.{name}")
+        assert _undocumented(module) == [], name
+
+
+def test_move_facts_annotation_names_the_type() -> None:
+    # It was "Any"; the name resolves to rules.MoveFacts for type checkers (imported under TYPE_CHECKING).
+    assert Board.move_facts.__annotations__["return"] == "MoveFacts"

@@ -10,7 +10,7 @@ import json
 import random
 import re
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
@@ -588,9 +588,32 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert re.search(r"truncated\s+1", out) and re.search(r"invalid-fen\s+2", out)
     assert V.validate_main([str(tmp_path / "missing.pgn")]) == 2
     assert "no such file" in capsys.readouterr().err
+    assert V.validate_main([str(SAMPLE), str(tmp_path / "missing.pgn")]) == 2  # checked before any work
+    assert "no such file" in capsys.readouterr().err
     assert V.validate_main(["--rules", "fide", str(SAMPLE)]) == 2
     assert V.validate_main(["--jobs", "-1", str(SAMPLE)]) == 2
     assert V.validate_main([]) == 2
+
+
+def test_cli_inputs_without_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("", encoding="utf-8")
+    empty_dir = tmp_path / "emptydir"
+    empty_dir.mkdir()
+    # Nothing found at all: a warning per input and exit 1 (it used to print "games 0" and exit 0).
+    assert V.validate_main([str(empty), str(empty_dir)]) == 1
+    captured = capsys.readouterr()
+    assert f"no games found in {empty}\n" in captured.err and f"no games found in {empty_dir}\n" in captured.err
+    assert re.search(r"games\s+0", captured.out)
+    assert V.validate_main(["--format", "dhtmlxq", str(SAMPLE / "ccpd-master-24.chinese.pgn"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "no games found in" in err and "(read as dhtmlxq)" in err
+    # Some input has games: the empty one is warned about, the exit code is the games' own.
+    assert V.validate_main([str(SAMPLE / "ccpd-master-24.chinese.pgn"), str(empty_dir), "-q"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == f"xiangqi validate: warning: no games found in {empty_dir}\n"
+    assert V.validate_main([str(SAMPLE / "ccpd-master-24.chinese.pgn"), "-q"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_cli_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -637,19 +660,19 @@ def test_progress_only_on_a_terminal() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# The C core's move-text replay (xq_play_text), when the core has it, agrees with the Python replay
+# The C core's move-text replay (xq_play_text) agrees with the Python token replay (which plays the games the PGN
+# reader reads, and whatever the C replay stops at)
 # ---------------------------------------------------------------------------------------------------------------------
 
-needs_c_replay = pytest.mark.skipif(V._PLAY_TEXT is None, reason="the C core has no xq_play_text")
-
-
 def python_only(monkeypatch: pytest.MonkeyPatch, paths: object, **kw: object) -> List[GameReport]:
+    def by_tokens(self: Any, start: Any, movetext: str) -> Any:
+        return self.replay(start, movetext.split(), False)
+
     with monkeypatch.context() as m:
-        m.setattr(V, "_PLAY_TEXT", None)
+        m.setattr(V._Replayer, "replay_text", by_tokens)
         return run(paths, **kw)
 
 
-@needs_c_replay
 @pytest.mark.parametrize("name", ["ccpd-master-3000.chinese.pgn", "ccpd-positions-300.chinese.pgn",
                                   "ccpd-known-bad-12.chinese.pgn", "wukong-liu-dahua-1125.iccs.pgn"])
 def test_c_replay_equals_python_replay(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
@@ -657,7 +680,6 @@ def test_c_replay_equals_python_replay(monkeypatch: pytest.MonkeyPatch, name: st
     assert lines_of(run(path)) == lines_of(python_only(monkeypatch, path))
 
 
-@needs_c_replay
 @pytest.mark.parametrize("seed", range(3))
 def test_c_replay_on_mangled_text(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int) -> None:
     """Random edits of move text (characters swapped in, dropped, spaces and odd whitespace added)."""

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from xiangqi.rules import MoveFacts
+
 __all__ = ["Board", "Status", "LegalMoveGenerator", "PseudoLegalMoveGenerator"]
 
 _FEN_PREVIEW = 80
@@ -624,7 +626,10 @@ class Board:
     # ---- rulings (xiangqi.rules)
 
     def is_repetition(self, count: int = 3) -> bool:
-        """Whether the current position has occurred at least ``count`` times (back to the last capture)."""
+        """Whether the current position has occurred at least ``count`` times (back to the last capture).
+
+        ``count`` must be at least 2 (:class:`ValueError` otherwise).
+        """
         from xiangqi import rules
         return rules.is_repetition(self, count)
 
@@ -633,10 +638,11 @@ class Board:
         from xiangqi import rules as rulings
         return rulings.can_claim_draw(self, rules)
 
-    def move_facts(self, ply: int, *, rules: str = "axf") -> "Any":
+    def move_facts(self, ply: int, *, rules: str = "axf") -> MoveFacts:
         """What move ``ply`` (1-based, -1 = last) does for the rulings: check, chases (with squares and why).
 
-        Returns a :class:`xiangqi.rules.MoveFacts`.
+        Returns a :class:`xiangqi.rules.MoveFacts`; raises :class:`IndexError` for a ply outside 1..len(move_stack)
+        (or -1..-len(move_stack)).
         """
         from xiangqi import rules as rulings
         return rulings.move_facts(self, ply, rules=rules)

@@ -7,7 +7,9 @@ Usage::
     xiangqi judge "FEN moves MOVE MOVE ..."
     xiangqi judge startpos moves MOVE ...      (or just the moves, from the start position)
 
-Moves may be ICCS (``h2e2``), WXF (``C2.5``) or Chinese (``炮二平五``). The
+Moves may be ICCS (``h2e2``), WXF (``C2.5``) or Chinese (``炮二平五``);
+``0000`` is a null move (the side to move passes; a repetition whose loop
+holds one is ruled against neither side). The
 verdict is printed with its reason in English and Chinese; ``--explain``
 adds what every move of the repetition loop does, ``--json`` prints one JSON
 object per game. Rulings that play went past (a side that should already
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
@@ -27,6 +30,8 @@ from xiangqi.core import STARTING_FEN
 __all__ = ["judge_main", "judge_board"]
 
 _FEN_SIDE = {"w", "r", "b", "red", "black"}
+#: A move number of pasted text (``1.``, ``12...``); anything else is read as a move (``0000`` passes the turn).
+_MOVE_NUMBER = re.compile(r"\d+\.+[,;]*")
 
 
 def _split_position(tokens: Sequence[str]) -> Tuple[str, List[str]]:
@@ -63,9 +68,11 @@ def _board_from_tokens(tokens: Sequence[str]) -> Any:
     fen, moves = _split_position(tokens)
     board = Board(fen)
     for i, text in enumerate(moves):
+        if _MOVE_NUMBER.fullmatch(text):
+            continue  # move numbers such as "1." or "12..." in pasted text
         text = text.rstrip(".,;")
-        if not text or text.rstrip(".").isdigit():
-            continue  # move numbers such as "1." in pasted text
+        if not text:
+            continue
         try:
             board.push_move(text)
         except XiangqiError as exc:

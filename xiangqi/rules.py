@@ -64,6 +64,11 @@ Choices where the books leave room (each checked against the AXF diagrams):
   move completed the loop is named in the reason;
 * Chinese 联合捉 (joint chase) is taken as a chase that needs the exchange
   (少根) to win the piece; mate threats are searched to 3 checking moves.
+* a null move (``0000``, a pass that :meth:`Board.push` allows for analysis)
+  is idle: no check, no chase, no mate threat. A repetition whose loop holds
+  one is ruled against neither side (a draw, whatever the other side did):
+  the side that passed did not play the repetition, and no rule book says
+  what a pass amounts to.
 
 >>> from xiangqi import Board
 >>> board = Board("2bk1a3/4a4/4b4/9/c8/1R7/3r5/4B4/4A4/4KAB2 w - - 0 1")
@@ -115,8 +120,9 @@ class RuleSet:
 
     #: Short name: ``"axf"`` or ``"cxa"``.
     name: str
-    #: Human names for reasons.
+    #: Human name for reasons (English).
     title: str
+    #: Human name for reasons (Chinese).
     title_zh: str
     #: Occurrences of a position that make it adjudicable (third by default).
     repetition_count: int = 3
@@ -197,10 +203,12 @@ class ChaseReason(enum.IntEnum):
 
     @property
     def words(self) -> str:
+        """The English adjective for the victim (``"unprotected"`` …; empty for :attr:`STRONGER`)."""
         return _REASON_WORDS[self][0]
 
     @property
     def words_zh(self) -> str:
+        """The Chinese term (``"无根"`` …; empty for :attr:`STRONGER`)."""
         return _REASON_WORDS[self][1]
 
 
@@ -215,10 +223,15 @@ _REASON_WORDS = {
 class Chase(NamedTuple):
     """One chase pair of a move: ``attacker`` newly threatens to win ``victim``."""
 
+    #: Square of the chasing piece after the move.
     attacker: Square
+    #: Square of the chased piece.
     victim: Square
+    #: The chasing piece.
     attacker_piece: Piece
+    #: The chased piece.
     victim_piece: Piece
+    #: Why the attack is a chase.
     reason: ChaseReason
     #: Legal recaptures on the victim's square (0 when unprotected or falsely protected).
     protectors: int
@@ -240,22 +253,38 @@ class Chase(NamedTuple):
 
 
 class MoveFacts(NamedTuple):
-    """What one move does, for the rulings: check, mate threat, chases."""
+    """What one move does, for the rulings: check, mate threat, chases.
+
+    A null move (``0000``, :meth:`Move.null`, which :meth:`Board.push` accepts
+    to pass the turn) has empty facts: ``piece`` is ``None``, no check, no
+    chase, no mate threat (:attr:`null` is true).
+    """
 
     #: 1-based number of the move in the game (ply 1 is the first move after the starting FEN).
     ply: int
+    #: The move played.
     move: Move
+    #: The side that played it.
     color: Color
-    piece: Piece
+    #: The piece moved (``None`` for a null move).
+    piece: Optional[Piece]
+    #: The piece captured, if any.
     captured: Optional[Piece]
+    #: The move checks (将).
     check: bool
     #: 杀: a mate threat by checks; ``None`` when not computed (Asian rules do not need it).
     mate_threat: Optional[bool]
     #: The mover was in check before the move.
     evasion: bool
+    #: The enemy pieces the move newly chases (捉), one :class:`Chase` per (attacker, victim) pair.
     chases: Tuple[Chase, ...]
     #: The move was not legal in its position (a board filled with :meth:`Board.push` unchecked).
     illegal: bool = False
+
+    @property
+    def null(self) -> bool:
+        """The move is a null move (the turn passed)."""
+        return self.piece is None
 
     @property
     def kind(self) -> str:
@@ -278,7 +307,8 @@ class MoveFacts(NamedTuple):
             parts.append("threatens mate")
         parts.extend(c.describe() for c in self.chases)
         what = "; ".join(parts) if parts else "idle"
-        return f"ply {self.ply}: {side} {self.move.iccs()} ({_piece_en(self.piece)}): {what}"
+        piece = "null move" if self.piece is None else _piece_en(self.piece)
+        return f"ply {self.ply}: {side} {self.move.iccs()} ({piece}): {what}"
 
     def describe_zh(self) -> str:
         """One Chinese line."""
@@ -289,7 +319,8 @@ class MoveFacts(NamedTuple):
             parts.append("杀")
         parts.extend(c.describe_zh() for c in self.chases)
         what = "；".join(parts) if parts else "闲"
-        return f"第{self.ply}着 {_side_zh(self.color)}方 {self.move.iccs()}（{self.piece.chinese()}）：{what}"
+        piece = "空着" if self.piece is None else self.piece.chinese()
+        return f"第{self.ply}着 {_side_zh(self.color)}方 {self.move.iccs()}（{piece}）：{what}"
 
 
 def _piece_en(p: Piece) -> str:
@@ -325,44 +356,28 @@ class _History:
     straight from its replay buffers.
     """
 
-    __slots__ = ("pos", "undo", "n", "_board")
+    __slots__ = ("pos", "undo", "n")
 
-    def __init__(self, pos: Any, undo: Any, n: int, board: "Optional[Board]" = None) -> None:
+    def __init__(self, pos: Any, undo: Any, n: int) -> None:
         self.pos = pos
         self.undo = undo
         self.n = n
-        #: The board it came from (only null moves make it matter, see :meth:`at`).
-        self._board = board
 
     def turn(self, j: int) -> Color:
         """The side to move at position ``j``."""
         return bool((int(self.pos.side) ^ (self.n - j)) & 1)
 
     def fullmove(self, j: int) -> int:
+        """The fullmove number at position ``j``."""
         return int(self.pos.fullmove) if j >= self.n else int(self.undo[j].fullmove)
 
     def halfmove(self, j: int) -> int:
+        """The halfmove clock (plies since a capture) at position ``j``."""
         return int(self.pos.halfmove) if j >= self.n else int(self.undo[j].halfmove)
-
-    def at(self, j: int) -> "_History":
-        """A history whose C calls may look at position ``j``: this one, or, when a null move (which the C
-        history functions refuse to walk over) follows ``j``, the game cut back to ``j``."""
-        board = self._board
-        if j >= self.n or board is None or all(board.move_stack[j:]):
-            return self
-        pos = ffi.new("xq_pos *")
-        lib.xq_pos_copy(pos, self.pos)
-        for i in range(self.n - 1, j - 1, -1):
-            if board.move_stack[i]:
-                lib.xq_pos_undo_move(pos, self.undo + i)
-            else:
-                lib.xq_pos_undo_null(pos, self.undo + i)
-        cut = _History(pos, self.undo, j)
-        return cut
 
 
 def _hist(board: "Board") -> _History:
-    return _History(board._pos, board._undo, len(board.move_stack), board)
+    return _History(board._pos, board._undo, len(board.move_stack))
 
 
 _PIECES = {code: Piece(code & 7, bool(code >> 3)) for code in list(range(1, 8)) + list(range(9, 16))}
@@ -383,7 +398,6 @@ _ILLEGAL = int(lib.XQ_FACT_ILLEGAL)
 
 def _raw_facts(h: _History, start: int, end: int, flags: int) -> bytes:
     """xq_history_facts for moves [start, end) (0-based) as raw bytes, one xq_facts record each."""
-    h = h.at(end)
     count = max(1, end - start)
     out = ffi.new("xq_facts[]", count)
     got = lib.xq_history_facts(h.pos, h.undo, h.n, start, end, flags, out, count)
@@ -418,7 +432,7 @@ def _convert(buf: bytes, index: int, ply: int, with_threats: bool) -> MoveFacts:
         a, v, aid, vid, ap, vp, reason, prot = buf[c:c + 8]
         chases.append(Chase(a, v, _PIECES[ap], _PIECES[vp], _REASONS[reason], prot, aid, vid))
         c += 8
-    return MoveFacts(ply, Move(code >> 7, code & 127), bool(mover >> 3), _PIECES[mover],
+    return MoveFacts(ply, Move(code >> 7, code & 127), bool(mover >> 3), _PIECES.get(mover),
                      _PIECES[captured] if captured else None, bool(check),
                      bool(kill) if with_threats else None, bool(evasion), tuple(chases), bool(flags & _ILLEGAL))
 
@@ -456,7 +470,10 @@ def move_facts(board: "Board", ply: int, *, rules: Union[str, RuleSet, None] = N
     n = len(board.move_stack)
     p = ply + n + 1 if ply < 0 else ply
     if not 1 <= p <= n:
-        raise IndexError(f"ply {ply} is outside the game's {n} plies")
+        if n == 0:
+            raise IndexError(f"ply {ply}: the game has no moves")
+        raise IndexError(f"ply {ply} is outside the game's {n} plies: plies are 1-based, 1 to {n} "
+                         f"(or -1 to -{n} from the end)")
     return history_facts(board, p, p, rules=rules)[0]
 
 
@@ -495,7 +512,9 @@ def repetition_count(board: "Board") -> int:
 
 
 def is_repetition(board: "Board", count: int = 3) -> bool:
-    """Whether the current position has occurred at least ``count`` times."""
+    """Whether the current position has occurred at least ``count`` times (``count`` >= 2)."""
+    if count < 2:
+        raise ValueError(f"repetition count must be at least 2, not {count!r}")
     return repetition_count(board) >= count
 
 
@@ -507,20 +526,29 @@ class Pattern(enum.Enum):
 
     #: Nothing forbidden (idle moves, offers, allowed mixes, one piece chasing several …).
     ALLOWED = "allowed"
+    #: 长将: every move checks.
     PERPETUAL_CHECK = "perpetual check"
+    #: 长捉: every move chases (AXF: one and the same piece).
     PERPETUAL_CHASE = "perpetual chase"
+    #: 长杀 (Chinese rules): every move threatens mate.
     PERPETUAL_MATE_THREAT = "perpetual mate threat"
+    #: 一将一杀 (Chinese rules): checks and mate threats, nothing idle.
     CHECK_AND_MATE_THREAT = "check and mate threat"
+    #: 一将一捉 (Chinese rules): checks and chases, nothing idle.
     CHECK_AND_CHASE = "check and chase"
+    #: 一杀一捉 (Chinese rules): mate threats and chases, nothing idle.
     MATE_THREAT_AND_CHASE = "mate threat and chase"
+    #: Checks, mate threats and chases mixed, nothing idle (Chinese rules).
     CHECK_MATE_THREAT_AND_CHASE = "check, mate threat and chase"
 
     @property
     def forbidden(self) -> bool:
+        """Whether the rule book forbids the pattern (everything but :attr:`ALLOWED`)."""
         return self is not Pattern.ALLOWED
 
     @property
     def zh(self) -> str:
+        """The Chinese name (``"长将"`` …)."""
         return _PATTERN_ZH[self]
 
 
@@ -539,7 +567,9 @@ _PATTERN_ZH = {
 class SideJudgement(NamedTuple):
     """One side's moves in a loop and what they amount to."""
 
+    #: The side judged.
     color: Color
+    #: What its moves in the loop amount to.
     pattern: Pattern
     #: The side's moves in the loop.
     moves: Tuple[MoveFacts, ...]
@@ -550,6 +580,7 @@ class SideJudgement(NamedTuple):
 
     @property
     def forbidden(self) -> bool:
+        """Whether the side's pattern is forbidden."""
         return self.pattern.forbidden
 
 
@@ -565,14 +596,18 @@ class NaturalLimit(NamedTuple):
     counted: int
     #: The side whose claim counts ``counted`` plies (its excess checks are deducted).
     claimant: Color
+    #: The limit in plies (the rule set's, or the one given).
     limit: int
+    #: ``counted`` reached ``limit`` (a draw; 0 as the limit never reaches).
     reached: bool
 
 
 class Ruling(NamedTuple):
     """A verdict with its reasoning: :attr:`outcome` and everything that led to it."""
 
+    #: The verdict and its reason (English and Chinese).
     outcome: Outcome
+    #: The rule set that decided.
     rules: RuleSet
     #: ``"repetition"`` or ``"natural_limit"``.
     kind: str
@@ -585,16 +620,21 @@ class Ruling(NamedTuple):
     last_ply: int = 0
     #: The side whose move completed the loop.
     completed_by: Optional[Color] = None
+    #: Repetition: the judgement of Red's moves in the loop.
     red: Optional[SideJudgement] = None
+    #: Repetition: the judgement of Black's moves in the loop.
     black: Optional[SideJudgement] = None
+    #: Natural limit: the count that reached it.
     natural: Optional[NaturalLimit] = None
 
     @property
     def winner(self) -> Optional[Color]:
+        """The side the ruling awards the game to (``None`` for a draw)."""
         return self.outcome.winner
 
     @property
     def loser(self) -> Optional[Color]:
+        """The side that loses by the ruling (``None`` for a draw)."""
         return None if self.outcome.winner is None else not self.outcome.winner
 
     def side(self, color: Color) -> Optional[SideJudgement]:
@@ -709,6 +749,8 @@ def _quick_verdict(red_bits: int, black_bits: int, rs: RuleSet) -> Optional[Tupl
     """(loser or None, why, termination) of a loop from the two sides' summaries, as :func:`_verdict` would
     decide it; ``None`` where that needs the facts themselves (CXA's joint-chase exceptions when both
     sides break the rules, and the red-must-vary rule)."""
+    if not (red_bits | black_bits):
+        return None, "null move", Termination.REPETITION_DRAW  # xq_repetition_loops: a pass in the loop
     red, black = _pattern_of(red_bits, rs), _pattern_of(black_bits, rs)
     rc, bc = red is Pattern.PERPETUAL_CHECK, black is Pattern.PERPETUAL_CHECK
     if rc and bc:
@@ -799,6 +841,8 @@ def _pattern_text(sj: SideJudgement) -> Tuple[str, str]:
     if sj.pattern is Pattern.PERPETUAL_CHECK:
         checkers = []
         for f in sj.moves:
+            if f.piece is None:  # pragma: no cover - a null move never checks
+                continue
             name = f"{_PIECE_WORDS[f.piece.piece_type]}"
             if name not in checkers:
                 checkers.append(name)
@@ -847,6 +891,8 @@ def _draw_outcome(what_en: str, what_zh: str, rs: RuleSet, words: Tuple[str, str
 _PLAIN_DRAWS = {
     "mutual perpetual check": ("both sides check perpetually", "双方长将"),
     "allowed": ("neither side's moves are forbidden", "双方均为允许着法，不变作和"),
+    "null move": ("a null move (a pass) lies in the loop, so neither side is ruled against",
+                  "循环中有空着（停着），不判任何一方负，作和"),
 }
 
 
@@ -878,7 +924,13 @@ def _repetition_ruling(h: _History, at: int, rs: RuleSet, count: int) -> Optiona
     mover_black = [f for f in facts if not f.color]
     red = _side_judgement(RED, mover_red, rs)
     black = _side_judgement(BLACK, mover_black, rs)
-    loser, why = _verdict(red, black, rs)
+    if any(f.null for f in facts):
+        # A side that passed did not play the repetition: nobody is ruled against (a draw).
+        red = SideJudgement(RED, Pattern.ALLOWED, red.moves)
+        black = SideJudgement(BLACK, Pattern.ALLOWED, black.moves)
+        loser, why = None, "null move"
+    else:
+        loser, why = _verdict(red, black, rs)
     completed_by = not h.turn(at)
     first_ply, last_ply = start + 1, at
     words = _loop_words(h, at, rs, count, start)
@@ -918,7 +970,6 @@ def _natural_limit(h: _History, at: int, rs: RuleSet, lim: int) -> NaturalLimit:
     known = min(plies, at)
     counts = ffi.new("int[2]")
     if known > 0:
-        h = h.at(at)
         st = lib.xq_history_checks(h.pos, h.undo, h.n, at - known, at, counts)
         if st < 0:
             from xiangqi._ffi import raise_internal
@@ -1051,7 +1102,8 @@ class _Found:
 
 def _loops(h: _History, rs: RuleSet, c: int, buf: Any = None) -> Tuple[Any, int]:
     """``xq_repetition_loops`` over the game: (records, suspects), or (None, -1) when the C core refuses the
-    history (a null move inside a loop), so that every due position is judged from its facts."""
+    history (undo records that do not fit the position), so that every due position is judged from its facts
+    (which raises :class:`InternalError` there)."""
     if buf is None:
         buf = ffi.new("xq_rep_info[]", h.n + 1)
     got = int(lib.xq_repetition_loops(h.pos, h.undo, h.n, c, rs.facts_flags(), buf))

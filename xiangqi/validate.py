@@ -673,10 +673,6 @@ class _Replay:
         self.last_token_failed = last_token_failed
 
 
-#: The C core's whole-move-text replay, when it has one (see ``xq_play_text``).
-_PLAY_TEXT: Any = getattr(lib, "xq_play_text", None)
-
-
 def _only_legal(pos: Any, col: bytearray, pc: int, fi: int, dl: int) -> int:
     """The one legal move by ``dl`` of a piece ``pc`` on file ``fi`` (``col``: its ten codes), or 0."""
     found = 0
@@ -822,7 +818,7 @@ class _Replayer:
         data = movetext.encode("utf-8", "surrogatepass")
         if len(data) // 2 + 2 >= self.cap:
             self._grow(len(data) // 2 + 2)
-        plies = int(_PLAY_TEXT(pos, data, len(data), self.undo, self.cap, self.stop))
+        plies = int(lib.xq_play_text(pos, data, len(data), self.undo, self.cap, self.stop))
         stop = int(self.stop[0])
         if stop >= len(data):
             return _Replay(plies, None, None, False)
@@ -1358,13 +1354,7 @@ def _scan_segment(text: str, s: int, tb: int, e: int, line: int) -> Optional[_Ga
     while k < e and text[k] in " \t\r\n":
         k += 1
     first = line + text.count("\n", s, k)
-    if _PLAY_TEXT is not None:
-        return _GameText(first, headers, None, None, False, movetext)
-    tokens = movetext.split()
-    result = None
-    if tokens and tokens[-1] in _RESULT_WORDS:
-        result = _RESULT_WORDS[tokens.pop()]
-    return _GameText(first, headers, tokens, result, False)
+    return _GameText(first, headers, None, None, False, movetext)
 
 
 def _pgn_reader_games(text: str, line: int) -> List[_GameText]:
@@ -1645,7 +1635,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="xiangqi validate",
         description="Check every game of PGN, XQF and DhtmlXQ collections (files, directories, .gz): legal start "
                     "position, legal moves, results that agree with the board. Exit code 0 when every game is "
-                    "valid, 1 when some are not, 2 for usage errors.",
+                    "valid, 1 when some are not or no game was found at all (a PATH without games is warned "
+                    "about), 2 for usage errors (a PATH that does not exist).",
         epilog="example: xiangqi validate tests/data/sample --report report.jsonl",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="game files or directories (searched recursively)")
@@ -1665,7 +1656,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def validate_main(argv: Sequence[str]) -> int:
-    """``xiangqi validate ...``: returns the exit code (0 all valid, 1 some invalid, 2 usage error)."""
+    """``xiangqi validate ...``: returns the exit code (0 all valid, 1 some invalid or no game found, 2 usage
+    error or a missing path). Each PATH that yields no game is named in a warning on standard error."""
     parser = _parser()
     try:
         args = parser.parse_args(list(argv))
@@ -1675,10 +1667,11 @@ def validate_main(argv: Sequence[str]) -> int:
         print("xiangqi validate: --jobs must be >= 0", file=sys.stderr)
         return 2
     try:
-        files = expand_paths(args.paths)
+        inputs = [(p, expand_paths([p])) for p in args.paths]
     except FileNotFoundError as exc:
         print(f"xiangqi validate: {exc}", file=sys.stderr)
         return 2
+    files = [f for _, found in inputs for f in found]
     jobs = args.jobs or (os.cpu_count() or 1)
     report_stream: Optional[TextIO] = None
     summary_stream: TextIO = sys.stdout
@@ -1698,6 +1691,7 @@ def validate_main(argv: Sequence[str]) -> int:
 
     progress = Progress(sys.stderr, total_files=len(files), enabled=not args.quiet)
     summary = Summary()
+    games_in: Dict[str, int] = collections.defaultdict(int)  # reports per source file
     t0 = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
@@ -1716,6 +1710,7 @@ def validate_main(argv: Sequence[str]) -> int:
                            args.format, args.chunk_kib * 1024)
             for r in reports:
                 summary.add(r)
+                games_in[r.source] += 1
                 if writer is not None:
                     writer.write(r)
                 progress.update(files=summary.files, games=summary.games, plies=summary.plies,
@@ -1725,8 +1720,14 @@ def validate_main(argv: Sequence[str]) -> int:
         if report_stream is not None and report_stream is not sys.stdout:
             report_stream.close()
     summary.seconds = time.perf_counter() - t0
+    for path, found in inputs:
+        if not any(games_in.get(f) for f in found):
+            fmt = "" if args.format == "auto" else f" (read as {args.format})"
+            print(f"xiangqi validate: warning: no games found in {path}{fmt}", file=sys.stderr)
     if not args.quiet:
         print(summary.table(), file=summary_stream)
+    if summary.games == 0:
+        return 1
     return 0 if summary.invalid == 0 else 1
 
 
