@@ -7,25 +7,14 @@ import io
 from pathlib import Path
 from typing import Dict, List
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import shared_path
 from xiangqi import Move
 from xiangqi.dhtmlxq import parse_tags, read_dhtmlxq, read_games, write_dhtmlxq
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn import Game, GameNode, read_games as read_pgn_games, write_game
-
-SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
-
-
-def shared_path(*parts: str) -> Path:
-    """A path inside the shared data folder (``<repo>/../shared``); skips the test when it is absent."""
-    path = SHARED_DIR.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"shared data not available: {path}")
-    return path
-
 
 DATA = Path(__file__).resolve().parent / "data" / "games"
 START_SIDE = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
@@ -185,3 +174,7 @@ def test_fuzz_text(text: str) -> None:
 def test_fuzz_bytes(data: bytes) -> None:
     for g in read_games(b"[DhtmlXQ]" + data + b"[/DhtmlXQ]"):
         assert all(isinstance(e.error, XiangqiError) for e in g.errors)
+
+
+def test_the_tests_use_the_shared_data_helper_of_conftest() -> None:
+    assert shared_path.__module__ == "conftest"

@@ -15,23 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import SHARED_DIR, shared_path
 from xiangqi import Board, Move
 from xiangqi._encoding import LineDecoder, detect_encoding, iter_text_lines
 from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
                             XiangqiError)
 from xiangqi.pgn import (TAG_ROSTER, Game, GameError, GameNode, Headers, InvalidRecordError, RawGame, read_game,
                          read_games, replay_mainline, scan_games, write_game)
-
-SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
-
-
-def shared_path(*parts: str) -> Path:
-    """A path inside the shared data folder (``<repo>/../shared``); skips the test when it is absent."""
-    path = SHARED_DIR.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"shared data not available: {path}")
-    return path
-
 
 DATA = Path(__file__).resolve().parent / "data" / "games"
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -214,6 +204,98 @@ def test_error_inside_a_variation_keeps_the_main_line() -> None:
     assert [v.move for v in g.variations] == [Move.from_iccs("h2e2"), Move.from_iccs("c3c4")]
     (err,) = g.errors
     assert err.ply == 0 and err.token == "h2h8" and err.mainline is False
+
+
+# --- A comment or variation never closed -------------------------------------------------------------------------
+
+_NEXT_GAME = '\n\n[Event "2"]\n[Red "r"]\n\n1. h2e2 h9g7 2. h0g2 *\n'
+
+
+def _structure_errors(game: "Game | RawGame") -> List[Tuple[int, str, str, int, bool]]:
+    return [(e.ply, e.token, e.reason, e.line, e.mainline) for e in game.errors
+            if isinstance(e.error, InvalidRecordError)]
+
+
+@pytest.mark.parametrize("opening,what", [("{oops h9g7 *", "comment"), ("(h0g2 h9g7 *", "variation"),
+                                          ("(h0g2 {oops h9g7 ) *", "comment")])
+def test_a_comment_or_variation_never_closed_ends_with_its_game(opening: str, what: str) -> None:
+    """The unclosed ``{``/``(`` is an error of its game, and the next game (after a blank line and tags) is read."""
+    text = '[Event "1"]\n\n1. h2e2 ' + opening + _NEXT_GAME
+    first, second = games = list(read_games(io.StringIO(text)))
+    token = "{" if what == "comment" else "("
+    assert _structure_errors(first) == [(1, token, f"unterminated {what} opened at line 3", 3, True)]
+    assert "h9g7" in str(first.errors[0].error) and "line 3" in str(first.errors[0].error)  # names the input
+    assert iccs(first) == ["h2e2"] and "line 3" in str(first.errors[0])
+    assert dict(second.headers)["Event"] == "2" and dict(second.headers)["Red"] == "r"
+    assert iccs(second) == ["h2e2", "h9g7", "h0g2"] and second.errors == []
+    assert second.headers["Result"] == "*"
+    # The scanning front end and its replay carry the error; the next game starts on its own first line.
+    raw1, raw2 = scan_games(text.encode("utf-8"))
+    assert _structure_errors(raw1) == _structure_errors(first) and raw2.errors == []
+    assert raw1.moves == ["h2e2"] and raw2.first_line == 5 and raw2.move_lines == [8, 8, 8]
+    rep = replay_mainline(raw1)
+    assert rep.error is not None and rep.error.reason == f"unterminated {what} opened at line 3" and rep.codes
+    assert replay_mainline(raw2).error is None
+    assert [g[:3] for g in _both_paths(text)] == [_record(g)[:3] for g in games]
+
+
+def test_an_unclosed_comment_is_an_error_at_the_end_of_the_file_too() -> None:
+    g = one('[Event "1"]\n\n1. h2e2 h9g7\n2. h0g2 {oops\n\nh0g2 *\n')
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2"]
+    assert _structure_errors(g) == [(3, "{", "unterminated comment opened at line 4", 4, True)]
+    # A ";" comment runs to the end of its line and is not unclosed.
+    assert one("1. h2e2 h9g7 ; a {line comment\n").errors == []
+    assert one("1. h2e2 {a} h9g7 ;a {\n").errors == []
+
+
+def test_a_bad_move_before_an_unclosed_comment_comes_first() -> None:
+    text = "1. h2e2 h9g7\n2. h2h9 {oops\n"
+    g = one(text)
+    assert [(e.ply, e.token, e.line) for e in g.errors] == [(2, "h2h9", 2), (3, "{", 2)]
+    assert isinstance(g.errors[0].error, IllegalMoveError)
+    (raw,) = scan_games(text.encode("utf-8"))
+    rep = replay_mainline(raw)
+    assert rep.error is not None and rep.error.token == "h2h9" and len(rep.codes) == 2
+
+
+def test_tag_lines_inside_a_comment_that_closes_stay_in_it() -> None:
+    """A blank line and a tag line end an open comment's game only when what follows does not close it."""
+    text = '[Event "1"]\n\n1. h2e2 {see\n\n[Event "not a game"]\n\n} h9g7 *\n\n[Event "2"]\n\n1. c3c4 *\n'
+    first, second = read_games(io.StringIO(text))
+    assert first.errors == [] and iccs(first) == ["h2e2", "h9g7"]
+    assert first.next() is not None and '[Event "not a game"]' in first.next().comment  # type: ignore[union-attr]
+    assert (second.headers["Event"], iccs(second)) == ("2", ["c3c4"])
+    # The next game's own comment does not close the one left open before it.
+    text = '[Event "1"]\n\n1. h2e2 {oops h9g7 *\n\n[Event "2"]\n\n1. c3c4 {fine} c6c5 *\n'
+    first, second = read_games(io.StringIO(text))
+    assert _structure_errors(first) == [(1, "{", "unterminated comment opened at line 3", 3, True)]
+    assert second.errors == [] and iccs(second) == ["c3c4", "c6c5"] and second.next().comment == "fine"  # type: ignore[union-attr]
+
+
+def test_read_game_after_an_unclosed_comment_leaves_the_handle_at_the_next_game(tmp_path: Path) -> None:
+    """read_game looks ahead past the open comment's game: the handle still ends up at the next game's start."""
+    text = ('[Event "a"]\n\n1. h2e2 {oops h9g7 *\n\n[Event "b"]\n[Red "x"]\n\n1. c3c4 c6c5\n2. h2h8 *\n'
+            '\n[Event "c"]\n\n1. b2e2 {open\n\n\n[Event "d"]\n\n1. h2e2 *\n')
+    path = tmp_path / "u.pgn"
+    for encoding in ("utf-8", "gbk"):
+        path.write_bytes(text.encode(encoding))
+        expected = [(g.headers["Event"], iccs(g), [(e.ply, e.token, e.line) for e in g.errors])
+                    for g in read_games(path)]
+        assert [e[0] for e in expected] == ["a", "b", "c", "d"]
+        assert expected[1][2] == [(2, "h2h8", 9)] and expected[2][2] == [(1, "{", 13)] and expected[3][2] == []
+        for mode in ("r", "rb"):
+            with open(path, mode, **({"encoding": encoding} if mode == "r" else {})) as fh:  # type: ignore[call-overload]
+                got, offsets = [], []
+                while True:
+                    offsets.append(fh.tell())
+                    g = read_game(fh)
+                    if g is None:
+                        break
+                    got.append((g.headers["Event"], iccs(g), [(e.ply, e.token, e.line) for e in g.errors]))
+                assert got == expected, (encoding, mode)
+                fh.seek(offsets[1])
+                again = read_game(fh)
+                assert again is not None and again.headers["Event"] == "b"
 
 
 def test_bad_fen_tag() -> None:
@@ -924,3 +1006,30 @@ def test_convert_reports_problems_and_bad_requests(tmp_path: Path, capsys: pytes
     odd.write_bytes(b"[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]")
     assert convert_main([str(odd), str(out), "--notation", "iccs"]) == 0
     assert iccs(next(read_games(out))) == ["h2e2"]
+
+
+def test_the_tests_use_the_shared_data_helper_of_conftest() -> None:
+    assert shared_path.__module__ == "conftest"
+
+
+@pytest.mark.parametrize("module", ["pgn", "xqf", "dhtmlxq", "convert", "_encoding"])
+def test_public_names_of_the_record_modules_have_docstrings(module: str) -> None:
+    """Every public class, function, method and property (getter and setter) of the readers is documented."""
+    import ast
+    import importlib
+
+    mod = importlib.import_module(f"xiangqi.{module}")
+    assert mod.__file__ is not None and mod.__doc__
+    tree = ast.parse(Path(mod.__file__).read_text(encoding="utf-8"))
+    missing: List[str] = []
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for n in ast.iter_child_nodes(node):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not n.name.startswith("_"):
+                if ast.get_docstring(n) is None:
+                    missing.append(f"{prefix}{n.name} (line {n.lineno})")
+                if isinstance(n, ast.ClassDef):
+                    walk(n, f"{prefix}{n.name}.")
+
+    walk(tree, "")
+    assert missing == []

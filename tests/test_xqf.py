@@ -4,28 +4,17 @@ from __future__ import annotations
 
 import csv
 import io
-from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import SHARED_DIR, shared_path
 from xiangqi import Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, XiangqiError
 from xiangqi.pgn import Game, GameNode, InvalidRecordError, read_games, write_game
 from xiangqi.xqf import decode_header, read_xqf, write_xqf
-
-SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
-
-
-def shared_path(*parts: str) -> Path:
-    """A path inside the shared data folder (``<repo>/../shared``); skips the test when it is absent."""
-    path = SHARED_DIR.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"shared data not available: {path}")
-    return path
-
 
 XQF_DIR = SHARED_DIR / "data" / "games" / "xqf"
 START_SIDE = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
@@ -161,6 +150,20 @@ def test_not_xqf_raises_a_typed_error() -> None:
     game.headers["FEN"] = "4k4/9/9/9/9/9/PPPPPPPPP/9/9/4K4 w - - 0 1"  # nine pawns: no board, no XQF
     with pytest.raises(InvalidFenError):
         write_xqf(game)
+
+
+def test_a_file_cut_inside_the_header_is_a_truncated_header_not_a_foreign_file() -> None:
+    data = shared_path("data", "games", "xqf", "cchess-tests-test.xqf").read_bytes()
+    for n in (918, 2, 1023):
+        with pytest.raises(InvalidRecordError, match=rf"^truncated XQF header: {n} bytes, the header alone has 1024"):
+            read_xqf(data[:n])
+    for blob in (b"", b"X", b"AB" + data[2:918], b"PK" + data[2:]):
+        with pytest.raises(InvalidRecordError, match="^not an XQF file: magic"):
+            read_xqf(blob)
+
+
+def test_the_tests_use_the_shared_data_helper_of_conftest() -> None:
+    assert shared_path.__module__ == "conftest"
 
 
 def test_truncated_file_keeps_what_was_read() -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 import os
 import re
 import threading
@@ -62,11 +63,17 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: Move notations the writer produces.
 NOTATIONS = ("chinese", "iccs", "wxf")
 
+#: Numeric annotation glyph ``$1``, written ``!`` after a move.
 NAG_GOOD_MOVE = 1
+#: ``$2``: ``?``.
 NAG_MISTAKE = 2
+#: ``$3``: ``!!``.
 NAG_BRILLIANT_MOVE = 3
+#: ``$4``: ``??``.
 NAG_BLUNDER = 4
+#: ``$5``: ``!?``.
 NAG_SPECULATIVE_MOVE = 5
+#: ``$6``: ``?!``.
 NAG_DUBIOUS_MOVE = 6
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
@@ -76,6 +83,7 @@ _RESULT_WORDS = {
     "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
 }
 
+#: The errors a move token can raise when it is decoded on a position (caught together by the readers).
 MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 
 
@@ -378,13 +386,19 @@ class Game(GameNode):
     # The readers store a plain main line as move codes and build its nodes on first use: reading
     # a game then costs no node objects unless they are wanted (mainline_moves() needs none).
     @property
-    def variations(self) -> List[GameNode]:  # noqa: D102 - documented on GameNode
+    def variations(self) -> List[GameNode]:
+        """The moves from the start position (``variations[0]`` is the main line's first move).
+
+        As on :class:`GameNode`; a main line the reader kept as move codes
+        becomes nodes on this first access.
+        """
         if self._lazy is not None:
             self._materialize()
         return _VARIATIONS_SLOT.__get__(self)  # type: ignore[no-any-return]
 
     @variations.setter
     def variations(self, value: List[GameNode]) -> None:
+        """Replace the first moves (any main line still kept as move codes is dropped)."""
         self._lazy = None
         _VARIATIONS_SLOT.__set__(self, value)
 
@@ -467,6 +481,7 @@ def _moves_of(codes: List[int]) -> List[Move]:
 # Sources: paths, bytes, binary or text files, gzip, encodings -> text lines
 # ---------------------------------------------------------------------------------------------------------------
 
+#: What the readers accept: a path, ``bytes``, or an open text or binary file.
 Source = Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes], Any]
 
 
@@ -621,11 +636,16 @@ def _unescape(value: str) -> str:
 
 
 class _Chunk:
-    """The lines of one game: its tags, and its move text as consecutive lines from ``movetext_start``."""
+    """The lines of one game: its tags, and its move text as consecutive lines from ``movetext_start``.
 
-    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_start")
+    ``overread`` is 0 when the chunker, on yielding the game, had read at most the next game's first line,
+    else the number of lines it had read past the game's end (it looked ahead, see :func:`_comment_closes_later`).
+    """
+
+    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_start", "overread")
 
     def __init__(self, first_line: int) -> None:
+        self.overread = 0
         self.first_line = first_line
         self.tags: List[Tuple[str, str]] = []
         self.tag_lines: Dict[str, int] = {}
@@ -656,8 +676,11 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
 
     A game ends where the next one's tags begin, or after a result token
     when the next move text starts again at move 1. Tag-like lines inside a
-    ``{…}`` comment belong to the comment; lines starting with ``%`` are
-    skipped. This loop sees every line of the input, so it is kept lean:
+    ``{…}`` comment belong to the comment, unless a blank line comes before
+    them and what follows them (up to the next such tag line) does not close
+    the comment: the comment is then never closed, and ends with its game so
+    that it cannot swallow the games after it (:func:`_comment_closes_later`).
+    Lines starting with ``%`` are skipped. This loop sees every line of the input, so it is kept lean:
     blank lines inside move text are kept (line numbers then follow from
     the position in the list), and the lines of move text that need no
     decision (no tag, escape, comment or new game can start there) are
@@ -666,6 +689,7 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
     chunk: Optional[_Chunk] = None
     movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
     in_comment = False
+    blank_before = False                   # in a comment: whether the last line was blank
     tag_match = _TAG_RE.match
     game_start = _GAME_START_RE.match
     slow_first = _SLOW_FIRST
@@ -682,9 +706,21 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
             lineno += 1
             if in_comment:
                 assert movetext is not None
-                movetext.append(line)
-                in_comment = _comment_open_after(line, True)
-                continue
+                # A comment left open ends with its game where a blank line is followed by a tag line: the
+                # next game starts there (the tokenizer records the unterminated comment on this one).
+                if blank_before and line.lstrip()[:1] == "[" and tag_match(line) is not None:
+                    ahead: List[str] = []
+                    closes = _comment_closes_later(it, ahead)
+                    it = itertools.chain(ahead, it)
+                    if not closes:
+                        in_comment = False
+                        if chunk is not None:
+                            chunk.overread = len(ahead) + 1
+                if in_comment:
+                    movetext.append(line)
+                    blank_before = not line.strip()
+                    in_comment = _comment_open_after(line, True)
+                    continue
             c = line[:1]
             if c == " " or c == "\t":
                 c = line.lstrip()[:1]
@@ -734,6 +770,7 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
             movetext.append(line)
             if "{" in line or ";" in line:
                 in_comment = _comment_open_after(line, False)
+                blank_before = False
                 continue
             # Plain move-text lines follow, as a rule: append them until one needs the checks above
             # (a line "10. ..." cannot start a new game, so the game-start test is spared for it).
@@ -756,6 +793,29 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
         yield chunk
 
 
+def _comment_closes_later(it: Iterator[str], ahead: List[str]) -> bool:
+    """Whether a ``{`` comment, open where a tag line follows a blank line, is closed by the lines after it.
+
+    Reads the lines of ``it`` into ``ahead`` up to the first brace, or a tag
+    line after a blank line (where a game would start), or the end. The
+    comment goes on (the tag line is part of it) when a ``}`` comes first;
+    otherwise it never closes, and the tag line starts the next game.
+    """
+    tag_match = _TAG_RE.match
+    blank = False
+    for line in it:
+        ahead.append(line)
+        if line.lstrip()[:1] == "[" and tag_match(line) is not None:
+            if blank:
+                return False
+            continue
+        close, open_ = line.find("}"), line.find("{")
+        if close >= 0 or open_ >= 0:
+            return close >= 0 and (open_ < 0 or close < open_)
+        blank = not line.strip()
+    return False
+
+
 def _comment_open_after(line: str, in_comment: bool) -> bool:
     """Whether a ``{`` comment is still open at the end of ``line``."""
     for ch in line:
@@ -773,6 +833,7 @@ def _comment_open_after(line: str, in_comment: bool) -> bool:
 # Tokens
 # ---------------------------------------------------------------------------------------------------------------
 
+#: Kinds of move-text tokens: a move, a ``{…}`` or ``;`` comment, ``(``, ``)``, a NAG, a result.
 T_MOVE, T_COMMENT, T_OPEN, T_CLOSE, T_NAG, T_RESULT = range(6)
 
 _TOKEN_RE = re.compile(r"""
@@ -793,6 +854,7 @@ _SPECIAL = re.compile(r"[{}();$\[\]!?]")
 _PLAIN_RE = re.compile(r"\d+\s*(?:\.+|…)(?!\d(?!\S))|\d+(?!\S)|(\S+)")
 _RESULT_KEYS = frozenset(_RESULT_WORDS)
 
+#: A move-text token: ``(kind, text, line)``, kind one of ``T_MOVE`` … ``T_RESULT``.
 Token = Tuple[int, str, int]
 
 
@@ -822,10 +884,11 @@ class _Tokens:
     Plain move text (the common case: no comment, variation, NAG or
     annotation) is kept as the list of main-line move strings only, with line
     numbers worked out on demand; anything else as full ``(kind, text,
-    line)`` tokens.
+    line)`` tokens. ``errors`` holds what is wrong with the move text's
+    structure: a ``{`` comment or a ``(`` variation that is never closed.
     """
 
-    __slots__ = ("tokens", "moves", "result", "_chunk", "_move_lines")
+    __slots__ = ("tokens", "moves", "result", "errors", "_chunk", "_move_lines")
 
     def __init__(self, chunk: _Chunk) -> None:
         self._chunk = chunk
@@ -833,6 +896,7 @@ class _Tokens:
         self.result: Optional[str] = None
         self.tokens: Optional[List[Token]] = None
         self.moves: List[str] = []
+        self.errors: List[GameError] = []
         lines = chunk.movetext
         text = "\n".join(lines)
         if not _SPECIAL.search(text):
@@ -842,19 +906,31 @@ class _Tokens:
             if _RESULT_KEYS.isdisjoint(moves):
                 self.moves = moves
                 return
-        self.tokens = _full_tokens(text, chunk)
+        self.tokens = tokens = _full_tokens(text, chunk)
+        unterminated = bool(tokens) and tokens[-1][0] == T_COMMENT and not text.rstrip().endswith("}") \
+            and _ends_in_brace_comment(text)
         self.moves = []
-        depth = 0
-        for kind, tok, _ in self.tokens:
+        opened: List[Tuple[int, int]] = []   # per open variation: its line and the main-line ply there
+        for kind, tok, lineno in tokens:
             if kind == T_MOVE:
-                if depth == 0:
+                if not opened:
                     self.moves.append(tok)
             elif kind == T_OPEN:
-                depth += 1
+                opened.append((lineno, len(self.moves)))
             elif kind == T_CLOSE:
-                depth = max(0, depth - 1)
-            elif kind == T_RESULT and depth == 0:
+                if opened:
+                    opened.pop()
+            elif kind == T_RESULT and not opened:
                 self.result = tok
+        if unterminated:
+            # It runs to the end of the move text, past any ")" of an open variation.
+            line = tokens[-1][2]
+            self.errors.append(_structure_error("comment", "{", line, len(self.moves), tokens[-1][1]))
+        elif opened:
+            line, ply = opened[0]
+            i = next(k for k, t in enumerate(tokens) if t[0] == T_OPEN and t[2] == line)
+            after = " ".join(t[1] for t in tokens[i + 1:i + 4] if t[0] == T_MOVE)
+            self.errors.append(_structure_error("variation", "(", line, ply, after))
 
     @property
     def move_lines(self) -> List[int]:
@@ -887,6 +963,28 @@ class _Tokens:
         if self.result is not None:
             toks.append((T_RESULT, self.result, self._chunk.movetext_lines[-1]))
         return iter(toks)
+
+
+def _ends_in_brace_comment(text: str) -> bool:
+    """Whether move text ends inside a ``{`` comment (as :data:`_TOKEN_RE` reads it)."""
+    last = None
+    for m in _COMMENT_SCAN.finditer(text):
+        last = m
+    return last is not None and last.group()[0] == "{" and not last.group().endswith("}")
+
+
+#: Comments only, as :data:`_TOKEN_RE` finds them (a ``{`` or ``;`` elsewhere in a token does not occur).
+_COMMENT_SCAN = re.compile(r"\{[^}]*\}?|;[^\n]*")
+
+
+def _structure_error(what: str, token: str, line: int, ply: int, text: str) -> GameError:
+    """The error of a ``{`` comment or ``(`` variation opened at ``line`` (main-line ply ``ply``) and never closed."""
+    reason = f"unterminated {what} opened at line {line}"
+    shown = (text.strip()[:40] + ("..." if len(text.strip()) > 40 else "")) if text.strip() else ""
+    detail = f"{token}{shown}" if what == "comment" else f"{token} {shown}".rstrip()
+    return GameError(ply, token, reason, line,
+                     InvalidRecordError(f"{reason} (main-line ply {ply}): {detail!r} is never closed; "
+                                        f"the rest of the game's move text is lost in it"))
 
 
 def _full_tokens(text: str, chunk: _Chunk) -> List[Token]:
@@ -980,6 +1078,7 @@ def _decode(board: Any, tok: str) -> Move:
     return board.parse_move(tok)  # type: ignore[no-any-return]
 
 
+#: The first bad move of a line: ``(ply, error)``.
 LineError = Tuple[int, XiangqiError]
 
 
@@ -1062,6 +1161,9 @@ def _build_game(chunk: _Chunk) -> Game:
         for kind, text, _ in toks.iter_tokens():
             if kind == T_COMMENT:
                 game.comment = _join_comment(game.comment, text)
+    if toks.errors:
+        game.errors.extend(toks.errors)
+        game.errors.sort(key=lambda e: e.line)
     return game
 
 
@@ -1457,10 +1559,12 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
             yield line[:-1] if line.endswith("\n") else line
 
     chunk = next(_iter_chunks(lines(), state.lineno), None)
-    if chunk is not None and not where[2]:
-        # The chunker stopped on the first line of the next game: start there next time.
-        where[1] -= 1
-        if not text:
+    # The chunker stopped on the first line of the next game (or, having looked ahead, chunk.overread lines
+    # past the game): start there next time.
+    back = 0 if chunk is None else chunk.overread or (0 if where[2] else 1)
+    if back:
+        where[1] -= back
+        if not text and back == 1:
             handle.seek(where[0])
         else:
             handle.seek(start)
@@ -1550,10 +1654,14 @@ class RawGame:
     annotations and variations removed), ``move_lines`` their lines (worked
     out on first access), ``result`` the result token that ended the move
     text (or ``None``), ``has_comments`` whether the move text had comments,
-    variations or NAGs.
+    variations or NAGs, ``errors`` the problems of the move text's structure
+    (a ``{`` comment or ``(`` variation never closed, which cuts the main line
+    short: :class:`GameError` with an :class:`InvalidRecordError`; empty for
+    a sound record). :func:`replay_mainline` reports the first of them when
+    every move is legal.
     """
 
-    __slots__ = ("headers", "tag_lines", "first_line", "moves", "result", "has_comments", "_tokens")
+    __slots__ = ("headers", "tag_lines", "first_line", "moves", "result", "has_comments", "errors", "_tokens")
 
     def __init__(self, chunk: _Chunk) -> None:
         toks = _Tokens(chunk)
@@ -1563,6 +1671,7 @@ class RawGame:
         self.moves = toks.moves
         self.result = toks.result
         self.has_comments = toks.tokens is not None
+        self.errors: List[GameError] = toks.errors
         self._tokens = toks
 
     @property
@@ -1600,7 +1709,9 @@ class Replay:
 
     ``codes`` are the 16-bit codes (``from << 7 | to``) of the moves played
     before the first problem, ``error`` that problem (``None`` when every
-    move was legal), ``fen`` the start position; :attr:`moves` and
+    move was legal and the record is sound: a comment or variation never
+    closed is reported here too, see :attr:`RawGame.errors`), ``fen`` the
+    start position; :attr:`moves` and
     :attr:`board` are worked out on demand.
     """
 
@@ -1634,7 +1745,10 @@ class Replay:
 
 
 def replay_mainline(raw: RawGame) -> Replay:
-    """Play a :class:`RawGame`'s main-line tokens, stopping at the first bad one."""
+    """Play a :class:`RawGame`'s main-line tokens, stopping at the first bad one.
+
+    When every move token plays, :attr:`Replay.error` is the first of :attr:`RawGame.errors` (if any).
+    """
     fen = raw.fen
     try:
         if _TEXT_PLAYER_OK and raw.moves:
@@ -1644,7 +1758,8 @@ def replay_mainline(raw: RawGame) -> Replay:
     except InvalidFenError as e:
         return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
     if error is None:
-        return Replay(fen, codes, None)
+        # Every move token played: a structural problem (the main line cut short) is the one to report.
+        return Replay(fen, codes, raw.errors[0] if raw.errors else None)
     ply, exc = error
     return Replay(fen, codes, GameError(ply, raw.moves[ply], str(exc), raw.move_lines[ply], exc))
 

@@ -117,11 +117,17 @@ def _square_xy(sq: int) -> int:
 
 
 def decode_header(data: bytes) -> XqfHeader:
-    """Decode and unscramble the 1,024-byte header. Raises :class:`InvalidRecordError`."""
-    if len(data) < _HEADER_SIZE:
-        raise InvalidRecordError(f"not an XQF file: {len(data)} bytes, the header alone has {_HEADER_SIZE}")
+    """Decode and unscramble the 1,024-byte header.
+
+    Raises :class:`InvalidRecordError`: "not an XQF file" when the magic
+    ``XQ`` is missing, "truncated XQF header" when it is there but the data
+    ends before the header does.
+    """
     if data[:2] != b"XQ":
         raise InvalidRecordError(f"not an XQF file: magic {data[:2]!r}, expected b'XQ'")
+    if len(data) < _HEADER_SIZE:
+        raise InvalidRecordError(f"truncated XQF header: {len(data)} bytes, the header alone has {_HEADER_SIZE} "
+                                 f"(version byte {f'{data[2]:#04x}' if len(data) > 2 else 'missing'})")
     h = XqfHeader()
     h.version = data[2]
     h.result = data[0x33]
@@ -228,7 +234,7 @@ def read_xqf(source: Union[bytes, bytearray, str, "os.PathLike[str]", IO[bytes]]
     """Read an XQF game from ``bytes``, a path or a binary file.
 
     Raises :class:`~xiangqi.pgn.InvalidRecordError` when the data is not XQF
-    (too short or wrong magic). Everything else (a bad start position, an
+    (wrong magic) or ends inside the 1,024-byte header. Everything else (a bad start position, an
     illegal move, a truncated body) is recorded in ``game.errors`` with the
     record's byte offset (:attr:`GameError.offset`), keeping what was read
     before it.
