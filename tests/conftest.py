@@ -16,6 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# CI machines are shared and noisy: no per-example deadline and no "too slow" health check unless a test asks for
+# one explicitly (decorator settings override only what they name).
+settings.register_profile("xiangqi", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("xiangqi")
 
 TESTS_DIR = Path(__file__).resolve().parent
 #: The shared read-only data folder (``<repo>/../shared``), which may be absent.
