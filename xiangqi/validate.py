@@ -1522,8 +1522,10 @@ def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathL
     """Check every game of ``paths`` (files, directories, ``.gz``); yield reports in input order.
 
     ``rules`` is ``"axf"`` (Asian) or ``"cxa"`` (Chinese) for repetition
-    rulings; ``jobs`` the number of worker processes when no ``executor`` is
-    given (1: in this process; ``None`` or 0: one per CPU); ``executor`` any
+    rulings; ``jobs`` the most worker processes to start when no ``executor``
+    is given (1: in this process; ``None`` or 0: one per CPU); fewer are
+    started for small inputs, none below :data:`SERIAL_BYTES` (about 40 ms
+    of work, less than starting the workers costs); ``executor`` any
     :class:`concurrent.futures.Executor` (a process pool, or a Dask
     ``Client.get_executor()``), which is left running; ``format`` forces a
     record format instead of detecting it per file; ``chunk_bytes`` the size
@@ -1543,8 +1545,52 @@ def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathL
     return _run(files, rules, jobs, executor, format, chunk_bytes)
 
 
+#: Inputs smaller than this are validated in this process whatever ``jobs`` says: the work (about 20 ms a
+#: megabyte of PGN) does not pay for starting worker processes (each also warms its own caches).
+SERIAL_BYTES = 2 * 1024 * 1024
+#: Each worker gets at least this much input (``jobs`` is an upper bound on the processes started).
+BYTES_PER_WORKER = 1024 * 1024
+
+
+def _input_bytes(files: Sequence[str]) -> int:
+    """The size of the input on disk (compressed files counted four times: they expand)."""
+    total = 0
+    for f in files:
+        try:
+            size = os.path.getsize(f)
+        except OSError:
+            continue
+        total += 4 * size if f.lower().endswith(".gz") else size
+    return total
+
+
+def _workers(files: Sequence[str], jobs: int) -> int:
+    """The worker processes to start for ``jobs`` on ``files``: ``jobs`` at most, one per
+    :data:`BYTES_PER_WORKER` of input, and 1 (this process, no pool) below :data:`SERIAL_BYTES`."""
+    if jobs <= 1:
+        return 1
+    total = _input_bytes(files)
+    if total < SERIAL_BYTES:
+        return 1
+    return max(1, min(jobs, total // BYTES_PER_WORKER))
+
+
+def _process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    """A pool of ``workers`` processes, forked on Linux when this process runs no other thread (a fork
+    starts in milliseconds and inherits the imported modules; other start methods re-import the package)."""
+    import multiprocessing
+
+    ctx = None
+    if sys.platform.startswith("linux") and threading.active_count() == 1 and \
+            "fork" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("fork")
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+
+
 def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.futures.Executor], fmt: str,
          chunk_bytes: int) -> Iterator[GameReport]:
+    if executor is None:
+        jobs = _workers(files, jobs)
     chunks = iter_chunks(files, fmt=fmt, chunk_bytes=chunk_bytes)
     counters: Dict[int, int] = collections.defaultdict(int)
 
@@ -1564,7 +1610,7 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
         return
     own: Optional[concurrent.futures.Executor] = None
     if executor is None:
-        own = executor = concurrent.futures.ProcessPoolExecutor(max_workers=jobs)
+        own = executor = _process_pool(jobs)
         workers = jobs
     else:
         workers = max(jobs, getattr(executor, "_max_workers", 0) or 0, _dask_workers(executor))
@@ -1643,7 +1689,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default="axf", choices=RULE_SETS, help="repetition rules: axf (Asian, default) or cxa "
                    "(Chinese)")
     p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                   help="worker processes (default 1; 0 = one per CPU)")
+                   help="at most N worker processes (default 1; 0 = one per CPU); small inputs (under 2 MiB) "
+                        "are checked in this process")
     p.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="run on Dask: a local cluster, or the scheduler at ADDRESS (pip install 'pyxiangqi[dask]')")
     p.add_argument("--report", metavar="FILE", help="write one JSON object per game (.jsonl; .csv for CSV; - for "
