@@ -865,3 +865,14 @@ def test_fast_report_construction_equals_the_dataclass() -> None:
         fast.ok = True  # type: ignore[misc]
     import pickle
     assert pickle.loads(pickle.dumps(fast)) == slow
+
+
+def test_unclosed_comment_is_a_parse_error_and_the_next_game_is_still_checked(tmp_path: Path) -> None:
+    path = tmp_path / "unclosed.pgn"
+    path.write_text('[Event "1"]\n\n1. h2e2 {oops h9g7 *\n\n[Event "2"]\n\n1. h2e2 h9g7 2. h0g2 *\n', encoding="utf-8")
+    reports = list(V.validate([str(path)]))
+    assert [r.index for r in reports] == [1, 2]
+    first, second = reports
+    assert not first.ok and first.error is not None and first.error.kind == "parse-error"
+    assert first.error.token == "{" and "line 3" in first.error.message and first.plies == 1
+    assert second.ok and second.plies == 3

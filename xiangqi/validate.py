@@ -1135,7 +1135,7 @@ def _report(source: str, index: int, line: Optional[int], ok: bool, plies: int, 
 class _GameText:
     """One game as scanned: first line, tags, move tokens and the result token."""
 
-    __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last")
+    __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last", "errors")
 
     def __init__(self, line: Optional[int], headers: Dict[str, str], tokens: Optional[List[str]],
                  result: Optional[str], clean: bool, movetext: Optional[str] = None) -> None:
@@ -1146,6 +1146,7 @@ class _GameText:
         self.result = result
         self.clean = clean
         self.last = False
+        self.errors: Sequence[Any] = ()
 
     @property
     def tokens(self) -> List[str]:
@@ -1183,6 +1184,9 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
             error = ErrorInfo("truncated", plies, None, _sentence(
                 f"the file ends after ply {plies} of this game without a result token: the record is cut short"
                 + (" (damaged compressed data)" if chunk.cut else "")))
+    if error is None and g.errors:
+        e = g.errors[0]
+        error = ErrorInfo("parse-error", e.ply, e.token or None, _sentence(e.reason))
     if error is not None:
         return _report(source, index, g.line, False, plies, error, recorded, None, None, final_fen)
     computed: Optional[str] = None
@@ -1363,7 +1367,9 @@ def _pgn_reader_games(text: str, line: int) -> List[_GameText]:
 
     out = []
     for raw in pgn.scan_games(io.StringIO(text)):
-        out.append(_GameText(raw.first_line + line - 1, dict(raw.headers), list(raw.moves), raw.result, True))
+        g = _GameText(raw.first_line + line - 1, dict(raw.headers), list(raw.moves), raw.result, True)
+        g.errors = raw.errors
+        out.append(g)
     return out
 
 
