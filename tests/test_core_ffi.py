@@ -153,3 +153,18 @@ def test_public_functions_accept_null_pointers():
     assert lib.xq_pos_undo_move(ffi.NULL, ffi.NULL) == lib.XQ_E_ARG
     lib.xq_pos_pieces(ffi.NULL, 1, 1, out)
     assert list(out) == [0, 0]
+
+
+def test_stale_build_is_detected(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    csrc = Path(_ffi.__file__).resolve().parent.parent / "csrc"
+    if not (csrc / "ffibuild.py").is_file():
+        pytest.skip("an installed package: no csrc/ beside it to compare with")
+    copy = tmp_path / "csrc"
+    shutil.copytree(csrc, copy, ignore=shutil.ignore_patterns("build"))
+    _ffi._check_build(copy)  # the very sources the module was built from
+    (copy / "movegen.c").write_text((copy / "movegen.c").read_text() + "\n/* changed */\n")
+    with pytest.raises(ImportError, match="stale compiled module"):
+        _ffi._check_build(copy)

@@ -25,14 +25,14 @@ lib: Any = _core.lib
 __version__ = "0.1.0"
 
 
-def _check_build() -> None:
+def _check_build(csrc: Path = Path(__file__).resolve().parent.parent / "csrc") -> None:
+    """Refuse a compiled module that does not match this package (version) or, in a source checkout, ``csrc``."""
     built = ffi.string(lib.xq_version()).decode()
     if built != __version__:
         raise ImportError(
             f"stale compiled module: xiangqi._core is version {built}, the Python package is {__version__}; "
             "rebuild with `pip install .` (or `python setup.py build_ext --inplace`)"
         )
-    csrc = Path(__file__).resolve().parent.parent / "csrc"
     if (csrc / "ffibuild.py").is_file():
         # A source checkout: the module must have been built from these very sources.
         h = hashlib.sha256()
