@@ -138,6 +138,42 @@ def test_axf_extra_diagrams(case: Dict[str, Any]) -> None:
     assert _code(board.outcome(rules="axf")) == case["expected_code"], case["diagram"]
 
 
+# --------------------------------------------------------------------------- loops from master games
+
+
+def _master() -> List[Dict[str, Any]]:
+    data: List[Dict[str, Any]] = json.loads((DATA / "master-games.json").read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("case", _master(), ids=lambda c: c["id"])
+def test_master_game_loops(case: Dict[str, Any]) -> None:
+    """Loops audited on real master games: the verdict under both rule sets and who the reason names."""
+    board = _play(case["fen"], case["moves"])
+    assert rules.repetition_count(board) == 3
+    axf = board.outcome(rules="axf")
+    assert _code(axf) == case["axf"], case["note"]
+    assert _code(board.outcome(rules="cxa")) == case["cxa"], case["note"]
+    assert axf is not None and case["reason_axf"] in axf.reason
+    # The same reason through the scan that bulk validation uses (worded from the C loop summary).
+    found = rules.scan_violations(board, rules="axf")
+    assert found and case["reason_axf"] in found[-1].outcome.reason
+
+
+def test_discovered_perpetual_check_names_the_checker() -> None:
+    """A perpetual check given by moving a screen (the advisor) names the cannon that checks, and the mover."""
+    case = next(c for c in _master() if c["id"].startswith("ccpd-master-898-"))
+    board = _play(case["fen"], case["moves"])
+    outcome = board.outcome(rules="axf")
+    assert outcome is not None and outcome.termination is Termination.PERPETUAL_CHECK
+    assert "by the black cannon (d8), uncovered by the black advisor (d7, e8)" in outcome.reason
+    assert "perpetual check by the black advisor" not in outcome.reason
+    # A direct perpetual check is worded as before: the moved piece is the checker.
+    board = _play("3k5/R8/9/9/9/9/9/9/4A4/4K4 w - - 0 1", ["a8a9", "d9d8", "a9a8", "d8d9"] * 2)
+    outcome = board.outcome(rules="axf")
+    assert outcome is not None and "perpetual check by the red rook (a9, a8)" in outcome.reason
+
+
 # --------------------------------------------------------------------------- Chinese rules
 
 

@@ -836,23 +836,78 @@ def _chase_text(sj: SideJudgement) -> Tuple[str, str]:
     return "; ".join(en_parts), "；".join(zh_parts)
 
 
-def _pattern_text(sj: SideJudgement) -> Tuple[str, str]:
-    side = _side_en(sj.color)
+def _checkers_after(h: _History, plies: Iterable[int]) -> Dict[int, List[Tuple[Square, Piece]]]:
+    """The pieces giving check after each of ``plies`` (1-based) of the game: (square, piece), by square.
+
+    Walks a copy of the current position back over the undo records (only when a perpetual check is worded).
+    """
+    want = sorted(set(plies), reverse=True)
+    out: Dict[int, List[Tuple[Square, Piece]]] = {}
+    if not want:
+        return out
+    pos = ffi.new("xq_pos *")
+    ffi.memmove(pos, h.pos, ffi.sizeof("xq_pos"))
+    bb = ffi.new("uint64_t[2]")
+    j = h.n
+    for p in want:
+        while j > p:
+            j -= 1
+            u = h.undo + j
+            if int(u.move):
+                lib.xq_pos_undo_move(pos, u)
+            else:
+                lib.xq_pos_undo_null(pos, u)
+        lib.xq_pos_checkers(pos, bb)
+        bits = int(bb[0]) | int(bb[1]) << 64
+        found = []
+        for sq in range(90):
+            if bits >> sq & 1 and pos.board[sq] in _PIECES:
+                found.append((sq, _PIECES[pos.board[sq]]))
+        out[p] = found
+    return out
+
+
+def _check_text(sj: SideJudgement, checkers: Optional[Dict[int, List[Tuple[Square, Piece]]]]) -> str:
+    """English words for a perpetual check: the checking pieces and, for discovered checks, the pieces moved."""
+    side = _side_en(sj.color).lower()
+    kinds: List[str] = []
+    squares: List[str] = []
+    movers: List[str] = []
+    mover_squares: List[str] = []
+
+    def add(lst: List[str], item: str) -> None:
+        if item not in lst:
+            lst.append(item)
+
+    for f in sj.moves:
+        if f.piece is None:  # pragma: no cover - a null move never checks
+            continue
+        to = f.move.to_square
+        by = checkers.get(f.ply) if checkers is not None else None
+        if not by:  # unknown: name the moved piece, as the checker it usually is
+            by = [(to, f.piece)]
+        for sq, pc in by:
+            add(kinds, _PIECE_WORDS[pc.piece_type])
+            add(squares, square_name(sq))
+        if all(sq != to for sq, _ in by):  # a discovered check: the moved piece only uncovered it
+            add(movers, _PIECE_WORDS[f.piece.piece_type])
+            add(mover_squares, square_name(to))
+    text = f"perpetual check by the {side} {' and '.join(kinds)} ({', '.join(squares)})"
+    if movers:
+        text += f", uncovered by the {side} {' and '.join(movers)} ({', '.join(mover_squares)})"
+    return text
+
+
+def _pattern_text(sj: SideJudgement,
+                  checkers: Optional[Dict[int, List[Tuple[Square, Piece]]]] = None) -> Tuple[str, str]:
+    """English and Chinese words for a side's pattern (``checkers``: the checking pieces by ply, if known)."""
     if sj.pattern is Pattern.PERPETUAL_CHECK:
-        checkers = []
-        for f in sj.moves:
-            if f.piece is None:  # pragma: no cover - a null move never checks
-                continue
-            name = f"{_PIECE_WORDS[f.piece.piece_type]}"
-            if name not in checkers:
-                checkers.append(name)
         sq = []
         for f in sj.moves:
             s = square_name(f.move.to_square)
             if s not in sq:
                 sq.append(s)
-        return (f"perpetual check by the {side.lower()} {' and '.join(checkers)} ({', '.join(sq)})",
-                f"长将（{'、'.join(sq)}）")
+        return _check_text(sj, checkers), f"长将（{'、'.join(sq)}）"
     if sj.pattern is Pattern.PERPETUAL_CHASE:
         en, zh = _chase_text(sj)
         return f"perpetual chase of {en}", f"长捉{zh}"
@@ -897,11 +952,15 @@ _PLAIN_DRAWS = {
 
 
 def _loss_outcome(sj: SideJudgement, other: SideJudgement, why: str, rs: RuleSet,
-                  words: Tuple[str, str, str, str]) -> Outcome:
-    """The outcome of a loop that ``sj``'s side loses (``other``: the opponent's moves, read for "joint")."""
+                  words: Tuple[str, str, str, str], h: Optional[_History] = None) -> Outcome:
+    """The outcome of a loop that ``sj``'s side loses (``other``: the opponent's moves, read for "joint";
+    ``h``: the game, to name the checking pieces of a perpetual check)."""
     plies_en, plies_zh, tail_en, tail_zh = words
     loser = sj.color
-    pat_en, pat_zh = _pattern_text(sj)
+    checkers = None
+    if h is not None and sj.pattern is Pattern.PERPETUAL_CHECK:
+        checkers = _checkers_after(h, (f.ply for f in sj.moves))
+    pat_en, pat_zh = _pattern_text(sj, checkers)
     extra_en, extra_zh = "", ""
     if why == "joint":
         o_en, o_zh = _pattern_text(other)
@@ -937,7 +996,8 @@ def _repetition_ruling(h: _History, at: int, rs: RuleSet, count: int) -> Optiona
     plies_en, plies_zh, tail_en, tail_zh = words
     rules_en, rules_zh = rs.title, rs.title_zh
     if loser is not None:
-        outcome = _loss_outcome(red if loser == RED else black, black if loser == RED else red, why, rs, words)
+        outcome = _loss_outcome(red if loser == RED else black, black if loser == RED else red, why, rs, words,
+                                h)
     else:
         early = rs.red_must_vary_rounds
         if why == "allowed" and early and h.fullmove(at) <= early:
@@ -1089,7 +1149,7 @@ class _Found:
         sj = _side_judgement(loser, moves, rs)
         if _termination(sj.pattern) is not self.termination:  # pragma: no cover - the C summary disagrees
             return self.ruling().outcome
-        return _loss_outcome(sj, sj, "forbidden", rs, _loop_words(h, at, rs, self._count, start))
+        return _loss_outcome(sj, sj, "forbidden", rs, _loop_words(h, at, rs, self._count, start), h)
 
     def ruling(self) -> Ruling:
         """The full ruling (computed once; the history it came from must be unchanged)."""
