@@ -85,6 +85,75 @@ static const char *SEEDS[] = {
     "4k4/9/9/9/9/9/9/9/9/4K4 r 12 40",
 };
 
+/* A random game from pos that often shuffles back and forth (so that
+   positions repeat), with null moves now and then; then every history
+   function (rulings, repetition loops) over it, and the text replay on
+   random bytes.  Returns 0, or 1 on an inconsistency. */
+static int exercise_history(const xq_pos *start) {
+    enum { PLIES = 48 };
+    static const char text_alphabet[] = "abcdefghi0123456789-. \n";
+    static const char *chinese[] = {"\xe8\xbd\xa6", "\xe9\xa9\xac", "\xe7\x82\xae", "\xe5\x85\xb5", "\xe5\x89\x8d",
+                                    "\xe8\xbf\x9b", "\xe9\x80\x80", "\xe5\xb9\xb3", "\xe4\xba\x94", "\xef\xbc\x95"};
+    xq_pos pos = *start;
+    xq_undo undos[PLIES];
+    xq_move history[PLIES];
+    int n = 0;
+    for (; n < PLIES; n++) {
+        xq_move moves[XQ_MAX_MOVES];
+        int nm = xq_gen_legal(&pos, moves, XQ_MAX_MOVES);
+        if (nm <= 0) break;
+        xq_move m = moves[rnd() % (uint64_t)nm];
+        if (n >= 4 && rnd() % 4) m = history[n - 4];  /* repeat the move of two turns ago */
+        if (rnd() % 16 == 0 || !xq_pos_is_legal(&pos, m)) m = moves[rnd() % (uint64_t)nm];
+        if (rnd() % 32 == 0) {
+            xq_pos_do_null(&pos, &undos[n]);
+            history[n] = 0;
+            continue;
+        }
+        if (xq_pos_do_move(&pos, m, &undos[n]) != XQ_OK) return 1;
+        history[n] = m;
+    }
+    uint8_t counts[PLIES + 1];
+    xq_rep_info info[PLIES + 1];
+    xq_facts facts[PLIES];
+    int checks[2];
+    int plies[8];
+    if (xq_repetition_counts(&pos, undos, n, counts) < 0) return 1;
+    if (xq_repetition_loops(&pos, undos, n, 2, XQ_FACTS_CXA | XQ_FACTS_KILL, info) < 0) return 1;
+    if (xq_repetition_loops(&pos, undos, n, 3, 0, info) < 0) return 1;
+    if (n && xq_history_facts(&pos, undos, n, 0, n, XQ_FACTS_KILL, facts, PLIES) != n) return 1;
+    if (xq_history_checks(&pos, undos, n, 0, n, checks) != XQ_OK) return 1;
+    if (xq_repetition_plies(&pos, undos, n, n, plies, 8) < 0) return 1;
+    /* Bad ranges are refused, not followed. */
+    if (xq_history_facts(&pos, undos, n, 0, n + 1, 0, facts, PLIES) >= 0) return 1;
+    /* Undo everything: the start position must come back. */
+    for (int i = n - 1; i >= 0; i--) {
+        if (undos[i].move) { if (xq_pos_undo_move(&pos, &undos[i]) != XQ_OK) return 1; }
+        else xq_pos_undo_null(&pos, &undos[i]);
+    }
+    if (xq_pos_key(&pos) != xq_pos_key(start)) return 1;
+    /* The text replay on random text: never more plies than asked, stop inside the text. */
+    char text[160];
+    size_t len = 0;
+    while (len < sizeof text - 4) {
+        if (rnd() % 3 == 0) {
+            const char *c = chinese[rnd() % (sizeof chinese / sizeof *chinese)];
+            size_t k = strlen(c);
+            memcpy(text + len, c, k);
+            len += k;
+        } else if (rnd() % 8 == 0) {
+            text[len++] = (char)(rnd() & 0xFF);
+        } else {
+            text[len++] = text_alphabet[rnd() % (sizeof text_alphabet - 1)];
+        }
+    }
+    xq_pos replay = *start;
+    size_t stop = 0;
+    int played = xq_play_text(&replay, text, len, undos, PLIES, &stop);
+    if (played < 0 || played > PLIES || stop > len) return 1;
+    return 0;
+}
+
 static int fuzz(long iterations, uint64_t seed) {
     static const char alphabet[] = "kabnrcpKABNRCPheHE0123456789/ -wbr\t\n\0x";
     char buf[256];
@@ -128,6 +197,7 @@ static int fuzz(long iterations, uint64_t seed) {
             xq_pos_undo_move(&pos, &u);
         }
         (void)xq_perft(&pos, 2, 1);
+        if (exercise_history(&pos) != 0) { fprintf(stderr, "history functions failed for %s\n", out); return 1; }
     }
     printf("fuzz: %ld inputs, %ld parsed, no failures\n", iterations, parsed);
     return 0;
