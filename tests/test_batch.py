@@ -459,6 +459,12 @@ def test_move_index_helpers() -> None:
         batch.rotate_codes([1.5])
 
 
+def test_rotate_codes_of_nothing_is_an_empty_code_array() -> None:
+    for empty in ([], (), np.array([], dtype=np.float64), np.zeros((0, 3), dtype=np.int32)):
+        got = batch.rotate_codes(empty)
+        assert got.dtype == np.uint16 and got.size == 0 and got.shape == np.shape(empty)
+
+
 def test_move_index_covers_every_legal_move_of_the_corpus() -> None:
     all_fens: List[str] = []
     for path in _game_files():
@@ -555,6 +561,8 @@ def test_misuse_raises_before_any_work() -> None:
         batch.zobrist(np.array([[STARTING_FEN]]))
     with pytest.raises(ValueError, match="depth"):
         batch.perft([STARTING_FEN], -1)
+    with pytest.raises(ValueError, match=r"depth must be 0 to 2147483647, not 2147483648"):
+        batch.perft([STARTING_FEN], 2**31)
     with pytest.raises(ValueError, match="threads"):
         batch.zobrist([STARTING_FEN], threads=0)
     with pytest.raises(ValueError, match="view"):

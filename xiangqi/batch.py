@@ -394,7 +394,7 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     """
     d = operator.index(depth)
     if not 0 <= d < 1 << 31:
-        raise ValueError(f"depth must be >= 0, not {depth!r}")
+        raise ValueError(f"depth must be 0 to {(1 << 31) - 1}, not {depth!r}")
     b = 1 if bulk else 0
     return _fill(_source(positions), threads, status, (), np.uint64, "uint64_t[]",
                  lambda src, lo, hi, out, st: lib.xq_batch_perft(src, lo, hi, d, b, out, st),
@@ -490,6 +490,8 @@ def rotate_codes(codes: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     ``MOVE_INDEX[i]`` in that view is ``rotate_codes(MOVE_INDEX)[i]`` on the board.
     """
     arr = np.asarray(codes)
+    if arr.size == 0:  # [] reads as float64: an empty input has no codes to check
+        return np.zeros(arr.shape, dtype=np.uint16)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"move codes must be integers, not {arr.dtype}")
     a = arr.astype(np.int64)
