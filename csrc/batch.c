@@ -243,9 +243,11 @@ int xq_batch_load(const xq_batch_in *in, int64_t i, xq_pos *out) {
     }
     case XQ_IN_PACKED:
         return xq_pos_unpack(out, in->packed + i * XQ_PACKED_SIZE);
-    case XQ_IN_POS:
-        *out = in->pos[i];
-        return XQ_OK;
+    case XQ_IN_POS: {
+        int st = xq_pos_check(&in->pos[i]);  /* caller-built structs: never trust them blindly */
+        if (st == XQ_OK) *out = in->pos[i];
+        return st;
+    }
     default:
         return XQ_E_ARG;
     }
@@ -371,7 +373,14 @@ int xq_batch_legal_mask(const xq_batch_in *in, int64_t begin, int64_t end, int v
         int turned = view == XQ_VIEW_SIDE_TO_MOVE && p.side == XQ_BLACK;
         for (int j = 0; j < k; j++) {
             int idx = INDEX_OF[turned ? xq_move_rotate(buf[j]) : buf[j]];
-            if (idx >= 0) out[idx] = 1;
+            if (idx < 0) {
+                /* A legal move outside MOVE_INDEX: a piece on a square it can never reach in a game
+                   (an advisor off its five points, an elephant off its seven).  No mask can say it. */
+                memset(out, 0, XQ_MOVE_INDEX_NB);
+                if (status) status[i] = XQ_E_FEN_POSITION;
+                break;
+            }
+            out[idx] = 1;
         }
     }
     return XQ_OK;

@@ -43,11 +43,12 @@ uint64_t xq_pos_key_recompute(const xq_pos *p) {
 
 uint64_t xq_pos_key(const xq_pos *p) { return p ? p->key : 0; }
 
-int xq_pos_check(const xq_pos *p) {
-    if (!p) return XQ_E_ARG;
+/* Piece counts of a board: one king a side, at most MAX_COUNT of each type,
+   no code outside 1-7 / 9-15.  XQ_OK or XQ_E_FEN_POSITION. */
+static int check_counts(const uint8_t board[90]) {
     int count[16] = {0};
     for (int s = 0; s < 90; s++) {
-        int pc = p->board[s];
+        int pc = board[s];
         if (!pc) continue;
         if ((pc & 7) == 0 || pc > 15) return XQ_E_FEN_POSITION;
         count[pc]++;
@@ -57,6 +58,29 @@ int xq_pos_check(const xq_pos *p) {
         for (int t = 1; t < 8; t++)
             if (count[c << 3 | t] > MAX_COUNT[t]) return XQ_E_FEN_POSITION;
     }
+    return XQ_OK;
+}
+
+int xq_pos_check(const xq_pos *p) {
+    if (!p) return XQ_E_ARG;
+    if (p->side > 1 || p->fullmove == 0) return XQ_E_FEN_POSITION;
+    int st = check_counts(p->board);
+    if (st != XQ_OK) return st;
+    /* Everything derived from board[] must agree with it: a position that
+       passes is safe for every function. */
+    xq_bb color[2] = {0, 0}, type[8] = {0}, rot = 0;
+    for (int s = 0; s < 90; s++) {
+        int pc = p->board[s];
+        if (!pc) continue;
+        color[pc >> 3] |= SQ_BB[s];
+        type[pc & 7] |= SQ_BB[s];
+        rot |= ROT_BB[s];
+        if ((pc & 7) == XQ_KING && p->king_sq[pc >> 3] != s) return XQ_E_FEN_POSITION;
+    }
+    if (color[0] != p->by_color[0] || color[1] != p->by_color[1] || rot != p->occ_rot) return XQ_E_FEN_POSITION;
+    for (int t = 0; t < 8; t++)
+        if (type[t] != p->by_type[t]) return XQ_E_FEN_POSITION;
+    if (p->key != xq_pos_key_recompute(p)) return XQ_E_FEN_POSITION;
     return XQ_OK;
 }
 
@@ -129,7 +153,7 @@ int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset)
         if (numbers == 0) halfmove = v; else fullmove = v;
         numbers++;
     }
-    int st = xq_pos_check(&p);
+    int st = check_counts(p.board);
     if (st != XQ_OK) { *err_offset = len; return st; }
     p.halfmove = (uint16_t)halfmove;
     p.fullmove = (uint32_t)(fullmove < 1 ? 1 : fullmove);

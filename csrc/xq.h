@@ -103,8 +103,13 @@ int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset)
    XQ_E_BUFFER_SMALL.  XQ_FEN_MAX bytes always suffice. */
 int xq_pos_fen(const xq_pos *pos, char *buf, size_t cap);
 void xq_pos_copy(xq_pos *dst, const xq_pos *src);
-/* Position-level checks done by set_fen (kings, piece counts); XQ_OK or
-   XQ_E_FEN_POSITION.  A position that passes is safe for every function. */
+/* Full consistency check of a position built or changed outside the API:
+   side 0/1, fullmove >= 1, the piece counts set_fen enforces (one king a
+   side, at most 5 pawns and 2 of each other type), and every derived field
+   (bitboards, king squares, file-major occupancy, key) equal to what
+   board[] implies.  XQ_OK, XQ_E_FEN_POSITION or XQ_E_ARG.  A position that
+   passes is safe for every function; positions from set_fen, unpack and
+   make/unmake always pass. */
 int xq_pos_check(const xq_pos *pos);
 
 /* Make/unmake.  do_move checks only what memory safety needs (squares in

@@ -117,7 +117,10 @@ int xq_batch_attack_maps(const xq_batch_in *in, int64_t begin, int64_t end, uint
 /* Piece planes: planes + i * XQ_PLANES_NB * 90, layout above. */
 int xq_batch_planes(const xq_batch_in *in, int64_t begin, int64_t end, int view, uint8_t *planes,
                     int8_t *status);
-/* Legal move masks: mask + i * XQ_MOVE_INDEX_NB, layout above. */
+/* Legal move masks: mask + i * XQ_MOVE_INDEX_NB, layout above.  An item
+   with a legal move outside the move index (a piece on a square it can never
+   reach in a game: an advisor off its five points, an elephant off its
+   seven) gets an all-zero mask and status XQ_E_FEN_POSITION. */
 int xq_batch_legal_mask(const xq_batch_in *in, int64_t begin, int64_t end, int view, uint8_t *mask,
                         int8_t *status);
 /* Packed records: packed + i * XQ_PACKED_SIZE (all zero for unreadable items). */

@@ -168,3 +168,23 @@ def test_stale_build_is_detected(tmp_path):
     (copy / "movegen.c").write_text((copy / "movegen.c").read_text() + "\n/* changed */\n")
     with pytest.raises(ImportError, match="stale compiled module"):
         _ffi._check_build(copy)
+
+
+def test_pos_check_refuses_structs_that_disagree_with_their_board():
+    pos = new_pos()
+    assert lib.xq_pos_check(pos) == 0
+    for field, value in (("side", 2), ("fullmove", 0), ("key", 12345)):
+        bad = ffi.new("xq_pos *")
+        lib.xq_pos_copy(bad, pos)
+        setattr(bad, field, value)
+        assert lib.xq_pos_check(bad) == lib.XQ_E_FEN_POSITION, field
+    bad = ffi.new("xq_pos *")
+    lib.xq_pos_copy(bad, pos)
+    bad.board[40] = 9  # a red pawn on e4 that no bitboard knows about
+    assert lib.xq_pos_check(bad) == lib.XQ_E_FEN_POSITION
+    bad = ffi.new("xq_pos *")
+    lib.xq_pos_copy(bad, pos)
+    bad.king_sq[1] = 3
+    assert lib.xq_pos_check(bad) == lib.XQ_E_FEN_POSITION
+    ffi.buffer(bad)[:] = b"\xff" * ffi.sizeof("xq_pos")
+    assert lib.xq_pos_check(bad) == lib.XQ_E_FEN_POSITION
