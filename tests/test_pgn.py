@@ -1008,6 +1008,65 @@ def test_convert_reports_problems_and_bad_requests(tmp_path: Path, capsys: pytes
     assert iccs(next(read_games(out))) == ["h2e2"]
 
 
+def test_convert_may_write_over_its_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OUT == IN: OUT used to be opened for writing (emptied) before the lazy reader read IN."""
+    from xiangqi.convert import convert_main
+    from xiangqi.dhtmlxq import read_games as read_dhtmlxq_games
+
+    same = tmp_path / "same.pgn"
+    same.write_text('[Event "x"]\n\n1. 炮二平五 马8进7 *\n\n[Event "y"]\n\n1. c3c4 *\n', encoding="utf-8")
+    assert convert_main([str(same), str(same), "--notation", "iccs"]) == 0
+    assert [iccs(g) for g in read_games(same)] == [["h2e2", "h9g7"], ["c3c4"]]
+    assert "h2e2 h9g7" in same.read_text(encoding="utf-8")
+    dh = tmp_path / "same.dhtmlxq"
+    assert convert_main([str(same), str(dh)]) == 0
+    assert convert_main([str(dh), str(dh)]) == 0
+    assert [iccs(g) for g in read_dhtmlxq_games(dh)] == [["h2e2", "h9g7"], ["c3c4"]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["same.dhtmlxq", "same.pgn"]  # no temporary file left
+    # A failed conversion leaves OUT as it was.
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("\n", encoding="utf-8")
+    before = same.read_bytes()
+    assert convert_main([str(empty), str(same)]) == 2
+    assert same.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.pgn", "same.dhtmlxq", "same.pgn"]
+
+
+def test_convert_writes_gzip_for_a_gz_output(tmp_path: Path) -> None:
+    from xiangqi.convert import convert_main
+
+    src = tmp_path / "a.pgn"
+    src.write_text('[Event "x"]\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
+    out = tmp_path / "a.iccs.pgn.gz"
+    assert convert_main([str(src), str(out), "--notation", "iccs"]) == 0
+    assert out.read_bytes()[:2] == b"\x1f\x8b"
+    with gzip.open(out, "rt", encoding="utf-8") as fh:
+        assert "1. h2e2 h9g7" in fh.read()
+    assert [iccs(g) for g in read_games(out)] == [["h2e2", "h9g7"]]
+
+
+def test_convert_sniffs_a_pgn_saved_as_txt_and_names_a_directory(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.convert import convert_main, read_any
+
+    text = '[Event "x"]\n\n1. h2e2 h9g7 *\n'
+    for name in ("g.txt", "g.htm", "g.html"):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert [iccs(g) for g in read_any(str(tmp_path / name))] == [["h2e2", "h9g7"]], name
+    out = tmp_path / "out.pgn"
+    assert convert_main([str(tmp_path / "g.txt"), str(out), "--notation", "iccs"]) == 0
+    assert [iccs(g) for g in read_games(out)] == [["h2e2", "h9g7"]]
+    # A DhtmlXQ block anywhere in a .txt (here past the first 64 KiB of a page) still makes it DhtmlXQ.
+    page = tmp_path / "page.txt"
+    page.write_text("<p>" + "x" * 70000 + "</p>\n[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]\n",
+                    encoding="utf-8")
+    assert [iccs(g) for g in read_any(str(page))] == [["h2e2"]]
+    capsys.readouterr()
+    assert convert_main([str(tmp_path), str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "is a directory" in err and "no such file" not in err
+
+
 def test_the_tests_use_the_shared_data_helper_of_conftest() -> None:
     assert shared_path.__module__ == "conftest"
 

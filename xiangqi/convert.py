@@ -6,10 +6,14 @@ Formats are chosen by file extension:
   text in ``--notation`` (Chinese by default, ``--traditional`` for 車馬進…);
 * ``.xqf``: XQStudio binary, one game (output: XQF 1.0, unscrambled);
 * ``.txt``, ``.dhtmlxq``, ``.htm``, ``.html``: DhtmlXQ blocks (output: one block
-  per line).
+  per line); a ``.txt``, ``.htm`` or ``.html`` input without a ``[DhtmlXQ``
+  block is recognised by content (a PGN saved as ``.txt``).
 
 An input with another extension is recognised by content. ``-`` as OUT
-writes PGN (or DhtmlXQ with ``--to dhtmlxq``) to standard output.
+writes PGN (or DhtmlXQ with ``--to dhtmlxq``) to standard output. An OUT
+ending in ``.gz`` is written gzip-compressed. OUT is written to a temporary
+file beside it and renamed over OUT once every game is read, so OUT may be
+IN itself; when the input cannot be read, OUT is left as it was.
 
 Exit status: 0 when every game converted cleanly, 1 when some game had
 problems (they are reported on standard error and the moves before them are
@@ -19,8 +23,11 @@ still written), 2 when the input cannot be read or the request makes no sense.
 from __future__ import annotations
 
 import argparse
+import gzip
 import io
+import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import IO, Iterator, List, Optional
 
@@ -40,19 +47,55 @@ def format_of(path: str) -> Optional[str]:
     return _EXTENSIONS.get(Path(path).suffix.lower())
 
 
+#: The start of a DhtmlXQ block as bytes in the encodings such pages come in (ASCII-compatible, UTF-16).
+_DHTMLXQ_MARKS = (b"[DhtmlXQ", "[DhtmlXQ".encode("utf-16-le"), "[DhtmlXQ".encode("utf-16-be"))
+#: Extensions of DhtmlXQ that other records are saved under too: their content decides.
+_SNIFFED_EXTENSIONS = (".txt", ".htm", ".html")
+
+
+def _has_dhtmlxq(path: str) -> bool:
+    """Whether a file holds a DhtmlXQ block anywhere (read in 1 MiB pieces)."""
+    keep = max(len(m) for m in _DHTMLXQ_MARKS) - 1
+    tail = b""
+    with open(path, "rb") as fh:
+        while True:
+            piece = fh.read(1 << 20)
+            if not piece:
+                return False
+            data = tail + piece
+            if any(m in data for m in _DHTMLXQ_MARKS):
+                return True
+            tail = data[-keep:]
+
+
 def _sniff(path: str) -> str:
     with open(path, "rb") as fh:
         head = fh.read(1 << 16)
     if head[:2] == b"XQ" and len(head) >= 0x400:
         return "xqf"
-    if b"[DhtmlXQ" in head:
+    if any(m in head for m in _DHTMLXQ_MARKS):
         return "dhtmlxq"
     return "pgn"
 
 
+def _input_format(path: str) -> str:
+    """The format of an input file: by extension, by content when the extension is unknown or is one that
+    other records are saved under too (``.txt``, ``.htm``, ``.html`` without a DhtmlXQ block)."""
+    fmt = format_of(path)
+    if fmt is None:
+        return _sniff(path)
+    if Path(path).suffix.lower() in _SNIFFED_EXTENSIONS and not _has_dhtmlxq(path):
+        return _sniff(path)
+    return fmt
+
+
 def read_any(path: str, fmt: Optional[str] = None) -> Iterator[Game]:
-    """The games of a file in any supported format (by extension, else by content)."""
-    fmt = fmt or format_of(path) or _sniff(path)
+    """The games of a file in any supported format (``fmt``, else by extension and content).
+
+    A ``.txt``, ``.htm`` or ``.html`` file is read as DhtmlXQ when it holds a
+    ``[DhtmlXQ`` block, else by its content (XQF or PGN).
+    """
+    fmt = fmt or _input_format(path)
     if fmt == "xqf":
         from xiangqi.xqf import read_xqf
 
@@ -95,14 +138,18 @@ def convert_main(argv: List[str]) -> int:
         parser.error(f"cannot tell the output format of {args.output!r} from its extension; use --to")
     if to_format == "xqf" and args.output == "-":
         parser.error("XQF is binary: give an output file, not -")
+    if Path(args.input).is_dir():
+        print(f"xiangqi convert: {args.input} is a directory (give one game file)", file=sys.stderr)
+        return 2
     if not Path(args.input).is_file():
         print(f"xiangqi convert: no such file: {args.input}", file=sys.stderr)
         return 2
 
-    games = read_any(args.input, args.from_format)
     problems = 0
     count = 0
+    tmp: Optional[str] = None  # the temporary file beside OUT, renamed over OUT at the end
     try:
+        games = read_any(args.input, args.from_format)
         if to_format == "xqf":
             from xiangqi.xqf import write_xqf
 
@@ -115,12 +162,19 @@ def convert_main(argv: List[str]) -> int:
                 return 2
             problems += _report(first, 1, args.input)
             data = write_xqf(first)
-            Path(args.output).write_bytes(data)
+            tmp = _temporary_beside(args.output)
+            Path(tmp).write_bytes(data)
             count = 1
         else:
             out: IO[str]
-            out = sys.stdout if args.output == "-" else \
-                io.open(args.output, "w", encoding="utf-8", newline="\n")
+            if args.output == "-":
+                out = sys.stdout
+            else:
+                tmp = _temporary_beside(args.output)
+                if args.output.lower().endswith(".gz"):
+                    out = gzip.open(tmp, "wt", encoding="utf-8", newline="\n")
+                else:
+                    out = io.open(tmp, "w", encoding="utf-8", newline="\n")
             try:
                 for game in games:
                     count += 1
@@ -134,13 +188,38 @@ def convert_main(argv: List[str]) -> int:
             finally:
                 if out is not sys.stdout:
                     out.close()
+        if count == 0:
+            print(f"xiangqi convert: no game in {args.input}", file=sys.stderr)
+            return 2
+        if tmp is not None:
+            os.replace(tmp, args.output)
+            tmp = None
     except (OSError, XiangqiError) as e:
         print(f"xiangqi convert: {args.input}: {e}", file=sys.stderr)
         return 2
-    if count == 0:
-        print(f"xiangqi convert: no game in {args.input}", file=sys.stderr)
-        return 2
+    finally:
+        if tmp is not None:  # not renamed: OUT stays as it was
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
     return 1 if problems else 0
+
+
+def _temporary_beside(path: str) -> str:
+    """A new empty file in ``path``'s folder (so that renaming it over ``path`` is atomic), with the
+    permissions ``path`` has, or a new file would get."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    os.close(fd)
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(tmp, mode)
+    return tmp
 
 
 def _report(game: Game, number: int, path: str) -> int:
