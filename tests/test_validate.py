@@ -819,16 +819,19 @@ def test_rulings_equal_judging_every_position_in_full(rule_set: str) -> None:
     assert checked > 60 and warned > 20
 
 
+def _tags_by_regex(text: str, s: int, tb: int) -> Tuple[Dict[str, str], bool]:
+    """The tags validation reads from ``text[s:tb]`` by the tag regex, and whether the block has any tag."""
+    h = {}
+    for name, quoted, bare in V._TAG_FIND.findall(text, s, tb):
+        h[name] = V._unescape(quoted) if quoted or not bare else bare.strip()
+    return {k: v for k, v in h.items() if k in V._READ_TAGS}, bool(h)
+
+
 def test_tags_read_without_regular_expressions_equal_the_tag_regex() -> None:
     """The fast scanner reads only FEN and Result, the usual ``[Name "value"]`` lines with string operations:
     the same values as reading every tag line of the block with the tag regex (last one of a name wins); and
     its tag-block regex (usual lines first) ends the block where the general one does."""
-    def by_regex(text: str, s: int, tb: int) -> Tuple[Dict[str, str], bool]:
-        h = {}
-        for name, quoted, bare in V._TAG_FIND.findall(text, s, tb):
-            h[name] = V._unescape(quoted) if quoted or not bare else bare.strip()
-        return {k: v for k, v in h.items() if k in V._READ_TAGS}, bool(h)
-
+    by_regex = _tags_by_regex
     pieces = ['[FEN "x"]', '[FEN  "x"]', '[Result "x" ]', ' [Result "x"]', '[ FEN "x"]', '[FE\tN "x"]', '[FEN\t"x"]',
               '[FEN x]', '[Result ""]', '[FEN "]', '[FEN "a"] b"]', '[Result "a" "b"]', '[FEN "a\\\\"b"]', '[FEN "a"]x',
               '[FEN "a"]\r', '[Result "a"] \t\r', '', ' ', '\r', '\t \r', '[FEN ]', '[Result  ]', '[É "FEN"]',
@@ -849,11 +852,48 @@ def test_tags_read_without_regular_expressions_equal_the_tag_regex() -> None:
         assert got == by_regex(text, s, tb), repr(text)
         found += bool(got[0])
     assert found > 1000
-    text = (GAMES / "ccpd-master-3000.chinese.pgn").read_text(encoding="utf-8") if GAMES.is_dir() else ""
-    for s, tb, e in V._fast_segments(text) or []:
+
+
+def test_tags_read_without_regular_expressions_equal_the_tag_regex_on_master_games() -> None:
+    path = GAMES / "ccpd-master-3000.chinese.pgn"
+    if not path.is_file():
+        pytest.skip(f"shared data absent: {path}")
+    text = path.read_text(encoding="utf-8")
+    segments = V._fast_segments(text)
+    assert segments is not None and len(segments) > 1000
+    for s, tb, e in segments:
         general = V._TAG_BLOCK_GENERAL.match(text, s, e)
         assert general is not None and general.end() == tb
-        assert (V._read_tags(text, s, tb), True) == by_regex(text, s, tb)
+        assert (V._read_tags(text, s, tb), True) == _tags_by_regex(text, s, tb)
+
+
+def test_fast_segments_of_an_empty_text_are_none() -> None:
+    """An empty text used to give one empty segment (which has no tag block)."""
+    assert V._fast_segments("") == []
+    assert V._fast_segments('[Event "x"]\n\n1. h2e2 *\n') == [(0, 13, 23)]
+
+
+def test_report_may_not_overwrite_or_join_the_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--report`` naming an input used to empty that input before it was read."""
+    game = '[Event "x"]\n\n1. h2e2 h9g7 *\n'
+    v = tmp_path / "v.pgn"
+    v.write_text(game, encoding="utf-8")
+    assert V.validate_main([str(v), "--report", str(v), "-q"]) == 2
+    assert "one of the game files" in capsys.readouterr().err
+    assert v.read_text(encoding="utf-8") == game
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "a.pgn").write_text(game, encoding="utf-8")
+    assert V.validate_main([str(folder), "--report", str(folder / "a.pgn"), "-q"]) == 2
+    assert (folder / "a.pgn").read_text(encoding="utf-8") == game
+    # A new game file in a folder being checked would be an input too.
+    assert V.validate_main([str(folder), "--report", str(folder / "sub" / "r.pgn"), "-q"]) == 2
+    assert "inside" in capsys.readouterr().err and not (folder / "sub").exists()
+    # A report that is not a game file may sit in the folder.
+    jl = folder / "report.jsonl"
+    assert V.validate_main([str(folder), "--report", str(jl), "-q"]) == 0
+    assert [json.loads(x)["ok"] for x in jl.read_text(encoding="utf-8").splitlines()] == [True]
+    assert V.validate_main([str(v), "--report", str(tmp_path / "v2.pgn"), "-q"]) == 0
 
 
 def test_fast_report_construction_equals_the_dataclass() -> None:

@@ -1315,8 +1315,10 @@ def _fast_segments(text: str) -> Optional[List[Tuple[int, int, int]]]:
 
     A segment starts at a tag line after a blank line that follows move
     text. When some move text holds a ``{`` comment (which may hide such
-    lines) the whole text goes to the PGN reader.
+    lines) the whole text goes to the PGN reader. An empty text has no segment.
     """
+    if not text:
+        return []
     starts = [0]
     for m in _BLANK_BEFORE_TAG.finditer(text):
         e = m.start()
@@ -1708,6 +1710,28 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _report_clash(report: str, paths: Sequence[str], files: Sequence[str]) -> Optional[str]:
+    """Why the report file must not be written (it is an input, or a game file inside a folder being
+    checked, which writing it would empty or add to the inputs), or None."""
+    target = os.path.realpath(report)
+    if any(os.path.realpath(f) == target for f in files):
+        return "it is one of the game files to check (writing it would destroy it)"
+    for path in paths:
+        if not os.path.isdir(path):
+            continue
+        folder = os.path.realpath(path)
+        try:
+            inside = os.path.commonpath([folder, target]) == folder
+        except ValueError:  # other drive
+            inside = False
+        if not inside:
+            continue
+        parts = os.path.relpath(target, folder).split(os.sep)
+        if not any(part.startswith(".") for part in parts) and _is_game_file(parts[-1]):
+            return f"it is a game file inside {path}, which is being checked"
+    return None
+
+
 def validate_main(argv: Sequence[str]) -> int:
     """``xiangqi validate ...``: returns the exit code (0 all valid, 1 some invalid or no game found, 2 usage
     error or a missing path). Each PATH that yields no game is named in a warning on standard error."""
@@ -1725,6 +1749,12 @@ def validate_main(argv: Sequence[str]) -> int:
         print(f"xiangqi validate: {exc}", file=sys.stderr)
         return 2
     files = [f for _, found in inputs for f in found]
+    if args.report and args.report != "-":
+        clash = _report_clash(args.report, [p for p, _ in inputs], files)
+        if clash:
+            print(f"xiangqi validate: --report {args.report}: {clash}; choose another report file",
+                  file=sys.stderr)
+            return 2
     jobs = args.jobs or (os.cpu_count() or 1)
     report_stream: Optional[TextIO] = None
     summary_stream: TextIO = sys.stdout
