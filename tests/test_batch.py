@@ -460,7 +460,8 @@ def test_move_index_helpers() -> None:
 
 
 def test_rotate_codes_of_nothing_is_an_empty_code_array() -> None:
-    for empty in ([], (), np.array([], dtype=np.float64), np.zeros((0, 3), dtype=np.int32)):
+    empties: List[Any] = [[], (), np.array([], dtype=np.float64), np.zeros((0, 3), dtype=np.int32)]
+    for empty in empties:
         got = batch.rotate_codes(empty)
         assert got.dtype == np.uint16 and got.size == 0 and got.shape == np.shape(empty)
 
