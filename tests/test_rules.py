@@ -482,6 +482,59 @@ def test_judge_command_reads_null_moves_and_move_numbers(capsys: pytest.CaptureF
     assert "'13'" in capsys.readouterr().err
 
 
+def test_judge_command_reads_every_record_format_and_fails_on_bad_games(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Files used to be read as PGN whatever their format (an XQF was judged as an empty game), errors in
+    the games gave exit 0, and a file without games printed nothing with exit 0."""
+    from xiangqi.convert import convert_main
+    from xiangqi.judge import judge_main
+
+    fen, moves = PERPETUAL_CHASE
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text(f'[Red "A"]\n[Black "B"]\n[Result "0-1"]\n[FEN "{fen}"]\n\n' + " ".join(moves) + " 0-1\n",
+                   encoding="utf-8")
+    for name in ("g.xqf", "g.dhtmlxq.txt", "g.html"):
+        target = tmp_path / name
+        assert convert_main([str(pgn), str(target), "--to", "xqf" if name.endswith("xqf") else "dhtmlxq"]) == 0
+        capsys.readouterr()
+        assert judge_main([str(target)]) == 0, name
+        captured = capsys.readouterr()
+        assert "0-1 (perpetual chase)" in captured.out and f"{len(moves)} plies" in captured.out, name
+        assert captured.err == "", name
+    bad = tmp_path / "bad.pgn"
+    bad.write_text(f'[FEN "{fen}"]\n\n' + " ".join(moves[:3]) + " zz *\n", encoding="utf-8")
+    assert judge_main([str(bad)]) == 1
+    captured = capsys.readouterr()
+    assert "'zz'" in captured.err and "3 plies" in captured.out
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("", encoding="utf-8")
+    assert judge_main([str(empty)]) == 1
+    assert "no game in" in capsys.readouterr().err
+    assert judge_main([str(tmp_path / "missing.xqf")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_judge_command_refuses_a_bad_start_and_negative_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.judge import judge_main
+
+    # A first word without '/' used to fall back to the start position and fail later on "invalid move".
+    assert judge_main(["bad fen", "h2e2"]) == 2
+    err = capsys.readouterr().err
+    assert "'bad' does not start a position" in err and "startpos" in err
+    assert judge_main(["rnbakabnr w", "h2e2"]) == 2
+    assert "does not start a position" in capsys.readouterr().err
+    assert judge_main(["h2e2", "h9g7"]) == 0  # moves alone still play from the start position
+    assert judge_main(["1.", "h2e2"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        judge_main(["startpos", "--limit", "-5"])
+    assert exc.value.code == 2 and "--limit" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        judge_main(["--help"])
+    help_text = capsys.readouterr().out
+    assert "examples:" in help_text and "{axf,cxa}" in help_text and "startpos moves" in help_text
+
+
 # --------------------------------------------------------------------------- C robustness
 
 

@@ -2,7 +2,7 @@
 
 Usage::
 
-    xiangqi judge GAME.pgn [--rules axf|cxa]
+    xiangqi judge GAME.pgn [--rules axf|cxa]     (or .pgn.gz, .xqf, DhtmlXQ .txt/.htm)
     xiangqi judge "FEN" MOVE MOVE ... [--rules axf|cxa]
     xiangqi judge "FEN moves MOVE MOVE ..."
     xiangqi judge startpos moves MOVE ...      (or just the moves, from the start position)
@@ -14,6 +14,11 @@ verdict is printed with its reason in English and Chinese; ``--explain``
 adds what every move of the repetition loop does, ``--json`` prints one JSON
 object per game. Rulings that play went past (a side that should already
 have lost) are listed as well.
+
+Exit status: 0 when judged; 1 when a game file holds games with errors (they
+are reported on standard error, and each game is judged on the moves before
+its first error) or no game at all; 2 for a missing file, a bad position,
+move or option.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from xiangqi.core import STARTING_FEN
 __all__ = ["judge_main", "judge_board"]
 
 _FEN_SIDE = {"w", "r", "b", "red", "black"}
+#: Names of game files (a missing one is reported as such, not read as a move).
+_GAME_SUFFIXES = (".pgn", ".pgn.gz", ".xqf", ".dhtmlxq", ".txt", ".htm", ".html")
 #: A move number of pasted text (``1.``, ``12...``); anything else is read as a move (``0000`` passes the turn).
 _MOVE_NUMBER = re.compile(r"\d+\.+[,;]*")
 
@@ -54,11 +61,30 @@ def _split_position(tokens: Sequence[str]) -> Tuple[str, List[str]]:
                 fields.append(toks[i])
                 i += 1
         fen, rest = " ".join(fields), toks[i:]
+    elif toks[0].lower() == "moves":
+        fen, rest = STARTING_FEN, toks
     else:
+        _check_first_move(toks[0])
         fen, rest = STARTING_FEN, toks
     if rest and rest[0].lower() == "moves":
         rest = rest[1:]
     return fen, rest
+
+
+def _check_first_move(word: str) -> None:
+    """Raise a clear error unless ``word``, the first of the position words, is a move from the start position
+    (a position starts with a FEN or ``startpos``; without either, the words are moves from the start)."""
+    from xiangqi.board import Board
+    from xiangqi.errors import XiangqiError
+
+    if _MOVE_NUMBER.fullmatch(word) or word == "0000":
+        return
+    try:
+        Board().parse_move(word.rstrip(".,;"))
+    except XiangqiError:
+        raise XiangqiError(
+            f"{word!r} does not start a position: give a FEN (its board ranks separated by '/'), 'startpos', "
+            "or moves from the start position") from None
 
 
 def _board_from_tokens(tokens: Sequence[str]) -> Any:
@@ -156,9 +182,19 @@ def judge_main(argv: List[str]) -> int:
         description="Rule on a game's end: checkmate, stalemate, perpetual check or chase and their mixes "
                     "(Asian or Chinese rules), the 60-move natural limit. Give a PGN file, or a FEN "
                     "(or 'startpos') followed by moves in ICCS, WXF or Chinese notation.",
+        epilog="examples:\n"
+               "  xiangqi judge games.pgn                 (also .pgn.gz, .xqf, DhtmlXQ .txt/.htm)\n"
+               "  xiangqi judge startpos moves h2e2 h9g7 b0c2\n"
+               "  xiangqi judge 炮二平五 马8进7\n"
+               "  xiangqi judge \"3k5/9/9/9/9/9/9/9/4R4/4K4 w\" e1d1 --rules cxa --explain\n"
+               "  xiangqi judge \"FEN moves MOVE MOVE ...\" --json\n"
+               "\nexit status: 0 judged, 1 a game file with errors or no game, 2 a bad position, move or option",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("position", nargs="+", help="a PGN file, or FEN/startpos [moves] MOVE ...")
-    parser.add_argument("--rules", default="axf", help="axf (Asian, default) or cxa (Chinese)")
+    parser.add_argument("position", nargs="+",
+                        help="a game file (PGN, XQF, DhtmlXQ), or FEN/startpos [moves] MOVE ...")
+    parser.add_argument("--rules", default="axf", choices=("axf", "cxa"),
+                        help="axf (Asian, default) or cxa (Chinese)")
     parser.add_argument("--count", type=int, default=None,
                         help="occurrences of a position that make it adjudicable (default 3)")
     parser.add_argument("--limit", type=int, default=None,
@@ -176,15 +212,24 @@ def judge_main(argv: List[str]) -> int:
         parser.error(str(exc))
     if args.count is not None and args.count < 2:
         parser.error(f"--count must be at least 2, not {args.count}")
+    if args.limit is not None and args.limit < 0:
+        parser.error(f"--limit must be at least 0 (0 turns it off), not {args.limit}")
 
     out = sys.stdout
     first = args.position[0]
-    if len(args.position) == 1 and (os.path.isfile(first) or first.lower().endswith((".pgn", ".pgn.gz"))):
-        from xiangqi import pgn
+    if len(args.position) == 1 and (os.path.isfile(first) or first.lower().endswith(_GAME_SUFFIXES)):
+        from xiangqi.convert import read_any
 
+        if os.path.isdir(first):
+            print(f"xiangqi judge: {first} is a directory (give one game file)", file=sys.stderr)
+            return 2
+        if not os.path.isfile(first):
+            print(f"xiangqi judge: no such file: {first}", file=sys.stderr)
+            return 2
         status = 0
+        index = 0
         try:
-            games = pgn.read_games(first)
+            games = read_any(first)
             for index, game in enumerate(games, 1):
                 try:
                     board = game.board()
@@ -199,6 +244,7 @@ def judge_main(argv: List[str]) -> int:
                 verdict["recorded_result"] = game.headers.get("Result", "*")
                 for err in game.errors:
                     print(f"xiangqi judge: {first}: game {index}: {err}", file=sys.stderr)
+                    status = 1
                 if args.json:
                     print(json.dumps(verdict, ensure_ascii=False), file=out)
                 else:
@@ -209,6 +255,9 @@ def judge_main(argv: List[str]) -> int:
         except (OSError, XiangqiError) as exc:
             print(f"xiangqi judge: {first}: {exc}", file=sys.stderr)
             return 2
+        if index == 0:
+            print(f"xiangqi judge: no game in {first}", file=sys.stderr)
+            return 1
         return status
 
     try:
