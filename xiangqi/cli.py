@@ -95,7 +95,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of the ``xiangqi`` console script."""
     args = sys.argv[1:] if argv is None else list(argv)
     if not args or args[0] in ("-h", "--help"):
-        print("usage: xiangqi COMMAND [options]\n\n" + _DESCRIPTION + "\n" + _EXAMPLES)
+        # Asked for (--help): standard output, exit 0; no command at all is a usage error: standard error, exit 2.
+        print("usage: xiangqi COMMAND [options]\n\n" + _DESCRIPTION + "\n" + _EXAMPLES,
+              file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
     if args[0] == "--version":
         from xiangqi import __version__

@@ -1,0 +1,44 @@
+"""The ``xiangqi`` command's dispatcher (xiangqi/cli.py): usage, help, unknown commands, exit codes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xiangqi.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_no_arguments_print_the_usage_on_standard_error_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """A usage error: the usage used to go to standard output with exit 2."""
+    assert main([]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("usage: xiangqi COMMAND") and "judge" in captured.err
+
+
+def test_help_goes_to_standard_output_with_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
+    for flag in ("-h", "--help"):
+        assert main([flag]) == 0
+        captured = capsys.readouterr()
+        assert captured.out.startswith("usage: xiangqi COMMAND") and captured.err == ""
+
+
+def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["frobnicate"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "unknown command 'frobnicate'" in captured.err
+
+
+def test_subcommand_usage_errors_return_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["judge", "startpos", "--limit", "-1"]) == 2
+    assert main(["perft", "--depth", "-1"]) == 2
+    assert "--depth" in capsys.readouterr().err
+
+
+def test_python_dash_m_xiangqi_without_arguments() -> None:
+    run = subprocess.run([sys.executable, "-m", "xiangqi"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stdout == "" and "usage: xiangqi" in run.stderr
