@@ -179,6 +179,8 @@ _DIAGONAL = (False, False, True, True, True, False, False, False)
 _DIAGONAL_STEP: Dict[int, Dict[int, int]] = {HORSE: {1: 2, 2: 1}, ELEPHANT: {2: 2}, ADVISOR: {1: 1}}
 
 _PIECE_WORD = ("piece", "pawn", "advisor", "elephant", "horse", "cannon", "rook", "king")
+#: by piece type: the word with its indefinite article ("an advisor", "a horse")
+_A_PIECE = tuple(("an " if w[0] in "aeiou" else "a ") + w for w in _PIECE_WORD)
 _SIDE_WORD = ("Black", "Red")
 
 _SIMPLIFIED_PIECES = ("?卒士象马炮车将", "?兵仕相马炮车帅")   # [colour][piece type]
@@ -298,9 +300,9 @@ def _check_geometry(ptype: int, direction: int, number: int, file_number: int, s
     """Reject what no position makes legal: a horse sideways, an elephant one file across."""
     if _DIAGONAL[ptype]:
         if direction == 0:
-            raise _Invalid(f"a {_PIECE_WORD[ptype]} never moves sideways (平, '.' or '=')")
+            raise _Invalid(f"{_A_PIECE[ptype]} never moves sideways (平, '.' or '=')")
         if file_number and abs(number - file_number) not in _DIAGONAL_STEP[ptype]:
-            raise _Invalid(f"a {_PIECE_WORD[ptype]} cannot go from file {file_number} to file {number}")
+            raise _Invalid(f"{_A_PIECE[ptype]} cannot go from file {file_number} to file {number}")
     elif direction == 0 and file_number and number == file_number:
         raise _Invalid(f"a sideways move (平, '.' or '=') must change the file, not stay on {number}")
 
