@@ -47,7 +47,8 @@ Fairy-Stockfish's and pyffish's 1-based ranks (``h3e3``, ``a10a9``) are read
 only with ``one_based=True``: ``h3e3`` is also a valid 0-based move.
 
 :func:`parse_move` detects the notation: text with Chinese characters is
-Chinese; ASCII text (full-width Latin letters are folded to ASCII first) is
+Chinese; ASCII text (full-width letters, digits and signs are folded to ASCII
+first) is
 ICCS when it has that shape and WXF otherwise.
 
 Writing (the canonical forms)
@@ -425,13 +426,15 @@ def _prepare(text: str) -> str:
 
 
 def _fold_ascii(s: str) -> str:
-    """``s`` with full-width Latin letters and signs folded, when that makes it ASCII and it had letters."""
+    """``s`` with full-width ASCII (letters, digits, signs) folded, when that makes it ASCII.
+
+    A Chinese token stays as it is (its full-width numerals are read as such);
+    ``C２.5``, ``h２e２`` and ``Ｃ２．５`` become ``C2.5``, ``h2e2`` and ``C2.5``.
+    """
     if s.isascii():
         return s
     folded = s.translate(_FOLD)
-    if folded.isascii() and any("Ａ" <= c <= "ｚ" or c in "＋－．＝" for c in s):
-        return folded
-    return s
+    return folded if folded.isascii() else s
 
 
 def _decode_any(text: str, one_based: bool) -> _Desc:
