@@ -416,8 +416,20 @@ _FOLD = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
 _MAX_LEN = 16
 
 
+#: Annotation marks that may follow a complete move (炮二平五!, C2.5?!, h2e2+, 车一进一#, 马八进七。).
+_MARKS = "!?+#。！？"
+#: The last character of every complete move: a numeral of some script (ICCS ranks include 0).
+_MOVE_END = frozenset("0123456789０１２３４５６７８９" + _RED_NUMERALS)
+
+
 def _prepare(text: str) -> str:
     s = text.strip()
+    if s and s[-1] in _MARKS:
+        # Only marks after a complete move (4 characters or more, ending in a numeral) go: C2+ and P++ keep
+        # their WXF operators and are reported as short moves.
+        t = s.rstrip(_MARKS).rstrip()
+        if len(t) >= 4 and t[-1] in _MOVE_END:
+            s = t
     if not s:
         raise _Invalid("empty move text")
     if len(s) > _MAX_LEN:
