@@ -1101,8 +1101,34 @@ def parse_game(fen: Optional[str], tokens: Iterable[str], *, notation: str = "au
     :class:`IllegalMoveError` or :class:`AmbiguousMoveError` naming the
     token, its ply (0-based) and the position before it.
     """
-    texts = tokens if isinstance(tokens, (list, tuple)) else list(tokens)
+    texts = _token_list(tokens)
     return _parse_codes(_new_board(fen), texts, notation, bool(one_based))
+
+
+def _token_list(tokens: Iterable[str]) -> Sequence[str]:
+    """``tokens`` as a list or tuple; a plain str (whose items would be its characters) raises TypeError."""
+    if isinstance(tokens, (list, tuple)):
+        return tokens
+    if isinstance(tokens, str):
+        raise TypeError(f"tokens must be a list of move texts, not a str ({tokens[:40]!r}): "
+                        f"pass a list, or split the text (text.split())")
+    return list(tokens)
+
+
+def _move_codes(moves: Iterable[Union[Move, int]]) -> List[int]:
+    """The move codes of ``moves`` (``Move`` objects or ints); anything else raises TypeError naming it."""
+    if isinstance(moves, str):
+        raise TypeError(f"moves must be Move objects or move codes, not a str ({moves[:40]!r}): "
+                        f"parse texts with parse_game")
+    items = moves if isinstance(moves, (list, tuple)) else list(moves)
+    try:
+        return [m if isinstance(m, int) else m.code for m in items]
+    except AttributeError:
+        for i, m in enumerate(items):
+            if not isinstance(m, (int, Move)):
+                raise TypeError(f"moves[{i}] is {m!r} ({type(m).__name__}): expected a Move or an int move code"
+                                + (" (parse texts with parse_game)" if isinstance(m, str) else "")) from None
+        raise
 
 
 def _parse_codes(board: "Board", texts: Sequence[str], notation: str, one_based: bool) -> List[int]:
@@ -1186,7 +1212,7 @@ def format_game(fen: Optional[str], moves: Iterable[Union[Move, int]], *, to: st
     Every move is checked for legality; an illegal one raises
     :class:`IllegalMoveError` naming its ply and the position before it.
     """
-    codes = [m if isinstance(m, int) else m.code for m in moves]
+    codes = _move_codes(moves)
     return _format_codes(_new_board(fen), codes, to, traditional, fullwidth, compact, one_based, True)
 
 
@@ -1253,6 +1279,6 @@ def convert_game(fen: Optional[str], tokens: Iterable[str], *, to: str = "iccs",
     ``notation`` names the input (``"auto"``: each token detected);
     ``one_based`` applies to ICCS input and output.  Errors as in :func:`parse_game`.
     """
-    texts = tokens if isinstance(tokens, (list, tuple)) else list(tokens)
+    texts = _token_list(tokens)
     codes = _parse_codes(_new_board(fen), texts, notation, bool(one_based))
     return _format_codes(_new_board(fen), codes, to, traditional, fullwidth, compact, one_based, False)
