@@ -734,3 +734,92 @@ def test_fuzz_any_text(text: str, one_based: bool) -> None:
         assert board.fen() in str(e)
         return
     assert move in _FUZZ_LEGAL or move == Move.null(), (text, move)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Review fixes: misuse of the whole-game functions, full-width digits, annotation marks, articles
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_whole_game_functions_refuse_a_plain_str() -> None:
+    for call in (lambda: N.parse_game(None, "h2e2 h9g7"), lambda: N.convert_game(None, "h2e2 h9g7")):
+        with pytest.raises(TypeError, match=r"not a str \('h2e2 h9g7'\).*split"):
+            call()
+    with pytest.raises(TypeError, match="not a str"):
+        N.format_game(None, "h2e2")  # type: ignore[arg-type]
+    assert N.parse_game(None, "h2e2 h9g7".split()) == N.parse_game(None, ("h2e2", "h9g7"))
+
+
+def test_format_game_names_an_item_that_is_not_a_move() -> None:
+    with pytest.raises(TypeError, match=r"moves\[0\] is 'h2e2' \(str\).*parse_game"):
+        N.format_game(None, ["h2e2"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"moves\[1\] is None \(NoneType\)"):
+        N.format_game(None, iter([Move.from_iccs("h2e2"), None]))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"moves\[2\] is 1\.5 \(float\)"):
+        N.format_game(None, (Move.from_iccs("h2e2").code, Move.from_iccs("h9g7"), 1.5))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["C２.5", "Ｃ2.5", "C2．5", "Ｃ２．５", "c２=５", "h２e２", "ｈ2ｅ2", "H２-E２",
+                                  "炮二平５", "砲２平５"])
+def test_full_width_digits_fold_in_ascii_tokens(text: str) -> None:
+    board = Board()
+    assert N.parse_move(board, text) == Move.from_iccs("h2e2")
+    if text.translate(N._FOLD).isascii():
+        parse = N.parse_iccs if "." not in text.translate(N._FOLD) and "=" not in text else N.parse_wxf
+        assert parse(board, text) == Move.from_iccs("h2e2")
+    assert N.parse_game(None, [text, "h9g7"]) == N.parse_game(None, ["h2e2", "h9g7"])
+
+
+def test_full_width_digits_of_chinese_tokens_stay_chinese() -> None:
+    # Black's full-width numerals are read as Chinese numerals, not folded into a WXF or ICCS token.
+    assert _decode_any("马８进７", False).kind == 1
+    assert N.parse_move(Board(BLACK_START), "马８进７") == Move.from_iccs("h9g7")
+
+
+@pytest.mark.parametrize("mark", ["!", "?", "!!", "??", "!?", "?!", "+", "#", "。", "！", "？", "！？", "+!", " !"])
+@pytest.mark.parametrize("text, iccs", [("炮二平五", "h2e2"), ("C2.5", "h2e2"), ("h2e2", "h2e2"),
+                                        ("H2-E2", "h2e2"), ("C2+1", "h2h3"), ("0000", "0000")])
+def test_trailing_annotation_marks_are_dropped(mark: str, text: str, iccs: str) -> None:
+    board = Board()
+    assert N.parse_move(board, text + mark) == Move.from_iccs(iccs)
+    if iccs != "0000":
+        assert N.parse_game(None, [text + mark]) == [Move.from_iccs(iccs).code]
+    tandem = fen_of(kings(c5="P", c6="P", g5="P", g6="P"))
+    assert N.parse_move(Board(tandem), "前兵七进一" + mark) == Move.from_iccs("c6c7")
+
+
+def test_trailing_marks_by_notation() -> None:
+    board = Board()
+    assert N.parse_chinese(board, "炮二平五!") == Move.from_iccs("h2e2")
+    assert N.parse_wxf(board, "C2.5?!") == Move.from_iccs("h2e2")
+    assert N.parse_iccs(board, "h2e2#") == Move.from_iccs("h2e2")
+    assert N.parse_iccs(board, "h3e3!", one_based=True) == Move.from_iccs("h2e2")
+    assert N.parse_game(None, ["炮二平五!", "马8进7?", "马二进三。"], notation="chinese") == \
+        N.parse_game(None, ["炮二平五", "马8进7", "马二进三"])
+
+
+def test_wxf_operators_are_never_taken_for_marks() -> None:
+    assert N.parse_move(Board(), "C2+1") == Move.from_iccs("h2h3")
+    assert N.parse_move(Board(), "R1+1") == Move.from_iccs("i0i1")
+    two = fen_of(kings(c5="P", c6="P"))
+    assert N.parse_move(Board(two), "P++1") == Move.from_iccs("c6c7")
+    assert N.parse_move(Board(two), "P++1!") == Move.from_iccs("c6c7")
+    assert N.parse_move(Board(fen_of(kings(c6="N", c4="N"))), "H--8") == Move.from_iccs("c4b2")
+    four = fen_of(kings(c5="P", c6="P", c7="P", c8="P"))
+    assert N.parse_move(Board(four), "+++1") == Move.from_iccs("c8c9")
+    # An incomplete move keeps its operator: reported as too short, not read as a shorter token.
+    for text in ("C2+", "P++", "3+"):
+        with pytest.raises(InvalidMoveError, match=r"not [1-3]\)"):
+            N.parse_move(Board(four), text)
+    with pytest.raises(InvalidMoveError, match="'!' is not a digit"):
+        N.parse_move(Board(four), "C2+!")
+
+
+def test_error_messages_use_the_right_article() -> None:
+    board = Board()
+    assert "an elephant never moves sideways" in _error(InvalidMoveError, board, "相三平五")
+    assert "an advisor never moves sideways" in _error(InvalidMoveError, board, "仕四平五")
+    assert "an elephant cannot go from file 3 to file 4" in _error(InvalidMoveError, board, "相三进四")
+    assert "a horse never moves sideways" in _error(InvalidMoveError, board, "马二平三")
+    assert "an advisor cannot go" in _error(InvalidMoveError, board, "A4+6") or \
+        "an advisor" in _error(InvalidMoveError, board, "A4+4")
