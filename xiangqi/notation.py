@@ -48,8 +48,13 @@ only with ``one_based=True``: ``h3e3`` is also a valid 0-based move.
 
 :func:`parse_move` detects the notation: text with Chinese characters is
 Chinese; ASCII text (full-width letters, digits and signs are folded to ASCII
-first) is
-ICCS when it has that shape and WXF otherwise.
+first) is ICCS when it has that shape and WXF otherwise.
+
+In every notation, annotation marks after a complete move are dropped:
+``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``, ``+``, ``#``, ``。``, ``！``, ``？``
+(``炮二平五!``, ``C2.5?!``, ``h2e2#``).  A complete move is four characters or
+more ending in a numeral, so a WXF operator (``C2+1``, ``P++1``) is never taken
+for a mark, and ``C2+`` is reported as too short.
 
 Writing (the canonical forms)
 =============================
