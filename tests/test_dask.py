@@ -36,7 +36,12 @@ def collection(tmp_path_factory: pytest.TempPathFactory) -> List[Path]:
         games = re.split(r"\n\n(?=\[Game )", src.read_text(encoding="utf-8").strip("\n"))[:1000]
         p = tmp_path_factory.mktemp("dask") / "master-1000.chinese.pgn"
         p.write_text("\n\n".join(games) + "\n", encoding="utf-8")
-        paths.insert(0, p)
+    else:
+        # Without the shared data, enough work to kill a worker mid-run: the sample's clean PGN games, many times.
+        text = (SAMPLE / "ccpd-master-24.chinese.pgn").read_text(encoding="utf-8").strip("\n")
+        p = tmp_path_factory.mktemp("dask") / "sample-repeated.chinese.pgn"
+        p.write_text("\n\n".join([text] * 60) + "\n", encoding="utf-8")
+    paths.insert(0, p)
     return paths
 
 
