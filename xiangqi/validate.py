@@ -65,6 +65,7 @@ import time
 import zlib
 from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
+from xiangqi import rules as _rules
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
@@ -993,7 +994,7 @@ class _Replayer:
         flags, natural limit, red-must-vary rounds)."""
         hit = self.rule_sets.get(rules)
         if hit is None:
-            rs = _rules_module().get_rules(rules)
+            rs = _rules.get_rules(rules)
             hit = self.rule_sets[rules] = (rs, rs.repetition_count, rs.facts_flags(), rs.natural_limit,
                                            rs.red_must_vary_rounds)
         return hit
@@ -1011,28 +1012,8 @@ def _replayer() -> _Replayer:
 
 
 # =====================================================================================================================
-# Rulings (xiangqi.rules, when present)
+# Rulings (xiangqi.rules)
 # =====================================================================================================================
-
-_RULES: Any = None
-_RULES_LOADED = False
-
-
-def _rules_module() -> Any:
-    """:mod:`xiangqi.rules` when it provides ``adjudicate`` and ``scan_violations``, else ``None``."""
-    global _RULES, _RULES_LOADED
-    if not _RULES_LOADED:
-        _RULES_LOADED = True
-        rulings: Any
-        try:
-            rulings = importlib.import_module("xiangqi.rules")
-        except ImportError:  # pragma: no cover - the module ships with the package
-            rulings = None
-        if rulings is not None and all(hasattr(rulings, f) for f in ("adjudicate", "scan_violations",
-                                                                        "get_rules")):
-            _RULES = rulings
-    return _RULES
-
 
 def _token_at(tokens: Sequence[str], ply: int, clean: bool) -> Optional[str]:
     """The text of the move token played at ``ply`` (move numbers skipped)."""
@@ -1067,7 +1048,7 @@ def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) 
     records: no :class:`Board` is built, and only the rulings reported are
     worded (:func:`xiangqi.rules._game_rulings`).
     """
-    outcome, found = _rules_module()._game_rulings(rp.pos, rp.undo, plies, rs,
+    outcome, found = _rules._game_rulings(rp.pos, rp.undo, plies, rs,
                                                    rp.loops if suspects >= 0 else None, suspects)
     warnings: List[ErrorInfo] = []
     merged: List[List[Any]] = []  # [first ruling, last ply of its loop, rulings merged]
@@ -1199,7 +1180,7 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         termination = "CHECKMATE" if lib.xq_pos_in_check(pos) else "STALEMATE"
         loser = "Red" if pos.side else "Black"
         reason = f"{loser} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
-    elif plies >= 4 and _rules_module() is not None:
+    elif plies >= 4:
         rs, c, flags, limit, vary = rp.rule_set(rules)
         suspects = rp.repetition_loops(plies, c, flags)
         # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
