@@ -696,16 +696,14 @@ def test_progress_only_on_a_terminal() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# The C core's move-text replay (xq_play_text) agrees with the Python token replay (which plays the games the PGN
-# reader reads, and whatever the C replay stops at)
+# The C core's move-text replay (xq_play_text) agrees with the notation module (which decodes the moves of the games
+# the PGN reader reads, and whatever the C replay stops at)
 # ---------------------------------------------------------------------------------------------------------------------
 
 def python_only(monkeypatch: pytest.MonkeyPatch, paths: object, **kw: object) -> List[GameReport]:
-    def by_tokens(self: Any, start: Any, movetext: str) -> Any:
-        return self.replay(start, movetext.split(), False)
-
+    """The reports with every game read by the PGN reader and every move decoded by the notation module."""
     with monkeypatch.context() as m:
-        m.setattr(V._Replayer, "replay_text", by_tokens)
+        m.setattr(V, "_C_REPLAY", False)
         return run(paths, **kw)
 
 

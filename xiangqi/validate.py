@@ -65,6 +65,7 @@ import time
 import zlib
 from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
+from xiangqi import notation as _notation
 from xiangqi import rules as _rules
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import STARTING_FEN
@@ -536,124 +537,22 @@ def _pgn_chunks(path: str, reader: _Reader, head: bytes, chunk_bytes: int, numbe
 
 
 # =====================================================================================================================
-# Move tokens: a cache of what each token text means
+# Move tokens: results and move numbers (the moves are the C replay's and the notation module's)
 # =====================================================================================================================
 
-# Entry kinds.
-_K_PLAIN, _K_ICCS, _K_TANDEM, _K_SKIP, _K_RESULT, _K_OTHER = range(6)
-
-_NUMERAL: Dict[str, int] = {}
-for _i, _c in enumerate("一二三四五六七八九"):
-    _NUMERAL[_c] = _i + 1
-for _i, _c in enumerate("123456789"):
-    _NUMERAL[_c] = _i + 1
-for _i, _c in enumerate("１２３４５６７８９"):
-    _NUMERAL[_c] = _i + 1
-# piece character -> (piece type, side hint: 1 Red, 0 Black, -1 either)
-_PIECE: Dict[str, Tuple[int, int]] = {
-    "帅": (7, 1), "帥": (7, 1), "将": (7, 0), "將": (7, 0), "仕": (2, -1), "士": (2, -1), "相": (3, -1),
-    "象": (3, -1), "马": (4, -1), "馬": (4, -1), "傌": (4, -1), "车": (6, -1), "車": (6, -1), "俥": (6, -1),
-    "炮": (5, -1), "砲": (5, -1), "包": (5, -1), "兵": (1, 1), "卒": (1, 0),
-}
-_DIRECTION: Dict[str, int] = {"进": 1, "進": 1, "退": -1, "平": 0}
-_FRONT_REAR: Dict[str, bool] = {"前": True, "后": False, "後": False}
-# diagonal movers: |file change| -> |rank change|
-_DIAGONAL: Dict[int, Dict[int, int]] = {2: {1: 1}, 3: {2: 2}, 4: {1: 2, 2: 1}}
 _RESULT_WORDS: Dict[str, str] = {
     "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "½-½": "1/2-1/2",
     "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
 }
 #: The result words as the C replay's text (UTF-8) holds them.
 _RESULT_BYTES = {k.encode("utf-8"): v for k, v in _RESULT_WORDS.items()}
+#: A move number token ("12.", "12..."): skipped in move text, as the C replay skips it.
 _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?")
-_ICCS_LOWER = re.compile(r"([a-i])([0-9])([a-i])([0-9])")
-_ICCS_DASH = re.compile(r"([a-iA-I])([0-9])-([a-iA-I])([0-9])")
-
-Entry = Tuple[Any, ...]
-_ENTRIES: Dict[str, Entry] = {}
-_ENTRY_LIMIT = 200_000
-
-
-def _file_index(number: int, red: int) -> int:
-    return 9 - number if red else number - 1
-
-
-def _delta(ptype: int, red: int, fi: int, direction: int, number: int) -> Optional[int]:
-    """Square delta of a move from file ``fi`` (the notation's geometry), or None if impossible."""
-    step = _DIAGONAL.get(ptype)
-    if step is not None:
-        if direction == 0:
-            return None
-        tf = _file_index(number, red)
-        dr = step.get(abs(tf - fi))
-        if dr is None:
-            return None
-        return tf - fi + direction * dr * (9 if red else -9)
-    if direction == 0:
-        tf = _file_index(number, red)
-        return None if tf == fi else tf - fi
-    return direction * number * (9 if red else -9)
-
-
-def _make_entry(tok: str) -> Entry:
-    """What a token means, independent of the position.
-
-    Only forms that every reading of PGN agrees on are decoded here (move
-    numbers ``12.``, ``12...``; ICCS ``h2e2``/``H2-E2``; four-character
-    Chinese moves); anything else is ``_K_OTHER`` and goes to the notation
-    module (or, for token boundaries, to the PGN reader).
-    """
-    r = _RESULT_WORDS.get(tok)
-    if r is not None:
-        return (_K_RESULT, r)
-    if _MOVE_NUMBER.fullmatch(tok):
-        return (_K_SKIP,)
-    m = _ICCS_LOWER.fullmatch(tok) or _ICCS_DASH.fullmatch(tok)
-    if m is not None:
-        a, r1, b, r2 = m.groups()
-        frm = int(r1) * 9 + ord(a.lower()) - 97
-        to = int(r2) * 9 + ord(b.lower()) - 97
-        return (_K_ICCS, frm << 7 | to, frm, to, tok)
-    if len(tok) == 4:
-        c0, c1, c2, c3 = tok[0], tok[1], tok[2], tok[3]
-        direction = _DIRECTION.get(c2)
-        number = _NUMERAL.get(c3)
-        if direction is not None and number is not None:
-            piece = _PIECE.get(c0)
-            f = _NUMERAL.get(c1)
-            if piece is not None and f is not None:
-                ptype, hint = piece
-                fast: List[Optional[Tuple[int, int, int]]] = []
-                for red in (0, 1):
-                    fi = _file_index(f, red)
-                    d = _delta(ptype, red, fi, direction, number) if hint in (-1, red) else None
-                    fast.append(None if d is None else (red << 3 | ptype, fi, d))
-                return (_K_PLAIN, fast[0], fast[1], tok)
-            front = _FRONT_REAR.get(c0)
-            piece = _PIECE.get(c1)
-            if front is not None and piece is not None:
-                ptype, hint = piece
-                return (_K_TANDEM, ptype, hint, front, direction, number, tok)
-    return (_K_OTHER, tok)
-
-
-#: Per side to move (Black, Red): token -> (piece code, file index, square delta) of plain Chinese moves.
-_FAST: Tuple[Dict[str, Tuple[int, int, int]], Dict[str, Tuple[int, int, int]]] = ({}, {})
-
-
-def _entry(tok: str) -> Entry:
-    e = _ENTRIES.get(tok)
-    if e is None:
-        if len(_ENTRIES) >= _ENTRY_LIMIT:
-            _ENTRIES.clear()
-            _FAST[0].clear()
-            _FAST[1].clear()
-        e = _ENTRIES[tok] = _make_entry(tok)
-        if e[0] == _K_PLAIN:
-            for side in (0, 1):
-                if e[1 + side] is not None:
-                    _FAST[side][tok] = e[1 + side]
-    return e
+#: A move number token inside tokens joined by spaces (``xq_play_text`` would skip it; a clean token list has
+#: none, but a token that is one must fail as a move, so such a list is not given to the C replay).
+_MOVE_NUMBER_IN_TEXT = re.compile(r"(?:^| )[0-9]+\.(?:\.\.)?(?= |$)")
+#: ``False`` plays every move with the notation module alone (the tests compare both).
+_C_REPLAY = True
 
 
 # =====================================================================================================================
@@ -672,20 +571,6 @@ class _Replay:
         self.error = error
         self.result = result
         self.last_token_failed = last_token_failed
-
-
-def _only_legal(pos: Any, col: bytearray, pc: int, fi: int, dl: int) -> int:
-    """The one legal move by ``dl`` of a piece ``pc`` on file ``fi`` (``col``: its ten codes), or 0."""
-    found = 0
-    for r in range(10):
-        if col[r] == pc:
-            frm = r * 9 + fi
-            to = frm + dl
-            if 0 <= to < 90 and lib.xq_pos_is_legal(pos, frm << 7 | to):
-                if found:
-                    return 0
-                found = frm << 7 | to
-    return found
 
 
 class _Delegate(Exception):
@@ -805,15 +690,41 @@ class _Replayer:
     def replay(self, start: _Start, tokens: Sequence[str], clean: bool) -> "_Replay":
         """Play ``tokens`` from ``start``; stop at the first bad move.
 
-        ``clean`` tokens are moves only (from the PGN reader); otherwise move
-        numbers and a result token may be mixed in, and a token the fast path
-        cannot classify raises :class:`_Delegate`.
+        ``clean`` tokens are moves only (from the PGN reader or a game's moves);
+        otherwise they are move text (move numbers and a result token may be
+        mixed in), played as :meth:`replay_text` plays it (which may raise
+        :class:`_Delegate`).
         """
-        lib.xq_pos_copy(self.pos, start.pos)
-        return self._play(start.codes[:], tokens, clean, 0)
+        if not clean:
+            return self.replay_text(start, " ".join(tokens))
+        pos = self.pos
+        lib.xq_pos_copy(pos, start.pos)
+        n = len(tokens)
+        if n + 2 >= self.cap:
+            self._grow(n + 2)
+        plies = 0
+        if _C_REPLAY and n:
+            text = " ".join(tokens)
+            # Each token played by the C replay is one ply, so the one it stops on is tokens[plies]: unless a
+            # token is a move number (skipped there, an error here) or holds whitespace (two tokens there).
+            if _MOVE_NUMBER_IN_TEXT.search(text) is None and len(text.split()) == n:
+                data = text.encode("utf-8", "surrogatepass")
+                plies = int(lib.xq_play_text(pos, data, len(data), self.undo, self.cap, self.stop))
+                if plies >= n:
+                    return _Replay(plies, None, None, False)
+        return self._play(tokens, plies)
 
     def replay_text(self, start: _Start, movetext: str) -> "_Replay":
-        """Play a game's move text: as far as it goes in C (``xq_play_text``), the rest in Python."""
+        """Play a game's move text in C (``xq_play_text``).
+
+        When the C replay stops before the end on anything but a last result
+        token (move numbers aside) -- a move it does not play, another token,
+        a result before the end -- raises :class:`_Delegate`: the PGN reader
+        reads the game and :meth:`replay` plays its moves, the rest with the
+        notation module.
+        """
+        if not _C_REPLAY:
+            raise _Delegate()
         pos = self.pos
         lib.xq_pos_copy(pos, start.pos)
         data = movetext.encode("utf-8", "surrogatepass")
@@ -829,157 +740,37 @@ class _Replayer:
             result = _RESULT_BYTES.get(tail[0])
             if result is not None:
                 return _Replay(plies, None, result, False)
-        rest = data[stop:].decode("utf-8", "surrogatepass").split()
-        return self._play(bytearray(ffi.buffer(pos.board, 90)), rest, False, plies)
+        raise _Delegate()
 
-    def _play(self, bd: bytearray, tokens: Sequence[str], clean: bool, ply: int) -> "_Replay":
+    def _play(self, tokens: Sequence[str], ply: int) -> "_Replay":
+        """Play the moves ``tokens[ply:]`` with the notation module from the current position: the whole
+        list at once (:func:`xiangqi.notation.parse_game`), and when that fails token by token, for the
+        first bad move and its error as :meth:`Board.parse_move <xiangqi.Board.parse_move>` words it."""
+        rest = tokens[ply:]
+        if len(tokens) + 2 >= self.cap:
+            self._grow(len(tokens) + 2)
         pos = self.pos
-        red = int(pos.side)
-        if len(tokens) + ply >= self.cap:
-            self._grow(len(tokens) + ply + 1)
         undos = self.undos
-        is_legal = lib.xq_pos_is_legal
         do_move = lib.xq_pos_do_move
-        entries = _ENTRIES
-        fast = _FAST
-        result: Optional[str] = None
-        for i, tok in enumerate(tokens):
-            f = fast[red].get(tok)
-            if f is not None:
-                # The common case: a plain move of a piece alone on its file.
-                pc, fi, dl = f
-                col = bd[fi::9]
-                if col.count(pc) == 1:
-                    frm = col.index(pc) * 9 + fi
-                    to = frm + dl
-                    if 0 <= to < 90:
-                        code = frm << 7 | to
-                        if is_legal(pos, code):
-                            do_move(pos, code, undos[ply])
-                            bd[to] = bd[frm]
-                            bd[frm] = 0
-                            red ^= 1
-                            ply += 1
-                            continue
-            e = entries.get(tok)
-            if e is None:
-                e = _entry(tok)
-            k = e[0]
-            if k == _K_SKIP:
-                if not clean:
-                    continue
-                text = tok
-            elif k == _K_PLAIN:
-                f = e[2] if red else e[1]
-                if f is not None:
-                    pc, fi, dl = f
-                    col = bd[fi::9]
-                    n = col.count(pc)
-                    if n == 1:
-                        frm = col.index(pc) * 9 + fi
-                        to = frm + dl
-                        if 0 <= to < 90:
-                            code = frm << 7 | to
-                            if is_legal(pos, code):
-                                do_move(pos, code, undos[ply])
-                                bd[to] = bd[frm]
-                                bd[frm] = 0
-                                red ^= 1
-                                ply += 1
-                                continue
-                    elif n:
-                        # Like pieces on the file and no 前/后: the one that can make the move, if only one can.
-                        code = _only_legal(pos, col, pc, fi, dl)
-                        if code:
-                            frm, to = code >> 7, code & 127
-                            do_move(pos, code, undos[ply])
-                            bd[to] = bd[frm]
-                            bd[frm] = 0
-                            red ^= 1
-                            ply += 1
-                            continue
-                text = e[3]
-            elif k == _K_ICCS:
-                code = e[1]
-                if is_legal(pos, code):
-                    frm = e[2]
-                    to = e[3]
-                    do_move(pos, code, undos[ply])
-                    bd[to] = bd[frm]
-                    bd[frm] = 0
-                    red ^= 1
-                    ply += 1
-                    continue
-                text = e[4]
-            elif k == _K_RESULT:
-                if not clean:
-                    if i != len(tokens) - 1:
-                        raise _Delegate()
-                    result = e[1]
-                    continue
-                text = tok
-            elif k == _K_TANDEM:
-                text = e[6]
-                code = self._tandem(e, bd, red)
-                if code:
-                    frm, to = code >> 7, code & 127
-                    do_move(pos, code, undos[ply])
-                    bd[to] = bd[frm]
-                    bd[frm] = 0
-                    red ^= 1
-                    ply += 1
-                    continue
-            else:
-                if not clean:
-                    raise _Delegate()
-                text = e[1]
-            # The notation module decides (and explains) everything else.
+        try:
+            codes = _notation.parse_game(self.fen(), rest)
+        except _MOVE_ERRORS:
+            pass
+        else:
+            for code in codes:
+                do_move(pos, code, undos[ply])
+                ply += 1
+            return _Replay(ply, None, None, False)
+        for i in range(ply, len(tokens)):
+            text = tokens[i]
             try:
                 code = self._slow(text)
             except _MOVE_ERRORS as exc:
-                if result is None and not clean and tokens[-1] in _RESULT_WORDS:
-                    result = _RESULT_WORDS[tokens[-1]]  # the text's result token, beyond the fault
-                return _Replay(ply, ErrorInfo(_kind_of(exc), ply, text, _sentence(str(exc))), result,
+                return _Replay(ply, ErrorInfo(_kind_of(exc), ply, text, _sentence(str(exc))), None,
                                _only_numbers_after(tokens, i))
-            frm, to = code >> 7, code & 127
             do_move(pos, code, undos[ply])
-            bd[to] = bd[frm]
-            bd[frm] = 0
-            red ^= 1
             ply += 1
-        return _Replay(ply, None, result, False)
-
-    def _tandem(self, e: Entry, bd: bytearray, red: int) -> int:
-        """前/后 with two like pieces on exactly one file: the move code if that reading is legal, else 0."""
-        _, ptype, hint, front, direction, number, _text = e
-        if hint != -1 and hint != red:
-            return 0
-        pc = red << 3 | ptype
-        if bd.count(pc) < 2:
-            return 0
-        found = -1
-        for fi in range(9):
-            n = bd[fi::9].count(pc)
-            if n >= 2:
-                if found >= 0 or n != 2:
-                    return 0
-                found = fi
-        if found < 0:
-            return 0
-        col = bd[found::9]
-        lo = col.index(pc)
-        hi = col.index(pc, lo + 1)
-        # Red's front piece is the higher rank; Black's the lower.
-        rank = (hi if front else lo) if red else (lo if front else hi)
-        frm = rank * 9 + found
-        d = _delta(ptype, red, found, direction, number)
-        if d is None:
-            return 0
-        to = frm + d
-        if not 0 <= to < 90:
-            return 0
-        code = frm << 7 | to
-        return code if lib.xq_pos_is_legal(self.pos, code) else 0
+        return _Replay(ply, None, None, False)  # pragma: no cover - parse_game failed on moves that all parse
 
     def repetition_loops(self, plies: int, count: int, flags: int) -> int:
         """``xq_repetition_loops`` over the game just replayed, into :attr:`loops`: how many positions
@@ -1016,27 +807,18 @@ def _replayer() -> _Replayer:
 # =====================================================================================================================
 
 def _token_at(tokens: Sequence[str], ply: int, clean: bool) -> Optional[str]:
-    """The text of the move token played at ``ply`` (move numbers skipped)."""
+    """The text of the move token played at ``ply`` (move numbers and results skipped in move text)."""
     if clean:
-        if not 0 <= ply < len(tokens):
-            return None
-        tok = tokens[ply]
-        e = _entry(tok)
-        return str(e[-1]) if e[0] not in _NOT_MOVES else tok
+        return tokens[ply] if 0 <= ply < len(tokens) else None
     k = -1
-    get = _ENTRIES.get
+    number = _MOVE_NUMBER.fullmatch
     for tok in tokens:
-        e = get(tok) or _entry(tok)
-        if e[0] in _NOT_MOVES:
+        if tok in _RESULT_WORDS or number(tok):
             continue
         k += 1
         if k == ply:
-            return str(e[-1])
+            return tok
     return None
-
-
-#: Token kinds that are not moves (move numbers, results).
-_NOT_MOVES = (_K_SKIP, _K_RESULT)
 
 
 def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) -> Tuple[Optional[Any], List[ErrorInfo]]:
@@ -1224,11 +1006,8 @@ def start_fen(headers: Dict[str, str]) -> str:
 
 def _only_numbers_after(tokens: Sequence[str], i: int) -> bool:
     """Whether nothing but move numbers follows token ``i`` (the failing token is the last move)."""
-    for tok in tokens[i + 1:]:
-        e = _entry(tok)
-        if e[0] != _K_SKIP:
-            return False
-    return True
+    number = _MOVE_NUMBER.fullmatch
+    return all(number(tok) for tok in tokens[i + 1:])
 
 
 # =====================================================================================================================
