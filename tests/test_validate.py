@@ -590,6 +590,36 @@ def test_tandem_pieces_and_other_notations(tmp_path: Path) -> None:
     assert b.ok and b.plies == 3
 
 
+def test_moves_after_the_c_replay_stops_are_the_notation_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A token list the C replay stops in: the rest is played by notation.parse_game, or token by token up to the
+    first bad move (worded as Board.parse_move words it); a move number in a clean list is not a move."""
+    rp = V._Replayer()
+    start = rp.start(None)
+    tokens = ["h2e2", "H8+7", "h0g2", "i9h9", "i0h0"]          # WXF stops the C replay at ply 1
+    rep = rp.replay(start, tokens, True)
+    assert (rep.plies, rep.error) == (5, None)
+    board = Board()
+    for t in tokens:
+        board.push_move(t)
+    assert rp.fen() == board.fen()
+    bad = ["h2e2", "H8+7", "h0g2", "a0a5", "i0h0"]
+    rep = rp.replay(start, bad, True)
+    assert rep.plies == 3 and rep.error is not None and not rep.last_token_failed
+    assert (rep.error.kind, rep.error.ply, rep.error.token) == ("illegal-move", 3, "a0a5")
+    b3 = Board()
+    for t in bad[:3]:
+        b3.push_move(t)
+    with pytest.raises(Exception) as exc:
+        b3.parse_move("a0a5")
+    assert rep.error.message == V._sentence(str(exc.value))
+    rep = rp.replay(start, ["h2e2", "1.", "h9g7"], True)
+    assert (rep.plies, rep.error and rep.error.kind, rep.error and rep.error.token) == (1, "invalid-notation", "1.")
+    with monkeypatch.context() as m:
+        m.setattr(V, "_C_REPLAY", False)
+        rep = rp.replay(start, bad, True)
+        assert rep.plies == 3 and rep.error is not None and rep.error.ply == 3
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Encodings and line endings
 # ---------------------------------------------------------------------------------------------------------------------
