@@ -32,15 +32,14 @@ import os
 import re
 from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Move
+from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.pgn import Game, GameError, GameNode, _lines_of_handle
+from xiangqi.xqf import PIECE_ORDER, piece_slots
 
 __all__ = ["read_dhtmlxq", "read_games", "write_dhtmlxq", "parse_tags", "PIECE_ORDER", "TAG_MAP"]
 
-#: Piece types of the 16 slots of each side in ``binit`` (R N B A K A B N R C C P P P P P).
-PIECE_ORDER = (ROOK, HORSE, ELEPHANT, ADVISOR, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, CANNON,
-               PAWN, PAWN, PAWN, PAWN, PAWN)
+#: ``binit`` uses XQF's 32 piece slots (:data:`xiangqi.xqf.PIECE_ORDER`); FEN letters by piece type.
 _LETTERS = "?pabncrk"
 
 #: DhtmlXQ tags copied to PGN headers, and their PGN names.
@@ -315,23 +314,10 @@ def _xy(sq: int) -> str:
 
 def _binit(board: Any) -> Optional[str]:
     """The ``binit`` digits of a position, or ``None`` if it does not fit the 32 slots."""
-    slots = ["99"] * 32
-    used = [False] * 32
-    codes = board.piece_codes()
-    for sq in range(90):
-        code = codes[sq]
-        if not code:
-            continue
-        red, ptype = bool(code >> 3), code & 7
-        for i in range(16):
-            slot = i if red else 16 + i
-            if not used[slot] and PIECE_ORDER[i] == ptype:
-                used[slot] = True
-                slots[slot] = _xy(sq)
-                break
-        else:
-            return None
-    return "".join(slots)
+    squares = piece_slots(board)
+    if squares is None:
+        return None
+    return "".join("99" if sq is None else _xy(sq) for sq in squares)
 
 
 def write_dhtmlxq(game: Game) -> str:

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import IO, Dict, List, Optional, Tuple, Union
+from typing import IO, Any, Dict, List, Optional, Tuple, Union
 
 from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn import Game, GameError, GameNode, InvalidRecordError
 
-__all__ = ["read_xqf", "write_xqf", "XqfHeader", "decode_header", "PIECE_ORDER", "HEADER_STRINGS"]
+__all__ = ["read_xqf", "write_xqf", "XqfHeader", "decode_header", "PIECE_ORDER", "HEADER_STRINGS", "piece_slots"]
 
 #: Piece types of the 16 slots of each side, in the file's fixed order (R N B A K A B N R C C P P P P P).
 PIECE_ORDER = (ROOK, HORSE, ELEPHANT, ADVISOR, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, CANNON,
@@ -330,6 +330,27 @@ def _drop_standard_fen(game: Game) -> None:
 # Writing (version 0x0A, unscrambled)
 # ---------------------------------------------------------------------------------------------------------------
 
+def piece_slots(board: Any) -> Optional[List[Optional[int]]]:
+    """The square of each of the 32 piece slots XQF and DhtmlXQ share (``None``: no such piece).
+
+    Slots 0-15 are Red's and 16-31 Black's, each side in :data:`PIECE_ORDER`.
+    ``None`` when the position has more pieces of one kind than the slots hold.
+    """
+    slots: List[Optional[int]] = [None] * 32
+    for sq, code in enumerate(board.piece_codes()):
+        if not code:
+            continue
+        red, ptype = bool(code >> 3), code & 7
+        for i in range(16):
+            slot = i if red else 16 + i
+            if slots[slot] is None and PIECE_ORDER[i] == ptype:
+                slots[slot] = sq
+                break
+        else:
+            return None
+    return slots
+
+
 def write_xqf(game: Game, file: Optional[IO[bytes]] = None) -> bytes:
     """The game as an XQF 1.0 (version 0x0A, unscrambled) file; also written to ``file``.
 
@@ -341,23 +362,10 @@ def write_xqf(game: Game, file: Optional[IO[bytes]] = None) -> bytes:
     header = bytearray(_HEADER_SIZE)
     header[0:2] = b"XQ"
     header[2] = 0x0A
-    slots = [0xFF] * 32
-    codes = board.piece_codes()
-    used = [False] * 32
-    for sq in range(90):
-        code = codes[sq]
-        if not code:
-            continue
-        red, ptype = bool(code >> 3), code & 7
-        for i in range(16):
-            slot = i if red else 16 + i
-            if not used[slot] and PIECE_ORDER[i] == ptype:
-                used[slot] = True
-                slots[slot] = _square_xy(sq)
-                break
-        else:
-            raise InvalidRecordError(f"position {board.fen()} has more pieces of one kind than XQF can store")
-    header[0x10:0x30] = bytes(slots)
+    squares = piece_slots(board)
+    if squares is None:
+        raise InvalidRecordError(f"position {board.fen()} has more pieces of one kind than XQF can store")
+    header[0x10:0x30] = bytes(0xFF if sq is None else _square_xy(sq) for sq in squares)
     header[0x33] = _RESULT_BYTES.get(game.headers.get("Result", "*"), 0)
     header[0x40] = 0 if not game.headers.get("FEN") else 2
     for offset, size, tag in HEADER_STRINGS:
