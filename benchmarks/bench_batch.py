@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from _targets import speed_target
 
-import os
 import re
 import time
 from pathlib import Path

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 

@@ -10,7 +10,7 @@ import json
 import random
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Dict, List, Tuple
 
 import pytest
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
-    ADVISOR, BLACK, CANNON, ELEPHANT, KING, PAWN, RED, STARTING_FEN, Color, Move, Piece, Square,
+    ADVISOR, BLACK, ELEPHANT, KING, PAWN, RED, STARTING_FEN, Color, Move, Piece, Square,
     SquareSet, square_file, square_rank,
 )
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
