@@ -10,7 +10,7 @@ import json
 import random
 import re
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
@@ -290,6 +290,39 @@ def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], 
     monkeypatch.setattr(V, "_process_pool", lambda n: started.append(n) or pool(n))
     assert lines_of(run([path, SAMPLE], jobs=2, chunk_bytes=8192)) == expected
     assert started == [2]
+
+
+def test_packed_reports_rebuild_equal() -> None:
+    # The process pool sends reports back as tuples (_pack) and the parent rebuilds them (_unpack).
+    reports = [
+        GameReport("a.pgn", 3, 41, False, 17, ErrorInfo("illegal-move", 17, "士４進５", "Illegal."), "1-0", None,
+                   None, "fen", (ErrorInfo("rule-violation", 9, None, "Perpetual check."),
+                                 ErrorInfo("rule-violation", 12, "x", "Perpetual chase."))),
+        GameReport("b.xqf", 1, None, True, 0, None, None, "1-0", "CHECKMATE", "fen2"),
+    ]
+    for r in reports:
+        back = V._unpack(V._pack(r))
+        assert back == r and back.to_json() == r.to_json() and hash(back) == hash(r)
+        assert type(back.warnings) is tuple and all(type(w) is ErrorInfo for w in back.warnings)
+    assert V._unpack(V._pack(reports[0])).error == reports[0].error
+
+
+def test_process_pool_keeps_a_slow_chunk_from_idling_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Many chunks in flight per worker: a slow chunk at the head must not hold back the next ones' submission.
+    submitted: List[int] = []
+
+    class Recording(concurrent.futures.ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> "concurrent.futures.Future[Any]":
+            submitted.append(len(submitted))
+            return super().submit(fn, *args, **kwargs)
+
+    path = games_file("ccpd-master-3000.chinese.pgn")
+    with Recording(max_workers=2) as ex:
+        it = V.validate(path, executor=ex, chunk_bytes=8192)
+        next(it)
+        assert len(submitted) >= 16
+        rest = list(it)
+    assert len(rest) == 2999
 
 
 def test_jobs_is_an_upper_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

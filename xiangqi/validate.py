@@ -63,7 +63,7 @@ import sys
 import threading
 import time
 import zlib
-from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
+from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 from xiangqi import notation as _notation
 from xiangqi import rules as _rules
@@ -1382,22 +1382,70 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
         workers = jobs
     else:
         workers = max(jobs, getattr(executor, "_max_workers", 0) or 0, _dask_workers(executor))
-    window = max(4, 3 * workers)
+    # Chunks in flight: enough that a slow chunk at the head (one XQF file with a big variation tree can
+    # take a quarter of a corpus's work) does not leave the other workers idle while the head is awaited.
+    window = max(4, 16 * workers)
+    packed = own is not None
+    task: Callable[[Chunk, str], Any] = _validate_chunk_packed if packed else validate_chunk
     pending: Deque[Tuple[Chunk, Any]] = collections.deque()
+
+    def done(c: Chunk, fut: Any) -> List[GameReport]:
+        out = fut.result()
+        return renumber(c, [_unpack(t) for t in out] if packed else out)
+
     try:
         for chunk in chunks:
-            pending.append((chunk, executor.submit(validate_chunk, chunk, rules)))
+            pending.append((chunk, executor.submit(task, chunk, rules)))
             while len(pending) >= window:
                 c, fut = pending.popleft()
-                yield from renumber(c, fut.result())
+                yield from done(c, fut)
         while pending:
             c, fut = pending.popleft()
-            yield from renumber(c, fut.result())
+            yield from done(c, fut)
     finally:
         for _, fut in pending:
             fut.cancel()
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
+
+
+#: A report as a worker process sends it back: the fields of :class:`GameReport` in order, its error and
+#: warnings as tuples of :class:`ErrorInfo` fields (a third of the pickled size of the dataclasses, and
+#: rebuilt in the parent in half the time unpickling them takes).
+_Packed = Tuple[Any, ...]
+_REPORT_FIELDS = tuple(f.name for f in dataclasses.fields(GameReport))
+_ERROR_FIELDS = tuple(f.name for f in dataclasses.fields(ErrorInfo))
+
+
+def _pack(r: GameReport) -> _Packed:
+    e = r.error
+    return (r.source, r.index, r.line, r.ok, r.plies,
+            None if e is None else (e.kind, e.ply, e.token, e.message),
+            r.result_recorded, r.result_computed, r.termination, r.final_fen,
+            tuple((w.kind, w.ply, w.token, w.message) for w in r.warnings))
+
+
+def _unpack_error(t: Tuple[Any, ...]) -> ErrorInfo:
+    e = object.__new__(ErrorInfo)
+    e.__dict__.update(zip(_ERROR_FIELDS, t))
+    return e
+
+
+def _unpack(t: _Packed) -> GameReport:
+    """The :class:`GameReport` of :func:`_pack`'s tuple (equal to the original; no ``__init__`` run)."""
+    r = object.__new__(GameReport)
+    d = r.__dict__
+    d.update(zip(_REPORT_FIELDS, t))
+    if t[5] is not None:
+        d["error"] = _unpack_error(t[5])
+    if t[10]:
+        d["warnings"] = tuple(_unpack_error(w) for w in t[10])
+    return r
+
+
+def _validate_chunk_packed(chunk: Chunk, rules: str) -> List[_Packed]:
+    """:func:`validate_chunk` with its reports packed by :func:`_pack` (what this module's own pool runs)."""
+    return [_pack(r) for r in validate_chunk(chunk, rules)]
 
 
 def _dask_workers(executor: Any) -> int:
