@@ -292,6 +292,43 @@ def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], 
     assert started == [2]
 
 
+@pytest.mark.parametrize("lookahead", [1, 3, 200])
+def test_process_pool_reads_ahead_and_starts_the_costliest_first(
+        master_subset: Tuple[Path, List[str], List[GameReport]], monkeypatch: pytest.MonkeyPatch,
+        lookahead: int) -> None:
+    # The pool's scheduler reads chunks ahead, submits the costliest first and yields in input order:
+    # more chunks than it reads ahead (here about 80 of 8 KB, or fewer), and a DhtmlXQ file (whole-file cost) last.
+    path, _, _ = master_subset
+    inputs = [path, SAMPLE / "wxf-ca-3.dhtmlxq.txt", SAMPLE / "ccpd-known-bad-3.chinese.pgn"]
+    expected = lines_of(run(inputs, chunk_bytes=8192))
+    monkeypatch.setattr(V, "SERIAL_BYTES", 0)
+    monkeypatch.setattr(V, "BYTES_PER_WORKER", 1)
+    monkeypatch.setattr(V, "LOOKAHEAD_CHUNKS", lookahead)
+    submitted: List[str] = []
+    pool = V._process_pool
+
+    def recording(n: int) -> concurrent.futures.ProcessPoolExecutor:
+        ex = pool(n)
+        submit = ex.submit
+
+        def record(fn: Any, chunk: V.Chunk, *args: Any) -> Any:
+            submitted.append(Path(chunk.source).name)
+            return submit(fn, chunk, *args)
+
+        ex.submit = record  # type: ignore[method-assign]
+        return ex
+
+    monkeypatch.setattr(V, "_process_pool", recording)
+    assert lines_of(run(inputs, jobs=2, chunk_bytes=8192)) == expected
+    chunks = list(V.iter_chunks([str(p) for p in inputs], chunk_bytes=8192))
+    assert len(submitted) == len(chunks) > 64
+    first_dhtml = submitted.index("wxf-ca-3.dhtmlxq.txt")
+    if lookahead == 200:
+        assert first_dhtml == 0  # within sight from the start: it goes first
+    elif lookahead == 1:
+        assert submitted == [Path(c.source).name for c in chunks]  # nothing to choose from: input order
+
+
 def test_packed_reports_rebuild_equal() -> None:
     # The process pool sends reports back as tuples (_pack) and the parent rebuilds them (_unpack).
     reports = [

@@ -1382,31 +1382,89 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
         workers = jobs
     else:
         workers = max(jobs, getattr(executor, "_max_workers", 0) or 0, _dask_workers(executor))
-    # Chunks in flight: enough that a slow chunk at the head (one XQF file with a big variation tree can
-    # take a quarter of a corpus's work) does not leave the other workers idle while the head is awaited.
+    if own is not None:
+        try:
+            yield from _scheduled(chunks, own, rules, workers, renumber)
+        finally:
+            own.shutdown(wait=True, cancel_futures=True)
+        return
+    # Any other executor (Dask, or one the caller made): chunks are submitted in input order, many in
+    # flight per worker, so that a slow chunk at the head does not leave the other workers idle while its
+    # reports are awaited.
     window = max(4, 16 * workers)
-    packed = own is not None
-    task: Callable[[Chunk, str], Any] = _validate_chunk_packed if packed else validate_chunk
     pending: Deque[Tuple[Chunk, Any]] = collections.deque()
-
-    def done(c: Chunk, fut: Any) -> List[GameReport]:
-        out = fut.result()
-        return renumber(c, [_unpack(t) for t in out] if packed else out)
-
     try:
         for chunk in chunks:
-            pending.append((chunk, executor.submit(task, chunk, rules)))
+            pending.append((chunk, executor.submit(validate_chunk, chunk, rules)))
             while len(pending) >= window:
                 c, fut = pending.popleft()
-                yield from done(c, fut)
+                yield from renumber(c, fut.result())
         while pending:
             c, fut = pending.popleft()
-            yield from done(c, fut)
+            yield from renumber(c, fut.result())
     finally:
         for _, fut in pending:
             fut.cancel()
-        if own is not None:
-            own.shutdown(wait=True, cancel_futures=True)
+
+
+#: Chunks read ahead of the one whose reports are due next, when this module runs its own pool.
+LOOKAHEAD_CHUNKS = 64
+#: What a byte of an XQF or DhtmlXQ file costs to check, against a byte of PGN (measured: about 30x; a
+#: file's variations are all read and played).
+_WHOLE_FILE_COST = 32
+
+
+def _cost(chunk: Chunk) -> int:
+    """An estimate of a chunk's work, to start the costliest first."""
+    return len(chunk.data) * (1 if chunk.fmt == "pgn" else _WHOLE_FILE_COST)
+
+
+def _scheduled(chunks: Iterator[Chunk], pool: concurrent.futures.Executor, rules: str, workers: int,
+               renumber: Callable[[Chunk, List[GameReport]], List[GameReport]]) -> Iterator[GameReport]:
+    """Run ``chunks`` on this module's own ``pool``; yield their reports in input order.
+
+    Up to :data:`LOOKAHEAD_CHUNKS` chunks are read ahead, and only ``2 * workers`` are in the pool at a
+    time, the costliest of those read first (:func:`_cost`): a slow chunk near the end (one XQF file
+    with a big variation tree can be a quarter of a corpus's work) starts early instead of leaving the
+    other workers idle while it finishes last.
+    """
+    inflight = 2 * workers
+    held: Dict[int, Chunk] = {}  # read and not yet yielded, by input position
+    ahead: List[int] = []  # read and not yet submitted, in input order
+    futures: Dict[int, "concurrent.futures.Future[List[_Packed]]"] = {}
+    running: set["concurrent.futures.Future[List[_Packed]]"] = set()
+    read = 0
+    due = 0
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(held) < LOOKAHEAD_CHUNKS:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    exhausted = True
+                    break
+                held[read] = chunk
+                ahead.append(read)
+                read += 1
+            while ahead and len(running) < inflight:
+                best = max(ahead, key=lambda i: _cost(held[i]))
+                ahead.remove(best)
+                fut = pool.submit(_validate_chunk_packed, held[best], rules)
+                futures[best] = fut
+                running.add(fut)
+            while due in futures and futures[due].done():
+                packed = futures.pop(due).result()
+                chunk = held.pop(due)
+                due += 1
+                yield from renumber(chunk, [_unpack(t) for t in packed])
+            if not held and exhausted:
+                return
+            if running:
+                finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                running -= finished
+    finally:
+        for fut in futures.values():
+            fut.cancel()
 
 
 #: A report as a worker process sends it back: the fields of :class:`GameReport` in order, its error and
