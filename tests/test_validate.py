@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import csv
+import dataclasses
 import gzip
 import io
 import json
@@ -315,7 +316,7 @@ def test_process_pool_reads_ahead_and_starts_the_costliest_first(
             submitted.append(Path(chunk.source).name)
             return submit(fn, chunk, *args)
 
-        ex.submit = record  # type: ignore[method-assign]
+        ex.submit = record  # type: ignore[method-assign,assignment]
         return ex
 
     monkeypatch.setattr(V, "_process_pool", recording)
@@ -327,6 +328,29 @@ def test_process_pool_reads_ahead_and_starts_the_costliest_first(
         assert first_dhtml == 0  # within sight from the start: it goes first
     elif lookahead == 1:
         assert submitted == [Path(c.source).name for c in chunks]  # nothing to choose from: input order
+
+
+def test_span_workers_read_the_file_themselves_or_the_parent_checks_the_chunk(
+        master_subset: Tuple[Path, List[str], List[GameReport]], monkeypatch: pytest.MonkeyPatch) -> None:
+    path, _, _ = master_subset
+    inputs = [str(path), str(SAMPLE / "wukong-liu-dahua-10.iccs.pgn.gz"), str(SAMPLE / "wxf-ca-3.dhtmlxq.txt")]
+    spans = list(V._spans(inputs, "auto", 8192))
+    assert all(o is not None for c, o in spans if c.source == inputs[0])
+    assert all(o is None for c, o in spans if c.source == inputs[1])  # gunzipped: the parent's bytes go
+    for chunk, offset in spans:
+        if offset is not None:
+            assert Path(chunk.source).read_bytes()[offset:offset + len(chunk.data)] == chunk.data
+    expected = [[r.to_json() for r in V.validate_chunk(c)] for c, _ in spans]
+    bare = dataclasses.replace(spans[1][0], data=b"")
+    got = V._validate_span_packed(bare, spans[1][1], len(spans[1][0].data), "axf")  # type: ignore[arg-type]
+    assert got is not None and [V._unpack(t).to_json() for t in got] == expected[1]
+    assert V._validate_span_packed(bare, 10 ** 9, 100, "axf") is None  # not the same length: None
+    monkeypatch.setattr(V, "_SPAN_BYTES", 0)
+    for span_task in (V._validate_span_packed, lambda *a: None):  # the worker reads it, or fails to
+        monkeypatch.setattr(V, "_validate_span_packed", span_task)
+        with concurrent.futures.ThreadPoolExecutor(2) as ex:
+            out = [r.to_json() for r in V._scheduled(iter(spans), ex, "axf", 2, lambda c, r: r)]
+        assert out == [line for lines in expected for line in lines]
 
 
 def test_packed_reports_rebuild_equal() -> None:

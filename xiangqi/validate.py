@@ -412,6 +412,10 @@ class _Reader:
     def close(self) -> None:
         self._fh.close()
 
+    def plain_offset(self, offset: int) -> Optional[int]:
+        """``offset`` where the data read is the file's own bytes (not gunzipped, no read error), else ``None``."""
+        return None if self._gz or self.damaged is not None else offset
+
     def _raw(self) -> bytes:
         try:
             return self._fh.read(1 << 18)
@@ -479,6 +483,13 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
     yields a chunk with ``read_error`` set; a damaged ``.gz`` yields what
     could be read, its last chunk marked ``cut``.
     """
+    for chunk, _ in _spans(files, fmt, chunk_bytes):
+        yield chunk
+
+
+def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[Chunk, Optional[int]]]:
+    """:func:`iter_chunks`'s chunks, each with the file offset of its data where the data is the file's
+    own bytes read whole (not gunzipped, no read error), else ``None``."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     chunk_bytes = max(1024, int(chunk_bytes))
@@ -487,7 +498,7 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
             reader = _Reader(path)
         except OSError as exc:
             yield Chunk(path, "pgn", b"", read_error=f"cannot open the file: {_read_error_text(exc)}",
-                        file_number=number)
+                        file_number=number), None
             continue
         try:
             head = reader.read(chunk_bytes)
@@ -496,20 +507,23 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
                 data = head + reader.read_all()
                 enc = None if kind == "xqf" else _detect_encoding(data[:_SNIFF])
                 yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), reader.damaged is not None,
-                            reader.damaged if not data else None, number)
+                            reader.damaged if not data else None, number), reader.plain_offset(0)
                 continue
             yield from _pgn_chunks(path, reader, head, chunk_bytes, number)
         finally:
             reader.close()
 
 
-def _pgn_chunks(path: str, reader: _Reader, head: bytes, chunk_bytes: int, number: int) -> Iterator[Chunk]:
+def _pgn_chunks(path: str, reader: _Reader, head: bytes, chunk_bytes: int,
+                number: int) -> Iterator[Tuple[Chunk, Optional[int]]]:
     enc = _detect_encoding(head[:_SNIFF])
     if enc.startswith("utf-16"):
         data = head + reader.read_all()
-        yield Chunk(path, "pgn", data, enc, 0, True, True, reader.damaged is not None, None, number)
+        yield Chunk(path, "pgn", data, enc, 0, True, True, reader.damaged is not None, None, number), \
+            reader.plain_offset(0)
         return
     buf = head
+    start = 0  # the offset of buf in the (decompressed) data
     line_offset = 0
     eof = False
     while True:
@@ -521,7 +535,7 @@ def _pgn_chunks(path: str, reader: _Reader, head: bytes, chunk_bytes: int, numbe
         if eof:
             damaged = reader.damaged
             yield Chunk(path, "pgn", buf, enc, line_offset, True, buf.endswith(b"\n"), damaged is not None,
-                        damaged if not buf and line_offset == 0 else None, number)
+                        damaged if not buf and line_offset == 0 else None, number), reader.plain_offset(start)
             return
         b = _boundary(buf, 0)
         if b <= 0:
@@ -532,7 +546,9 @@ def _pgn_chunks(path: str, reader: _Reader, head: bytes, chunk_bytes: int, numbe
             buf += more
             continue
         piece, buf = buf[:b], buf[b:]
-        yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number)
+        yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number), \
+            reader.plain_offset(start)
+        start += b
         line_offset += piece.count(b"\n")
 
 
@@ -1359,7 +1375,7 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
          chunk_bytes: int) -> Iterator[GameReport]:
     if executor is None:
         jobs = _workers(files, jobs)
-    chunks = iter_chunks(files, fmt=fmt, chunk_bytes=chunk_bytes)
+    chunks = iter_chunks(files, fmt=fmt, chunk_bytes=chunk_bytes)  # lazy: not read when the own pool runs
     counters: Dict[int, int] = collections.defaultdict(int)
 
     def renumber(chunk: Chunk, reports: List[GameReport]) -> List[GameReport]:
@@ -1384,7 +1400,7 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
         workers = max(jobs, getattr(executor, "_max_workers", 0) or 0, _dask_workers(executor))
     if own is not None:
         try:
-            yield from _scheduled(chunks, own, rules, workers, renumber)
+            yield from _scheduled(_spans(files, fmt, chunk_bytes), own, rules, workers, renumber)
         finally:
             own.shutdown(wait=True, cancel_futures=True)
         return
@@ -1419,44 +1435,56 @@ def _cost(chunk: Chunk) -> int:
     return len(chunk.data) * (1 if chunk.fmt == "pgn" else _WHOLE_FILE_COST)
 
 
-def _scheduled(chunks: Iterator[Chunk], pool: concurrent.futures.Executor, rules: str, workers: int,
-               renumber: Callable[[Chunk, List[GameReport]], List[GameReport]]) -> Iterator[GameReport]:
-    """Run ``chunks`` on this module's own ``pool``; yield their reports in input order.
+def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.futures.Executor, rules: str,
+               workers: int, renumber: Callable[[Chunk, List[GameReport]], List[GameReport]]) -> Iterator[GameReport]:
+    """Run the chunks of ``spans`` (:func:`_spans`) on this module's own ``pool``; yield their reports in
+    input order.
 
     Up to :data:`LOOKAHEAD_CHUNKS` chunks are read ahead, and only ``2 * workers`` are in the pool at a
     time, the costliest of those read first (:func:`_cost`): a slow chunk near the end (one XQF file
     with a big variation tree can be a quarter of a corpus's work) starts early instead of leaving the
-    other workers idle while it finishes last.
+    other workers idle while it finishes last. A chunk that is a plain file's own bytes goes to its worker
+    as (path, offset, length), which reads them itself (the pool is forked: same files, same cwd); one
+    whose worker cannot read the same length back is checked here.
     """
     inflight = 2 * workers
-    held: Dict[int, Chunk] = {}  # read and not yet yielded, by input position
+    held: Dict[int, Tuple[Chunk, Optional[int]]] = {}  # read and not yet yielded, by input position
     ahead: List[int] = []  # read and not yet submitted, in input order
-    futures: Dict[int, "concurrent.futures.Future[List[_Packed]]"] = {}
-    running: set["concurrent.futures.Future[List[_Packed]]"] = set()
+    futures: Dict[int, "concurrent.futures.Future[Any]"] = {}  # List[_Packed], or None (see below)
+    running: set["concurrent.futures.Future[Any]"] = set()
     read = 0
     due = 0
     exhausted = False
     try:
         while True:
             while not exhausted and len(held) < LOOKAHEAD_CHUNKS:
-                chunk = next(chunks, None)
-                if chunk is None:
+                span = next(spans, None)
+                if span is None:
                     exhausted = True
                     break
-                held[read] = chunk
+                held[read] = span
                 ahead.append(read)
                 read += 1
             while ahead and len(running) < inflight:
-                best = max(ahead, key=lambda i: _cost(held[i]))
+                best = max(ahead, key=lambda i: _cost(held[i][0]))
                 ahead.remove(best)
-                fut = pool.submit(_validate_chunk_packed, held[best], rules)
+                chunk, offset = held[best]
+                fut: "concurrent.futures.Future[Any]"
+                if offset is None or len(chunk.data) < _SPAN_BYTES:
+                    fut = pool.submit(_validate_chunk_packed, chunk, rules)
+                else:
+                    fut = pool.submit(_validate_span_packed, dataclasses.replace(chunk, data=b""), offset,
+                                      len(chunk.data), rules)
                 futures[best] = fut
                 running.add(fut)
             while due in futures and futures[due].done():
                 packed = futures.pop(due).result()
-                chunk = held.pop(due)
+                chunk = held.pop(due)[0]
                 due += 1
-                yield from renumber(chunk, [_unpack(t) for t in packed])
+                if packed is None:  # the worker read something else: the file changed or went away
+                    yield from renumber(chunk, validate_chunk(chunk, rules))
+                else:
+                    yield from renumber(chunk, [_unpack(t) for t in packed])
             if not held and exhausted:
                 return
             if running:
@@ -1465,6 +1493,24 @@ def _scheduled(chunks: Iterator[Chunk], pool: concurrent.futures.Executor, rules
     finally:
         for fut in futures.values():
             fut.cancel()
+
+
+#: Chunks this size or more go to the own pool's workers as (path, offset, length), not as bytes.
+_SPAN_BYTES = 16 * 1024
+
+
+def _validate_span_packed(chunk: Chunk, offset: int, length: int, rules: str) -> Optional[List[_Packed]]:
+    """:func:`_validate_chunk_packed` on ``length`` bytes of ``chunk.source`` from ``offset`` (``chunk``
+    comes without its data); ``None`` when they cannot be read back whole."""
+    try:
+        with open(chunk.source, "rb") as fh:
+            fh.seek(offset)
+            data = fh.read(length)
+    except OSError:
+        return None
+    if len(data) != length:
+        return None
+    return _validate_chunk_packed(dataclasses.replace(chunk, data=data), rules)
 
 
 #: A report as a worker process sends it back: the fields of :class:`GameReport` in order, its error and
