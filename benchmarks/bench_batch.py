@@ -9,41 +9,21 @@ installed. ``threads=2`` must reach 1.6x only when ``XIANGQI_BENCH_STRICT=1``
 
 from __future__ import annotations
 
+from _corpus import iccs_games
 from _targets import speed_target
 
-import re
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Tuple, TypeVar
+from typing import Any, Callable, List, Tuple, TypeVar
 
 import numpy as np
 import pytest
 
-from xiangqi import STARTING_FEN, Board, Move, batch
+from xiangqi import Board, Move, batch
 
 N = 100_000
 PYFFISH_SAMPLE = 300
-_MOVE = re.compile(r"\b[a-i][0-9][a-i][0-9]\b")
 _T = TypeVar("_T")
-
-
-def _games(path: Path) -> Iterator[Tuple[str, List[str]]]:
-    fen, in_moves = STARTING_FEN, False
-    moves: List[str] = []
-    with path.open(encoding="utf-8") as f:
-        for raw in f:
-            line = raw.strip()
-            if line.startswith("["):
-                if in_moves:
-                    yield fen, moves
-                    fen, moves, in_moves = STARTING_FEN, [], False
-                if line.startswith("[FEN "):
-                    fen = line[line.index('"') + 1:line.rindex('"')]
-            elif line:
-                in_moves = True
-                moves.extend(_MOVE.findall(line))
-    if in_moves:
-        yield fen, moves
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +31,7 @@ def positions(shared_games: Path) -> List[str]:
     """The first 100,000 positions of the corpus, game by game, ply by ply."""
     out: List[str] = []
     for path in sorted(shared_games.glob("*.iccs.pgn")):
-        for fen, moves in _games(path):
+        for fen, moves in iccs_games(path):
             board = Board(fen)
             out.append(board.fen())
             for m in moves:

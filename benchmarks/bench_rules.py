@@ -11,13 +11,13 @@ Every benchmark checks the verdict it times.
 
 from __future__ import annotations
 
+from _corpus import iccs_games
 from _targets import speed_target
 
-import re
 from pathlib import Path
-from typing import Any, Iterator, List, Tuple
+from typing import Any, List, Tuple
 
-from xiangqi import BLACK, STARTING_FEN, Board, Move, Termination, rules
+from xiangqi import BLACK, Board, Move, Termination, rules
 
 LOOP_FEN = "2bk1a3/4a4/4b4/9/c8/1R7/3r5/4B4/4A4/4KAB2 w - - 0 1"
 LOOP = "b4a4 a5e5 a4e4 e5a5 e4a4 a5e5 a4e4 e5a5 e4a4".split()  # third occurrence at ply 9; loop = plies 2-9
@@ -65,31 +65,12 @@ def test_adjudicate_without_repetition(benchmark: Any) -> None:
     speed_target(benchmark.stats.stats.min < 10e-6, f"took {benchmark.stats.stats.min * 1e6:.1f} us")
 
 
-_MOVE = re.compile(r"\b[a-i][0-9][a-i][0-9]\b")
-
-
-def _games(path: Path) -> Iterator[Tuple[str, List[str]]]:
-    fen, moves, in_moves = STARTING_FEN, [], False
-    with path.open(encoding="utf-8") as f:
-        for raw in f:
-            line = raw.strip()
-            if line.startswith("["):
-                if in_moves:
-                    yield fen, moves
-                    fen, moves, in_moves = STARTING_FEN, [], False
-                if line.startswith("[FEN "):
-                    fen = line[line.index('"') + 1:line.rindex('"')]
-            elif line:
-                in_moves = True
-                moves.extend(_MOVE.findall(line))
-    if in_moves:
-        yield fen, moves
 
 
 def test_scan_master_games(benchmark: Any, shared_games: Path) -> None:
     """scan_violations plus the end-of-game outcome over the master games (what validation pays per game)."""
     boards: List[Board] = []
-    for fen, moves in _games(shared_games / "ccpd-master-3000.iccs.pgn"):
+    for fen, moves in iccs_games(shared_games / "ccpd-master-3000.iccs.pgn"):
         board = Board(fen)
         for m in moves:
             board.push(Move.from_iccs(m))
