@@ -1,0 +1,196 @@
+"""SVG pictures: well-formed XML, every piece on its intersection, stable output (golden files), no font needed.
+
+The pictures are checked in a real browser by ``test_browser.py``; here they are checked as documents.
+Golden files in ``data/svg/`` are rewritten with ``XIANGQI_UPDATE_GOLDEN=1 pytest tests/test_svg.py`` after a
+deliberate change of the drawing (look at them before committing).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pytest
+
+import xiangqi
+from xiangqi import BLACK, RED, Board, Move, Piece, svg
+from xiangqi._glyphs import GLYPHS
+
+from conftest import PERFT_DIR, SHARED_DIR
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+GOLDEN_DIR = Path(__file__).resolve().parent / "data" / "svg"
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _perft_fens() -> List[str]:
+    fens = [line[4:].strip() for p in sorted(PERFT_DIR.glob("*.perft"))
+            for line in p.read_text(encoding="utf-8").splitlines() if line.startswith("epd ")]
+    shared = SHARED_DIR / "data" / "perft.json"
+    if shared.exists():
+        fens += [case["fen"] for case in json.loads(shared.read_text(encoding="utf-8"))]
+    return sorted(set(fens))
+
+
+PERFT_FENS = _perft_fens()
+
+
+def _pieces(root: ET.Element) -> Dict[Tuple[float, float], str]:
+    """(x, y) -> piece id of every piece placed on the board (``<use>`` of a piece definition)."""
+    out: Dict[Tuple[float, float], str] = {}
+    for use in root.iter(SVG_NS + "use"):
+        href = use.get(XLINK_HREF, "")
+        if "x" in use.attrib:
+            assert (float(use.get("x", "")), float(use.get("y", ""))) not in out, "two pieces on one point"
+            out[(float(use.get("x", "")), float(use.get("y", "")))] = href[1:]
+    return out
+
+
+def _ids(root: ET.Element) -> Dict[str, ET.Element]:
+    return {e.get("id", ""): e for e in root.iter() if e.get("id")}
+
+
+def test_perft_suite_has_positions() -> None:
+    assert len(PERFT_FENS) >= 10
+
+
+@pytest.mark.parametrize("fen", PERFT_FENS)
+@pytest.mark.parametrize("orientation", [RED, BLACK])
+def test_every_piece_on_its_point(fen: str, orientation: bool) -> None:
+    board = Board(fen)
+    root = ET.fromstring(svg.board(board, orientation=orientation))
+    placed = _pieces(root)
+    expected = {svg.point(sq, orientation): p for sq, p in board.piece_map().items()}
+    assert len(placed) == len(expected) == len(board.piece_map())
+    ids = _ids(root)
+    for xy, p in expected.items():
+        name = placed[xy]
+        assert name.endswith(f"-{'red' if p.color else 'black'}-{xiangqi.PIECE_NAMES[p.piece_type]}"), (fen, xy, name)
+        assert name in ids, f"{name} is used but not defined"
+    # Every reference resolves inside the picture (glyph outlines included).
+    for e in root.iter():
+        href = e.get(XLINK_HREF)
+        if href:
+            assert href[1:] in ids, href
+
+
+def test_points_follow_the_orientation() -> None:
+    a0, i9 = xiangqi.parse_square("a0"), xiangqi.parse_square("i9")
+    assert svg.point(a0, RED) == svg.point(i9, BLACK)
+    assert svg.point(a0, RED)[0] < svg.point(i9, RED)[0] and svg.point(a0, RED)[1] > svg.point(i9, RED)[1]
+
+
+def test_pieces_tell_the_sides_apart() -> None:
+    board = Board("3k5/9/9/9/4r4/4R4/9/9/9/3K5 w")
+    text = svg.board(board)
+    assert f'id="xq-g-{ord("俥"):x}"' in text and f'id="xq-g-{ord("車"):x}"' in text
+    same = svg.board(board, distinguish=False)
+    assert f'id="xq-g-{ord("俥"):x}"' not in same and f'id="xq-g-{ord("車"):x}"' in same
+
+
+def test_no_text_needs_a_cjk_font() -> None:
+    """Every Chinese character is an embedded outline; <text> holds only ASCII (digits, coordinates, letters)."""
+    for kwargs in ({}, {"style": "letters"}, {"orientation": BLACK}, {"distinguish": False, "river": "楚河汉界"}):
+        root = ET.fromstring(svg.board(Board(), **kwargs))  # type: ignore[arg-type]
+        texts = [t.text or "" for t in root.iter(SVG_NS + "text")]
+        assert texts and all(t.isascii() for t in texts)
+        assert not _CJK.search(" ".join(texts))
+
+
+def test_file_numbers_follow_the_convention() -> None:
+    root = ET.fromstring(svg.board(None))
+    black = [g for g in root.iter(SVG_NS + "g") if g.get("class") == "numbers black"][0]
+    digits = sorted((float(t.get("x", "")), t.text) for t in black.iter(SVG_NS + "text"))
+    assert [d for _, d in digits] == list("123456789")  # Black's 1 is on Black's right: Red's left, file a
+    red = [g for g in root.iter(SVG_NS + "g") if g.get("class") == "numbers red"][0]
+    glyphs = [(float(u.get("transform", "").split()[4]), u.get(XLINK_HREF, "")) for u in red.iter(SVG_NS + "use")]
+    numerals = "".join(chr(int(h.rsplit("-", 1)[1], 16)) for _, h in sorted(glyphs))
+    assert numerals == "九八七六五四三二一"  # Red's 一 is on Red's right, file i
+
+
+def test_highlights_arrows_and_marks() -> None:
+    board = Board()
+    move = board.push_iccs("h2e2")
+    e9 = xiangqi.parse_square("e9")
+    root = ET.fromstring(svg.board(board, lastmove=move, check=e9, arrows=[svg.Arrow(move.from_square, e9),
+                                   (e9, e9)], squares=[0, 1], fill={"a9": "#ff000080"}, size=300))
+    assert root.get("width") == "300"
+    classes = [e.get("class") for e in root.iter() if e.get("class")]
+    assert classes.count("lastmove") == 2 and classes.count("check") == 1
+    assert classes.count("arrow") == 2 and classes.count("square") == 2 and classes.count("fill") == 1
+    fill = [e for e in root.iter(SVG_NS + "rect") if e.get("class") == "fill"][0]
+    assert fill.get("fill") == "#ff0000" and fill.get("fill-opacity") == "0.5"
+
+
+def test_piece_picture() -> None:
+    for symbol in "KAB NRCPkabnrcp".replace(" ", ""):
+        root = ET.fromstring(svg.piece(Piece.from_symbol(symbol), size=40))
+        ids = _ids(root)
+        (use,) = [u for u in root if u.tag == SVG_NS + "use"]
+        assert use.get(XLINK_HREF, "")[1:] in ids
+
+
+def test_definitions_serve_pictures_without_defs() -> None:
+    page = svg.definitions()
+    ids = _ids(ET.fromstring(page))
+    root = ET.fromstring(svg.board(Board(), defs=False))
+    assert not _ids(root)
+    for e in root.iter():
+        href = e.get(XLINK_HREF)
+        if href:
+            assert href[1:] in ids
+
+
+def test_looks_have_their_own_ids() -> None:
+    a = _ids(ET.fromstring(svg.board(Board())))
+    b = _ids(ET.fromstring(svg.board(Board(), colors={"red": "#0000ff"})))
+    pieces_a = {i for i in a if not i.startswith("xq-g-")}
+    pieces_b = {i for i in b if not i.startswith("xq-g-")}
+    assert pieces_a and pieces_b and not pieces_a & pieces_b
+
+
+def test_glyph_data() -> None:
+    assert set("帥將仕士相象俥車傌馬炮砲兵卒楚河漢界汉一二三四五六七八九") == set(GLYPHS)
+    for ch, d in GLYPHS.items():
+        assert re.fullmatch(r"[MLHVCQZ0-9 .\-]+", d), ch
+        nums = [int(n) for n in re.findall(r"-?\d+", d)]
+        assert -200 <= min(nums) and max(nums) <= 1200, ch  # inside (about) the em square
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"style": "kanji"}, "unknown style 'kanji'"),
+    ({"colors": {"wood": "#000"}}, "unknown colour key(s) 'wood'"),
+    ({"river": "楚河"}, "river must be four characters"),
+    ({"check": 90}, "not a square: 90"),
+    ({"squares": ["z9"]}, "not a square name: 'z9'"),
+])
+def test_bad_arguments(kwargs: Dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        svg.board(Board(), **kwargs)  # type: ignore[arg-type]
+
+
+GOLDEN = {
+    "start": (xiangqi.STARTING_FEN, {}),
+    "central-cannon-black-view": ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b",
+                                  {"orientation": BLACK, "lastmove": Move.from_iccs("h2e2"), "size": 400}),
+    "rooks-letters": ("3k5/9/9/9/4r4/4R4/9/9/9/3K5 w",
+                      {"style": "letters", "coordinates": False, "arrows": [svg.Arrow(40, 49, "red")]}),
+    "check-same-characters": ("3k5/4R4/9/9/9/9/9/9/9/4K4 b",
+                              {"check": xiangqi.parse_square("d9"), "distinguish": False, "river": "楚河汉界"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_golden(name: str) -> None:
+    fen, kwargs = GOLDEN[name]
+    got = svg.board(Board(fen), **kwargs)  # type: ignore[arg-type]
+    path = GOLDEN_DIR / f"{name}.svg"
+    if os.environ.get("XIANGQI_UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(got + "\n", encoding="utf-8")
+    assert got + "\n" == path.read_text(encoding="utf-8"), f"{path} differs (see this file's docstring)"
