@@ -177,7 +177,7 @@ def test_diagrams():
     assert text.splitlines()[0] == "9 r n b a k a b n r"
     assert text.splitlines()[-1] == "  a b c d e f g h i"
     zh = b.diagram(chinese=True)
-    assert zh.splitlines()[0] == "9 车马象士将士象马车" and zh.splitlines()[9] == "0 车马相仕帅仕相马车"
+    assert zh.splitlines()[0] == "9 车马象士将士象马车" and zh.splitlines()[9] == "0 俥傌相仕帅仕相傌俥"
 
 
 def test_status_flags():

@@ -58,9 +58,10 @@ _REGIONS = {
     (ELEPHANT, RED): _RED_ELEPHANT_SQUARES, (ELEPHANT, BLACK): _flip(_RED_ELEPHANT_SQUARES),
 }
 
+# Characters that tell the sides apart (Red's 俥傌炮 against Black's 车马砲), as Chinese diagrams print them.
 _DIAGRAM_CHINESE = {
-    "K": "帅", "A": "仕", "B": "相", "N": "马", "R": "车", "C": "炮", "P": "兵",
-    "k": "将", "a": "士", "b": "象", "n": "马", "r": "车", "c": "炮", "p": "卒",
+    "K": "帅", "A": "仕", "B": "相", "N": "傌", "R": "俥", "C": "炮", "P": "兵",
+    "k": "将", "a": "士", "b": "象", "n": "马", "r": "车", "c": "砲", "p": "卒",
 }
 
 
@@ -594,7 +595,11 @@ class Board:
         return bytes(int(self._undo[i].captured) for i in range(len(self.move_stack)))
 
     def diagram(self, *, chinese: bool = False) -> str:
-        """A text diagram, rank 9 at the top; ``chinese=True`` uses 帅车马… (full-width)."""
+        """A text diagram, rank 9 at the top.
+
+        ``chinese=True`` draws Red's pieces as 帅仕相俥傌炮兵 and Black's as 将士象车马砲卒, every cell one
+        full-width character (empty points ．), so the columns line up under ａ…ｉ in a terminal.
+        """
         codes = self.piece_codes()
         rows = []
         for r in range(9, -1, -1):
@@ -612,6 +617,13 @@ class Board:
 
     def __str__(self) -> str:
         return self.diagram()
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture (Jupyter shows it inline): last move and check highlighted."""
+        from xiangqi import svg
+
+        return svg.board(self, lastmove=self.peek() if self.move_stack else None,
+                         check=self.king(self.turn) if self.is_check() else None, size=400)
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"

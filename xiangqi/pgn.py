@@ -459,6 +459,12 @@ class Game(GameNode):
     def __str__(self) -> str:
         return write_game(self)
 
+    def _repr_html_(self) -> str:
+        """Headers, moves in Chinese notation and the final position (Jupyter shows it inline)."""
+        from xiangqi.display import game_html
+
+        return game_html(self)
+
 
 _VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]
 

@@ -1,0 +1,60 @@
+"""Pictures and text for people: ``Board.diagram(chinese=True)``, ``Board._repr_svg_``, ``Game._repr_html_``."""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+import xml.etree.ElementTree as ET
+
+from xiangqi import Board, pgn, svg
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "FW" else 1 for ch in text)
+
+
+def test_chinese_diagram_tells_the_sides_apart_and_lines_up() -> None:
+    board = Board("3k5/9/9/9/4r4/4R4/9/9/9/3K5 w")
+    rows = board.diagram(chinese=True).splitlines()
+    # Rank 5 (the sixth row from the top) holds Black's rook, rank 4 Red's: different characters.
+    assert rows[4][2:] == "．．．．车．．．．"
+    assert rows[5][2:] == "．．．．俥．．．．"
+    assert rows[0][2:] == "．．．将．．．．．" and rows[9][2:] == "．．．帅．．．．．"
+    start = Board().diagram(chinese=True).splitlines()
+    assert start[0][2:] == "车马象士将士象马车" and start[9][2:] == "俥傌相仕帅仕相傌俥"
+    assert start[2][2:] == "．砲．．．．．砲．" and start[7][2:] == "．炮．．．．．炮．"
+    assert len({_width(r) for r in start}) == 1, "every row, the file letters too, is as wide on screen"
+    for r in start:
+        assert all(unicodedata.east_asian_width(ch) in "FW" for ch in r[2:])
+
+
+def test_repr_svg_highlights_last_move_and_check() -> None:
+    board = Board("3k5/9/9/9/9/9/9/9/4R4/4K4 w")
+    board.push_iccs("e1d1")  # the rook gives check on the d-file
+    root = ET.fromstring(board._repr_svg_())
+    classes = [e.get("class") for e in root.iter() if e.get("class")]
+    assert classes.count("lastmove") == 2 and classes.count("check") == 1
+    check = [e for e in root.iter(SVG_NS + "circle") if e.get("class") == "check"][0]
+    assert (float(check.get("cx", "")), float(check.get("cy", ""))) == svg.point(board.king(False) or 0)
+    assert root.get("width") == "400"
+    assert "check" not in Board()._repr_svg_() and "lastmove" not in Board()._repr_svg_()
+
+
+def test_game_repr_html() -> None:
+    game = pgn.read_game(io.StringIO('[Event "<demo>"]\n[Red "Hu Ronghua"]\n1. 炮二平五 馬８進７ 2. 馬二進三 *\n'))
+    assert game is not None
+    page = game._repr_html_()
+    assert "&lt;demo&gt;" in page and "Hu Ronghua" in page
+    assert "1. 炮二平五 马８进７ 2. 马二进三" in page
+    assert page.count("<svg") == 1 and 'class="lastmove"' in page
+
+
+def test_game_repr_html_lists_problems() -> None:
+    game = pgn.read_game(io.StringIO("1. 炮二平五 帥五進一 *\n"))
+    assert game is not None and game.errors
+    page = game._repr_html_()
+    assert "1. 炮二平五" in page and "<ul class='errors'>" in page
+    bad = pgn.Game({"FEN": "9/9/9/9/9/9/9/9/9/9 w"})
+    assert "<svg" not in bad._repr_html_() and "invalid FEN" in bad._repr_html_()
