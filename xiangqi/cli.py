@@ -1,4 +1,4 @@
-"""The ``xiangqi`` command line: perft, validate, convert, judge.
+"""The ``xiangqi`` command line: perft, validate, convert, judge, render.
 
 Each subcommand's real work lives in its own module; this file only
 dispatches, so ``xiangqi --help`` stays fast.
@@ -24,6 +24,7 @@ commands:
   validate  check whole game collections (PGN, XQF, DhtmlXQ; files, folders, .gz)
   convert   convert a game record between PGN, XQF and DhtmlXQ, in any notation
   judge     rule on a game's end: mate, stalemate, perpetual check or chase, 60-move limit
+  render    draw a position (a FEN, or a game at a ply) as an SVG or PNG picture
 
 Run `xiangqi COMMAND --help` for each command's options.
 """
@@ -34,6 +35,7 @@ examples:
   xiangqi perft --fen "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w" --depth 4 --divide
   xiangqi perft --depth 6 --threads 2
   xiangqi validate games/ --report report.jsonl
+  xiangqi render game.pgn --ply 20 --lastmove -o ply20.svg
 """
 
 # Subcommands implemented in other modules: name -> (module, function).
@@ -41,6 +43,7 @@ _DELEGATED = {
     "validate": ("xiangqi.validate", "validate_main"),
     "convert": ("xiangqi.convert", "convert_main"),
     "judge": ("xiangqi.judge", "judge_main"),
+    "render": ("xiangqi.render", "render_main"),
 }
 
 

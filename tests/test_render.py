@@ -1,0 +1,92 @@
+"""``xiangqi render``: FEN or game file in, SVG or PNG out; clear one-line errors with the documented exit codes."""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from xiangqi import Board, Move, svg
+from xiangqi.cli import main
+from xiangqi.render import position
+
+GAMES = Path(__file__).resolve().parent / "data" / "games" / "ccpd-sample.chinese.pgn"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _classes(path: Path) -> list:
+    return [e.get("class") for e in ET.parse(path).getroot().iter() if e.get("class")]
+
+
+def test_fen_to_svg(tmp_path: Path) -> None:
+    out = tmp_path / "start.svg"
+    fen = "4k4/9/9/9/4r4/4R4/9/9/9/3K5 w"
+    assert main(["render", fen, "-o", str(out), "--arrows", "e4e5,d0d1", "--size", "300"]) == 0
+    assert out.read_text(encoding="utf-8") == svg.board(Board(fen), size=300, arrows=[
+        svg.Arrow(Move.from_iccs("e4e5").from_square, Move.from_iccs("e4e5").to_square),
+        svg.Arrow(Move.from_iccs("d0d1").from_square, Move.from_iccs("d0d1").to_square)]) + "\n"
+
+
+def test_game_at_a_ply_with_last_move(tmp_path: Path) -> None:
+    out = tmp_path / "ply.svg"
+    assert main(["render", str(GAMES), "--ply", "3", "--lastmove", "--black", "-o", str(out)]) == 0
+    board, last = position(str(GAMES), ply=3)
+    assert len(board.move_stack) == 3 and last == board.move_stack[-1]
+    assert out.read_text(encoding="utf-8") == svg.board(board, lastmove=last, orientation=False) + "\n"
+    assert _classes(out).count("lastmove") == 2
+
+
+def test_second_game_to_the_end(tmp_path: Path) -> None:
+    board, _ = position(str(GAMES), game=2)
+    from xiangqi.convert import read_any
+
+    g = list(read_any(str(GAMES)))[1]
+    assert board.move_stack == g.mainline_moves()
+
+
+def test_png(tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg", reason="PNG output needs the png extra (pip install 'pyxiangqi[png]')")
+    Image = pytest.importorskip("PIL.Image")
+    out = tmp_path / "start.png"
+    assert main(["render", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "-o", str(out),
+                 "--size", "488", "--no-coordinates"]) == 0
+    img = Image.open(out).convert("RGB")
+    assert img.size == (488, 538)
+    x, y = svg.point(0, coordinates=False)  # Red's rook at a0: red ink on its ring
+    r, g, b = img.getpixel((x + 21, y))
+    assert r > 150 and g < 90 and b < 90
+
+
+def test_png_without_cairosvg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # import fails as if not installed
+    assert main(["render", "3k5/9/9/9/9/9/9/9/9/4K4 w", "-o", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'pyxiangqi[png]'" in err
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["3k5/9/9/9/9/9/9/9/9/4K4 w", "-o", "x.gif"], 2, "type comes from its extension"),
+    (["3k5/9/9/9/9/9/9/9/9/4x4 w", "-o", "x.svg"], 2, "invalid FEN"),
+    (["missing.pgn", "-o", "x.svg"], 2, "missing.pgn: no such file"),
+    (["3k5/9/9/9/9/9/9/9/9/4K4 w", "--lastmove", "-o", "x.svg"], 2, "--lastmove: no move led"),
+    (["3k5/9/9/9/9/9/9/9/9/4K4 w", "--ply", "2", "-o", "x.svg"], 2, "--ply needs a game file"),
+    ([str(GAMES), "--ply", "100000", "-o", "x.svg"], 2, "--ply 100000 is outside game 1"),
+    ([str(GAMES), "--game", "100000", "-o", "x.svg"], 2, "has no game 100000"),
+    ([str(GAMES), "--arrows", "e4e", "-o", "x.svg"], 2, "--arrows"),
+])
+def test_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                args: list, code: int, message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["render"] + args) == code
+    err = capsys.readouterr().err
+    # One line, or argparse's usage and then one line.
+    assert message in err and err.splitlines()[-1].startswith("xiangqi render: "), err
+    assert err.count("\n") == 1 or err.startswith("usage: xiangqi render"), err
+    assert not list(tmp_path.iterdir())
+
+
+def test_help_lists_render(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    assert "render    draw a position" in capsys.readouterr().out
