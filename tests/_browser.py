@@ -27,19 +27,21 @@ def chromium() -> str:
     return path
 
 
-def _run(args: List[str], env: Optional[dict] = None) -> "subprocess.CompletedProcess[str]":
+def _run(args: List[str], env: Optional[dict] = None, zoom: int = 1) -> "subprocess.CompletedProcess[str]":
     base = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-            "--force-device-scale-factor=1", "--allow-file-access-from-files", "--virtual-time-budget=5000"]
+            f"--force-device-scale-factor={zoom}", "--allow-file-access-from-files", "--virtual-time-budget=5000"]
     done = subprocess.run(base + args, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     return done
 
 
-def screenshot(page: Path, width: int, height: int, out: Path, *, env: Optional[dict] = None) -> "PIL_Image.Image":
-    """A ``width`` x ``height`` screenshot of ``page`` (a local file) as an RGB image."""
+def screenshot(page: Path, width: int, height: int, out: Path, *, env: Optional[dict] = None,
+               zoom: int = 1) -> "PIL_Image.Image":
+    """A ``width`` x ``height`` screenshot of ``page`` (a local file) as an RGB image; ``zoom`` device pixels a CSS
+    pixel (the image is then ``zoom`` times as large)."""
     if out.exists():
         out.unlink()
-    _run([f"--screenshot={out}", f"--window-size={width},{height}", page.resolve().as_uri()], env)
+    _run([f"--screenshot={out}", f"--window-size={width},{height}", page.resolve().as_uri()], env, zoom)
     assert out.exists(), f"Chromium wrote no screenshot of {page}"
     return PIL_Image.open(out).convert("RGB")
 

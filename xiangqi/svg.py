@@ -204,8 +204,15 @@ def definitions(*, style: str = "chinese", distinguish: bool = True, colors: Map
     Put it once in an HTML page before such pictures (with the same style, colours and river).
     """
     look = _look(style, distinguish, colors)
+    grids = "".join(f'<g id="{_grid_id(look, o, c)}">{_static(look, o, c, river)[1]}</g>'
+                    for o in (True, False) for c in (True, False))
+    defs = _defs(look, _ALL_CODES, _static_chars(river))
     return ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="0" height="0" '
-            f'style="position:absolute">{_defs(look, _ALL_CODES, _static_chars(river))}</svg>')
+            f'style="position:absolute">{defs[:-len("</defs>")]}{grids}</defs></svg>')
+
+
+def _grid_id(look: _Look, orientation: bool, coordinates: bool) -> str:
+    return f"{_prefix(look)}-grid-{'red' if orientation else 'black'}{'-coordinates' if coordinates else ''}"
 
 
 def _static_chars(river: str) -> str:
@@ -356,7 +363,8 @@ def board(board: Optional["Board"] = None, *, orientation: Color = RED, lastmove
             x, y = point(sq, orientation)
             parts.append(f'<rect class="lastmove" x="{x - half}" y="{y - half}" width="{CELL}" height="{CELL}" '
                          f'{_paint("fill", pal["lastmove"])}/>')
-    parts.append(static)  # the lines over the highlights
+    # The lines over the highlights (from the page's definitions when they are shared).
+    parts.append(static if defs else f'<use xlink:href="#{_grid_id(look, bool(orientation), coordinates)}"/>')
     if check is not None:
         x, y = point(_sq(check), orientation)
         gid = f"{_prefix(look)}-check"

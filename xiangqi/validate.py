@@ -1615,6 +1615,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="run on Dask: a local cluster, or the scheduler at ADDRESS (pip install 'pyxiangqi[dask]')")
     p.add_argument("--report", metavar="FILE", help="write one JSON object per game (.jsonl; .csv for CSV; - for "
                    "standard output)")
+    p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report: the summary, a sortable "
+                   "table of the games with problems and a board for each (xiangqi.report_html)")
     p.add_argument("--format", default="auto", choices=FORMATS, help="record format (default: detect per file)")
     p.add_argument("--chunk-kib", type=int, default=DEFAULT_CHUNK_BYTES // 1024, metavar="KIB",
                    help=argparse.SUPPRESS)
@@ -1667,6 +1669,15 @@ def validate_main(argv: Sequence[str]) -> int:
             print(f"xiangqi validate: --report {args.report}: {clash}; choose another report file",
                   file=sys.stderr)
             return 2
+    html_report = None
+    if args.html:
+        clash = _report_clash(args.html, [p for p, _ in inputs], files)
+        if clash:
+            print(f"xiangqi validate: --html {args.html}: {clash}; choose another report file", file=sys.stderr)
+            return 2
+        from xiangqi.report_html import HtmlReport
+
+        html_report = HtmlReport()
     jobs = args.jobs or (os.cpu_count() or 1)
     report_stream: Optional[TextIO] = None
     summary_stream: TextIO = sys.stdout
@@ -1708,6 +1719,8 @@ def validate_main(argv: Sequence[str]) -> int:
                 games_in[r.source] += 1
                 if writer is not None:
                     writer.write(r)
+                if html_report is not None:
+                    html_report.add(r)
                 progress.update(files=summary.files, games=summary.games, plies=summary.plies,
                                 errors=summary.invalid)
     finally:
@@ -1715,6 +1728,13 @@ def validate_main(argv: Sequence[str]) -> int:
         if report_stream is not None and report_stream is not sys.stdout:
             report_stream.close()
     summary.seconds = time.perf_counter() - t0
+    if html_report is not None:
+        try:
+            with open(args.html, "w", encoding="utf-8") as html_stream:
+                html_report.write(html_stream, summary)
+        except OSError as exc:
+            print(f"xiangqi validate: cannot write the HTML report: {exc}", file=sys.stderr)
+            return 2
     for path, found in inputs:
         if not any(games_in.get(f) for f in found):
             fmt = "" if args.format == "auto" else f" (read as {args.format})"
