@@ -95,15 +95,18 @@ def _read_details(source: str, games: Iterable[Tuple[int, Optional[int]]]) -> Di
         if plain_pgn:
             # One pass to find the byte offset of each wanted first line, then read just those games.
             offsets: Dict[int, int] = {}
-            lines = {line: n for n, line in wanted.items()}
             with open(source, "rb") as fh:
-                pos = 0
-                for i, raw in enumerate(fh, 1):
-                    if i in lines:
-                        offsets[lines[i]] = pos
-                        if len(offsets) == len(lines):
-                            break
-                    pos += len(raw)
+                data = fh.read()
+                line, pos = 1, 0
+                for n, first in sorted(wanted.items(), key=lambda item: item[1] or 0):
+                    assert first is not None
+                    while line < first and pos >= 0:
+                        pos = data.find(b"\n", pos) + 1 or -1
+                        line += 1
+                    if pos < 0:
+                        break
+                    offsets[n] = pos
+                del data
                 for n in sorted(offsets):
                     fh.seek(offsets[n])
                     game = pgn.read_game(fh)
@@ -198,8 +201,7 @@ class HtmlReport:
         try:
             if row.warning and details is not None and issue.ply is not None and issue.ply < len(details.moves):
                 board = Board(details.start) if details.start else Board()
-                for move in details.moves[:issue.ply]:
-                    board.push(move)
+                board.push_codes([m.code for m in details.moves[:issue.ply]])
                 arrow = details.moves[issue.ply]
             elif r.final_fen:
                 board = Board(r.final_fen)
