@@ -194,3 +194,18 @@ def test_golden(name: str) -> None:
         path.parent.mkdir(exist_ok=True)
         path.write_text(got + "\n", encoding="utf-8")
     assert got + "\n" == path.read_text(encoding="utf-8"), f"{path} differs (see this file's docstring)"
+
+
+def test_readme_picture() -> None:
+    """docs/board.svg is what the README's example draws (rewritten with XIANGQI_UPDATE_GOLDEN=1 too)."""
+    board = Board()
+    board.push_chinese("炮二平五")
+    board.push_chinese("馬８進７")
+    got = svg.board(board, lastmove=board.peek(), arrows=[svg.Arrow(xiangqi.parse_square("h0"),
+                                                                    xiangqi.parse_square("g2"))], size=460)
+    path = Path(__file__).resolve().parents[1] / "docs" / "board.svg"
+    if os.environ.get("XIANGQI_UPDATE_GOLDEN"):
+        path.write_text(got + "\n", encoding="utf-8")
+    assert got + "\n" == path.read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "](docs/board.svg)" in readme
