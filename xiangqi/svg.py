@@ -49,7 +49,7 @@ from xiangqi.core import (
 if TYPE_CHECKING:
     from xiangqi.board import Board
 
-__all__ = ["Arrow", "board", "piece", "definitions", "DEFAULT_COLORS", "STYLES", "CELL", "point"]
+__all__ = ["Arrow", "SquareLike", "board", "piece", "definitions", "DEFAULT_COLORS", "STYLES", "CELL", "point"]
 
 #: Distance between two intersections, in SVG user units.
 CELL = 50
@@ -88,6 +88,10 @@ _SHARED = [
     [None, "兵", "仕", "相", "馬", "炮", "車", "帥"],
 ]
 _RED_NUMERALS = "一二三四五六七八九"
+
+
+#: A square as its number (0-89) or its ICCS name (``"e0"``).
+SquareLike = Union[Square, str]
 
 
 class Arrow(NamedTuple):
@@ -311,9 +315,6 @@ def _arrow(a: Arrow, orientation: bool, colors: Mapping[str, str]) -> str:
     return f'<path class="arrow" d="{d}" {_paint("fill", color)}/>'
 
 
-SquareLike = Union[Square, str]
-
-
 def _sq(value: SquareLike) -> Square:
     if isinstance(value, str):
         return parse_square(value)
@@ -323,8 +324,8 @@ def _sq(value: SquareLike) -> Square:
 
 
 def board(board: Optional["Board"] = None, *, orientation: Color = RED, lastmove: Optional[Move] = None,
-          check: Optional[SquareLike] = None, arrows: Iterable[Union[Arrow, Tuple[Square, Square]]] = (),
-          fill: Mapping[Square, str] = {}, squares: Optional[Iterable[Square]] = None,
+          check: Optional[SquareLike] = None, arrows: Iterable[Union[Arrow, Tuple[SquareLike, SquareLike]]] = (),
+          fill: Mapping[SquareLike, str] = {}, squares: Optional[Iterable[SquareLike]] = None,
           coordinates: bool = True, size: Optional[int] = None, style: str = "chinese",
           distinguish: bool = True, colors: Mapping[str, str] = {}, river: str = "楚河漢界",
           defs: bool = True) -> str:
