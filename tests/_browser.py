@@ -46,9 +46,9 @@ def screenshot(page: Path, width: int, height: int, out: Path, *, env: Optional[
     return PIL_Image.open(out).convert("RGB")
 
 
-def dom(page: Path) -> str:
-    """The page's DOM after its scripts ran, serialised as HTML."""
-    return _run(["--dump-dom", page.resolve().as_uri()]).stdout
+def dom(page: Path, fragment: str = "") -> str:
+    """The page's DOM after its scripts ran, serialised as HTML (``fragment``: the URL's part after ``#``)."""
+    return _run(["--dump-dom", page.resolve().as_uri() + (f"#{fragment}" if fragment else "")]).stdout
 
 
 def close(p: Pixel, q: Pixel, tolerance: int = 24) -> bool:

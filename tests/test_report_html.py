@@ -111,6 +111,45 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 # ------------------------------------------------------------------ in a real browser
 
+def _shown_rows(html_text: str) -> List[List[str]]:
+    """The cells of the problems table's body rows in a dumped DOM."""
+    body = html_text[html_text.index('<table id="problems">'):]
+    body = body[body.index("<tbody>"):body.index("</table>")]
+    return [re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S) for tr in re.findall(r"<tr>(.*?)</tr>", body, re.S)]
+
+
+def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
+    """A big synthetic report: one page of rows in the DOM, and the view a link asks for (filter, sort, page)."""
+    from _browser import dom
+
+    from xiangqi.validate import ErrorInfo, Summary
+
+    summary, report = Summary(), HtmlReport(max_boards=40)
+    fen = Board().fen()
+    for i in range(3000):
+        bad = i % 3 == 0
+        kind = "illegal-move" if i % 2 else "invalid-notation"
+        r = GameReport(f"/absent/g{i // 1000}.pgn", i + 1, 10 * i + 1, not bad, i % 97,
+                       ErrorInfo(kind, i % 97, "h2e2", f"message {i}") if bad else None, None, None, None, fen)
+        summary.add(r)
+        report.add(r)
+    page = tmp_path / "big.html"
+    with page.open("w", encoding="utf-8") as fh:
+        report.write(fh, summary)
+    first = _shown_rows(dom(page))
+    assert len(first) == PAGE_SIZE and [c[1] for c in first] == [str(i + 1) for i in range(0, 3 * PAGE_SIZE, 3)]
+    assert sum("<svg" in c[9] for c in first) == PAGE_SIZE
+    view = _shown_rows(dom(page, "kind=illegal-move&sort=ply&dir=desc&page=2"))
+    assert len(view) == PAGE_SIZE and {c[4] for c in view} == {"illegal-move"}
+    plies = [int(c[5]) for c in view]
+    assert plies == sorted(plies, reverse=True)
+    every = sorted((i % 97 for i in range(3000) if i % 3 == 0 and i % 2), reverse=True)
+    assert plies == every[PAGE_SIZE:2 * PAGE_SIZE]  # the second page of the sorted, filtered rows
+    assert all("<svg" not in c[9] and fen in c[9] for c in view if int(c[1]) > 3 * 40)  # past the cap: the FEN
+    only = _shown_rows(dom(page, "q=message%202997"))
+    assert [c[1] for c in only] == ["2998"]
+
+
 def test_report_in_the_browser(tmp_path: Path, reports: List[GameReport]) -> None:
     from _browser import close, dom, hex_rgb, ink, screenshot
 
@@ -121,13 +160,9 @@ def test_report_in_the_browser(tmp_path: Path, reports: List[GameReport]) -> Non
     rows = _rows(text)
     assert len(rows) <= PAGE_SIZE
     # The table the script built lists every faulty game of the sample, with a board where there is a position.
-    shown = dom(page)
-    body = shown[shown.index('<table id="problems">'):]
-    body = body[:body.index("</table>")]
-    trs = re.findall(r"<tr>(.*?)</tr>", body[body.index("<tbody>"):], re.S)
-    assert len(trs) == len(rows)
-    for tr, row in zip(trs, rows):
-        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
+    shown = _shown_rows(dom(page))
+    assert len(shown) == len(rows)
+    for cells, row in zip(shown, rows):
         assert cells[0] == row[0] and cells[1] == str(row[1]) and cells[4] == row[4]
         assert ("<svg" in cells[9]) == (row[9] >= 0)
     # The first board on the page, found by its wood colour, shows its position's pieces where the FEN has them.

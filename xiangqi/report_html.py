@@ -17,7 +17,8 @@ So a report over 100,000 games opens as fast as one over ten: the browser lays o
 boards whatever the total. The boards are drawn here by :func:`xiangqi.svg.board` (the one drawing of
 the library, not a second one in JavaScript), without their definitions, which the page holds once
 (:func:`xiangqi.svg.definitions`): about 1.5 KB a board. At most ``max_boards`` (default 5,000) are
-drawn; rows past that show the position's FEN instead, and the report says so.
+drawn; rows past that show the position's FEN instead, and the report says so. A link can carry a
+view of the table: ``report.html#kind=illegal-move&q=Hu&sort=ply&dir=desc&page=2``.
 
 The file needs no network and no other file: styles, script, data and glyph outlines are all inline.
 Players' names are not in the reports; they are read from the game records of the problem games only
@@ -302,6 +303,12 @@ heads.forEach(function(th,i){if(i>8)return;th.addEventListener('click',function(
 filt.addEventListener('input',function(){page=0;update();});kind.addEventListener('change',function(){page=0;update();});
 document.getElementById('prev').addEventListener('click',function(){if(page>0){page--;draw();}});
 document.getElementById('next').addEventListener('click',function(){if((page+1)*PAGE<view.length){page++;draw();}});
+// A link may carry the view: #q=text&kind=illegal-move&sort=ply&dir=desc&page=2
+var names=%(names)s,h=new URLSearchParams(location.hash.slice(1));
+if(h.get('q'))filt.value=h.get('q');if(h.get('kind'))kind.value=h.get('kind');
+if(names.indexOf(h.get('sort'))>=0){sortKey=names.indexOf(h.get('sort'));sortDir=h.get('dir')==='desc'?-1:1;
+ heads[sortKey].classList.add(sortDir>0?'asc':'desc');}
+page=Math.max(0,(parseInt(h.get('page'),10)||1)-1);
 update();})();
 """
 
@@ -335,7 +342,7 @@ def _page(title: str, summary: Summary, data: List[List[object]], templates: Lis
         svg.definitions(),
         '<div id="boards">', "".join(templates), "</div>",
         f'<script type="application/json" id="rows">{rows_json}</script>',
-        f"<script>{_SCRIPT % {'page': PAGE_SIZE}}</script></body></html>\n",
+        f"<script>{_SCRIPT % {'page': PAGE_SIZE, 'names': json.dumps(list(_COLUMNS))}}</script></body></html>\n",
     ])
 
 
