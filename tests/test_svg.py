@@ -127,6 +127,16 @@ def test_highlights_arrows_and_marks() -> None:
     assert fill.get("fill") == "#ff0000" and fill.get("fill-opacity") == "0.5"
 
 
+def test_translucent_colours_everywhere() -> None:
+    """Every colour may carry an alpha (#rrggbbaa): the picture stays well-formed (no attribute twice)."""
+    colors = {k: "#12345680" for k in svg.DEFAULT_COLORS}
+    board = Board("3k5/4R4/9/9/9/9/9/9/9/4K4 b")
+    root = ET.fromstring(svg.board(board, lastmove=Move.from_iccs("e0e8"), check="d9", arrows=[(4, 76)],
+                                   squares=[0], fill={1: "#ff000080"}, colors=colors))
+    assert any(e.get("stop-opacity") == "0.5" for e in root.iter(SVG_NS + "stop"))
+    assert any(e.get("fill-opacity") == "0.5" for e in root.iter(SVG_NS + "rect"))
+
+
 def test_piece_picture() -> None:
     for symbol in "KAB NRCPkabnrcp".replace(" ", ""):
         root = ET.fromstring(svg.piece(Piece.from_symbol(symbol), size=40))

@@ -369,8 +369,11 @@ def board(board: Optional["Board"] = None, *, orientation: Color = RED, lastmove
     if check is not None:
         x, y = point(_sq(check), orientation)
         gid = f"{_prefix(look)}-check"
-        parts.append(f'<radialGradient id="{gid}"><stop offset="0%" {_paint("stop-color", pal["check"])}/>'
-                     f'<stop offset="100%" {_paint("stop-color", pal["check"])} stop-opacity="0"/></radialGradient>'
+        color, alpha = pal["check"], "1"
+        if len(color) == 9 and color[0] == "#":
+            color, alpha = color[:7], _num(round(int(color[7:], 16) / 255, 2))
+        parts.append(f'<radialGradient id="{gid}"><stop offset="0%" stop-color="{color}" stop-opacity="{alpha}"/>'
+                     f'<stop offset="100%" stop-color="{color}" stop-opacity="0"/></radialGradient>'
                      f'<circle class="check" cx="{x}" cy="{y}" r="{half + 4}" fill="url(#{gid})"/>')
     prefix = _prefix(look)
     for sq, code in enumerate(codes):
