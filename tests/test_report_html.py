@@ -105,6 +105,8 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert len(_rows(out.read_text(encoding="utf-8"))) == len(_problems(list(validate([str(SAMPLE)]))))
     assert main(["validate", str(SAMPLE), "--html", str(SAMPLE / "damaged.chinese.pgn"), "-q"]) == 2
     assert "--html" in capsys.readouterr().err
+    assert main(["validate", str(SAMPLE), "--html", "-", "-q"]) == 2
+    assert "not standard output" in capsys.readouterr().err
     assert main(["validate", str(SAMPLE), "--html", str(tmp_path / "no" / "such" / "dir.html"), "-q"]) == 2
     assert "cannot write the HTML report" in capsys.readouterr().err
 

@@ -1671,7 +1671,8 @@ def validate_main(argv: Sequence[str]) -> int:
             return 2
     html_report = None
     if args.html:
-        clash = _report_clash(args.html, [p for p, _ in inputs], files)
+        clash = "the HTML report goes to a file, not standard output" if args.html == "-" else \
+            _report_clash(args.html, [p for p, _ in inputs], files)
         if clash:
             print(f"xiangqi validate: --html {args.html}: {clash}; choose another report file", file=sys.stderr)
             return 2
