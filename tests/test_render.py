@@ -59,7 +59,8 @@ def test_png(tmp_path: Path) -> None:
     assert r > 150 and g < 90 and b < 90
 
 
-def test_png_without_cairosvg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_png_without_cairosvg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                              capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # import fails as if not installed
     assert main(["render", "3k5/9/9/9/9/9/9/9/9/4K4 w", "-o", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err

@@ -17,6 +17,7 @@ from xiangqi.report_html import PAGE_SIZE, HtmlReport, write_html
 from xiangqi.validate import GameReport, validate
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample"
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +62,7 @@ def test_rows_are_the_problem_games(reports: List[GameReport]) -> None:
         else:
             assert r[9] in templates
             root = ET.fromstring(templates[r[9]])
-            assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.find("{http://www.w3.org/2000/svg}defs") is None
+            assert root.tag == SVG + "svg" and root.find(SVG + "defs") is None
             assert Board(r[10]).fen() == r[10]
     illegal = [r for r in rows if r[4] == "illegal-move"][0]
     assert 'class="arrow"' in templates[illegal[9]]  # the faulty move, worked out from the message's squares

@@ -95,7 +95,7 @@ SquareLike = Union[Square, str]
 
 
 class Arrow(NamedTuple):
-    """An arrow from ``tail`` to ``head`` (squares); ``color`` is ``green``/``red``/``blue``/``yellow`` or any CSS colour.
+    """An arrow from ``tail`` to ``head``; ``color``: ``green``, ``red``, ``blue``, ``yellow`` or any CSS colour.
 
     A ``tail`` equal to its ``head`` draws a ring around that point.
     """
@@ -121,7 +121,7 @@ def _num(v: float) -> str:
 
 
 def _paint(attr: str, color: str) -> str:
-    """``fill="#rrggbb" fill-opacity=".5"`` for ``#rrggbbaa`` colours (renderers that read only 6 digits), else as is."""
+    """``fill="#rrggbb" fill-opacity=".5"`` for ``#rrggbbaa`` (renderers that read only 6 digits), else as is."""
     if len(color) == 9 and color[0] == "#":
         return f'{attr}="{color[:7]}" {attr}-opacity="{_num(round(int(color[7:], 16) / 255, 2))}"'
     return f'{attr}="{color}"'
