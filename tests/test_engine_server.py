@@ -337,6 +337,27 @@ def test_go_perft_after_moves_matches_fairy_stockfish_format(uci: Pipe) -> None:
     assert uci.read() == ""
 
 
+def test_go_perft_output_equals_fairy_stockfish_ucci(uci: Pipe) -> None:
+    # Fairy-Stockfish in UCCI mode writes ranks 0-9 too, so the divides must match line for line (order aside).
+    if not FAIRY.exists():
+        pytest.skip("fairy-stockfish not installed (Debian package fairy-stockfish)")
+    fairy = Pipe([str(FAIRY)])
+    try:
+        fairy.send("ucci")
+        fairy.read_until("ucciok")
+        for fen, depth, _ in [c for c in perft_suite(2) if c[1] == 2][:6]:
+            outputs = []
+            for pipe in (uci, fairy):
+                pipe.send(f"position fen {fen}")
+                pipe.send(f"go perft {depth}")
+                total, lines = pipe.read_until("Nodes searched:")
+                assert pipe.read() == ""
+                outputs.append((total, sorted(lines)))
+            assert outputs[0] == outputs[1], fen
+    finally:
+        fairy.close()
+
+
 # ---------------------------------------------------------------- bad input
 
 

@@ -133,7 +133,7 @@ class EngineServer:
             handler(args)
         except _Usage as exc:
             self._info_string(str(exc))
-        except XiangqiError as exc:  # bad FEN or move text, from the library's own parsers
+        except (XiangqiError, ValueError) as exc:  # bad FEN or move text, from the library's own parsers
             self._info_string(f"{command}: {exc}")
         return True
 

@@ -132,6 +132,48 @@ int main(int argc, char **argv) {
     CHECK(xq_search_depth(&state, 3) == XQ_OK && state.best == e9e8 && state.score == 0,
           "repeating the game's position scores as a draw");
 
+    /* Random playouts: every answer legal, with the game's keys passed for
+       repetitions, a small table that collides often, and node limits that
+       stop searches at arbitrary points. */
+    static xq_tt_entry small[61];
+    CHECK(xq_search_init(&state, small, sizeof small / sizeof small[0]) == XQ_OK, "init small table");
+    unsigned long rng = 12345;
+    for (int game = 0; game < 8; game++) {
+        xq_pos g;
+        set(&g, start);
+        uint64_t history[200];
+        for (int ply = 0; ply < 200; ply++) {
+            xq_move legal[XQ_MAX_MOVES];
+            int n = xq_gen_legal(&g, legal, XQ_MAX_MOVES);
+            state.node_limit = 200 + (uint64_t)(rng % 3000);
+            CHECK(xq_search_begin(&state, &g, history, ply, NULL, 0) == XQ_OK, "begin in a playout");
+            int st2 = XQ_OK;
+            for (int d = 1; d <= 8 && st2 == XQ_OK; d++) {
+                st2 = xq_search_depth(&state, d);
+                if (!state.best) break;
+            }
+            CHECK(st2 >= 0, "search status in a playout");
+            if (n == 0) {
+                CHECK(state.best == 0, "no move where none is legal");
+                break;
+            }
+            if (!xq_pos_is_legal(&g, state.best)) {
+                char fen[XQ_FEN_MAX], name[5];
+                xq_pos_fen(&g, fen, sizeof fen);
+                move_name(state.best, name);
+                fprintf(stderr, "xqthink: illegal answer %s (status %d, depth %d) in %s\n", name, st2, state.depth, fen);
+            }
+            CHECK(xq_pos_is_legal(&g, state.best), "a legal move in a playout");
+            history[ply] = g.key;
+            /* Play the engine's move half the time, a random legal one otherwise. */
+            rng = rng * 6364136223846793005UL + 1442695040888963407UL;
+            xq_move m = (rng >> 33) & 1 ? state.best : legal[(rng >> 40) % (unsigned long)n];
+            xq_undo u;
+            CHECK(xq_pos_do_move(&g, m, &u) == XQ_OK, "playout move");
+        }
+    }
+    state.node_limit = 0;
+
     /* Bad arguments get a status, never a crash. */
     CHECK(xq_search_init(NULL, NULL, 0) == XQ_E_ARG, "init NULL");
     CHECK(xq_search_init(&state, NULL, 5) == XQ_E_ARG, "init NULL table with a size");
