@@ -277,6 +277,18 @@ def test_stop_during_infinite_answers_promptly(uci: Pipe) -> None:
     assert board.is_legal(best_of(line))  # type: ignore[arg-type]
 
 
+def test_go_then_stop_at_once_answers_exactly_once_each_time(uci: Pipe) -> None:
+    uci.send("position startpos")
+    for _ in range(40):
+        uci.send("go infinite")
+        uci.send("stop")
+    uci.send("isready")
+    _, lines = uci.read_until("readyok", timeout=20)
+    answers = [line for line in lines if line.startswith("bestmove")]
+    assert len(answers) == 40
+    assert all(Board().is_legal(best_of(line)) for line in answers)  # type: ignore[arg-type]
+
+
 def test_infinite_waits_for_stop_even_after_a_mate(uci: Pipe) -> None:
     uci.send("position fen 4ka3/4a4/9/9/9/9/9/9/9/RC2K4 w - - 0 1")
     uci.send("go infinite")
