@@ -1,4 +1,4 @@
-"""Our search (``xiangqi.search``, the engine behind ``xiangqi engine``): nodes per second at a fixed depth,
+"""Our search (``xiangqi.search``, the engine behind ``xiangqi engine``): nodes per second at a fixed depth (9),
 against Fairy-Stockfish measured in the same run, and the engine process's answer time to a 1-node ``go``.
 
 The ratio against Fairy-Stockfish compares nodes per second, one thread each, on the same positions. It is
@@ -22,7 +22,7 @@ from xiangqi import Board
 from xiangqi.search import Searcher
 
 FAIRY = Path("/usr/games/fairy-stockfish")
-DEPTH = 6
+DEPTH = 9
 POSITIONS = {
     "start": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
     "middlegame": "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
@@ -85,7 +85,7 @@ def _drive(proc: "subprocess.Popen[str]", script: List[str]) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))
-def test_search_depth6(benchmark: Any, name: str, fairy_nps: Dict[str, float]) -> None:
+def test_search_fixed_depth(benchmark: Any, name: str, fairy_nps: Dict[str, float]) -> None:
     fen = POSITIONS[name]
     stats = benchmark.pedantic(_search, args=(fen,), rounds=3, iterations=1)
     nps = stats["nodes"] / benchmark.stats.stats.median

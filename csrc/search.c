@@ -210,7 +210,9 @@ static void tt_store(xq_search *s, uint64_t key, int depth, int score, int bound
 static int is_repetition(const xq_search *s, int ply) {
     int idx = s->n_keys + ply;
     uint64_t key = s->keys[idx];
-    int reach = s->pos.halfmove < idx ? s->pos.halfmove : idx;
+    /* Not across a null move: the positions before it are not of this line. */
+    int span = idx - s->rep_floor[ply];
+    int reach = s->pos.halfmove < span ? s->pos.halfmove : span;
     for (int back = 4; back <= reach; back += 2)
         if (s->keys[idx - back] == key) return 1;
     return 0;
@@ -266,6 +268,23 @@ static void reward_quiet(xq_search *s, xq_move m, int depth, int ply) {
 static void make(xq_search *s, xq_move m, xq_undo *u, int ply) {
     pos_do_move_fast(&s->pos, m, u);
     s->keys[s->n_keys + ply + 1] = s->pos.key;
+    s->rep_floor[ply + 1] = s->rep_floor[ply];
+}
+
+static void make_null(xq_search *s, xq_undo *u, int ply) {
+    xq_pos_do_null(&s->pos, u);
+    s->keys[s->n_keys + ply + 1] = s->pos.key;
+    s->rep_floor[ply + 1] = s->n_keys + ply + 1;
+}
+
+/* Whether capturing on `to` with the piece on `from` loses material at once:
+   a more valuable piece taking a defended one. */
+static int losing_capture(const xq_pos *p, xq_move m) {
+    int from = move_from(m), to = move_to(m), them = p->side ^ 1;
+    if (VALUE[p->board[from] & 7] <= VALUE[p->board[to] & 7] || (p->board[from] & 7) == XQ_KING) return 0;
+    xq_bb occ = pos_occ(p) ^ SQ_BB[from];
+    xq_bb rot = p->occ_rot ^ ROT_BB[from];
+    return attacked_by(p, to, them, p->by_color[them] & ~SQ_BB[to], occ, rot);
 }
 
 static void set_pv(xq_search *s, int ply, xq_move m) {
@@ -298,7 +317,11 @@ static int quiesce(xq_search *s, int alpha, int beta, int ply) {
     score_moves(s, moves, n, keys, 0, XQ_SEARCH_MAX_PLY);
     for (int i = 0; i < n; i++) {
         xq_move m = pick(moves, keys, i, n);
-        if (!in_check && keys[i] < SCORE_CAPTURE) break;  /* only captures, unless evading check */
+        if (!in_check) {
+            if (keys[i] < SCORE_CAPTURE) break;  /* only captures, unless evading check */
+            /* Captures that cannot lift the score to alpha, or that lose the capturing piece. */
+            if (best + VALUE[p->board[move_to(m)] & 7] + 200 <= alpha || losing_capture(p, m)) continue;
+        }
         xq_undo u;
         make(s, m, &u, ply);
         int score = -quiesce(s, -beta, -alpha, ply + 1);
@@ -316,7 +339,7 @@ static int quiesce(xq_search *s, int alpha, int beta, int ply) {
     return best;
 }
 
-static int search(xq_search *s, int depth, int alpha, int beta, int ply) {
+static int search(xq_search *s, int depth, int alpha, int beta, int ply, int allow_null) {
     xq_pos *p = &s->pos;
     int pv_node = beta - alpha > 1;
     s->pv_table_len[ply] = 0;
@@ -348,6 +371,20 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply) {
     }
     if (ply == 0 && s->best) tt_move = s->best;
 
+    /* Null move: if passing still fails high, a real move will too (zugzwang
+       is rare in xiangqi while a side has a rook, horse or cannon). */
+    xq_bb attackers = p->by_color[p->side] & (p->by_type[XQ_ROOK] | p->by_type[XQ_HORSE] | p->by_type[XQ_CANNON]);
+    if (allow_null && !pv_node && !in_check && depth >= 3 && attackers && beta < XQ_MATE_BOUND &&
+        eval_pos(p) >= beta) {
+        int r = depth >= 6 ? 3 : 2;
+        xq_undo u;
+        make_null(s, &u, ply);
+        int score = -search(s, depth - 1 - r, -beta, -beta + 1, ply + 1, 0);
+        xq_pos_undo_null(p, &u);
+        if (s->aborted) return 0;
+        if (score >= beta) return score > XQ_MATE_BOUND ? beta : score;
+    }
+
     xq_move moves[XQ_MAX_MOVES];
     int keys[XQ_MAX_MOVES];
     int n;
@@ -375,10 +412,15 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply) {
         make(s, m, &u, ply);
         int score;
         if (i == 0) {
-            score = -search(s, depth - 1, -beta, -alpha, ply + 1);
+            score = -search(s, depth - 1, -beta, -alpha, ply + 1, 1);
         } else {
-            score = -search(s, depth - 1, -alpha - 1, -alpha, ply + 1);
-            if (score > alpha && score < beta && !s->aborted) score = -search(s, depth - 1, -beta, -alpha, ply + 1);
+            /* Late quiet moves that do not check are searched shallower first. */
+            int r = 0;
+            if (depth >= 3 && i >= 3 && quiet && !in_check && keys[i] < SCORE_KILLER && !xq_pos_in_check(p))
+                r = i >= 8 && depth >= 6 ? 2 : 1;
+            score = -search(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1, 1);
+            if (r && score > alpha && !s->aborted) score = -search(s, depth - 1, -alpha - 1, -alpha, ply + 1, 1);
+            if (score > alpha && score < beta && !s->aborted) score = -search(s, depth - 1, -beta, -alpha, ply + 1, 1);
         }
         pos_undo_move_fast(p, &u);
         if (s->aborted) return 0;
@@ -418,7 +460,8 @@ int xq_search_depth(xq_search *s, int depth) {
         return XQ_OK;
     }
     xq_pos saved = s->pos;
-    int score = search(s, depth, -INF, INF, 0);
+    s->rep_floor[0] = 0;
+    int score = search(s, depth, -INF, INF, 0, 1);
     if (s->aborted) {
         /* The position is restored move by move as the search unwinds; the
            copy only guards against a bug leaving it changed. */

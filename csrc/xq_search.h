@@ -1,7 +1,8 @@
 /* xq_search.h - public C API: a small alpha-beta search (included by xq.h).
  *
- * Principal-variation search (negamax) with a capture quiescence search,
- * check extension, a transposition table keyed by the position's Zobrist
+ * Principal-variation search (negamax) with a capture quiescence search
+ * (losing and hopeless captures skipped), check extension, null-move
+ * pruning, late-move reductions, a transposition table keyed by the position's Zobrist
  * key, move ordering (TT move, most valuable victim / least valuable
  * attacker, two killers per ply, history counts) and a material plus
  * piece-square evaluation.  A side with no legal move loses (checkmate or
@@ -72,6 +73,7 @@ typedef struct xq_search {
     uint64_t keys[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2];
     xq_move root_moves[XQ_MAX_MOVES];
     xq_move killers[XQ_SEARCH_MAX_PLY][2];
+    int rep_floor[XQ_SEARCH_MAX_PLY + 2];   /* per ply: first keys[] index a repetition may match */
     int pv_table_len[XQ_SEARCH_MAX_PLY + 1];
     xq_move pv_table[XQ_SEARCH_MAX_PLY + 1][XQ_SEARCH_MAX_PLY];
     int32_t history[1 << 14];
