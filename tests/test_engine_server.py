@@ -296,6 +296,9 @@ def test_infinite_waits_for_stop_even_after_a_mate(uci: Pipe) -> None:
     uci.send("isready")
     _, before = uci.read_until("readyok", timeout=2)
     assert not any(line.startswith("bestmove") for line in before)
+    uci.send("setoption name Hash value 8")
+    refused, _ = uci.read_until("info string", timeout=2)
+    assert "not while searching" in refused
     uci.send("stop")
     assert uci.read_until("bestmove", timeout=2)[0].split()[1] == "a0a9"
 
@@ -385,6 +388,8 @@ BAD_LINES = [
     "go depth",
     "go depth x",
     "go nodes -5",
+    "go nodes 99999999999999999999999999",
+    "go movetime 99999999999999999999999999",
     "go sideways",
     "go perft 99",
     "go searchmoves a0a5",
@@ -417,6 +422,21 @@ def test_bytes_that_are_not_utf8_are_a_bad_line() -> None:
     proc = subprocess.run(ENGINE, input=b"uci\n\xff\xfe\x80go\nisready\n", capture_output=True, timeout=30)
     out = proc.stdout.decode().splitlines()
     assert proc.returncode == 0 and out[-2].startswith("info string unknown command") and out[-1] == "readyok"
+
+
+def test_hash_option_resizes_the_table() -> None:
+    pipe = start("uci")
+    try:
+        for mb in (1, 0, 32):
+            pipe.send(f"setoption name Hash value {mb}")
+            assert_alive(pipe)
+            pipe.send("position startpos")
+            pipe.send("go depth 4")
+            assert Board().is_legal(best_of(pipe.read_until("bestmove")[0]))  # type: ignore[arg-type]
+        pipe.send("setoption name Clear Hash")
+        assert_alive(pipe)
+    finally:
+        pipe.close()
 
 
 def test_end_of_input_finishes_a_finite_search() -> None:

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, TextIO
+from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 from xiangqi import __version__
 from xiangqi.board import Board
@@ -60,6 +60,10 @@ class _Go:
     searchmoves: List[str] = field(default_factory=list)
 
 
+# Larger counts and times mean nothing to a search; refusing them keeps every value in C's range.
+_MAX_ARG = 10 ** 15
+
+
 def _int_arg(tokens: List[str], i: int, name: str, *, minimum: int = 0) -> int:
     if i >= len(tokens):
         raise _Usage(f"go {name}: missing value")
@@ -67,8 +71,8 @@ def _int_arg(tokens: List[str], i: int, name: str, *, minimum: int = 0) -> int:
         value = int(tokens[i])
     except ValueError:
         raise _Usage(f"go {name}: expected a whole number, not {tokens[i]!r}") from None
-    if value < minimum:
-        raise _Usage(f"go {name}: must be at least {minimum}, not {value}")
+    if not minimum <= value <= _MAX_ARG:
+        raise _Usage(f"go {name}: must be from {minimum} to {_MAX_ARG}, not {value}")
     return value
 
 
@@ -186,7 +190,10 @@ class EngineServer:
                 raise _Usage(f"setoption {name}: must be 0-{_MAX_HASH_MB} MB, not {mb}")
             self._require_idle(f"setoption {name}")
             if mb != self._hash_mb:
-                self._searcher.resize(mb)
+                try:
+                    self._searcher.resize(mb)
+                except MemoryError:
+                    raise _Usage(f"setoption {name}: cannot allocate {mb} MB; keeping {self._hash_mb} MB") from None
                 self._hash_mb = mb
         elif key in ("clear hash", "newgame"):
             self._cmd_newgame([])
@@ -281,7 +288,7 @@ class EngineServer:
         go.movestogo = clocks.get("movestogo") or None
         return go
 
-    def _budget(self, go: _Go) -> "tuple[Optional[float], Optional[float]]":
+    def _budget(self, go: _Go) -> Tuple[Optional[float], Optional[float]]:
         """(hard, soft) limits in seconds from the go command's clock, or None."""
         if go.movetime is not None:
             return max(go.movetime - _MOVE_OVERHEAD_MS, 1) / 1000, None

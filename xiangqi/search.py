@@ -99,12 +99,14 @@ class Searcher:
         """Replace the transposition table with an empty one of ``hash_mb`` megabytes (0: no table)."""
         if not isinstance(hash_mb, int) or hash_mb < 0:
             raise ValueError(f"hash size must be a whole number of megabytes >= 0, not {hash_mb!r}")
+        entries = hash_mb * (1 << 20) // _ENTRY_BYTES
         with self._lock:
-            self._entries = hash_mb * (1 << 20) // _ENTRY_BYTES
-            self._table = ffi.new("xq_tt_entry[]", self._entries) if self._entries else ffi.NULL
-            st = lib.xq_search_init(self._state, self._table, self._entries)
+            # Allocated before anything changes: a MemoryError leaves the old table in use.
+            table = ffi.new("xq_tt_entry[]", entries) if entries else ffi.NULL
+            st = lib.xq_search_init(self._state, table, entries)
             if st:
                 _ffi.raise_internal(st, "xq_search_init")
+            self._table, self._entries = table, entries
 
     @property
     def hash_entries(self) -> int:
@@ -138,11 +140,11 @@ class Searcher:
         max_depth = MAX_DEPTH if depth is None else depth
         if not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
             raise ValueError(f"depth must be between 1 and {MAX_DEPTH}, not {depth!r}")
-        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
-            raise ValueError(f"nodes must be a positive int, not {nodes!r}")
+        if nodes is not None and (not isinstance(nodes, int) or not 1 <= nodes < 1 << 64):
+            raise ValueError(f"nodes must be an int from 1 to 2**64 - 1, not {nodes!r}")
         for name, value in (("time_limit", time_limit), ("soft_time", soft_time)):
-            if value is not None and not value >= 0:
-                raise ValueError(f"{name} must be a number of seconds >= 0, not {value!r}")
+            if value is not None and not 0 <= value <= 1e9:
+                raise ValueError(f"{name} must be a number of seconds from 0 to 1e9, not {value!r}")
         keys = board.key_history()[:-1]
         restrict = [m.code for m in root_moves] if root_moves is not None else []
         if root_moves is not None and not restrict:
