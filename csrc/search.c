@@ -11,6 +11,8 @@
 #include "xq_internal.h"
 
 #define INF 32000
+/* Marks a state prepared by xq_search_begin (a zeroed or stale struct is refused). */
+#define XQ_SEARCH_READY 0x58515352u
 #define DRAW 0
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
@@ -134,7 +136,6 @@ int xq_search_init(xq_search *s, xq_tt_entry *tt, uint64_t tt_size) {
     memset(s, 0, sizeof *s);
     s->tt = tt_size ? tt : NULL;
     s->tt_size = tt_size;
-    s->n_keys = -1;  /* no root yet */
     return XQ_OK;
 }
 
@@ -160,6 +161,7 @@ int xq_search_begin(xq_search *s, const xq_pos *pos, const uint64_t *keys, int n
     s->best = 0;
     s->aborted = 0;
     s->start_ns = now_ns();
+    s->ready = XQ_SEARCH_READY;
     return XQ_OK;
 }
 
@@ -449,7 +451,8 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
 }
 
 int xq_search_depth(xq_search *s, int depth) {
-    if (!s || s->n_keys < 0 || depth < 1 || depth > XQ_SEARCH_MAX_PLY - 4) return XQ_E_ARG;
+    if (!s || s->ready != XQ_SEARCH_READY || depth < 1 || depth > XQ_SEARCH_MAX_PLY - 4) return XQ_E_ARG;
+    if (s->n_keys < 0 || s->n_keys > XQ_SEARCH_HISTORY_MAX || (s->tt_size && !s->tt)) return XQ_E_ARG;
     s->depth = depth;
     if (s->aborted) return XQ_SEARCH_STOPPED;
     int legal = s->n_root ? (s->n_root > 0) : xq_count_legal(&s->pos) > 0;

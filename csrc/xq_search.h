@@ -68,6 +68,7 @@ typedef struct xq_search {
     xq_pos pos;
     int64_t start_ns;
     int aborted;
+    uint32_t ready;              /* XQ_SEARCH_READY after xq_search_begin */
     int n_keys;                  /* game keys in keys[] before the root */
     int n_root;
     uint64_t keys[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2];

@@ -178,6 +178,8 @@ int main(int argc, char **argv) {
     CHECK(xq_search_init(NULL, NULL, 0) == XQ_E_ARG, "init NULL");
     CHECK(xq_search_init(&state, NULL, 5) == XQ_E_ARG, "init NULL table with a size");
     CHECK(xq_search_depth(NULL, 3) == XQ_E_ARG, "depth NULL");
+    static xq_search zeroed;
+    CHECK(xq_search_depth(&zeroed, 3) == XQ_E_ARG, "depth on a state never begun");
     CHECK(xq_search_begin(&state, NULL, NULL, 0, NULL, 0) == XQ_E_ARG, "begin NULL position");
     CHECK(xq_search_begin(&state, &pos, NULL, 3, NULL, 0) == XQ_E_ARG, "begin NULL keys with a count");
     CHECK(xq_search_begin(&state, &pos, NULL, -1, NULL, 0) == XQ_E_ARG, "begin negative count");
