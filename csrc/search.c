@@ -6,6 +6,7 @@
  * legality pass at every node, which keeps this engine small rather than
  * strong.
  */
+#define _POSIX_C_SOURCE 199309L  /* clock_gettime under -std=c11 as well as gnu11 */
 #include <time.h>
 
 #include "xq_internal.h"
