@@ -1,4 +1,4 @@
-"""The ``xiangqi`` command line: perft, validate, convert, judge, render.
+"""The ``xiangqi`` command line: perft, validate, convert, judge, render, engine.
 
 Each subcommand's real work lives in its own module; this file only
 dispatches, so ``xiangqi --help`` stays fast.
@@ -25,6 +25,7 @@ commands:
   convert   convert a game record between PGN, XQF and DhtmlXQ, in any notation
   judge     rule on a game's end: mate, stalemate, perpetual check or chase, 60-move limit
   render    draw a position (a FEN, or a game at a ply) as an SVG or PNG picture
+  engine    our own engine on the C core, speaking UCI and UCCI (for GUIs and match runners)
 
 Run `xiangqi COMMAND --help` for each command's options.
 """
@@ -44,6 +45,7 @@ _DELEGATED = {
     "convert": ("xiangqi.convert", "convert_main"),
     "judge": ("xiangqi.judge", "judge_main"),
     "render": ("xiangqi.render", "render_main"),
+    "engine": ("xiangqi.engine_server", "main"),
 }
 
 

@@ -1,0 +1,200 @@
+/*
+ * xqthink.c - checks of the core's search (xq_search.h) through the public
+ * header: every answer is a legal move, mates are found and scored, limits
+ * and the stop flag end a search, bad arguments get a status.  Exits 1 with
+ * a message on the first failed check.  Valid C11 and C++.
+ *
+ *   xqthink [-d DEPTH] [FEN]   also prints the search of one position
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xq.h"
+
+static xq_tt_entry table[1 << 14];
+static xq_search state;
+static int failures = 0;
+
+#define CHECK(cond, what)                                         \
+    do {                                                          \
+        if (!(cond)) {                                            \
+            fprintf(stderr, "xqthink: check failed: %s\n", what); \
+            failures++;                                           \
+        }                                                         \
+    } while (0)
+
+static void move_name(xq_move m, char out[5]) {
+    int from = m >> 7, to = m & 127;
+    out[0] = (char)('a' + from % 9);
+    out[1] = (char)('0' + from / 9);
+    out[2] = (char)('a' + to % 9);
+    out[3] = (char)('0' + to / 9);
+    out[4] = 0;
+}
+
+static int set(xq_pos *pos, const char *fen) {
+    return xq_pos_set_fen(pos, fen, strlen(fen), NULL) == XQ_OK;
+}
+
+/* Searches fen to depth; returns the last status. */
+static int think(const char *fen, int depth, int print) {
+    xq_pos pos;
+    if (!set(&pos, fen)) return XQ_E_ARG;
+    if (xq_search_begin(&state, &pos, NULL, 0, NULL, 0) != XQ_OK) return XQ_E_ARG;
+    int st = XQ_OK;
+    for (int d = 1; d <= depth && st == XQ_OK; d++) {
+        st = xq_search_depth(&state, d);
+        if (print) {
+            char name[5];
+            move_name(state.best, name);
+            printf("depth %d score %d nodes %llu best %s\n", state.depth, state.score,
+                   (unsigned long long)state.nodes, name);
+        }
+        if (!state.best) break;
+    }
+    if (state.best) CHECK(xq_pos_is_legal(&pos, state.best), "the best move is legal");
+    return st;
+}
+
+int main(int argc, char **argv) {
+    xq_init();
+    CHECK(xq_search_init(&state, table, sizeof table / sizeof table[0]) == XQ_OK, "init");
+    const char *start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    int depth = 0;
+    const char *fen = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-d") && i + 1 < argc) depth = atoi(argv[++i]);
+        else fen = argv[i];
+    }
+    if (depth > 0 || fen) {
+        int st = think(fen ? fen : start, depth > 0 ? depth : 5, 1);
+        if (st < 0) fprintf(stderr, "xqthink: %s\n", xq_status_str(st));
+        return st < 0 || failures;
+    }
+
+    /* The start position: a legal move at every depth. */
+    CHECK(think(start, 4, 0) == XQ_OK, "start position to depth 4");
+    CHECK(state.best != 0 && state.pv_len >= 1 && state.pv[0] == state.best, "a principal variation");
+
+    /* Mate in one (a rook move that leaves Black no legal move: xiangqi scores stalemate as a loss). */
+    CHECK(think("4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1", 3, 0) == XQ_OK, "mate in one searched");
+    CHECK(state.score == XQ_MATE_SCORE - 1, "mate in one scored as a mate one ply away");
+
+    /* Mated: no legal move at the root. */
+    CHECK(think("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1", 2, 0) == XQ_OK, "mated root searched");
+    CHECK(state.best == 0 && state.score == -XQ_MATE_SCORE, "no move and a mated score at a mated root");
+
+    /* A node limit stops the search, with a legal move to play. */
+    xq_pos pos;
+    set(&pos, start);
+    state.node_limit = 1;
+    xq_search_begin(&state, &pos, NULL, 0, NULL, 0);
+    CHECK(xq_search_depth(&state, 5) == XQ_SEARCH_STOPPED, "node limit stops");
+    CHECK(state.best && xq_pos_is_legal(&pos, state.best), "a legal move after a 1-node search");
+    state.node_limit = 0;
+
+    /* The stop flag, set before the search, stops it at once. */
+    state.stop = 1;
+    xq_search_begin(&state, &pos, NULL, 0, NULL, 0);
+    CHECK(xq_search_depth(&state, 30) == XQ_SEARCH_STOPPED, "stop flag stops");
+    CHECK(state.best && xq_pos_is_legal(&pos, state.best), "a legal move after a stopped search");
+    state.stop = 0;
+
+    /* A time limit: 30 ms at depth 40 must stop, and soon. */
+    state.time_limit_ms = 30;
+    xq_search_begin(&state, &pos, NULL, 0, NULL, 0);
+    int st = XQ_OK;
+    for (int d = 1; d <= 40 && st == XQ_OK; d++) st = xq_search_depth(&state, d);
+    CHECK(st == XQ_SEARCH_STOPPED, "time limit stops");
+    CHECK(xq_search_elapsed_ms(&state) < 30 + 200, "time limit honoured");
+    state.time_limit_ms = 0;
+
+    /* Root restriction: only the given legal moves are searched. */
+    xq_move h0h4 = (xq_move)(7 << 7 | (4 * 9 + 7));             /* not legal: a horse move it cannot make */
+    xq_move h2e2 = (xq_move)((2 * 9 + 7) << 7 | (2 * 9 + 4));
+    xq_move list[2] = {h0h4, h2e2};
+    xq_search_begin(&state, &pos, NULL, 0, list, 2);
+    CHECK(xq_search_depth(&state, 3) == XQ_OK && state.best == h2e2, "root moves restrict the search");
+    xq_search_begin(&state, &pos, NULL, 0, list, 1);
+    CHECK(xq_search_depth(&state, 3) == XQ_OK && state.best == 0, "no legal root move left");
+
+    /* Repetition against the game history: Black, a rook down, can step
+       into a position the game has seen (a draw score) instead of losing. */
+    xq_pos lone, seen;
+    set(&lone, "4k4/9/9/9/R8/9/9/9/9/3K5 b - - 10 1");
+    set(&seen, "9/4k4/9/9/R8/9/9/9/9/3K5 w - - 11 2");
+    xq_search_begin(&state, &lone, NULL, 0, NULL, 0);
+    CHECK(xq_search_depth(&state, 3) == XQ_OK && state.score < -500, "a rook down without history");
+    uint64_t keys[3] = {seen.key, 1, 2};
+    xq_move e9e8 = (xq_move)((9 * 9 + 4) << 7 | (8 * 9 + 4));
+    CHECK(xq_search_begin(&state, &lone, keys, 3, NULL, 0) == XQ_OK, "history accepted");
+    CHECK(xq_search_depth(&state, 3) == XQ_OK && state.best == e9e8 && state.score == 0,
+          "repeating the game's position scores as a draw");
+
+    /* Random playouts: every answer legal, with the game's keys passed for
+       repetitions, a small table that collides often, and node limits that
+       stop searches at arbitrary points. */
+    static xq_tt_entry small[61];
+    CHECK(xq_search_init(&state, small, sizeof small / sizeof small[0]) == XQ_OK, "init small table");
+    unsigned long rng = 12345;
+    for (int game = 0; game < 8; game++) {
+        xq_pos g;
+        set(&g, start);
+        uint64_t history[200];
+        for (int ply = 0; ply < 200; ply++) {
+            xq_move legal[XQ_MAX_MOVES];
+            int n = xq_gen_legal(&g, legal, XQ_MAX_MOVES);
+            state.node_limit = 200 + (uint64_t)(rng % 3000);
+            CHECK(xq_search_begin(&state, &g, history, ply, NULL, 0) == XQ_OK, "begin in a playout");
+            int st2 = XQ_OK;
+            for (int d = 1; d <= 8 && st2 == XQ_OK; d++) {
+                st2 = xq_search_depth(&state, d);
+                if (!state.best) break;
+            }
+            CHECK(st2 >= 0, "search status in a playout");
+            if (n == 0) {
+                CHECK(state.best == 0, "no move where none is legal");
+                break;
+            }
+            if (!xq_pos_is_legal(&g, state.best)) {
+                char fen[XQ_FEN_MAX], name[5];
+                xq_pos_fen(&g, fen, sizeof fen);
+                move_name(state.best, name);
+                fprintf(stderr, "xqthink: illegal answer %s (status %d, depth %d) in %s\n", name, st2, state.depth, fen);
+            }
+            CHECK(xq_pos_is_legal(&g, state.best), "a legal move in a playout");
+            history[ply] = g.key;
+            /* Play the engine's move half the time, a random legal one otherwise. */
+            rng = rng * 6364136223846793005UL + 1442695040888963407UL;
+            xq_move m = (rng >> 33) & 1 ? state.best : legal[(rng >> 40) % (unsigned long)n];
+            xq_undo u;
+            CHECK(xq_pos_do_move(&g, m, &u) == XQ_OK, "playout move");
+        }
+    }
+    state.node_limit = 0;
+
+    /* Bad arguments get a status, never a crash. */
+    CHECK(xq_search_init(NULL, NULL, 0) == XQ_E_ARG, "init NULL");
+    CHECK(xq_search_init(&state, NULL, 5) == XQ_E_ARG, "init NULL table with a size");
+    CHECK(xq_search_depth(NULL, 3) == XQ_E_ARG, "depth NULL");
+    static xq_search zeroed;
+    CHECK(xq_search_depth(&zeroed, 3) == XQ_E_ARG, "depth on a state never begun");
+    CHECK(xq_search_begin(&state, NULL, NULL, 0, NULL, 0) == XQ_E_ARG, "begin NULL position");
+    CHECK(xq_search_begin(&state, &pos, NULL, 3, NULL, 0) == XQ_E_ARG, "begin NULL keys with a count");
+    CHECK(xq_search_begin(&state, &pos, NULL, -1, NULL, 0) == XQ_E_ARG, "begin negative count");
+    xq_pos broken = pos;
+    broken.board[40] = 14;  /* a piece the bitboards do not know about */
+    CHECK(xq_search_begin(&state, &broken, NULL, 0, NULL, 0) == XQ_E_FEN_POSITION, "begin broken position");
+    CHECK(xq_evaluate(&broken) == 0 && xq_evaluate(NULL) == 0, "evaluate refuses broken positions");
+    CHECK(xq_search_init(&state, NULL, 0) == XQ_OK, "init without a table");
+    CHECK(xq_search_depth(&state, 3) == XQ_E_ARG, "depth before begin");
+    CHECK(xq_search_begin(&state, &pos, NULL, 0, NULL, 0) == XQ_OK, "begin without a table");
+    CHECK(xq_search_depth(&state, 0) == XQ_E_ARG && xq_search_depth(&state, XQ_SEARCH_MAX_PLY) == XQ_E_ARG,
+          "depth out of range");
+    CHECK(xq_search_depth(&state, 3) == XQ_OK && xq_pos_is_legal(&pos, state.best), "search without a table");
+
+    if (failures) return 1;
+    printf("xqthink: all checks passed\n");
+    return 0;
+}

@@ -1,0 +1,247 @@
+"""The C search through its Python wrapper: legal answers everywhere, mates found, limits and stop honoured."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterator, List
+
+import pytest
+from conftest import SHARED_DIR, TESTS_DIR
+
+from xiangqi import Board, Move, pgn
+from xiangqi.search import MATE_SCORE, MAX_DEPTH, Searcher, SearchInfo, evaluate
+
+SAMPLE_GAMES = TESTS_DIR / "data" / "games" / "ccpd-sample.iccs.pgn"
+SAMPLE_POSITIONS = TESTS_DIR / "data" / "games" / "ccpd-positions-sample.iccs.pgn"
+SHARED_GAMES = SHARED_DIR / "data" / "games" / "ccpd-master-3000.iccs.pgn"
+
+
+def game_boards(path: Path, limit: int) -> Iterator[Board]:
+    """Every position of the games of ``path`` (with the moves that led there), up to ``limit``."""
+    count = 0
+    for game in pgn.read_games(path):
+        board = Board(game.headers.get("FEN", Board().fen()))
+        for move in game.mainline_moves():
+            if count >= limit:
+                return
+            yield board.copy()
+            count += 1
+            board.push(move)
+
+
+def random_boards(n: int, seed: int) -> Iterator[Board]:
+    """Positions of random playouts from the start (each board keeps its moves)."""
+    rng = random.Random(seed)
+    made = 0
+    while made < n:
+        board = Board()
+        for _ in range(rng.randrange(10, 150)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            yield board.copy()
+            made += 1
+            if made >= n:
+                return
+
+
+@pytest.fixture(scope="module")
+def searcher() -> Searcher:
+    return Searcher(hash_mb=4)
+
+
+def assert_legal_answer(searcher: Searcher, board: Board, **limits: int) -> None:
+    fen = board.fen()
+    result = searcher.search(board, **limits)  # type: ignore[arg-type]
+    assert board.fen() == fen, "the search left the board changed"
+    if board.legal_moves:
+        assert result.best is not None and board.is_legal(result.best), (fen, result)
+        # The principal variation is a legal line from the root.
+        line = board.copy()
+        for move in result.info.pv:
+            assert line.is_legal(move), (fen, [m.iccs() for m in result.info.pv])
+            line.push(move)
+    else:
+        assert result.best is None and result.info.score == -MATE_SCORE
+
+
+def test_legal_moves_in_sample_game_positions(searcher: Searcher) -> None:
+    boards = list(game_boards(SAMPLE_GAMES, 2000)) + list(game_boards(SAMPLE_POSITIONS, 2000))
+    assert len(boards) > 300
+    for board in boards:
+        assert_legal_answer(searcher, board, depth=2)
+
+
+def test_legal_moves_in_shared_master_games(searcher: Searcher) -> None:
+    if not SHARED_GAMES.exists():
+        pytest.skip(f"shared data not available: {SHARED_GAMES}")
+    boards = list(game_boards(SHARED_GAMES, 3000))
+    assert len(boards) == 3000
+    for board in boards:
+        assert_legal_answer(searcher, board, nodes=400)
+
+
+def test_legal_moves_in_random_playouts(searcher: Searcher) -> None:
+    count = 0
+    for board in random_boards(3000, seed=11):
+        assert_legal_answer(searcher, board, nodes=300)
+        count += 1
+    assert count == 3000
+
+
+def test_a_one_node_search_still_answers_with_a_legal_move(searcher: Searcher) -> None:
+    for board in random_boards(200, seed=5):
+        result = searcher.search(board, nodes=1)
+        if board.legal_moves:
+            assert result.best is not None and board.is_legal(result.best)
+
+
+def mates_in(board: Board, moves: int) -> bool:
+    """Brute force: whether the side to move can force a position without a legal move for the other side."""
+    for move in board.legal_moves:
+        board.push(move)
+        try:
+            replies = list(board.legal_moves)
+            if not replies:
+                return True
+            if moves > 1 and all(_after(board, r, lambda: mates_in(board, moves - 1)) for r in replies):
+                return True
+        finally:
+            board.pop()
+    return False
+
+
+def _after(board: Board, move: Move, check: "Callable[[], bool]") -> bool:
+    board.push(move)
+    try:
+        return check()
+    finally:
+        board.pop()
+
+
+# Hand positions: (FEN, moves to the shortest mate, which mates_in proves).  A side left without a legal move loses,
+# by mate or by stalemate.
+MATES = [
+    ("4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1", 1),   # two rooks (b7b9, or the stalemate b7f7)
+    ("3k5/9/3N5/9/9/9/9/9/9/4K3R w - - 0 1", 1),   # horse and rook: i0i8
+    ("4ka3/4a4/9/9/9/9/9/9/9/RC2K4 w - - 0 1", 1),  # the king boxed in by its own advisors: a0a9
+    ("4k4/9/9/9/9/9/9/9/1R7/R3K4 w - - 0 1", 2),   # b1e1, then the other rook closes the file
+    ("3ak4/9/9/9/9/9/9/9/R8/1R2K4 w - - 0 1", 2),
+    ("4k4/4a4/9/9/9/9/9/9/4C4/R2K4R w - - 0 1", 2),  # a0a8: every reply allows a mate
+]
+
+
+def test_hand_mates_are_as_labelled() -> None:
+    for fen, moves in MATES:
+        board = Board(fen)
+        assert mates_in(board, moves), fen
+        assert moves == 1 or not mates_in(board, moves - 1), fen
+
+
+@pytest.mark.parametrize("fen,moves", MATES)
+def test_finds_hand_mates(searcher: Searcher, fen: str, moves: int) -> None:
+    board = Board(fen)
+    searcher.clear()
+    result = searcher.search(board, depth=2 * moves + 1)
+    assert result.info.mate == moves, (fen, result.info)
+    assert result.best is not None
+    # The first move keeps the forced mate (proved by brute force), and the principal variation ends in one.
+    board.push(result.best)
+    assert all(_after(board, r, lambda: moves > 1 and mates_in(board, moves - 1)) for r in board.legal_moves)
+    board.pop()
+    line = board.copy()
+    for move in result.info.pv:
+        line.push(move)
+    assert len(result.info.pv) == 2 * moves - 1
+    assert not line.legal_moves
+
+
+def test_mated_root_has_no_move(searcher: Searcher) -> None:
+    board = Board("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1")
+    result = searcher.search(board, depth=3)
+    assert result.best is None and result.info.score == -MATE_SCORE and result.info.mate == 0
+
+
+def test_repetition_in_the_game_history_is_a_draw(searcher: Searcher) -> None:
+    # Black, a rook down, can step back into a position the game has already seen.
+    board = Board("4k4/9/9/9/R8/9/9/9/9/3K5 b - - 0 1")
+    alone = searcher.search(board.copy(), depth=3)
+    assert alone.info.score < -500
+    for iccs in ("e9e8", "a5a6", "e8e9", "a6a5"):
+        board.push_iccs(iccs)
+    result = searcher.search(board, depth=3)
+    assert result.best == Move.from_iccs("e9e8") and result.info.score == 0
+
+
+def test_root_moves_restrict_the_search(searcher: Searcher) -> None:
+    board = Board()
+    only = [Move.from_iccs("a3a4"), Move.from_iccs("i3i4")]
+    result = searcher.search(board, depth=3, root_moves=only)
+    assert result.best in only
+    result = searcher.search(board, depth=3, root_moves=[])
+    assert result.best is None
+
+
+def test_iterations_are_reported_in_order(searcher: Searcher) -> None:
+    seen: List[SearchInfo] = []
+    result = searcher.search(Board(), depth=5, on_iteration=seen.append)
+    assert [i.depth for i in seen] == [1, 2, 3, 4, 5]
+    assert all(a.nodes < b.nodes for a, b in zip(seen, seen[1:]))
+    assert result.info == seen[-1] and not result.stopped
+    assert result.best == seen[-1].pv[0]
+
+
+def test_node_limit_is_honoured(searcher: Searcher) -> None:
+    result = searcher.search(Board(), nodes=5000)
+    assert result.stopped and 5000 <= result.info.nodes <= 5001
+
+
+def test_time_limit_is_honoured(searcher: Searcher) -> None:
+    start = time.perf_counter()
+    result = searcher.search(Board(), time_limit=0.1)
+    elapsed = time.perf_counter() - start
+    assert result.stopped and result.best is not None
+    assert 0.1 <= elapsed < 0.15
+
+
+def test_stop_from_another_thread(searcher: Searcher) -> None:
+    searcher.reset_stop()
+    timer = threading.Timer(0.1, searcher.stop)
+    start = time.perf_counter()
+    timer.start()
+    result = searcher.search(Board())
+    elapsed = time.perf_counter() - start
+    timer.join()
+    searcher.reset_stop()
+    assert result.stopped and result.best is not None and Board().is_legal(result.best)
+    assert elapsed < 0.15
+
+
+def test_pending_stop_ends_the_next_search_at_once(searcher: Searcher) -> None:
+    searcher.stop()
+    result = searcher.search(Board(), depth=MAX_DEPTH)
+    searcher.reset_stop()
+    assert result.stopped and result.best is not None and result.info.nodes <= 2
+
+
+def test_bad_limits_are_value_errors(searcher: Searcher) -> None:
+    for kwargs in ({"depth": 0}, {"depth": MAX_DEPTH + 1}, {"nodes": 0}, {"time_limit": -1.0}):
+        with pytest.raises(ValueError):
+            searcher.search(Board(), **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Searcher(hash_mb=-1)
+
+
+def test_works_without_a_table() -> None:
+    result = Searcher(hash_mb=0).search(Board(), depth=3)
+    assert result.best is not None and Board().is_legal(result.best)
+
+
+def test_evaluation_is_symmetric() -> None:
+    assert evaluate(Board()) == 0
+    # The same position with colours swapped and the board turned scores the same for the side to move.
+    assert evaluate(Board("4k4/9/9/9/9/9/9/9/4R4/3K5 w")) == evaluate(Board("5k3/4r4/9/9/9/9/9/9/9/4K4 b"))

@@ -1,0 +1,193 @@
+"""Our own alpha-beta search (in C): the engine behind ``xiangqi engine``.
+
+:class:`Searcher` owns the C search state and its transposition table and
+runs iterative deepening over :func:`xq_search_depth`, one C call per depth
+(the GIL is released during each, so :meth:`Searcher.stop` works from
+another thread).
+
+>>> from xiangqi import Board
+>>> board = Board("4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1")
+>>> result = Searcher(hash_mb=1).search(board, depth=3)
+>>> result.info.mate
+1
+>>> board.push(result.best)
+>>> board.is_checkmate() or board.is_stalemate()  # a side without a legal move loses
+True
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, List, Optional
+
+from xiangqi import _ffi
+from xiangqi._ffi import ffi, lib
+from xiangqi.board import Board
+from xiangqi.core import Move
+
+__all__ = ["Searcher", "SearchInfo", "SearchResult", "MAX_DEPTH", "MATE_SCORE", "evaluate"]
+
+#: Deepest iteration :meth:`Searcher.search` runs.
+MAX_DEPTH: int = lib.XQ_SEARCH_MAX_PLY - 4
+#: Score of a mate at the root; a mate ``n`` plies away scores ``MATE_SCORE - n``.
+MATE_SCORE: int = lib.XQ_MATE_SCORE
+_MATE_BOUND: int = lib.XQ_MATE_BOUND
+_STOPPED: int = lib.XQ_SEARCH_STOPPED
+_ENTRY_BYTES: int = ffi.sizeof("xq_tt_entry")
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """What the search knows after one depth: the figures of a UCI ``info`` line."""
+
+    depth: int
+    seldepth: int
+    #: Centipawns from the side to move's view, or a mate score (see :attr:`mate`).
+    score: int
+    nodes: int
+    #: Seconds since the search began.
+    time: float
+    pv: List[Move] = field(default_factory=list)
+
+    @property
+    def mate(self) -> Optional[int]:
+        """Moves to mate (UCI's ``score mate N``): positive when the side to move mates, negative when mated."""
+        if self.score > _MATE_BOUND:
+            return (MATE_SCORE - self.score + 1) // 2
+        if self.score < -_MATE_BOUND:
+            return -((MATE_SCORE + self.score) // 2)
+        return None
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes / self.time) if self.time > 0 else 0
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of :meth:`Searcher.search`: the move to play (``None`` when there is no legal move)."""
+
+    best: Optional[Move]
+    ponder: Optional[Move]
+    info: SearchInfo
+    #: Whether a limit or :meth:`Searcher.stop` ended the last depth early.
+    stopped: bool
+
+
+def evaluate(board: Board) -> int:
+    """The search's static evaluation of ``board`` in centipawns, from the side to move's view."""
+    return int(lib.xq_evaluate(board._pos))
+
+
+class Searcher:
+    """A search state with a transposition table of ``hash_mb`` megabytes.
+
+    One search runs at a time; :meth:`stop` may be called from any thread.
+    """
+
+    def __init__(self, hash_mb: int = 16) -> None:
+        self._lock = threading.Lock()
+        self._state: Any = ffi.new("xq_search *")
+        self._table: Any = None
+        self._entries = 0
+        self.resize(hash_mb)
+
+    def resize(self, hash_mb: int) -> None:
+        """Replace the transposition table with an empty one of ``hash_mb`` megabytes (0: no table)."""
+        if not isinstance(hash_mb, int) or hash_mb < 0:
+            raise ValueError(f"hash size must be a whole number of megabytes >= 0, not {hash_mb!r}")
+        entries = hash_mb * (1 << 20) // _ENTRY_BYTES
+        with self._lock:
+            # Allocated before anything changes: a MemoryError leaves the old table in use.
+            table = ffi.new("xq_tt_entry[]", entries) if entries else ffi.NULL
+            st = lib.xq_search_init(self._state, table, entries)
+            if st:
+                _ffi.raise_internal(st, "xq_search_init")
+            self._table, self._entries = table, entries
+
+    @property
+    def hash_entries(self) -> int:
+        """Number of transposition-table entries."""
+        return self._entries
+
+    def clear(self) -> None:
+        """Forget everything learnt (a new game): the table, killers and history counts."""
+        with self._lock:
+            lib.xq_tt_clear(self._table, self._entries)
+            lib.xq_search_clear(self._state)
+
+    def stop(self) -> None:
+        """Ask the running search to stop as soon as it can (thread-safe); when idle, the next search stops at once."""
+        self._state.stop = 1
+
+    def search(self, board: Board, *, depth: Optional[int] = None, nodes: Optional[int] = None,
+               time_limit: Optional[float] = None, soft_time: Optional[float] = None,
+               root_moves: Optional[Iterable[Move]] = None,
+               on_iteration: Optional[Callable[[SearchInfo], None]] = None) -> SearchResult:
+        """Search ``board`` (its move stack counts for repetitions) until a limit is reached.
+
+        ``depth`` caps the iterations (default :data:`MAX_DEPTH`), ``nodes`` the node count,
+        ``time_limit`` (seconds) is a hard limit checked inside the search, and no new depth
+        starts after ``soft_time`` seconds. ``root_moves`` restricts the moves searched at
+        the root. ``on_iteration`` is called after every completed depth. Without any limit
+        the search runs to :data:`MAX_DEPTH` or until :meth:`stop`. A stop requested before
+        the search starts takes effect immediately (the answer is then the first move
+        ordered); call :meth:`reset_stop` first to discard one.
+        """
+        max_depth = MAX_DEPTH if depth is None else depth
+        if not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be between 1 and {MAX_DEPTH}, not {depth!r}")
+        if nodes is not None and (not isinstance(nodes, int) or not 1 <= nodes < 1 << 64):
+            raise ValueError(f"nodes must be an int from 1 to 2**64 - 1, not {nodes!r}")
+        for name, value in (("time_limit", time_limit), ("soft_time", soft_time)):
+            if value is not None and not 0 <= value <= 1e9:
+                raise ValueError(f"{name} must be a number of seconds from 0 to 1e9, not {value!r}")
+        keys = board.key_history()[:-1]
+        restrict = [m.code for m in root_moves] if root_moves is not None else []
+        if root_moves is not None and not restrict:
+            restrict = [0]  # an empty restriction leaves no move; code 0 is never legal
+        with self._lock:
+            s = self._state
+            s.node_limit = nodes or 0
+            s.time_limit_ms = max(1, int(time_limit * 1000)) if time_limit is not None else 0
+            key_buf = ffi.new("uint64_t[]", keys) if keys else ffi.NULL
+            move_buf = ffi.new("xq_move[]", restrict) if restrict else ffi.NULL
+            st = lib.xq_search_begin(s, board._pos, key_buf, len(keys), move_buf, len(restrict))
+            if st:
+                _ffi.raise_internal(st, "xq_search_begin")
+            started = time.perf_counter()
+            stopped = False
+            info = self._info(started)
+            for d in range(1, max_depth + 1):
+                st = lib.xq_search_depth(s, d)
+                if st < 0:
+                    _ffi.raise_internal(st, "xq_search_depth")
+                info = self._info(started)
+                if st == _STOPPED:
+                    stopped = True
+                    break
+                if on_iteration is not None:
+                    on_iteration(info)
+                if not s.best:
+                    break  # no legal move: nothing deeper to find
+                mate = info.mate
+                if mate is not None and abs(mate) * 2 <= d:
+                    break  # a mate the search has seen to its end
+                if soft_time is not None and time.perf_counter() - started >= soft_time:
+                    break
+            best = Move.from_code(int(s.best)) if s.best else None
+            ponder = info.pv[1] if len(info.pv) > 1 else None
+            return SearchResult(best, ponder, info, stopped)
+
+    def reset_stop(self) -> None:
+        """Clear a pending :meth:`stop` so the next search runs to its limits."""
+        self._state.stop = 0
+
+    def _info(self, started: float) -> SearchInfo:
+        s = self._state
+        pv = [Move.from_code(int(s.pv[i])) for i in range(s.pv_len)]
+        return SearchInfo(int(s.depth), int(s.seldepth), int(s.score), int(s.nodes),
+                          time.perf_counter() - started, pv)
