@@ -57,7 +57,14 @@ def _perft_main(argv: List[str]) -> int:
     parser.add_argument("--divide", action="store_true", help="print the count under each root move")
     parser.add_argument("--threads", "-t", type=int, default=1, help="split the root moves across N threads")
     parser.add_argument("--no-bulk", action="store_true", help="make every leaf move instead of counting them")
+    parser.add_argument("--engine", metavar="CMD", help="compare divides with this engine's 'go perft' and print "
+                        "the first position and move where the counts differ (exit 1)")
+    parser.add_argument("--proto", choices=("uci", "ucci"), default="uci", help="the engine's protocol (default: uci)")
+    parser.add_argument("--engine-timeout", type=float, default=60.0, help="seconds to wait for each engine answer")
     args = parser.parse_args(argv)
+    if args.engine:
+        from xiangqi.perftree import perftree_main
+        return perftree_main(args)
     if args.depth < 0:
         parser.error(f"--depth must be >= 0, not {args.depth}")
     if args.divide and args.depth == 0:
