@@ -1,4 +1,4 @@
-"""The ``xiangqi`` command line: perft, validate, convert, judge.
+"""The ``xiangqi`` command line: perft, validate, convert, judge, match.
 
 Each subcommand's real work lives in its own module; this file only
 dispatches, so ``xiangqi --help`` stays fast.
@@ -24,6 +24,7 @@ commands:
   validate  check whole game collections (PGN, XQF, DhtmlXQ; files, folders, .gz)
   convert   convert a game record between PGN, XQF and DhtmlXQ, in any notation
   judge     rule on a game's end: mate, stalemate, perpetual check or chase, 60-move limit
+  match     play engines (UCI/UCCI) against each other, every game adjudicated by the rule books
 
 Run `xiangqi COMMAND --help` for each command's options.
 """
@@ -41,6 +42,7 @@ _DELEGATED = {
     "validate": ("xiangqi.validate", "validate_main"),
     "convert": ("xiangqi.convert", "convert_main"),
     "judge": ("xiangqi.judge", "judge_main"),
+    "match": ("xiangqi.match", "match_main"),
 }
 
 

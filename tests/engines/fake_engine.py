@@ -11,12 +11,14 @@ the first legal move, except as its mode says (first argument):
 * ``garbage``: surrounds its (legal) best move with malformed info lines;
 * ``liar PATH``: ``go perft`` adds one node under the last move of PATH
   (comma-separated ICCS moves from the start position), everywhere the lie shows;
-* ``script M1,M2,...``: answers each ``go`` with the next move of the list, cyclically.
+* ``script M1,M2,...``: answers each ``go`` with the next move of the list, cyclically;
+* ``slow SECONDS``: well behaved, but thinks that long over each move.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from typing import List, Optional
 
 from xiangqi import Board, Move
@@ -92,6 +94,8 @@ def main() -> None:
                 sys.exit(3)
             if mode == "hang":
                 continue
+            if mode == "slow":
+                time.sleep(float(arg))
             if mode == "illegal":
                 say("bestmove a0a5")
                 continue

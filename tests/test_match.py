@@ -1,0 +1,193 @@
+"""``xiangqi match``: real engines, scripted engines, adjudication by the rule books, PGN read back, Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from xiangqi import Board, pgn
+from xiangqi.cli import main
+from xiangqi.match import Score, parse_engine_spec, parse_tc, read_openings
+
+TESTS = Path(__file__).resolve().parent
+FAKE = f"{sys.executable} {TESTS / 'engines' / 'fake_engine.py'}"
+FAIRY = "/usr/games/fairy-stockfish"
+needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK),
+                                 reason="needs the Debian package fairy-stockfish (/usr/games/fairy-stockfish)")
+PERPETUAL = "3k5/7R1/9/9/9/9/9/9/9/4K4 w - - 0 1"   # the red rook checks from h9 and h8, the king steps d9-d8
+
+
+def read_back(path: Path) -> List[pgn.Game]:
+    games = list(pgn.read_games(path))
+    for game in games:
+        assert game.errors == [], game.errors          # every move legal, every token read
+    return games
+
+
+def final_board(game: pgn.Game) -> Board:
+    board = game.board()
+    for move in game.mainline_moves():
+        board.push(move)
+    return board
+
+
+def corpus_openings(tmp_path: Path, plies: int = 6) -> Path:
+    """A PGN of the first ``plies`` moves of the sample games."""
+    out = tmp_path / "openings.pgn"
+    with out.open("w", encoding="utf-8") as f:
+        for game in pgn.read_games(TESTS / "data" / "games" / "ccpd-sample.iccs.pgn"):
+            board = game.board()
+            for move in game.mainline_moves()[:plies]:
+                board.push(move)
+            pgn.write_game(pgn.Game.from_board(board), f, notation="iccs")
+    return out
+
+
+@needs_fairy
+def test_fairy_match_every_game_adjudicated_and_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    openings = corpus_openings(tmp_path)
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAIRY}", "name=fsf-uci", "--engine", f"cmd={FAIRY}", "proto=ucci",
+               "name=fsf-ucci", "option.Hash=8", "--games", "6", "--depth", "2", "--openings", str(openings),
+               "--concurrency", "2", "--rules", "cxa", "--pgnout", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    assert "fsf-uci vs fsf-ucci: games 6:" in captured.out and "Elo" in captured.out
+    games = read_back(out)
+    assert len(games) == 6
+    starts = read_openings(openings)
+    for game in games:
+        result = game.headers["Result"]
+        assert result in ("1-0", "0-1", "1/2-1/2")
+        board = final_board(game)
+        opening = starts[(int(game.headers["Round"]) - 1) // 2]
+        assert [m.code for m in board.move_stack[:opening.ply]] == [m.code for m in opening.move_stack]
+        ending = game.end().comment
+        assert " / " in ending                                   # English / Chinese reason
+        by_rules = game.headers["Termination"] in ("normal", "adjudication") and \
+            "the game reached" not in ending and "adjudication:" not in ending
+        if by_rules:                                             # the ruling is the rule book's, read back
+            outcome = board.outcome(rules="cxa")
+            assert outcome is not None and outcome.result() == result and outcome.reason in ending
+    # Colours alternate per opening: each engine plays Red once per opening.
+    reds = [(g.headers["Round"], g.headers["Red"]) for g in sorted(games, key=lambda g: int(g.headers["Round"]))]
+    assert [r for _, r in reds] == ["fsf-uci", "fsf-ucci"] * 3
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
+def test_scripted_perpetual_check_loses(tmp_path: Path, rules: str, capsys: pytest.CaptureFixture[str]) -> None:
+    epd = tmp_path / "perpetual.epd"
+    epd.write_text(PERPETUAL + "\n")
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} script h8h9,h9h8", "name=checker",
+               "--engine", f"cmd={FAKE} script d9d8,d8d9", "name=runner", "--games", "1", "--depth", "1",
+               "--openings", str(epd), "--rules", rules, "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    (game,) = read_back(out)
+    assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "adjudication"
+    ending = game.end().comment
+    assert "Red loses: perpetual check" in ending and "红方长将" in ending
+    assert ("Asian rules" if rules == "axf" else "Chinese rules") in ending
+    board = final_board(game)
+    ruling = board.outcome(rules=rules)
+    assert ruling is not None and ruling.result() == "0-1" and ruling.termination.name == "PERPETUAL_CHECK"
+
+
+def test_illegal_moves_and_crashes_lose(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} illegal", "name=cheat", "--engine", f"cmd={FAKE} normal",
+               "name=honest", "--games", "2", "--nodes", "1", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)
+    assert {g.headers["Red"]: g.headers["Result"] for g in games} == {"cheat": "0-1", "honest": "1-0"}
+    assert all(g.headers["Termination"] == "rules infraction" for g in games)
+    assert all("illegal best move 'bestmove a0a5'" in g.end().comment for g in games)
+    rc = main(["match", "--engine", f"cmd={FAKE} die", "name=crash", "--engine", f"cmd={FAKE} normal",
+               "name=honest", "--games", "2", "--nodes", "1", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)          # the crashed engine is restarted for the second game
+    assert {g.headers["Red"]: g.headers["Result"] for g in games} == {"crash": "0-1", "honest": "1-0"}
+    assert all(g.headers["Termination"] == "abandoned" and "exit status 3" in g.end().comment for g in games)
+
+
+def test_hanging_engine_loses_on_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.pgn"
+    started = time.monotonic()
+    rc = main(["match", "--engine", f"cmd={FAKE} hang", "name=hang", "--engine", f"cmd={FAKE} normal",
+               "--games", "1", "--movetime", "0.1", "--timeout", "0.3", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    assert time.monotonic() - started < 5.0
+    (game,) = read_back(out)
+    assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "time forfeit"
+    assert "did not answer" in game.end().comment
+
+
+def written(path: Path) -> int:
+    return path.read_text(encoding="utf-8").count("[Result") if path.exists() else 0
+
+
+def test_ctrl_c_keeps_the_games_written(tmp_path: Path) -> None:
+    out = tmp_path / "games.pgn"
+    epd = tmp_path / "perpetual.epd"
+    epd.write_text(PERPETUAL + "\n")
+    cmd = [sys.executable, "-m", "xiangqi", "match", "--engine", f"cmd={FAKE} script h8h9,h9h8",
+           "--engine", f"cmd={FAKE} slow 0.05", "--openings", str(epd), "--games", "200", "--depth", "1",
+           "--pgnout", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and written(out) < 2:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    games = read_back(out)
+    assert 2 <= len(games) < 200
+    assert all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
+    # No engine process is left behind.
+    time.sleep(0.2)
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert "fake_engine.py slow 0.05" not in ps and "fake_engine.py script h8h9" not in ps
+
+
+def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--engine", "cmd=x", "--depth", "1"]) == 2
+    assert "exactly twice" in capsys.readouterr().err
+    assert main(["match", "--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"]) == 2
+    assert "time control 'fast'" in capsys.readouterr().err
+    assert main(["match", "--engine", "cmd=x", "--engine", "bogus", "--depth", "1"]) == 2
+    assert main(["match", "--engine", "cmd=x", "--engine", "cmd=y"]) == 2
+    capsys.readouterr()
+    assert main(["match", "--engine", "cmd=/nonexistent", "--engine", "cmd=/nonexistent", "--depth", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot start engine" in err and err.count("\n") == 1
+
+
+def test_specs_tc_and_elo(tmp_path: Path) -> None:
+    spec = parse_engine_spec(["cmd=/usr/games/fairy-stockfish", "proto=ucci", "option.Hash=32", "option.Skill Level=3"])
+    assert (spec.proto, spec.name, spec.options) == ("ucci", "fairy-stockfish", {"Hash": "32", "Skill Level": "3"})
+    with pytest.raises(ValueError, match="proto must be uci or ucci"):
+        parse_engine_spec(["cmd=x", "proto=xboard"])
+    tc = parse_tc("40/60+0.5")
+    assert (tc.moves, tc.base, tc.increment) == (40, 60.0, 0.5)
+    assert parse_tc("10+0.1").increment == 0.1
+    even = Score(3, 4, 3)
+    assert even.elo()[0] == 0.0 and 0 < even.elo()[1] < 400
+    ahead = Score(6, 2, 2)
+    elo, margin = ahead.elo()
+    assert 140 < elo < 150 and margin > 0     # 70 %: -400 log10(1/0.7 - 1) = 147.2
+    bad = tmp_path / "bad.epd"
+    bad.write_text("not a fen\n")
+    with pytest.raises(ValueError, match="bad.epd:1"):
+        read_openings(bad)
