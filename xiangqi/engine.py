@@ -114,7 +114,8 @@ class Limit:
 
     def is_empty(self) -> bool:
         """No limit at all (an infinite search)."""
-        return all(v is None for v in dataclasses.astuple(self))
+        return (self.time is None and self.depth is None and self.nodes is None and self.mate is None
+                and self.red_clock is None and self.black_clock is None and self.movestogo is None)
 
 
 @functools.total_ordering
