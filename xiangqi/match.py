@@ -404,6 +404,8 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                 for k in (0, 1):
                     e = engines[k]
                     if e is None or e.returncode is not None:
+                        if e is not None:
+                            await e.kill()          # reaps it and closes its pipes
                         engines[k] = await specs[k].start(timeout)
                 a, b = engines[0], engines[1]
                 assert a is not None and b is not None
