@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -50,6 +51,29 @@ def corpus_openings(tmp_path: Path, plies: int = 6) -> Path:
     return out
 
 
+def check_match(out: Path, openings: Path, games: int, rules: str, names: List[str]) -> None:
+    """Every game read back legal, ended by a stated reason, rule-book endings re-derived from the record."""
+    records = read_back(out)
+    assert len(records) == games
+    starts = read_openings(openings)
+    for game in records:
+        result = game.headers["Result"]
+        assert result in ("1-0", "0-1", "1/2-1/2")
+        board = final_board(game)
+        opening = starts[(int(game.headers["Round"]) - 1) // 2 % len(starts)]
+        assert [m.code for m in board.move_stack[:opening.ply]] == [m.code for m in opening.move_stack]
+        ending = game.end().comment
+        assert " / " in ending                                   # English / Chinese reason
+        by_rules = game.headers["Termination"] in ("normal", "adjudication") and \
+            "the game reached" not in ending and "adjudication:" not in ending
+        if by_rules:                                             # the ruling is the rule book's, read back
+            outcome = board.outcome(rules=rules)
+            assert outcome is not None and outcome.result() == result and outcome.reason in ending
+    # Colours alternate per opening: each engine plays Red once per opening.
+    reds = [g.headers["Red"] for g in sorted(records, key=lambda g: int(g.headers["Round"]))]
+    assert reds == names * (games // 2)
+
+
 @needs_fairy
 def test_fairy_match_every_game_adjudicated_and_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     openings = corpus_openings(tmp_path)
@@ -60,25 +84,21 @@ def test_fairy_match_every_game_adjudicated_and_read_back(tmp_path: Path, capsys
     captured = capsys.readouterr()
     assert rc == 0, captured.err
     assert "fsf-uci vs fsf-ucci: games 6:" in captured.out and "Elo" in captured.out
-    games = read_back(out)
-    assert len(games) == 6
-    starts = read_openings(openings)
-    for game in games:
-        result = game.headers["Result"]
-        assert result in ("1-0", "0-1", "1/2-1/2")
-        board = final_board(game)
-        opening = starts[(int(game.headers["Round"]) - 1) // 2]
-        assert [m.code for m in board.move_stack[:opening.ply]] == [m.code for m in opening.move_stack]
-        ending = game.end().comment
-        assert " / " in ending                                   # English / Chinese reason
-        by_rules = game.headers["Termination"] in ("normal", "adjudication") and \
-            "the game reached" not in ending and "adjudication:" not in ending
-        if by_rules:                                             # the ruling is the rule book's, read back
-            outcome = board.outcome(rules="cxa")
-            assert outcome is not None and outcome.result() == result and outcome.reason in ending
-    # Colours alternate per opening: each engine plays Red once per opening.
-    reds = [(g.headers["Round"], g.headers["Red"]) for g in sorted(games, key=lambda g: int(g.headers["Round"]))]
-    assert [r for _, r in reds] == ["fsf-uci", "fsf-ucci"] * 3
+    check_match(out, openings, 6, "cxa", ["fsf-uci", "fsf-ucci"])
+
+
+@needs_fairy
+@pytest.mark.skipif(importlib.util.find_spec("xiangqi.engine_server") is None,
+                    reason="needs this library's own engine (xiangqi engine)")
+def test_own_engine_against_fairy_20_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    openings = corpus_openings(tmp_path)
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={sys.executable} -m xiangqi engine", "name=ours",
+               "--engine", f"cmd={FAIRY}", "name=fsf", "--games", "20", "--depth", "2", "--openings", str(openings),
+               "--concurrency", "2", "--max-plies", "300", "--pgnout", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    check_match(out, openings, 20, "axf", ["ours", "fsf"])
 
 
 @pytest.mark.parametrize("rules", ["axf", "cxa"])
