@@ -281,3 +281,16 @@ def test_asyncio_api() -> None:
         assert transport.get_returncode() is not None
 
     assert asyncio.run(run()) == next(iter(Board().legal_moves))
+
+
+@needs_fairy
+def test_fairy_banmoves(fairy: SimpleEngine) -> None:
+    board = Board()
+    best = fairy.play(board, Limit(depth=4)).move
+    assert best is not None
+    if fairy.dialect is not Dialect.UCCI:
+        with pytest.raises(ValueError, match="banmoves is a UCCI command"):
+            fairy.play(board, Limit(depth=4), banmoves=[best])
+        return
+    other = fairy.play(board, Limit(depth=4), banmoves=[best]).move
+    assert other is not None and other != best and board.is_legal(other)

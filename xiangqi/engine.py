@@ -55,7 +55,7 @@ __all__ = [
     "Dialect", "Limit", "Score", "Cp", "Mate", "MateGiven", "PovScore", "InfoDict", "Option", "PlayResult",
     "BestMove", "AnalysisResult", "AnalysisComplete", "EngineProtocol", "UciProtocol", "UcciProtocol",
     "popen_uci", "popen_ucci", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
-    "OptionValue",
+    "OptionValue", "parse_info", "parse_option",
 ]
 
 T = TypeVar("T")
@@ -748,6 +748,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             if isinstance(self, UciProtocol):
                 self.send_line("ucinewgame")
                 await self._ping()
+            elif self._option("newgame") is not None:   # UCCI's way: a button option
+                self.send_line(self._setoption_line("newgame", None))
         fen, moves = _root_and_moves(board)
         line = f"position fen {fen}"
         if moves:
