@@ -560,8 +560,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             if self._buf:
                 self._lines.append(self._buf.decode("utf-8", "replace"))
                 self._buf = bytearray()
-            self._eof = True
-            self._wake()
+            self._mark_eof()
         elif fd == 2 and self._errbuf:
             self._stderr.append(self._errbuf.decode("utf-8", "replace"))
             self._errbuf = bytearray()
@@ -571,6 +570,11 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         code = self.transport.get_returncode()
         if not self._exited.done():
             self._exited.set_result(-1 if code is None else code)
+        # What it wrote last may still be in the pipe: the end of its output is the pipe's end, or this grace
+        # (a child process of the engine may hold the pipe open).
+        self.loop.call_later(0.5, self._mark_eof)
+
+    def _mark_eof(self) -> None:
         self._eof = True
         self._wake()
 
@@ -610,7 +614,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
     def send_line(self, line: str) -> None:
         """Write one command line to the engine (raises :class:`EngineTerminatedError` if it has gone)."""
-        if self._eof or self.transport is None or self.transport.is_closing():
+        if self._eof or self._exited.done() or self.transport is None or self.transport.is_closing():
             raise self._terminated(f"before {line.split(' ', 1)[0]!r} could be sent")
         pipe = self.transport.get_pipe_transport(0)
         assert isinstance(pipe, asyncio.WriteTransport)
