@@ -15,7 +15,7 @@ import pytest
 
 from xiangqi import Board, pgn
 from xiangqi.cli import main
-from xiangqi.match import Score, parse_engine_spec, parse_tc, read_openings
+from xiangqi.match import MatchScore, parse_engine_spec, parse_tc, read_openings
 
 TESTS = Path(__file__).resolve().parent
 FAKE = f"{sys.executable} {TESTS / 'engines' / 'fake_engine.py'}"
@@ -202,9 +202,9 @@ def test_specs_tc_and_elo(tmp_path: Path) -> None:
     tc = parse_tc("40/60+0.5")
     assert (tc.moves, tc.base, tc.increment) == (40, 60.0, 0.5)
     assert parse_tc("10+0.1").increment == 0.1
-    even = Score(3, 4, 3)
+    even = MatchScore(3, 4, 3)
     assert even.elo()[0] == 0.0 and 0 < even.elo()[1] < 400
-    ahead = Score(6, 2, 2)
+    ahead = MatchScore(6, 2, 2)
     elo, margin = ahead.elo()
     assert 140 < elo < 150 and margin > 0     # 70 %: -400 log10(1/0.7 - 1) = 147.2
     bad = tmp_path / "bad.epd"

@@ -32,7 +32,7 @@ from xiangqi.engine import (
 from xiangqi.errors import InvalidFenError
 from xiangqi.outcome import Termination
 
-__all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "Score", "play_game", "run_match",
+__all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScore", "play_game", "run_match",
            "match_main", "parse_engine_spec", "parse_tc", "read_openings"]
 
 #: The PGN ``Termination`` tag for each way a game can end.
@@ -321,7 +321,7 @@ def _move_comment(played: PlayResult, elapsed: float) -> str:
 
 
 @dataclasses.dataclass
-class Score:
+class MatchScore:
     """The match so far, from the first engine's side."""
 
     wins: int = 0
@@ -372,14 +372,14 @@ class Score:
 async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board], games: int, limit: Limit,
                     tc: Optional[TimeControl], rules: str, adj: Adjudication, concurrency: int,
                     pgn_file: Optional[IO[str]], progress: Optional[TextIO] = None, timeout: Optional[float] = 10.0,
-                    notation: str = "iccs", score: Optional[Score] = None,
-                    results: Optional[List[GameResult]] = None) -> Tuple[Score, List[GameResult]]:
+                    notation: str = "iccs", score: Optional[MatchScore] = None,
+                    results: Optional[List[GameResult]] = None) -> Tuple[MatchScore, List[GameResult]]:
     """Play ``games`` games; each is written to ``pgn_file`` as soon as it ends. Cancelling stops cleanly.
 
     ``score`` and ``results`` (filled as games end) may be passed in, so a
     caller still has them when the match is interrupted.
     """
-    score = Score() if score is None else score
+    score = MatchScore() if score is None else score
     results = [] if results is None else results
     queue: "asyncio.Queue[int]" = asyncio.Queue()
     for i in range(games):
@@ -525,7 +525,7 @@ def match_main(argv: List[str]) -> int:
             print(f"xiangqi match: {exc}", file=sys.stderr)
             return 1
     out: Optional[IO[str]] = None
-    score, results = Score(), []  # type: Score, List[GameResult]
+    score, results = MatchScore(), []  # type: MatchScore, List[GameResult]
     try:
         if args.pgnout is not None:
             out = open(args.pgnout, "w", encoding="utf-8")
