@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import os
 import signal
@@ -15,6 +16,7 @@ import pytest
 
 from xiangqi import Board, pgn
 from xiangqi.cli import main
+from xiangqi.engine import Limit
 from xiangqi.match import MatchScore, parse_engine_spec, parse_tc, read_openings
 
 TESTS = Path(__file__).resolve().parent
@@ -118,6 +120,60 @@ def test_scripted_perpetual_check_loses(tmp_path: Path, rules: str, capsys: pyte
     board = final_board(game)
     ruling = board.outcome(rules=rules)
     assert ruling is not None and ruling.result() == "0-1" and ruling.termination.name == "PERPETUAL_CHECK"
+
+
+@pytest.mark.parametrize("adjudicate, red_cp, black_cp, result", [
+    (["--draw", "10:3"], 0, 0, "1/2-1/2"),
+    (["--resign", "1000:2"], 2000, -2000, "1-0"),
+    (["--resign", "1000:2"], -2000, 2000, "0-1"),
+])
+def test_score_adjudication(tmp_path: Path, capsys: pytest.CaptureFixture[str], adjudicate: List[str], red_cp: int,
+                            black_cp: int, result: str) -> None:
+    epd = tmp_path / "perpetual.epd"
+    epd.write_text(PERPETUAL + "\n")
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} script h8h9,h9h8 {red_cp}", "--engine",
+               f"cmd={FAKE} script d9d8,d8d9 {black_cp}", "--games", "1", "--depth", "1", "--openings", str(epd),
+               "--pgnout", str(out)] + adjudicate)
+    assert rc == 0, capsys.readouterr().err
+    (game,) = read_back(out)
+    assert game.headers["Result"] == result and game.headers["Termination"] == "adjudication"
+    assert "adjudication: both engines" in game.end().comment
+    assert len(game.mainline_moves()) < 8            # before the repetition rules could end it
+
+
+@needs_fairy
+def test_time_control(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAIRY}", "name=a", "--engine", f"cmd={FAIRY}", "proto=ucci", "name=b",
+               "--games", "2", "--tc", "1+0.01", "--max-plies", "16", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)
+    assert len(games) == 2 and all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
+    # Each move's comment carries the time it took; the engines kept within their clocks.
+    for g in games:
+        spent = [float(n.comment.split()[1].rstrip("s")) for n in g.mainline() if n.comment]
+        assert spent and sum(spent) < 2 * (1 + 0.01 * len(spent)) + 0.5
+
+
+def test_go_lines() -> None:
+    from xiangqi.engine import UciProtocol, UcciProtocol
+
+    async def lines() -> List[str]:
+        uci, ucci = UciProtocol(), UcciProtocol()
+        red, black = Board(), Board()
+        black.push_iccs("h2e2")
+        clock = Limit(red_clock=60, black_clock=50.5, red_inc=1, black_inc=1)
+        ucci_ms = UcciProtocol()
+        ucci_ms._millisec = True
+        return [uci._go_line(red, Limit(time=0.25, depth=9)), uci._go_line(black, clock),
+                uci._go_line(red, Limit()), ucci._go_line(black, clock), ucci._go_line(red, Limit(time=3)),
+                ucci_ms._go_line(black, clock), ucci._go_line(red, Limit(nodes=500))]
+
+    assert asyncio.run(lines()) == [
+        "go movetime 250 depth 9", "go wtime 60000 btime 50500 winc 1000 binc 1000", "go infinite",
+        "go time 50 increment 1 opptime 60 oppincrement 1", "go time 3 movestogo 1",
+        "go time 50500 increment 1000 opptime 60000 oppincrement 1000", "go nodes 500"]
 
 
 def test_illegal_moves_and_crashes_lose(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,8 @@ the first legal move, except as its mode says (first argument):
 * ``garbage``: surrounds its (legal) best move with malformed info lines;
 * ``liar PATH``: ``go perft`` adds one node under the last move of PATH
   (comma-separated ICCS moves from the start position), everywhere the lie shows;
-* ``script M1,M2,...``: answers each ``go`` with the next move of the list, cyclically;
+* ``script M1,M2,... [CP]``: answers each ``go`` with the next move of the list, cyclically, reporting
+  the score ``CP`` (0 by default);
 * ``slow SECONDS``: well behaved, but thinks that long over each move.
 """
 
@@ -54,6 +55,7 @@ def main() -> None:
     arg = sys.argv[2] if len(sys.argv) > 2 else ""
     lie = [Move.from_iccs(t) for t in arg.split(",")] if mode == "liar" else None
     script = arg.split(",") if mode == "script" else []
+    script_cp = int(sys.argv[3]) if mode == "script" and len(sys.argv) > 3 else 0
     plays = 0
     board = Board()
     out = sys.stdout
@@ -108,7 +110,7 @@ def main() -> None:
             if mode == "script":
                 move = script[plays % len(script)]
                 plays += 1
-                say(f"info depth 1 score cp 0 pv {move}")
+                say(f"info depth 1 score cp {script_cp} pv {move}")
                 say(f"bestmove {move}")
                 continue
             moves = list(board.legal_moves)
