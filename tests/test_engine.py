@@ -168,6 +168,9 @@ def test_fairy_multipv_and_analysis_stream(fairy: SimpleEngine) -> None:
     best = analysis.wait()
     assert seen >= 6 and best.move is not None and board.is_legal(best.move)
     assert analysis.info["depth"] >= 6
+    while analysis.next() is not None:      # what was sent before the best move is still there to read
+        pass
+    assert analysis.next() is None and not analysis.would_block()
     fairy.ping()                      # usable afterwards
     started = time.monotonic()
     fairy.play(board, Limit(time=0.2))

@@ -1318,6 +1318,17 @@ class SimpleAnalysisResult:
         """Whether no info is waiting now."""
         return self._inner.empty()
 
+    def would_block(self) -> bool:
+        """Whether :meth:`get` would wait (no info waiting and the analysis still running)."""
+        return self._inner.empty() and not self._inner._done.done()
+
+    def next(self) -> Optional[InfoDict]:
+        """The next info, or ``None`` once the analysis has ended."""
+        try:
+            return self.get()
+        except AnalysisComplete:
+            return None
+
     def __iter__(self) -> Iterator[InfoDict]:
         return self
 

@@ -390,7 +390,7 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
         if progress is None:
             return
         if tty:
-            progress.write(f"\r{score.line()}   ")
+            progress.write(f"\r[{score.games}/{games}] {score.line()}   ")
         else:
             red, black = (specs[0].name, specs[1].name) if r.first_is_red else (specs[1].name, specs[0].name)
             progress.write(f"game {number + 1}: {red} - {black} {r.result} ({r.termination}); {score.line()}\n")
