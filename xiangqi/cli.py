@@ -64,15 +64,15 @@ def _perft_main(argv: List[str]) -> int:
     parser.add_argument("--proto", choices=("uci", "ucci"), default="uci", help="the engine's protocol (default: uci)")
     parser.add_argument("--engine-timeout", type=float, default=60.0, help="seconds to wait for each engine answer")
     args = parser.parse_args(argv)
-    if args.engine:
-        from xiangqi.perftree import perftree_main
-        return perftree_main(args)
     if args.depth < 0:
         parser.error(f"--depth must be >= 0, not {args.depth}")
     if args.divide and args.depth == 0:
         parser.error("--divide needs --depth >= 1")
     if args.threads < 1:
         parser.error(f"--threads must be >= 1, not {args.threads}")
+    if args.engine:
+        from xiangqi.perftree import perftree_main
+        return perftree_main(args)
 
     from xiangqi.errors import InvalidFenError
     from xiangqi.perft import perft
