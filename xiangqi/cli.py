@@ -21,10 +21,10 @@ Xiangqi (Chinese chess) tools on a C bitboard core.
 
 commands:
   perft     count move paths from a position (move generator test and benchmark)
+  match     play engines (UCI/UCCI) against each other, every game adjudicated by the rule books
   validate  check whole game collections (PGN, XQF, DhtmlXQ; files, folders, .gz)
   convert   convert a game record between PGN, XQF and DhtmlXQ, in any notation
   judge     rule on a game's end: mate, stalemate, perpetual check or chase, 60-move limit
-  match     play engines (UCI/UCCI) against each other, every game adjudicated by the rule books
 
 Run `xiangqi COMMAND --help` for each command's options.
 """
@@ -39,10 +39,10 @@ examples:
 
 # Subcommands implemented in other modules: name -> (module, function).
 _DELEGATED = {
+    "match": ("xiangqi.match", "match_main"),
     "validate": ("xiangqi.validate", "validate_main"),
     "convert": ("xiangqi.convert", "convert_main"),
     "judge": ("xiangqi.judge", "judge_main"),
-    "match": ("xiangqi.match", "match_main"),
 }
 
 
