@@ -248,6 +248,11 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "--engine", "cmd=/nonexistent", "--engine", "cmd=/nonexistent", "--depth", "1"]) == 1
     err = capsys.readouterr().err
     assert "cannot start engine" in err and err.count("\n") == 1
+    assert main(["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--openings", "/nonexistent"]) == 2
+    assert main(["match", "--engine", f"cmd={FAKE}", "--engine", f"cmd={FAKE}", "--depth", "1",
+                 "--pgnout", "/nonexistent/dir/out.pgn"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read /nonexistent" in err and "cannot write /nonexistent/dir/out.pgn" in err
 
 
 def test_specs_tc_and_elo(tmp_path: Path) -> None:

@@ -486,7 +486,8 @@ def _score_rule(parser: argparse.ArgumentParser, text: Optional[str], name: str)
 
 
 def match_main(argv: List[str]) -> int:
-    """``xiangqi match``: 0 when every game was played, 1 for unusable data or engines, 2 for usage errors."""
+    """``xiangqi match``: 0 when every game was played; 1 for bad openings or an engine that cannot play;
+    2 for usage errors and files that cannot be read or written."""
     parser = _build_parser()
     args = parser.parse_args(argv)
     if len(args.engine) != 2:
@@ -521,7 +522,10 @@ def match_main(argv: List[str]) -> int:
     if args.openings is not None:
         try:
             openings = read_openings(args.openings)
-        except (OSError, ValueError) as exc:
+        except OSError as exc:      # cannot be read: as a usage error
+            print(f"xiangqi match: cannot read {args.openings}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        except ValueError as exc:   # bad data
             print(f"xiangqi match: {exc}", file=sys.stderr)
             return 1
     out: Optional[IO[str]] = None
@@ -531,9 +535,9 @@ def match_main(argv: List[str]) -> int:
             out = open(args.pgnout, "w", encoding="utf-8")
         asyncio.run(run_match(specs, openings, args.games, limit, tc, rules_name(args.rules), adj, args.concurrency,
                               out, sys.stderr, args.timeout, args.notation, score, results))
-    except OSError as exc:
-        print(f"xiangqi match: {exc}", file=sys.stderr)
-        return 1
+    except OSError as exc:          # the PGN cannot be written
+        print(f"xiangqi match: cannot write {args.pgnout}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except EngineError as exc:
         print(f"xiangqi match: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 1
