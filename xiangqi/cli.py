@@ -1,4 +1,4 @@
-"""The ``xiangqi`` command line: perft, validate, convert, judge, render, engine.
+"""The ``xiangqi`` command line: perft, validate, convert, judge, render, engine, match.
 
 Each subcommand's real work lives in its own module; this file only
 dispatches, so ``xiangqi --help`` stays fast.
@@ -21,6 +21,7 @@ Xiangqi (Chinese chess) tools on a C bitboard core.
 
 commands:
   perft     count move paths from a position (move generator test and benchmark)
+  match     play engines (UCI/UCCI) against each other, every game adjudicated by the rule books
   validate  check whole game collections (PGN, XQF, DhtmlXQ; files, folders, .gz)
   convert   convert a game record between PGN, XQF and DhtmlXQ, in any notation
   judge     rule on a game's end: mate, stalemate, perpetual check or chase, 60-move limit
@@ -41,6 +42,7 @@ examples:
 
 # Subcommands implemented in other modules: name -> (module, function).
 _DELEGATED = {
+    "match": ("xiangqi.match", "match_main"),
     "validate": ("xiangqi.validate", "validate_main"),
     "convert": ("xiangqi.convert", "convert_main"),
     "judge": ("xiangqi.judge", "judge_main"),
@@ -62,6 +64,10 @@ def _perft_main(argv: List[str]) -> int:
     parser.add_argument("--divide", action="store_true", help="print the count under each root move")
     parser.add_argument("--threads", "-t", type=int, default=1, help="split the root moves across N threads")
     parser.add_argument("--no-bulk", action="store_true", help="make every leaf move instead of counting them")
+    parser.add_argument("--engine", metavar="CMD", help="compare divides with this engine's 'go perft' and print "
+                        "the first position and move where the counts differ (exit 1)")
+    parser.add_argument("--proto", choices=("uci", "ucci"), default="uci", help="the engine's protocol (default: uci)")
+    parser.add_argument("--engine-timeout", type=float, default=60.0, help="seconds to wait for each engine answer")
     args = parser.parse_args(argv)
     if args.depth < 0:
         parser.error(f"--depth must be >= 0, not {args.depth}")
@@ -69,6 +75,9 @@ def _perft_main(argv: List[str]) -> int:
         parser.error("--divide needs --depth >= 1")
     if args.threads < 1:
         parser.error(f"--threads must be >= 1, not {args.threads}")
+    if args.engine:
+        from xiangqi.perftree import perftree_main
+        return perftree_main(args)
 
     from xiangqi.errors import InvalidFenError
     from xiangqi.perft import perft

@@ -1,7 +1,8 @@
 """The exception hierarchy: every error the library raises on bad input.
 
 All of them derive from :class:`XiangqiError` and from :class:`ValueError`
-(except :class:`InternalError`), so ``except ValueError`` keeps working for
+(except :class:`InternalError`, and :class:`EngineError`, which is about an
+engine process rather than input), so ``except ValueError`` keeps working for
 code that does not know this library.
 """
 
@@ -15,6 +16,8 @@ __all__ = [
     "AmbiguousMoveError",
     "InvalidRecordError",
     "InternalError",
+    "EngineError",
+    "EngineTerminatedError",
 ]
 
 
@@ -59,3 +62,19 @@ class InvalidRecordError(XiangqiError, ValueError):
 
 class InternalError(XiangqiError, RuntimeError):
     """The C core returned a status that cannot happen: a bug in this library."""
+
+
+class EngineError(XiangqiError, RuntimeError):
+    """An engine process misbehaved: it did not answer in time, broke the protocol or sent an illegal move.
+
+    The message names the engine, what it sent (or failed to send) and the
+    position; :attr:`stderr` holds the last lines the engine wrote there.
+    """
+
+    def __init__(self, message: str, *, stderr: str = "") -> None:
+        super().__init__(message)
+        self.stderr = stderr
+
+
+class EngineTerminatedError(EngineError):
+    """The engine process exited (or could not be started) while it was expected to answer."""

@@ -1,0 +1,129 @@
+"""A small, deliberately misbehaving xiangqi engine for the engine-client tests.
+
+It speaks UCI or UCCI (whichever handshake it receives), ranks 0-9, and plays
+the first legal move, except as its mode says (first argument):
+
+* ``normal``: well behaved; ``go perft`` answers truthfully;
+* ``die``: sends one info line on ``go``, writes to stderr and exits with status 3;
+* ``hang``: never answers ``go`` (and ignores ``stop``);
+* ``silent``: never answers the handshake;
+* ``illegal``: answers ``go`` with ``bestmove a0a5`` (a rook move through its own pawn);
+* ``garbage``: surrounds its (legal) best move with malformed info lines;
+* ``liar PATH``: ``go perft`` adds one node under the last move of PATH
+  (comma-separated ICCS moves from the start position), everywhere the lie shows;
+* ``script M1,M2,... [CP]``: answers each ``go`` with the next move of the list, cyclically, reporting
+  the score ``CP`` (0 by default);
+* ``slow SECONDS``: well behaved, but thinks that long over each move.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import List, Optional
+
+from xiangqi import Board, Move
+from xiangqi.perft import perft
+
+
+def read_position(words: List[str]) -> Board:
+    if words[1] == "startpos":
+        board, rest = Board(), words[2:]
+    else:
+        end = words.index("moves") if "moves" in words else len(words)
+        board, rest = Board(" ".join(words[2:end])), words[end:]
+    for text in rest[1:]:
+        board.push_iccs(text)
+    return board
+
+
+def perft_lines(board: Board, depth: int, lie: Optional[List[Move]]) -> List[str]:
+    counts = perft(board.fen(), depth, divide=True)
+    if lie:
+        walk = Board()
+        for k, move in enumerate(lie):
+            if walk.board_fen() == board.board_fen() and walk.turn == board.turn and depth >= len(lie) - k:
+                counts[move.iccs()] += 1
+                break
+            walk.push(move)
+    lines = [f"{m}: {n}" for m, n in counts.items()]
+    return lines + ["", f"Nodes searched: {sum(counts.values())}"]
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "normal"
+    arg = sys.argv[2] if len(sys.argv) > 2 else ""
+    lie = [Move.from_iccs(t) for t in arg.split(",")] if mode == "liar" else None
+    script = arg.split(",") if mode == "script" else []
+    script_cp = int(sys.argv[3]) if mode == "script" and len(sys.argv) > 3 else 0
+    plays = 0
+    board = Board()
+    out = sys.stdout
+
+    def say(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    for raw in sys.stdin:
+        words = raw.split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd in ("uci", "ucci"):
+            if mode == "silent":
+                continue
+            say(f"id name fake-{mode}")
+            say("id author the xiangqi tests")
+            if cmd == "uci":
+                say("option name Hash type spin default 16 min 1 max 1024")
+                say("option name Style type combo default normal var solid var normal var risky")
+            else:
+                say("option hashsize type spin min 0 max 1024 default 0")
+                say("option usemillisec type check default false")
+            say(cmd + "ok")
+        elif cmd == "isready":
+            say("readyok")
+        elif cmd == "position":
+            board = read_position(words)
+        elif cmd == "go" and len(words) >= 3 and words[1] == "perft":
+            for line in perft_lines(board, int(words[2]), lie):
+                say(line)
+        elif cmd == "go":
+            if mode == "die":
+                say("info depth 1 score cp 12 pv " + next(iter(board.legal_moves)).iccs())
+                sys.stderr.write("fake engine: dying on purpose\n")
+                sys.stderr.flush()
+                sys.exit(3)
+            if mode == "hang":
+                continue
+            if mode == "slow":
+                time.sleep(float(arg))
+            if mode == "illegal":
+                say("bestmove a0a5")
+                continue
+            if mode == "garbage":
+                say("info depth x score cp abc pv zz99 h2e2")
+                say("info \x01\x02 nonsense 17 pv")
+                say("info score mate")
+                say("info string still thinking, score cp 5")
+                say("totally not a protocol line")
+            if mode == "script":
+                move = script[plays % len(script)]
+                plays += 1
+                say(f"info depth 1 score cp {script_cp} pv {move}")
+                say(f"bestmove {move}")
+                continue
+            moves = list(board.legal_moves)
+            if not moves:
+                say("nobestmove")
+                continue
+            say(f"info depth 1 seldepth 1 score cp 0 nodes 1 time 0 pv {moves[0].iccs()}")
+            say(f"bestmove {moves[0].iccs()}")
+        elif cmd == "quit":
+            if mode == "hang":
+                continue
+            return
+
+
+if __name__ == "__main__":
+    main()

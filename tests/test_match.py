@@ -1,0 +1,274 @@
+"""``xiangqi match``: real engines, scripted engines, adjudication by the rule books, PGN read back, Ctrl-C."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from xiangqi import Board, pgn
+from xiangqi.cli import main
+from xiangqi.engine import Limit
+from xiangqi.match import MatchScore, parse_engine_spec, parse_tc, read_openings
+
+TESTS = Path(__file__).resolve().parent
+FAKE = f"{sys.executable} {TESTS / 'engines' / 'fake_engine.py'}"
+FAIRY = "/usr/games/fairy-stockfish"
+needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK),
+                                 reason="needs the Debian package fairy-stockfish (/usr/games/fairy-stockfish)")
+PERPETUAL = "3k5/7R1/9/9/9/9/9/9/9/4K4 w - - 0 1"   # the red rook checks from h9 and h8, the king steps d9-d8
+
+
+def read_back(path: Path) -> List[pgn.Game]:
+    games = list(pgn.read_games(path))
+    for game in games:
+        assert game.errors == [], game.errors          # every move legal, every token read
+    return games
+
+
+def final_board(game: pgn.Game) -> Board:
+    board = game.board()
+    for move in game.mainline_moves():
+        board.push(move)
+    return board
+
+
+def corpus_openings(tmp_path: Path, plies: int = 6) -> Path:
+    """A PGN of the first ``plies`` moves of the sample games."""
+    out = tmp_path / "openings.pgn"
+    with out.open("w", encoding="utf-8") as f:
+        for game in pgn.read_games(TESTS / "data" / "games" / "ccpd-sample.iccs.pgn"):
+            board = game.board()
+            for move in game.mainline_moves()[:plies]:
+                board.push(move)
+            pgn.write_game(pgn.Game.from_board(board), f, notation="iccs")
+    return out
+
+
+def check_match(out: Path, openings: Path, games: int, rules: str, names: List[str]) -> None:
+    """Every game read back legal, ended by a stated reason, rule-book endings re-derived from the record."""
+    records = read_back(out)
+    assert len(records) == games
+    starts = read_openings(openings)
+    for game in records:
+        result = game.headers["Result"]
+        assert result in ("1-0", "0-1", "1/2-1/2")
+        board = final_board(game)
+        opening = starts[(int(game.headers["Round"]) - 1) // 2 % len(starts)]
+        assert [m.code for m in board.move_stack[:opening.ply]] == [m.code for m in opening.move_stack]
+        ending = game.end().comment
+        assert " / " in ending                                   # English / Chinese reason
+        by_rules = game.headers["Termination"] in ("normal", "adjudication") and \
+            "the game reached" not in ending and "adjudication:" not in ending
+        if by_rules:                                             # the ruling is the rule book's, read back
+            outcome = board.outcome(rules=rules)
+            assert outcome is not None and outcome.result() == result and outcome.reason in ending
+    # Colours alternate per opening: each engine plays Red once per opening.
+    reds = [g.headers["Red"] for g in sorted(records, key=lambda g: int(g.headers["Round"]))]
+    assert reds == names * (games // 2)
+
+
+@needs_fairy
+def test_fairy_match_every_game_adjudicated_and_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    openings = corpus_openings(tmp_path)
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAIRY}", "name=fsf-uci", "--engine", f"cmd={FAIRY}", "proto=ucci",
+               "name=fsf-ucci", "option.Hash=8", "--games", "6", "--depth", "2", "--openings", str(openings),
+               "--concurrency", "2", "--rules", "cxa", "--pgnout", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    assert "fsf-uci vs fsf-ucci: games 6:" in captured.out and "Elo" in captured.out
+    check_match(out, openings, 6, "cxa", ["fsf-uci", "fsf-ucci"])
+
+
+@needs_fairy
+@pytest.mark.skipif(importlib.util.find_spec("xiangqi.engine_server") is None,
+                    reason="needs this library's own engine (xiangqi engine)")
+def test_own_engine_against_fairy_20_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    openings = corpus_openings(tmp_path)
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={sys.executable} -m xiangqi engine", "name=ours",
+               "--engine", f"cmd={FAIRY}", "name=fsf", "--games", "20", "--depth", "2", "--openings", str(openings),
+               "--concurrency", "2", "--max-plies", "300", "--pgnout", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    check_match(out, openings, 20, "axf", ["ours", "fsf"])
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
+def test_scripted_perpetual_check_loses(tmp_path: Path, rules: str, capsys: pytest.CaptureFixture[str]) -> None:
+    epd = tmp_path / "perpetual.epd"
+    epd.write_text(PERPETUAL + "\n")
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} script h8h9,h9h8", "name=checker",
+               "--engine", f"cmd={FAKE} script d9d8,d8d9", "name=runner", "--games", "1", "--depth", "1",
+               "--openings", str(epd), "--rules", rules, "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    (game,) = read_back(out)
+    assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "adjudication"
+    ending = game.end().comment
+    assert "Red loses: perpetual check" in ending and "红方长将" in ending
+    assert ("Asian rules" if rules == "axf" else "Chinese rules") in ending
+    board = final_board(game)
+    ruling = board.outcome(rules=rules)
+    assert ruling is not None and ruling.result() == "0-1" and ruling.termination.name == "PERPETUAL_CHECK"
+
+
+@pytest.mark.parametrize("adjudicate, red_cp, black_cp, result", [
+    (["--draw", "10:3"], 0, 0, "1/2-1/2"),
+    (["--resign", "1000:2"], 2000, -2000, "1-0"),
+    (["--resign", "1000:2"], -2000, 2000, "0-1"),
+])
+def test_score_adjudication(tmp_path: Path, capsys: pytest.CaptureFixture[str], adjudicate: List[str], red_cp: int,
+                            black_cp: int, result: str) -> None:
+    epd = tmp_path / "perpetual.epd"
+    epd.write_text(PERPETUAL + "\n")
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} script h8h9,h9h8 {red_cp}", "--engine",
+               f"cmd={FAKE} script d9d8,d8d9 {black_cp}", "--games", "1", "--depth", "1", "--openings", str(epd),
+               "--pgnout", str(out)] + adjudicate)
+    assert rc == 0, capsys.readouterr().err
+    (game,) = read_back(out)
+    assert game.headers["Result"] == result and game.headers["Termination"] == "adjudication"
+    assert "adjudication: both engines" in game.end().comment
+    assert len(game.mainline_moves()) < 8            # before the repetition rules could end it
+
+
+@needs_fairy
+def test_time_control(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAIRY}", "name=a", "--engine", f"cmd={FAIRY}", "proto=ucci", "name=b",
+               "--games", "2", "--tc", "1+0.01", "--max-plies", "16", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)
+    assert len(games) == 2 and all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
+    # Each move's comment carries the time it took; the engines kept within their clocks.
+    for g in games:
+        spent = [float(n.comment.split()[1].rstrip("s")) for n in g.mainline() if n.comment]
+        assert spent and sum(spent) < 2 * (1 + 0.01 * len(spent)) + 0.5
+
+
+def test_go_lines() -> None:
+    from xiangqi.engine import UciProtocol, UcciProtocol
+
+    async def lines() -> List[str]:
+        uci, ucci = UciProtocol(), UcciProtocol()
+        red, black = Board(), Board()
+        black.push_iccs("h2e2")
+        clock = Limit(red_clock=60, black_clock=50.5, red_inc=1, black_inc=1)
+        ucci_ms = UcciProtocol()
+        ucci_ms._millisec = True
+        return [uci._go_line(red, Limit(time=0.25, depth=9)), uci._go_line(black, clock),
+                uci._go_line(red, Limit()), ucci._go_line(black, clock), ucci._go_line(red, Limit(time=3)),
+                ucci_ms._go_line(black, clock), ucci._go_line(red, Limit(nodes=500))]
+
+    assert asyncio.run(lines()) == [
+        "go movetime 250 depth 9", "go wtime 60000 btime 50500 winc 1000 binc 1000", "go infinite",
+        "go time 50 increment 1 opptime 60 oppincrement 1", "go time 3 movestogo 1",
+        "go time 50500 increment 1000 opptime 60000 oppincrement 1000", "go nodes 500"]
+
+
+def test_illegal_moves_and_crashes_lose(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} illegal", "name=cheat", "--engine", f"cmd={FAKE} normal",
+               "name=honest", "--games", "2", "--nodes", "1", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)
+    assert {g.headers["Red"]: g.headers["Result"] for g in games} == {"cheat": "0-1", "honest": "1-0"}
+    assert all(g.headers["Termination"] == "rules infraction" for g in games)
+    assert all("illegal best move 'bestmove a0a5'" in g.end().comment for g in games)
+    rc = main(["match", "--engine", f"cmd={FAKE} die", "name=crash", "--engine", f"cmd={FAKE} normal",
+               "name=honest", "--games", "2", "--nodes", "1", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)          # the crashed engine is restarted for the second game
+    assert {g.headers["Red"]: g.headers["Result"] for g in games} == {"crash": "0-1", "honest": "1-0"}
+    assert all(g.headers["Termination"] == "abandoned" and "exit status 3" in g.end().comment for g in games)
+
+
+def test_hanging_engine_loses_on_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.pgn"
+    started = time.monotonic()
+    rc = main(["match", "--engine", f"cmd={FAKE} hang", "name=hang", "--engine", f"cmd={FAKE} normal",
+               "--games", "1", "--movetime", "0.1", "--timeout", "0.3", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    assert time.monotonic() - started < 5.0
+    (game,) = read_back(out)
+    assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "time forfeit"
+    assert "did not answer" in game.end().comment
+
+
+def written(path: Path) -> int:
+    return path.read_text(encoding="utf-8").count("[Result") if path.exists() else 0
+
+
+def test_ctrl_c_keeps_the_games_written(tmp_path: Path) -> None:
+    out = tmp_path / "games.pgn"
+    epd = tmp_path / "perpetual.epd"
+    epd.write_text(PERPETUAL + "\n")
+    cmd = [sys.executable, "-m", "xiangqi", "match", "--engine", f"cmd={FAKE} script h8h9,h9h8",
+           "--engine", f"cmd={FAKE} slow 0.05", "--openings", str(epd), "--games", "200", "--depth", "1",
+           "--pgnout", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and written(out) < 2:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    games = read_back(out)
+    assert 2 <= len(games) < 200
+    assert all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
+    # No engine process is left behind.
+    time.sleep(0.2)
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert "fake_engine.py slow 0.05" not in ps and "fake_engine.py script h8h9" not in ps
+
+
+def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--engine", "cmd=x", "--depth", "1"]) == 2
+    assert "exactly twice" in capsys.readouterr().err
+    assert main(["match", "--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"]) == 2
+    assert "time control 'fast'" in capsys.readouterr().err
+    assert main(["match", "--engine", "cmd=x", "--engine", "bogus", "--depth", "1"]) == 2
+    assert main(["match", "--engine", "cmd=x", "--engine", "cmd=y"]) == 2
+    capsys.readouterr()
+    assert main(["match", "--engine", "cmd=/nonexistent", "--engine", "cmd=/nonexistent", "--depth", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot start engine" in err and err.count("\n") == 1
+    assert main(["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--openings", "/nonexistent"]) == 2
+    assert main(["match", "--engine", f"cmd={FAKE}", "--engine", f"cmd={FAKE}", "--depth", "1",
+                 "--pgnout", "/nonexistent/dir/out.pgn"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read /nonexistent" in err and "cannot write /nonexistent/dir/out.pgn" in err
+
+
+def test_specs_tc_and_elo(tmp_path: Path) -> None:
+    spec = parse_engine_spec(["cmd=/usr/games/fairy-stockfish", "proto=ucci", "option.Hash=32", "option.Skill Level=3"])
+    assert (spec.proto, spec.name, spec.options) == ("ucci", "fairy-stockfish", {"Hash": "32", "Skill Level": "3"})
+    with pytest.raises(ValueError, match="proto must be uci or ucci"):
+        parse_engine_spec(["cmd=x", "proto=xboard"])
+    tc = parse_tc("40/60+0.5")
+    assert (tc.moves, tc.base, tc.increment) == (40, 60.0, 0.5)
+    assert parse_tc("10+0.1").increment == 0.1
+    even = MatchScore(3, 4, 3)
+    assert even.elo()[0] == 0.0 and 0 < even.elo()[1] < 400
+    ahead = MatchScore(6, 2, 2)
+    elo, margin = ahead.elo()
+    assert 140 < elo < 150 and margin > 0     # 70 %: -400 log10(1/0.7 - 1) = 147.2
+    bad = tmp_path / "bad.epd"
+    bad.write_text("not a fen\n")
+    with pytest.raises(ValueError, match="bad.epd:1"):
+        read_openings(bad)

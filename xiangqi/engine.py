@@ -1,0 +1,1351 @@
+"""Talk to xiangqi engines over UCI and UCCI, in the shape of python-chess's ``chess.engine``.
+
+Three dialects cross the pipe, and users only ever see :class:`~xiangqi.Move`:
+
+* ``Dialect.UCI``: UCI with ICCS ranks 0-9 (``h2e2``), as Pikafish speaks it;
+* ``Dialect.UCI_ONE_BASED``: UCI with ranks 1-10 (``h3e3``, ``a10a9``), as
+  Fairy-Stockfish speaks it after ``setoption name UCI_Variant value xiangqi``;
+* ``Dialect.UCCI``: UCCI (``ucci``/``ucciok``, ``setoption <name> <value>``,
+  ``go time/depth/nodes``, ``nobestmove``, ``banmoves``), ranks 0-9.
+
+:func:`popen_uci` detects the UCI rank dialect from the engine's options (an
+engine with a ``UCI_Variant`` option is a Fairy-Stockfish, which is switched to
+xiangqi and spoken to with ranks 1-10); pass ``dialect=`` to override.
+
+The asyncio API (:func:`popen_uci`, :func:`popen_ucci`, :class:`EngineProtocol`)
+is the real implementation; :class:`SimpleEngine` runs it on an event loop in a
+background thread for synchronous code::
+
+    with SimpleEngine.popen_uci("/usr/games/fairy-stockfish") as engine:
+        result = engine.play(Board(), Limit(depth=8))
+        info = engine.analyse(board, Limit(nodes=10000))
+        print(result.move, info["score"].relative)
+
+A position is sent as the FEN after its last capture plus the moves since, so
+the engine sees every position that can repeat. Each answer is awaited with a
+deadline (the limit's time plus ``timeout``): an engine that hangs is killed
+and raises :class:`EngineError`, one that exits raises
+:class:`EngineTerminatedError`, and one that sends an illegal best move raises
+:class:`EngineError` naming the move and the position. The engine's standard
+error is captured (never mixed into ours); :attr:`EngineProtocol.stderr` holds
+its last lines and the error messages quote them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import dataclasses
+import enum
+import functools
+import shlex
+import threading
+from types import TracebackType
+from typing import (
+    Any, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypedDict,
+    TypeVar, Union, overload,
+)
+
+from xiangqi.board import Board, parse_coordinates
+from xiangqi.core import BLACK, RED, Color, Move
+from xiangqi.errors import EngineError, EngineTerminatedError, XiangqiError
+from xiangqi.notation import format_iccs
+
+__all__ = [
+    "Dialect", "Limit", "Score", "Cp", "Mate", "MateGiven", "PovScore", "InfoDict", "Option", "PlayResult",
+    "BestMove", "AnalysisResult", "AnalysisComplete", "EngineProtocol", "UciProtocol", "UcciProtocol",
+    "popen_uci", "popen_ucci", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
+    "OptionValue", "parse_info", "parse_option",
+]
+
+T = TypeVar("T")
+
+#: A value for :meth:`EngineProtocol.configure`: ``None`` presses a button.
+OptionValue = Union[str, int, bool, None]
+
+
+class Dialect(enum.Enum):
+    """How an engine writes moves and which protocol it speaks."""
+
+    #: UCI, ranks 0-9 (``h2e2``): Pikafish.
+    UCI = "uci"
+    #: UCI, ranks 1-10 (``h3e3``, ``a10a9``): Fairy-Stockfish with ``UCI_Variant xiangqi``.
+    UCI_ONE_BASED = "uci-one-based"
+    #: UCCI, ranks 0-9: ElephantEye, Fairy-Stockfish after ``ucci``.
+    UCCI = "ucci"
+
+    @property
+    def one_based(self) -> bool:
+        """Whether ranks are written 1-10."""
+        return self is Dialect.UCI_ONE_BASED
+
+
+# ------------------------------------------------------------------------------------------------- limits, scores
+
+
+@dataclasses.dataclass
+class Limit:
+    """When to stop a search: any combination (the engine stops at the first one reached).
+
+    ``time`` is the time for this move in seconds; ``red_clock``/``black_clock``
+    (seconds left), ``red_inc``/``black_inc`` (seconds per move) and
+    ``movestogo`` describe a game clock.
+    """
+
+    time: Optional[float] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    mate: Optional[int] = None
+    red_clock: Optional[float] = None
+    black_clock: Optional[float] = None
+    red_inc: Optional[float] = None
+    black_inc: Optional[float] = None
+    movestogo: Optional[int] = None
+
+    def time_bound(self, turn: Color) -> Optional[float]:
+        """The most time (seconds) the search may take for ``turn`` to move, or ``None`` when unbounded."""
+        if self.time is not None:
+            return self.time
+        clock = self.red_clock if turn == RED else self.black_clock
+        if clock is None:
+            return None
+        inc = self.red_inc if turn == RED else self.black_inc
+        return clock + (inc or 0.0)
+
+    def is_empty(self) -> bool:
+        """No limit at all (an infinite search)."""
+        return (self.time is None and self.depth is None and self.nodes is None and self.mate is None
+                and self.red_clock is None and self.black_clock is None and self.movestogo is None)
+
+
+@functools.total_ordering
+class Score:
+    """A score from one side's point of view: :class:`Cp` (centipawns) or :class:`Mate`."""
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        """Centipawns; a mate is ``None``, or ``±(mate_score - plies)`` when ``mate_score`` is given."""
+        raise NotImplementedError
+
+    def mate(self) -> Optional[int]:
+        """Moves to mate (negative: this side is mated), ``None`` for a centipawn score."""
+        raise NotImplementedError
+
+    def is_mate(self) -> bool:
+        """Whether this is a mate score."""
+        return self.mate() is not None
+
+    def __neg__(self) -> "Score":
+        raise NotImplementedError
+
+    def _key(self) -> Tuple[int, int]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Score) and self._key() == other._key()
+
+    def __lt__(self, other: "Score") -> bool:
+        return self._key() < other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+class Cp(Score):
+    """A centipawn score."""
+
+    def __init__(self, cp: int) -> None:
+        self.cp = cp
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        return self.cp
+
+    def mate(self) -> Optional[int]:
+        return None
+
+    def __neg__(self) -> "Score":
+        return Cp(-self.cp)
+
+    def _key(self) -> Tuple[int, int]:
+        return (1, self.cp)
+
+    def __repr__(self) -> str:
+        return f"Cp({self.cp:+d})"
+
+    def __str__(self) -> str:
+        return f"{self.cp:+d}"
+
+
+class Mate(Score):
+    """Mate in ``moves`` moves (``moves <= 0``: this side is mated in ``-moves``; ``Mate(0)``: mated now)."""
+
+    def __init__(self, moves: int) -> None:
+        self.moves = moves
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        if mate_score is None:
+            return None
+        return mate_score - self.moves if self.moves > 0 else -mate_score - self.moves
+
+    def mate(self) -> Optional[int]:
+        return self.moves
+
+    def __neg__(self) -> "Score":
+        return MateGiven if self.moves == 0 else Mate(-self.moves)
+
+    def _key(self) -> Tuple[int, int]:
+        return (2, -self.moves) if self.moves > 0 else (0, -self.moves)
+
+    def __repr__(self) -> str:
+        return f"Mate({self.moves:+d})" if self.moves else "Mate(-0)"
+
+    def __str__(self) -> str:
+        return f"#{self.moves:+d}" if self.moves else "#-0"
+
+
+class _MateGiven(Score):
+    """The side has just mated (the opposite of ``Mate(0)``)."""
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        return None if mate_score is None else mate_score
+
+    def mate(self) -> Optional[int]:
+        return 0
+
+    def __neg__(self) -> "Score":
+        return Mate(0)
+
+    def _key(self) -> Tuple[int, int]:
+        return (3, 0)
+
+    def __repr__(self) -> str:
+        return "MateGiven"
+
+    def __str__(self) -> str:
+        return "#+0"
+
+
+#: The score of a side that has just mated.
+MateGiven: Score = _MateGiven()
+
+
+class PovScore:
+    """A :class:`Score` as the engine reported it (``relative``, for the side to move ``turn``)."""
+
+    def __init__(self, relative: Score, turn: Color) -> None:
+        self.relative = relative
+        self.turn = turn
+
+    def pov(self, color: Color) -> Score:
+        """The score from ``color``'s point of view."""
+        return self.relative if color == self.turn else -self.relative
+
+    def red(self) -> Score:
+        """The score from Red's point of view."""
+        return self.pov(RED)
+
+    def black(self) -> Score:
+        """The score from Black's point of view."""
+        return self.pov(BLACK)
+
+    def is_mate(self) -> bool:
+        """Whether this is a mate score."""
+        return self.relative.is_mate()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PovScore) and self.red() == other.red()
+
+    def __hash__(self) -> int:
+        return hash(self.red())
+
+    def __repr__(self) -> str:
+        return f"PovScore({self.relative!r}, {'RED' if self.turn else 'BLACK'})"
+
+
+class InfoDict(TypedDict, total=False):
+    """What an engine reported about its search (each key only when it was sent).
+
+    ``time`` is in seconds; ``pv`` and ``currmove`` are our moves (the
+    engine's text translated); ``string`` is UCI ``info string`` or UCCI
+    ``info message``.
+    """
+
+    score: PovScore
+    pv: List[Move]
+    depth: int
+    seldepth: int
+    nodes: int
+    nps: int
+    time: float
+    multipv: int
+    currmove: Move
+    currmovenumber: int
+    hashfull: int
+    tbhits: int
+    string: str
+
+
+@dataclasses.dataclass
+class Option:
+    """An engine option as the engine declared it (``option name … type …``, or UCCI's ``option … type …``)."""
+
+    name: str
+    type: str
+    default: Optional[str] = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    var: List[str] = dataclasses.field(default_factory=list)
+
+    def value_text(self, value: OptionValue) -> Optional[str]:
+        """The text to send for ``value``, checked against the declaration (``ValueError`` if it does not fit)."""
+        if self.type == "button":
+            if value not in (None, True):
+                raise ValueError(f"option {self.name!r} is a button: pass None to press it, not {value!r}")
+            return None
+        if value is None:
+            raise ValueError(f"option {self.name!r} ({self.type}) needs a value")
+        if self.type == "check":
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                return value.lower()
+            if not isinstance(value, bool):
+                raise ValueError(f"option {self.name!r} is a check box: pass True or False, not {value!r}")
+            return "true" if value else "false"
+        if self.type == "spin":
+            try:
+                n = int(value)
+            except ValueError:
+                raise ValueError(f"option {self.name!r} is a spin: pass an integer, not {value!r}") from None
+            if (self.min is not None and n < self.min) or (self.max is not None and n > self.max):
+                raise ValueError(f"option {self.name!r} must be between {self.min} and {self.max}, not {n}")
+            return str(n)
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        if self.type == "combo" and self.var and text.lower() not in (v.lower() for v in self.var):
+            raise ValueError(f"option {self.name!r} must be one of {', '.join(self.var)}, not {text!r}")
+        return text
+
+
+@dataclasses.dataclass
+class PlayResult:
+    """The engine's move (``None`` if it has none: ``nobestmove``, ``bestmove (none)``) and what it reported."""
+
+    move: Optional[Move]
+    ponder: Optional[Move]
+    info: InfoDict = dataclasses.field(default_factory=lambda: InfoDict())
+    draw_offered: bool = False
+    resigned: bool = False
+
+
+@dataclasses.dataclass
+class BestMove:
+    """The end of an analysis: the best move and the expected reply."""
+
+    move: Optional[Move]
+    ponder: Optional[Move]
+
+
+class AnalysisComplete(XiangqiError):
+    """Raised by :meth:`AnalysisResult.get` when the analysis has ended and every info has been read."""
+
+
+# ------------------------------------------------------------------------------------------------- parsing
+
+_INFO_INT = ("depth", "seldepth", "nodes", "nps", "multipv", "currmovenumber", "hashfull", "tbhits")
+_INFO_KEYWORDS = frozenset(_INFO_INT + ("time", "score", "pv", "currmove", "string", "message", "wdl",
+                                        "refutation", "currline", "cpuload", "lowerbound", "upperbound",
+                                        "sbhits"))
+_OPTION_KEYWORDS = ("type", "default", "min", "max", "var")
+
+
+def _int(text: str) -> Optional[int]:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _parse_score(tokens: List[str], i: int) -> Tuple[Optional[Score], int]:
+    """The score at ``tokens[i:]`` (``cp N``, ``mate N`` or UCCI's bare ``N``) and the index after it."""
+    if i < len(tokens) and tokens[i] in ("cp", "mate") and i + 1 < len(tokens):
+        n = _int(tokens[i + 1])
+        if n is None:
+            return None, i + 2
+        return (Cp(n) if tokens[i] == "cp" else Mate(n)), i + 2
+    if i < len(tokens):
+        n = _int(tokens[i])
+        if n is not None:
+            return Cp(n), i + 1
+    return None, i
+
+
+def _parse_moves(board: Board, texts: Sequence[str], one_based: bool) -> List[Move]:
+    """The legal prefix of a line of engine moves from ``board`` (an engine's bad pv move ends the line)."""
+    b = board.copy(stack=False)
+    moves: List[Move] = []
+    for text in texts:
+        try:
+            move = b.parse_iccs(text, one_based=one_based)
+        except ValueError:
+            break
+        if not move:
+            break
+        b.push(move)
+        moves.append(move)
+    return moves
+
+
+def parse_info(tokens: Sequence[str], board: Board, one_based: bool) -> InfoDict:
+    """An :class:`InfoDict` from the words after ``info``; what it cannot read is skipped, never raised."""
+    info = InfoDict()
+    toks = list(tokens)
+    i, n = 0, len(toks)
+    while i < n:
+        key = toks[i]
+        i += 1
+        if key in _INFO_INT:
+            if i < n and (v := _int(toks[i])) is not None:
+                info[key] = v  # type: ignore[literal-required]
+                i += 1
+        elif key == "time":
+            if i < n and (v := _int(toks[i])) is not None:
+                info["time"] = v / 1000.0
+                i += 1
+        elif key == "score":
+            score, i = _parse_score(toks, i)
+            if score is not None:
+                info["score"] = PovScore(score, board.turn)
+        elif key == "pv":
+            j = i
+            while j < n and toks[j] not in _INFO_KEYWORDS:
+                j += 1
+            info["pv"] = _parse_moves(board, toks[i:j], one_based)
+            i = j
+        elif key == "currmove":
+            if i < n:
+                moves = _parse_moves(board, toks[i:i + 1], one_based)
+                if moves:
+                    info["currmove"] = moves[0]
+                i += 1
+        elif key in ("string", "message"):
+            info["string"] = " ".join(toks[i:])
+            break
+    return info
+
+
+def parse_option(tokens: Sequence[str], *, ucci: bool) -> Optional[Option]:
+    """An :class:`Option` from the words after ``option`` (UCI: ``name <words> type …``; UCCI: ``<name> type …``)."""
+    toks = list(tokens)
+    if not toks:
+        return None
+    if toks[0] == "name" or not ucci:
+        if toks[0] != "name":
+            return None
+        toks = toks[1:]
+    try:
+        t = toks.index("type")
+    except ValueError:
+        return None
+    name = " ".join(toks[:t])
+    if not name:
+        return None
+    fields: Dict[str, List[str]] = {}
+    var: List[str] = []
+    key: Optional[str] = None
+    current: List[str] = []
+
+    def close() -> None:
+        if key == "var":
+            var.append(" ".join(current))
+        elif key is not None:
+            fields[key] = current
+
+    for word in toks[t:]:
+        if word in _OPTION_KEYWORDS:
+            close()
+            key, current = word, []
+        else:
+            current.append(word)
+    close()
+    type_ = " ".join(fields.get("type", [])).lower()
+    default = fields.get("default")
+    default_text = None if default is None else " ".join(default)
+    if default_text == "<empty>":
+        default_text = ""
+    lo = _int(" ".join(fields.get("min", []))) if "min" in fields else None
+    hi = _int(" ".join(fields.get("max", []))) if "max" in fields else None
+    return Option(name, type_, default_text, lo, hi, var)
+
+
+def _root_and_moves(board: Board) -> Tuple[str, List[Move]]:
+    """The FEN after the last capture and the moves since: every position that can still repeat."""
+    moves = board.move_stack
+    captured = board.captured_history()
+    last = max((i for i, c in enumerate(captured) if c), default=-1)
+    if last < 0:
+        return board.starting_fen, list(moves)
+    b = Board(board.starting_fen)
+    b.push_codes([m.code for m in moves[:last + 1]], check_legal=False)
+    return b.fen(), list(moves[last + 1:])
+
+
+# ------------------------------------------------------------------------------------------------- the protocol
+
+
+class _Search:
+    """One running ``go``: its position, deadline, the infos so far and where they go."""
+
+    def __init__(self, board: Board, deadline: Optional[float], sink: Optional["AnalysisResult"] = None) -> None:
+        self.board = board
+        self.deadline = deadline
+        self.sink = sink
+        self.infos: Dict[int, InfoDict] = {}
+        self.stop_sent = False
+
+
+class EngineProtocol(asyncio.SubprocessProtocol):
+    """The state of one engine process: reading its lines, sending commands, one command at a time.
+
+    Use :func:`popen_uci` / :func:`popen_ucci`, which start the process and
+    run the handshake. ``timeout`` (seconds, ``None`` for none) bounds each
+    answer beyond the search limit's own time.
+    """
+
+    dialect: Dialect = Dialect.UCI
+    _handshake = "uci"
+    _handshake_ok = "uciok"
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.transport: Optional[asyncio.SubprocessTransport] = None
+        self.command = ""
+        self.timeout: Optional[float] = 10.0
+        #: ``id name`` / ``id author`` … as sent by the engine.
+        self.id: Dict[str, str] = {}
+        #: The engine's options by name.
+        self.options: Dict[str, Option] = {}
+        self._lines: Deque[str] = collections.deque()
+        self._buf = bytearray()
+        self._errbuf = bytearray()
+        self._stderr: Deque[str] = collections.deque(maxlen=40)
+        self._waiter: Optional[asyncio.Future[None]] = None
+        self._eof = False
+        self._exited: asyncio.Future[int] = self.loop.create_future()
+        self._busy = asyncio.Lock()
+        self._multipv = 1
+        self._game: object = None
+        self._killed = False
+
+    # ---------------------------------------------------------------- asyncio callbacks
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        self.transport = transport
+
+    def pipe_data_received(self, fd: int, data: Union[bytes, str]) -> None:
+        raw = data.encode() if isinstance(data, str) else data
+        if fd == 1:
+            self._buf.extend(raw)
+            if b"\n" in raw:
+                *lines, rest = self._buf.split(b"\n")
+                self._buf = bytearray(rest)
+                self._lines.extend(line.decode("utf-8", "replace").rstrip("\r") for line in lines)
+                self._wake()
+        elif fd == 2:
+            self._errbuf.extend(raw)
+            if b"\n" in raw:
+                *lines, rest = self._errbuf.split(b"\n")
+                self._errbuf = bytearray(rest)
+                self._stderr.extend(line.decode("utf-8", "replace").rstrip("\r") for line in lines)
+
+    def pipe_connection_lost(self, fd: int, exc: Optional[Exception]) -> None:
+        if fd == 1:
+            if self._buf:
+                self._lines.append(self._buf.decode("utf-8", "replace"))
+                self._buf = bytearray()
+            self._mark_eof()
+        elif fd == 2 and self._errbuf:
+            self._stderr.append(self._errbuf.decode("utf-8", "replace"))
+            self._errbuf = bytearray()
+
+    def process_exited(self) -> None:
+        assert self.transport is not None
+        code = self.transport.get_returncode()
+        if not self._exited.done():
+            self._exited.set_result(-1 if code is None else code)
+        # What it wrote last may still be in the pipe: the end of its output is the pipe's end, or this grace
+        # (a child process of the engine may hold the pipe open).
+        self.loop.call_later(0.5, self._mark_eof)
+
+    def _mark_eof(self) -> None:
+        self._eof = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    # ---------------------------------------------------------------- plumbing
+
+    @property
+    def name(self) -> str:
+        """The engine's ``id name``, or its command before the handshake."""
+        return self.id.get("name", self.command)
+
+    @property
+    def stderr(self) -> str:
+        """The last lines the engine wrote to its standard error."""
+        return "\n".join(self._stderr)
+
+    @property
+    def returncode(self) -> Optional[int]:
+        """The process's exit status, ``None`` while it runs."""
+        return self._exited.result() if self._exited.done() else None
+
+    def _error(self, cls: Type[EngineError], message: str) -> EngineError:
+        tail = self.stderr
+        if tail:
+            last = tail.splitlines()[-3:]
+            message += "; its stderr ends: " + " | ".join(last)
+        return cls(message, stderr=tail)
+
+    def _terminated(self, what: str) -> EngineError:
+        code = self.returncode
+        status = "" if code is None else f" (exit status {code})"
+        how = "was killed" if self._killed else "exited"
+        return self._error(EngineTerminatedError, f"engine {self.name!r} {how}{status} {what}")
+
+    def send_line(self, line: str) -> None:
+        """Write one command line to the engine (raises :class:`EngineTerminatedError` if it has gone)."""
+        if self._eof or self._exited.done() or self.transport is None or self.transport.is_closing():
+            raise self._terminated(f"before {line.split(' ', 1)[0]!r} could be sent")
+        pipe = self.transport.get_pipe_transport(0)
+        assert isinstance(pipe, asyncio.WriteTransport)
+        pipe.write(line.encode() + b"\n")
+
+    async def _next_line(self, what: str, deadline: Optional[float] = None, search: Optional[_Search] = None) -> str:
+        """The engine's next line; raises when it exits, and kills it when ``deadline`` (loop time) passes."""
+        while not self._lines:
+            if self._eof:
+                await self._settle()
+                raise self._terminated(what)
+            d = search.deadline if search is not None else deadline
+            if d is not None and self.loop.time() >= d:
+                await self.kill()
+                raise self._error(EngineError, f"engine {self.name!r} did not answer {what} in time; "
+                                               "the process was killed")
+            fut: asyncio.Future[None] = self.loop.create_future()
+            self._waiter = fut
+            handle = self.loop.call_at(d, self._wake) if d is not None else None
+            try:
+                await fut
+            finally:
+                self._waiter = None
+                if handle is not None:
+                    handle.cancel()
+        return self._lines.popleft()
+
+    def _deadline(self, extra: Optional[float] = 0.0) -> Optional[float]:
+        if self.timeout is None or extra is None:
+            return None
+        return self.loop.time() + extra + self.timeout
+
+    async def _settle(self) -> None:
+        """Give an exiting process a moment to report its exit status."""
+        try:
+            await asyncio.wait_for(asyncio.shield(self._exited), 0.5)
+        except asyncio.TimeoutError:
+            pass
+
+    async def kill(self) -> None:
+        """Kill the process and wait until it has gone."""
+        if self.transport is not None and not self._exited.done():
+            self._killed = True
+            try:
+                self.transport.kill()
+            except ProcessLookupError:
+                pass
+            await asyncio.shield(self._exited)
+        if self.transport is not None:
+            self.transport.close()
+
+    # ---------------------------------------------------------------- dialect hooks
+
+    def _format(self, move: Move) -> str:
+        return format_iccs(move, one_based=self.dialect.one_based)
+
+    def _setoption_line(self, name: str, value: Optional[str]) -> str:
+        raise NotImplementedError
+
+    def _go_line(self, board: Board, limit: Limit) -> str:
+        raise NotImplementedError
+
+    async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
+        raise NotImplementedError
+
+    #: Options the library sets itself (names in lower case).
+    _managed: Tuple[str, ...] = ("multipv",)
+
+    # ---------------------------------------------------------------- commands
+
+    async def initialize(self, dialect: Optional[Dialect] = None) -> None:
+        """The handshake: ``uci``/``ucci``, the engine's id and options, dialect set-up, ``isready``."""
+        async with self._busy:
+            self.send_line(self._handshake)
+            deadline = self._deadline()
+            while True:
+                line = await self._next_line(f"{self._handshake!r} with {self._handshake_ok!r}", deadline)
+                tokens = line.split()
+                if not tokens:
+                    continue
+                if tokens[0] == self._handshake_ok:
+                    break
+                if tokens[0] == "id" and len(tokens) >= 2:
+                    self.id[tokens[1]] = " ".join(tokens[2:])
+                elif tokens[0] == "option":
+                    opt = parse_option(tokens[1:], ucci=isinstance(self, UcciProtocol))
+                    if opt is not None:
+                        self.options[opt.name] = opt
+            await self._after_handshake(dialect)
+            await self._ping()
+
+    def _option(self, name: str) -> Optional[Option]:
+        opt = self.options.get(name)
+        if opt is not None:
+            return opt
+        low = name.lower()
+        return next((o for o in self.options.values() if o.name.lower() == low), None)
+
+    async def _ping(self) -> None:
+        self.send_line("isready")
+        deadline = self._deadline()
+        while (await self._next_line("'isready' with 'readyok'", deadline)).strip() != "readyok":
+            pass
+
+    async def ping(self) -> None:
+        """``isready``, and wait for ``readyok``."""
+        async with self._busy:
+            await self._ping()
+
+    async def configure(self, options: Mapping[str, OptionValue]) -> None:
+        """Set engine options (names as the engine declared them, any case); checks names and values first."""
+        lines = []
+        for name, value in options.items():
+            opt = self._option(name)
+            if opt is None:
+                raise ValueError(f"engine {self.name!r} has no option {name!r} "
+                                 f"(it has: {', '.join(sorted(self.options)) or 'none'})")
+            if opt.name.lower() in self._managed:
+                raise ValueError(f"option {opt.name!r} is set by the library (use the method's argument)")
+            lines.append(self._setoption_line(opt.name, opt.value_text(value)))
+        async with self._busy:
+            for line in lines:
+                self.send_line(line)
+            await self._ping()
+
+    async def _prepare(self, board: Board, multipv: int, game: object) -> None:
+        if multipv != self._multipv:
+            opt = self._option("MultiPV")
+            if opt is None:
+                raise ValueError(f"engine {self.name!r} has no MultiPV option, so multipv={multipv} is not possible")
+            self.send_line(self._setoption_line(opt.name, opt.value_text(multipv)))
+            self._multipv = multipv
+        if game is not None and game is not self._game:
+            self._game = game
+            if isinstance(self, UciProtocol):
+                self.send_line("ucinewgame")
+                await self._ping()
+            elif self._option("newgame") is not None:   # UCCI's way: a button option
+                self.send_line(self._setoption_line("newgame", None))
+        fen, moves = _root_and_moves(board)
+        line = f"position fen {fen}"
+        if moves:
+            line += " moves " + " ".join(self._format(m) for m in moves)
+        self.send_line(line)
+
+    async def _search(self, board: Board, limit: Limit, search: _Search, multipv: int, game: object,
+                      banmoves: Sequence[Move] = ()) -> PlayResult:
+        """Send the position and ``go``, read infos until ``bestmove``; the caller holds the lock."""
+        go = self._go_line(board, limit)
+        await self._prepare(board, multipv, game)
+        if banmoves:
+            if not isinstance(self, UcciProtocol):
+                raise ValueError("banmoves is a UCCI command; UCI engines do not have it")
+            self.send_line("banmoves " + " ".join(self._format(m) for m in banmoves))
+        self.send_line(go)
+        what = f"{go!r} with 'bestmove' in {board.fen()}"
+        one_based = self.dialect.one_based
+        while True:
+            line = await self._next_line(what, search=search)
+            tokens = line.split()
+            if not tokens:
+                continue
+            head = tokens[0]
+            if head == "info":
+                info = parse_info(tokens[1:], board, one_based)
+                if info:
+                    k = info.get("multipv", 1)
+                    search.infos.setdefault(k, InfoDict()).update(info)
+                    if search.sink is not None:
+                        search.sink._post(info, search.infos)
+            elif head == "bestmove":
+                return self._bestmove(tokens, line, board, search)
+            elif head == "nobestmove":
+                return PlayResult(None, None, search.infos.get(1, InfoDict()))
+
+    def _bestmove(self, tokens: List[str], line: str, board: Board, search: _Search) -> PlayResult:
+        info = search.infos.get(1, InfoDict())
+        if len(tokens) < 2 or tokens[1] in ("(none)", "0000", "none"):
+            return PlayResult(None, None, info)
+        one_based = self.dialect.one_based
+        try:
+            move = board.parse_iccs(tokens[1], one_based=one_based)
+        except ValueError as exc:
+            reason = str(exc)
+            raise self._error(EngineError, f"engine {self.name!r} sent an illegal best move {line.strip()!r} "
+                                           f"in {board.fen()} ({reason})") from None
+        if not move:
+            raise self._error(EngineError, f"engine {self.name!r} sent the null move as its best move "
+                                           f"{line.strip()!r} in {board.fen()}")
+        ponder = None
+        if len(tokens) >= 4 and tokens[2] == "ponder":
+            after = board.copy(stack=False)
+            after.push(move)
+            replies = _parse_moves(after, tokens[3:4], one_based)
+            ponder = replies[0] if replies else None
+        return PlayResult(move, ponder, info, draw_offered="draw" in tokens[2:], resigned="resign" in tokens[2:])
+
+    async def play(self, board: Board, limit: Limit, *, game: object = None,
+                   banmoves: Sequence[Move] = ()) -> PlayResult:
+        """Ask for a move in ``board``'s position (its move stack is sent too) under ``limit``.
+
+        ``game``: any object identifying the game; a new one sends
+        ``ucinewgame``. ``banmoves`` (UCCI) forbids moves.
+        """
+        if limit.is_empty():
+            raise ValueError("play needs a limit (time, depth, nodes, mate or a clock)")
+        async with self._busy:
+            search = _Search(board, self._deadline(limit.time_bound(board.turn)))
+            return await self._search(board, limit, search, 1, game, banmoves)
+
+    @overload
+    async def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...) -> InfoDict: ...
+    @overload
+    async def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...) -> List[InfoDict]: ...
+
+    async def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None,
+                      game: object = None) -> Union[InfoDict, List[InfoDict]]:
+        """Analyse the position until ``limit``; with ``multipv=N`` a list of the best N lines' infos."""
+        if limit.is_empty():
+            raise ValueError("analyse needs a limit (use analysis() for an infinite search)")
+        async with self._busy:
+            search = _Search(board, self._deadline(limit.time_bound(board.turn)))
+            await self._search(board, limit, search, multipv or 1, game)
+        if multipv is None:
+            return search.infos.get(1, InfoDict())
+        return [search.infos[k] for k in sorted(search.infos)]
+
+    async def analysis(self, board: Board, limit: Optional[Limit] = None, *, multipv: Optional[int] = None,
+                       game: object = None) -> "AnalysisResult":
+        """Start analysing (until ``limit``, or until :meth:`AnalysisResult.stop`); infos stream as they come."""
+        limit = limit or Limit()
+        await self._busy.acquire()
+        bound = limit.time_bound(board.turn)
+        result = AnalysisResult(self)
+        search = _Search(board, None if limit.is_empty() else self._deadline(bound), result)
+        result._search = search
+
+        async def run() -> None:
+            try:
+                played = await self._search(board, limit, search, multipv or 1, game)
+                result._finish(BestMove(played.move, played.ponder), None)
+            except BaseException as exc:  # handed to the reader of the result
+                result._finish(None, exc)
+                if not isinstance(exc, Exception):
+                    raise
+            finally:
+                self._busy.release()
+
+        result._task = self.loop.create_task(run())
+        return result
+
+    def _stop(self, search: _Search) -> None:
+        if search.stop_sent or self._eof:
+            return
+        search.stop_sent = True
+        try:
+            self.send_line("stop")
+        except EngineError:
+            return
+        grace = self._deadline()
+        if grace is not None and (search.deadline is None or grace < search.deadline):
+            search.deadline = grace
+        self._wake()
+
+    async def perft(self, board: Board, depth: int) -> Dict[Move, int]:
+        """The engine's ``go perft depth`` divide of ``board``: node count under each move it lists.
+
+        Moves are read for their syntax only (an engine's move generator may
+        list an illegal move, which is exactly what a perft comparison looks
+        for); a line that is not a move is an :class:`EngineError`.
+        """
+        if depth < 1:
+            raise ValueError(f"perft depth must be >= 1, not {depth}")
+        async with self._busy:
+            await self._prepare(board, self._multipv, None)
+            self.send_line(f"go perft {depth}")
+            what = f"'go perft {depth}' with 'Nodes searched' in {board.fen()}"
+            deadline = self._deadline()
+            counts: Dict[Move, int] = {}
+            while True:
+                line = (await self._next_line(what, deadline)).strip()
+                if line.startswith("Nodes searched"):
+                    return counts
+                head, sep, tail = line.partition(":")
+                if not sep or " " in head.strip() or not tail.strip().isdigit():
+                    continue  # "info string", blank lines and the like
+                try:
+                    move = parse_coordinates(head.strip(), one_based=self.dialect.one_based)
+                except ValueError:
+                    raise self._error(EngineError, f"engine {self.name!r} listed {line!r} in its perft divide "
+                                                   f"of {board.fen()}: not a move") from None
+                counts[move] = int(tail)
+
+    async def quit(self) -> None:
+        """Send ``quit`` and wait for the process to exit (killed if it does not within ``timeout``)."""
+        if not self._exited.done():
+            try:
+                self.send_line("quit")
+            except EngineError:
+                pass
+            try:
+                await asyncio.wait_for(asyncio.shield(self._exited), self.timeout or 10.0)
+            except asyncio.TimeoutError:
+                pass
+        await self.kill()
+
+
+class UciProtocol(EngineProtocol):
+    """UCI (Pikafish ranks 0-9, or Fairy-Stockfish ranks 1-10 with ``UCI_Variant xiangqi``)."""
+
+    _managed = ("multipv", "uci_variant")
+
+    def _setoption_line(self, name: str, value: Optional[str]) -> str:
+        return f"setoption name {name}" + ("" if value is None else f" value {value}")
+
+    async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
+        variant = self._option("UCI_Variant")
+        if dialect is None:
+            dialect = Dialect.UCI_ONE_BASED if variant is not None else Dialect.UCI
+        if dialect is Dialect.UCCI:
+            raise ValueError("dialect UCCI needs popen_ucci")
+        if variant is not None:
+            if variant.var and "xiangqi" not in variant.var:
+                raise self._error(EngineError, f"engine {self.name!r} has a UCI_Variant option without xiangqi")
+            self.send_line(self._setoption_line(variant.name, "xiangqi"))
+        self.dialect = dialect
+
+    def _go_line(self, board: Board, limit: Limit) -> str:
+        parts = ["go"]
+        ms = _ms
+        if limit.time is not None:
+            parts += ["movetime", ms(limit.time)]
+        for key, value in (("depth", limit.depth), ("nodes", limit.nodes), ("mate", limit.mate)):
+            if value is not None:
+                parts += [key, str(int(value))]
+        for key, sec in (("wtime", limit.red_clock), ("btime", limit.black_clock), ("winc", limit.red_inc),
+                         ("binc", limit.black_inc)):
+            if sec is not None:
+                parts += [key, ms(sec)]
+        if limit.movestogo is not None:
+            parts += ["movestogo", str(int(limit.movestogo))]
+        if len(parts) == 1:
+            parts.append("infinite")
+        return " ".join(parts)
+
+
+class UcciProtocol(EngineProtocol):
+    """UCCI (``ucci``/``ucciok``; ElephantEye, Fairy-Stockfish): ranks 0-9, times in seconds or milliseconds."""
+
+    dialect = Dialect.UCCI
+    _handshake = "ucci"
+    _handshake_ok = "ucciok"
+    _managed = ("multipv", "usemillisec")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._millisec = False
+
+    def _setoption_line(self, name: str, value: Optional[str]) -> str:
+        return f"setoption {name}" + ("" if value is None else f" {value}")
+
+    async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
+        if dialect not in (None, Dialect.UCCI):
+            raise ValueError(f"popen_ucci speaks UCCI, not {dialect}")
+        opt = self._option("usemillisec")
+        if opt is not None:
+            self.send_line(self._setoption_line(opt.name, "true"))
+            self._millisec = True
+
+    def _t(self, seconds: float) -> str:
+        if self._millisec:
+            return _ms(seconds)
+        return str(max(1, int(seconds)))
+
+    def _go_line(self, board: Board, limit: Limit) -> str:
+        if limit.mate is not None:
+            raise ValueError("UCCI has no 'go mate'; use depth, nodes or time")
+        parts = ["go"]
+        if limit.depth is not None:
+            parts += ["depth", str(int(limit.depth))]
+        if limit.nodes is not None:
+            parts += ["nodes", str(int(limit.nodes))]
+        t = self._t
+        if limit.time is not None:
+            parts += ["time", t(limit.time), "movestogo", "1"]
+        else:
+            own, opp = (limit.red_clock, limit.black_clock) if board.turn else (limit.black_clock, limit.red_clock)
+            own_inc, opp_inc = (limit.red_inc, limit.black_inc) if board.turn else (limit.black_inc, limit.red_inc)
+            if own is not None:
+                parts += ["time", t(own)]
+                if limit.movestogo is not None:
+                    parts += ["movestogo", str(int(limit.movestogo))]
+                elif own_inc is not None:
+                    parts += ["increment", t(own_inc)]
+            if opp is not None:
+                parts += ["opptime", t(opp)]
+                if limit.movestogo is not None:
+                    parts += ["oppmovestogo", str(int(limit.movestogo))]
+                elif opp_inc is not None:
+                    parts += ["oppincrement", t(opp_inc)]
+        if len(parts) == 1:
+            parts.append("infinite")
+        return " ".join(parts)
+
+
+def _ms(seconds: float) -> str:
+    return str(max(0, int(round(seconds * 1000))))
+
+
+class AnalysisResult:
+    """A running analysis: iterate (``async for``) over its infos, :meth:`stop` it, :meth:`wait` for the best move.
+
+    :attr:`info` is the merged info of the first line, :attr:`multipv` of
+    every line, each kept up to date.
+    """
+
+    def __init__(self, protocol: EngineProtocol) -> None:
+        self._protocol = protocol
+        self._queue: Deque[InfoDict] = collections.deque()
+        self._changed = asyncio.Event()
+        self._done: asyncio.Future[BestMove] = protocol.loop.create_future()
+        self._search: Optional[_Search] = None
+        self._task: Optional[asyncio.Task[None]] = None
+        self.multipv: List[InfoDict] = [InfoDict()]
+
+    @property
+    def info(self) -> InfoDict:
+        """The merged info of the best line so far."""
+        return self.multipv[0]
+
+    def _post(self, info: InfoDict, infos: Dict[int, InfoDict]) -> None:
+        self._queue.append(info)
+        self.multipv = [infos[k] for k in sorted(infos)]
+        self._changed.set()
+
+    def _finish(self, best: Optional[BestMove], exc: Optional[BaseException]) -> None:
+        if not self._done.done():
+            if exc is not None:
+                self._done.set_exception(exc)
+                self._done.exception()  # marks it retrieved: a reader of get()/wait() sees it raised
+            else:
+                assert best is not None
+                self._done.set_result(best)
+        self._changed.set()
+
+    def stop(self) -> None:
+        """Ask the engine to stop (it then sends its best move)."""
+        if self._search is not None and not self._done.done():
+            self._protocol._stop(self._search)
+
+    async def wait(self) -> BestMove:
+        """Wait for the end of the analysis; the best move (raises what ended it otherwise)."""
+        return await asyncio.shield(self._done)
+
+    def empty(self) -> bool:
+        """Whether no info is waiting to be read now."""
+        return not self._queue
+
+    async def get(self) -> InfoDict:
+        """The next info; raises :class:`AnalysisComplete` after the last one (or what ended the analysis)."""
+        while not self._queue:
+            if self._done.done():
+                self._done.result()  # raises the engine's error, if any
+                raise AnalysisComplete("the analysis has ended")
+            self._changed.clear()
+            await self._changed.wait()
+        return self._queue.popleft()
+
+    def __aiter__(self) -> "AnalysisResult":
+        return self
+
+    async def __anext__(self) -> InfoDict:
+        try:
+            return await self.get()
+        except AnalysisComplete:
+            raise StopAsyncIteration from None
+
+
+# ------------------------------------------------------------------------------------------------- starting engines
+
+Command = Union[str, Sequence[str]]
+
+
+def _argv(command: Command) -> List[str]:
+    return shlex.split(command) if isinstance(command, str) else list(command)
+
+
+async def _popen(factory: Type[EngineProtocol], command: Command, dialect: Optional[Union[Dialect, str]],
+                 timeout: Optional[float], popen_args: Mapping[str, object]
+                 ) -> Tuple[asyncio.SubprocessTransport, EngineProtocol]:
+    argv = _argv(command)
+    if not argv:
+        raise ValueError("empty engine command")
+    d = Dialect(dialect) if isinstance(dialect, str) else dialect
+    loop = asyncio.get_running_loop()
+    kwargs: Dict[str, Any] = {"start_new_session": True}   # Ctrl-C reaches us, and we quit the engine
+    kwargs.update(popen_args)
+    try:
+        transport, protocol = await loop.subprocess_exec(
+            factory, *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, **kwargs)
+    except OSError as exc:
+        raise EngineTerminatedError(f"cannot start engine {' '.join(argv)!r}: {exc.strerror or exc}") from None
+    assert isinstance(protocol, EngineProtocol)
+    protocol.command = " ".join(argv)
+    protocol.timeout = timeout
+    try:
+        await protocol.initialize(d)
+    except BaseException:
+        await protocol.kill()
+        raise
+    return transport, protocol
+
+
+async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] = None,
+                    timeout: Optional[float] = 10.0, **popen_args: object
+                    ) -> Tuple[asyncio.SubprocessTransport, UciProtocol]:
+    """Start a UCI engine (``command``: a string split like a shell does, or an argument list) and shake hands.
+
+    ``dialect``: ``Dialect.UCI`` (ranks 0-9) or ``Dialect.UCI_ONE_BASED``
+    (ranks 1-10); by default an engine with a ``UCI_Variant`` option is taken
+    for a Fairy-Stockfish (ranks 1-10) and switched to xiangqi.
+    """
+    transport, protocol = await _popen(UciProtocol, command, dialect, timeout, popen_args)
+    assert isinstance(protocol, UciProtocol)
+    return transport, protocol
+
+
+async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0, **popen_args: object
+                     ) -> Tuple[asyncio.SubprocessTransport, UcciProtocol]:
+    """Start a UCCI engine and shake hands (``ucci`` … ``ucciok``); ``usemillisec`` is switched on when offered."""
+    transport, protocol = await _popen(UcciProtocol, command, Dialect.UCCI, timeout, popen_args)
+    assert isinstance(protocol, UcciProtocol)
+    return transport, protocol
+
+
+# ------------------------------------------------------------------------------------------------- synchronous API
+
+
+class SimpleEngine:
+    """A synchronous engine: the asyncio protocol on an event loop in a background thread.
+
+    >>> engine = SimpleEngine.popen_uci("/usr/games/fairy-stockfish")   # doctest: +SKIP
+    >>> engine.play(Board(), Limit(depth=5)).move                        # doctest: +SKIP
+    Move.from_iccs('h2e2')
+    >>> engine.quit()                                                    # doctest: +SKIP
+    """
+
+    def __init__(self, protocol: EngineProtocol, loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+        self.protocol = protocol
+        self._loop = loop
+        self._thread = thread
+        self._closed = False
+
+    @classmethod
+    def _start(cls, coro_factory: "functools.partial[Coroutine[object, object, Tuple[asyncio.SubprocessTransport, EngineProtocol]]]") -> "SimpleEngine":
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, name="xiangqi-engine", daemon=True)
+        thread.start()
+        try:
+            _, protocol = asyncio.run_coroutine_threadsafe(coro_factory(), loop).result()
+        except BaseException:
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join()
+            loop.close()
+            raise
+        return cls(protocol, loop, thread)
+
+    @classmethod
+    def popen_uci(cls, command: Command, *, dialect: Optional[Union[Dialect, str]] = None,
+                  timeout: Optional[float] = 10.0, **popen_args: object) -> "SimpleEngine":
+        """Start a UCI engine (see :func:`popen_uci`)."""
+        return cls._start(functools.partial(_popen, UciProtocol, command, dialect, timeout, popen_args))
+
+    @classmethod
+    def popen_ucci(cls, command: Command, *, timeout: Optional[float] = 10.0,
+                   **popen_args: object) -> "SimpleEngine":
+        """Start a UCCI engine (see :func:`popen_ucci`)."""
+        return cls._start(functools.partial(_popen, UcciProtocol, command, Dialect.UCCI, timeout, popen_args))
+
+    def _run(self, coro: Coroutine[object, object, T]) -> T:
+        if self._closed:
+            coro.close()
+            raise EngineTerminatedError(f"engine {self.protocol.name!r} has been closed")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    @property
+    def id(self) -> Dict[str, str]:
+        """``id name``, ``id author`` … as the engine sent them."""
+        return self.protocol.id
+
+    @property
+    def options(self) -> Dict[str, Option]:
+        """The engine's options by name."""
+        return self.protocol.options
+
+    @property
+    def dialect(self) -> Dialect:
+        """The protocol and rank dialect in use."""
+        return self.protocol.dialect
+
+    @property
+    def stderr(self) -> str:
+        """The last lines the engine wrote to its standard error."""
+        return self.protocol.stderr
+
+    @property
+    def returncode(self) -> Optional[int]:
+        """The process's exit status, ``None`` while it runs."""
+        return self.protocol.returncode
+
+    def configure(self, options: Mapping[str, OptionValue]) -> None:
+        """Set engine options (see :meth:`EngineProtocol.configure`)."""
+        self._run(self.protocol.configure(options))
+
+    def ping(self) -> None:
+        """``isready`` / ``readyok``."""
+        self._run(self.protocol.ping())
+
+    def play(self, board: Board, limit: Limit, *, game: object = None, banmoves: Sequence[Move] = ()) -> PlayResult:
+        """The engine's move (see :meth:`EngineProtocol.play`)."""
+        return self._run(self.protocol.play(board, limit, game=game, banmoves=banmoves))
+
+    @overload
+    def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...) -> InfoDict: ...
+    @overload
+    def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...) -> List[InfoDict]: ...
+
+    def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None,
+                game: object = None) -> Union[InfoDict, List[InfoDict]]:
+        """Analyse until ``limit`` (see :meth:`EngineProtocol.analyse`)."""
+        if multipv is None:
+            return self._run(self.protocol.analyse(board, limit, game=game))
+        return self._run(self.protocol.analyse(board, limit, multipv=multipv, game=game))
+
+    def analysis(self, board: Board, limit: Optional[Limit] = None, *, multipv: Optional[int] = None,
+                 game: object = None) -> "SimpleAnalysisResult":
+        """Start an analysis; iterate over its infos, ``stop()`` it, or use it as a context manager."""
+        result = self._run(self.protocol.analysis(board, limit, multipv=multipv, game=game))
+        return SimpleAnalysisResult(self, result)
+
+    def perft(self, board: Board, depth: int) -> Dict[Move, int]:
+        """The engine's perft divide (see :meth:`EngineProtocol.perft`)."""
+        return self._run(self.protocol.perft(board, depth))
+
+    def quit(self) -> None:
+        """Quit the engine (killed if it does not exit) and stop the background loop."""
+        if self._closed:
+            return
+        try:
+            self._run(self.protocol.quit())
+        finally:
+            self._closed = True
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join()
+            self._loop.close()
+
+    close = quit
+
+    def __enter__(self) -> "SimpleEngine":
+        return self
+
+    def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException],
+                 tb: Optional[TracebackType]) -> None:
+        self.quit()
+
+    def __repr__(self) -> str:
+        return f"<SimpleEngine {self.protocol.name!r} ({self.dialect.value})>"
+
+
+class SimpleAnalysisResult:
+    """The synchronous face of :class:`AnalysisResult`: iterate over infos, :meth:`stop`, :meth:`wait`."""
+
+    def __init__(self, engine: SimpleEngine, inner: AnalysisResult) -> None:
+        self._engine = engine
+        self._inner = inner
+
+    @property
+    def info(self) -> InfoDict:
+        """The merged info of the best line so far."""
+        return self._inner.info
+
+    @property
+    def multipv(self) -> List[InfoDict]:
+        """The merged info of every line so far."""
+        return self._inner.multipv
+
+    def stop(self) -> None:
+        """Ask the engine to stop."""
+        self._engine._loop.call_soon_threadsafe(self._inner.stop)
+
+    def wait(self) -> BestMove:
+        """Wait for the best move."""
+        return self._engine._run(self._inner.wait())
+
+    def get(self) -> InfoDict:
+        """The next info (blocks); :class:`AnalysisComplete` after the last."""
+        return self._engine._run(self._inner.get())
+
+    def empty(self) -> bool:
+        """Whether no info is waiting now."""
+        return self._inner.empty()
+
+    def would_block(self) -> bool:
+        """Whether :meth:`get` would wait (no info waiting and the analysis still running)."""
+        return self._inner.empty() and not self._inner._done.done()
+
+    def next(self) -> Optional[InfoDict]:
+        """The next info, or ``None`` once the analysis has ended."""
+        try:
+            return self.get()
+        except AnalysisComplete:
+            return None
+
+    def __iter__(self) -> Iterator[InfoDict]:
+        return self
+
+    def __next__(self) -> InfoDict:
+        try:
+            return self.get()
+        except AnalysisComplete:
+            raise StopIteration from None
+
+    def __enter__(self) -> "SimpleAnalysisResult":
+        return self
+
+    def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException],
+                 tb: Optional[TracebackType]) -> None:
+        self.stop()
+        try:
+            self.wait()
+        except EngineError:
+            if exc_type is None:
+                raise
