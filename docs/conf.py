@@ -37,6 +37,8 @@ html_title = f"xiangqi {release}"
 nitpicky = True
 default_role = "py:obj"
 primary_domain = "py"
+# Literal blocks (command help, header comments) are plain text; doctests and code blocks name their language.
+highlight_language = "text"
 
 autodoc_default_options = {"members": True, "member-order": "bysource", "show-inheritance": True}
 autodoc_typehints = "signature"

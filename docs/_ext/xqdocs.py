@@ -89,7 +89,7 @@ class CliHelp(SphinxDirective):
         rst = ["``xiangqi --help``:", ""] + _literal(main_help)
         for name, text in helps:
             title = f"xiangqi {name}"
-            rst += [title, "-" * len(title), "", f".. _cli-{name}:", ""] + _literal(text)
+            rst += [f".. _cli-{name}:", "", title, "-" * len(title), ""] + _literal(text)
         return _parse(self, rst)
 
 
