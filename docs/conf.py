@@ -29,7 +29,8 @@ extensions = [
 
 exclude_patterns = ["_build", "README.md", "conftest.py"]
 html_theme = "alabaster"
-html_theme_options = {"description": "Xiangqi (Chinese chess) for Python, on a C bitboard core", "fixed_sidebar": True}
+html_theme_options = {"description": "Xiangqi (Chinese chess) for Python, on a C bitboard core", "fixed_sidebar": True,
+                      "page_width": "1240px", "body_max_width": "none"}
 html_static_path: list[str] = []
 html_title = f"xiangqi {release}"
 
