@@ -17,6 +17,7 @@ import doctest
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,8 @@ sys.path.insert(0, str(DOCS / "_ext"))
 import c_header  # noqa: E402  (docs/_ext: needs no Sphinx)
 
 Console = List[Tuple[str, str]]
+#: System tools a tutorial's console blocks call, and the Debian packages that bring them.
+TOOLS = {"c": (("cc", "c++", "make"), "build-essential")}
 
 
 def blocks(text: str) -> Iterator[Tuple[str, Union[str, Console], int]]:
@@ -80,6 +83,10 @@ def scratch_folder(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: p.stem)
 def test_tutorial_runs(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tools, package = TOOLS.get(page.stem, ((), ""))
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        pytest.skip(f"the {page.stem} tutorial needs {', '.join(missing)} (apt-get install {package})")
     cwd = scratch_folder(tmp_path)
     monkeypatch.chdir(cwd)
     env = dict(os.environ, COLUMNS="100", PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])

@@ -294,8 +294,7 @@ class Exports(SphinxDirective):
             if home is None or home.startswith(f"{PACKAGE}._") or not home.startswith(PACKAGE):
                 home = next((m.__name__ for m in public_modules()[1:]
                              if name in getattr(m, "__all__", ()) and getattr(m, name) is obj), PACKAGE)
-            ref = f":obj:`~{home}.{name}`" if home != PACKAGE else f"``{name}``"
-            rows += [f"   * - {ref}", f"     - :mod:`{home}`"]
+            rows += [f"   * - :obj:`~{home}.{name}`", f"     - :mod:`{home}`"]
         return _parse(self, rows)
 
 
