@@ -20,7 +20,7 @@ class HeaderError(ValueError):
 
 @dataclasses.dataclass
 class Decl:
-    kind: str                 # "function", "macro", "enumerator", "type", "struct"
+    kind: str                 # "function", "macro", "enumerator", "type", "struct", "member"
     name: str
     text: str                 # the declaration as the C domain reads it (signature, "NAME(args)", "NAME = 1")
     comment: str = ""         # the trailing comment
