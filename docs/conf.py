@@ -27,7 +27,7 @@ extensions = [
     "xqdocs",  # docs/_ext/xqdocs.py: CLI help, the C headers, the __all__ coverage check
 ]
 
-exclude_patterns = ["_build", "README.md", "conftest.py"]
+exclude_patterns = ["_build", "README.md"]
 html_theme = "alabaster"
 html_theme_options = {"description": "Xiangqi (Chinese chess) for Python, on a C bitboard core", "fixed_sidebar": True,
                       "page_width": "1240px", "body_max_width": "none"}
