@@ -87,9 +87,9 @@ NUM_MOVES: int = lib.XQ_MOVE_INDEX_NB
 
 #: Status codes (``int8``) written into ``status=`` arrays.
 OK: int = _ffi.OK
-FEN_SYNTAX: int = _ffi.E_FEN_SYNTAX
-FEN_POSITION: int = _ffi.E_FEN_POSITION
-BAD_ARGUMENT: int = _ffi.E_ARG
+FEN_SYNTAX: int = _ffi.E_FEN_SYNTAX  #: A malformed FEN (-1).
+FEN_POSITION: int = _ffi.E_FEN_POSITION  #: A FEN or packed record that is no usable position (-2).
+BAD_ARGUMENT: int = _ffi.E_ARG  #: The C core's bad-argument code (``XQ_E_ARG``, -6).
 
 _VIEWS = {"absolute": lib.XQ_VIEW_ABSOLUTE, "side_to_move": lib.XQ_VIEW_SIDE_TO_MOVE}
 _MAX_MOVES: int = _ffi.MAX_MOVES

@@ -30,39 +30,39 @@ Square = int
 PieceType = int
 Bitboard = int
 
-RED: Color = True
-BLACK: Color = False
-COLORS = [RED, BLACK]
-COLOR_NAMES = ["black", "red"]
+RED: Color = True  #: Red, the side that moves first (``True``).
+BLACK: Color = False  #: Black (``False``).
+COLORS = [RED, BLACK]  #: Both colours, Red first.
+COLOR_NAMES = ["black", "red"]  #: Colour names indexed by ``int(color)``.
 
-PAWN: PieceType = 1
-ADVISOR: PieceType = 2
-ELEPHANT: PieceType = 3
-HORSE: PieceType = 4
-CANNON: PieceType = 5
-ROOK: PieceType = 6
-KING: PieceType = 7
-PIECE_TYPES = [PAWN, ADVISOR, ELEPHANT, HORSE, CANNON, ROOK, KING]
+PAWN: PieceType = 1  #: Pawn (兵/卒).
+ADVISOR: PieceType = 2  #: Advisor (仕/士).
+ELEPHANT: PieceType = 3  #: Elephant (相/象).
+HORSE: PieceType = 4  #: Horse (马).
+CANNON: PieceType = 5  #: Cannon (炮).
+ROOK: PieceType = 6  #: Rook (车).
+KING: PieceType = 7  #: King (帅/将).
+PIECE_TYPES = [PAWN, ADVISOR, ELEPHANT, HORSE, CANNON, ROOK, KING]  #: The piece types 1-7 in order.
 #: FEN letters by piece type (index 0 unused); upper case is Red.
 PIECE_SYMBOLS = [None, "p", "a", "b", "n", "c", "r", "k"]
-PIECE_NAMES = [None, "pawn", "advisor", "elephant", "horse", "cannon", "rook", "king"]
+PIECE_NAMES = [None, "pawn", "advisor", "elephant", "horse", "cannon", "rook", "king"]  #: English piece names by piece type (index 0 unused).
 #: Chinese piece characters (simplified), ``[color][piece_type]``.
 _CHINESE_PIECES = [
     [None, "卒", "士", "象", "马", "炮", "车", "将"],
     [None, "兵", "仕", "相", "马", "炮", "车", "帅"],
 ]
 
-FILE_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
-RANK_NAMES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]
+FILE_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]  #: File letters a-i, from Red's left.
+RANK_NAMES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]  #: Rank digits 0-9, from Red's back rank (ICCS).
 
-SQUARES = list(range(90))
-SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]
+SQUARES = list(range(90))  #: All squares, ``rank * 9 + file``: a0 = 0 ... i9 = 89.
+SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]  #: Square names by square (``'a0'`` ... ``'i9'``).
 
-STARTING_BOARD_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
-STARTING_FEN = STARTING_BOARD_FEN + " w - - 0 1"
+STARTING_BOARD_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"  #: The piece placement of the start position.
+STARTING_FEN = STARTING_BOARD_FEN + " w - - 0 1"  #: The FEN of the start position, Red to move.
 
-BB_EMPTY: Bitboard = 0
-BB_ALL: Bitboard = (1 << 90) - 1
+BB_EMPTY: Bitboard = 0  #: The empty bitboard.
+BB_ALL: Bitboard = (1 << 90) - 1  #: The bitboard of all 90 squares.
 
 _SYMBOL_TO_TYPE = {"p": PAWN, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": HORSE,
                    "h": HORSE, "c": CANNON, "r": ROOK, "k": KING}

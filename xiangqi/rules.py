@@ -165,7 +165,7 @@ CXA = RuleSet(
     name="cxa", title="Chinese rules", title_zh="中国规则", mate_threats=True, mixed_attacks_forbidden=True,
     chase_needs_same_victim=False, chinese_chase=True, joint_chase_exceptions=True,
 )
-RULE_SETS: Dict[str, RuleSet] = {"axf": AXF, "cxa": CXA}
+RULE_SETS: Dict[str, RuleSet] = {"axf": AXF, "cxa": CXA}  #: The rule sets by name.
 #: The rule set used when none is named.
 DEFAULT_RULES = "axf"
 
