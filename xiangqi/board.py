@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
-    ADVISOR, BLACK, ELEPHANT, KING, PAWN, RED, STARTING_FEN, Color, Move, Piece, Square,
-    SquareSet, square_file, square_rank,
+    ADVISOR, BLACK, ELEPHANT, KING, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece, Square,
+    SquareSet, same_square_message, square_file, square_rank,
 )
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.outcome import Outcome, Termination
@@ -309,6 +309,8 @@ class Board:
         if not (0 < code < 1 << 14 and code >> 7 < 90 and code & 127 < 90):
             raise InvalidMoveError(f"not a move code: {code!r} (expected from << 7 | to with squares 0-89) "
                                    f"in {self.fen()}")
+        if code >> 7 == code & 127:
+            raise InvalidMoveError(same_square_message(SQUARE_NAMES[code & 127] * 2))
         n = len(self.move_stack)
         if n == self._cap:
             self._grow()
@@ -341,6 +343,9 @@ class Board:
         self.move_stack.extend(Move.from_code(int(c)) for c in codes[:played])
         if played < n:
             code = int(codes[played])
+            if code and code >> 7 == code & 127 and code >> 7 < 90:
+                raise InvalidMoveError(f"move {played + 1} of {n} (ply {start + played}): "
+                                       + same_square_message(SQUARE_NAMES[code & 127] * 2))
             text = Move.from_code(code).iccs() if code >> 7 < 90 and code & 127 < 90 else str(code)
             raise IllegalMoveError(f"move {played + 1} of {n} ({text!r}, ply {start + played}) refused in "
                                    f"{self.fen()}")
@@ -383,20 +388,22 @@ class Board:
         piece = self.piece_at(move.from_square)
         frm, to = move.from_square, move.to_square
         names = _PIECE_WORDS
+        if not move:
+            return "the null move passes the turn (it is not a legal move)"
         if piece is None:
-            return f"there is no piece on {Move(frm, frm).iccs()[:2]}"
+            return f"there is no piece on {SQUARE_NAMES[frm]}"
         side = "Red" if self.turn else "Black"
-        what = f"the {'red' if piece.color else 'black'} {names[piece.piece_type]} on {Move(frm, frm).iccs()[:2]}"
+        what = f"the {'red' if piece.color else 'black'} {names[piece.piece_type]} on {SQUARE_NAMES[frm]}"
         if piece.color != self.turn:
             return f"{what} is not {side}'s piece ({side} to move)"
         if not lib.xq_pos_is_pseudo_legal(self._pos, move.code):
             target = self.piece_at(to)
             if target is not None and target.color == self.turn:
-                return f"{what} cannot capture its own side's piece on {Move(to, to).iccs()[:2]}"
-            return f"{what} cannot move to {Move(to, to).iccs()[:2]} by its movement rules"
+                return f"{what} cannot capture its own side's piece on {SQUARE_NAMES[to]}"
+            return f"{what} cannot move to {SQUARE_NAMES[to]} by its movement rules"
         if lib.xq_pos_is_legal(self._pos, move.code):
             return "legal"
-        return f"moving {what} to {Move(to, to).iccs()[:2]} would leave the {side.lower()} king attacked"
+        return f"moving {what} to {SQUARE_NAMES[to]} would leave the {side.lower()} king attacked"
 
     parse_uci = parse_iccs
 

@@ -9,11 +9,15 @@ Everything here is pure Python and uses the same integers as the C core:
 * piece types are ``PAWN = 1`` … ``KING = 7`` and a piece code is
   ``color << 3 | piece_type``;
 * a move is 16 bits, ``from_square << 7 | to_square``; 0 is the null move.
+  No move has its from and to squares equal, so no coordinate text (``a0a0``)
+  reads as the null move: it is written ``0000`` (``--`` is read too).
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Iterator, Optional
+
+from xiangqi.errors import InvalidMoveError
 
 __all__ = [
     "Color", "Square", "PieceType", "Bitboard",
@@ -22,7 +26,8 @@ __all__ = [
     "PIECE_SYMBOLS", "PIECE_NAMES", "FILE_NAMES", "RANK_NAMES", "SQUARES", "SQUARE_NAMES",
     "STARTING_FEN", "STARTING_BOARD_FEN",
     "square", "square_file", "square_rank", "square_name", "parse_square", "square_mirror",
-    "square_flip", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL",
+    "square_flip", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL", "NULL_MOVE_TEXT", "NULL_MOVE_TEXTS",
+    "SAME_SQUARE_REASON", "same_square_message",
 ]
 
 Color = bool
@@ -165,6 +170,20 @@ class Piece:
         return self.symbol()
 
 
+#: How the null move is written; :data:`NULL_MOVE_TEXTS` are read as it.
+NULL_MOVE_TEXT = "0000"
+NULL_MOVE_TEXTS = frozenset(["0000", "--"])
+
+
+#: Why a move between one square and itself (``a0a0``) is refused, wherever it is read.
+SAME_SQUARE_REASON = "its from and to squares are the same (the null move is written 0000)"
+
+
+def same_square_message(text: str) -> str:
+    """The one message for a move whose from and to squares are the same (``a0a0``)."""
+    return f"invalid move {text!r}: {SAME_SQUARE_REASON}"
+
+
 class Move:
     """A move from one square to another, in ICCS coordinates.
 
@@ -180,6 +199,8 @@ class Move:
     def __init__(self, from_square: Square, to_square: Square) -> None:
         if not (0 <= from_square < 90 and 0 <= to_square < 90):
             raise ValueError(f"squares must be 0-89 (a0-i9): Move({from_square!r}, {to_square!r})")
+        if from_square == to_square and from_square:
+            raise InvalidMoveError(same_square_message(SQUARE_NAMES[from_square] * 2))
         self.from_square = from_square
         self.to_square = to_square
 
@@ -194,11 +215,17 @@ class Move:
         f, t = code >> 7, code & 127
         if code and not (0 <= code < 1 << 14 and f < 90 and t < 90):
             raise ValueError(f"not a move code: {code!r}")
+        if f == t and code:
+            raise InvalidMoveError(same_square_message(SQUARE_NAMES[f] * 2))
         return cls(f, t)
 
     @classmethod
     def null(cls) -> "Move":
-        """The null move (``0000``)."""
+        """The null move (``0000``): it passes the turn and is false in a boolean context.
+
+        >>> bool(Move.null()), Move.null().iccs(), Move.from_iccs("--") == Move.null()
+        (False, '0000', True)
+        """
         return cls(0, 0)
 
     def __bool__(self) -> bool:
@@ -206,18 +233,21 @@ class Move:
 
     @classmethod
     def from_iccs(cls, text: str) -> "Move":
-        """Parse ``h2e2`` or ``H2-E2`` (ranks 0–9). Raises :class:`InvalidMoveError`."""
-        from xiangqi.errors import InvalidMoveError
+        """Parse ``h2e2`` or ``H2-E2`` (ranks 0–9); ``0000`` or ``--`` is the null move.
 
+        Raises :class:`InvalidMoveError`, also for a move between one square and itself (``a0a0``).
+        """
         if not isinstance(text, str):
             raise TypeError(f"move text must be a str, not {type(text).__name__}")
         s = text.strip().lower()
         if len(s) == 5 and s[2] == "-":
             s = s[:2] + s[3:]
-        if s == "0000":
+        if s in NULL_MOVE_TEXTS:
             return cls.null()
         if len(s) == 4 and s[0] in "abcdefghi" and s[2] in "abcdefghi" and s[1].isdigit() and s[3].isdigit() \
                 and s[1].isascii() and s[3].isascii():
+            if s[:2] == s[2:]:
+                raise InvalidMoveError(same_square_message(text))
             return cls(parse_square(s[:2]), parse_square(s[2:]))
         raise InvalidMoveError(f"invalid ICCS move {text!r}: expected a file a-i and a rank 0-9 twice, e.g. 'h2e2'")
 
@@ -226,7 +256,7 @@ class Move:
     def iccs(self) -> str:
         """The ICCS/UCCI text, e.g. ``h2e2`` (``0000`` for the null move)."""
         if not self:
-            return "0000"
+            return NULL_MOVE_TEXT
         return SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
 
     uci = iccs

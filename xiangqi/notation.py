@@ -97,7 +97,10 @@ import re
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from xiangqi._ffi import ffi, lib
-from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, SQUARE_NAMES, STARTING_FEN, Move
+from xiangqi.core import (
+    ADVISOR, CANNON, ELEPHANT, HORSE, KING, NULL_MOVE_TEXT, NULL_MOVE_TEXTS, PAWN, ROOK, SAME_SQUARE_REASON,
+    SQUARE_NAMES, STARTING_FEN, Move,
+)
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -408,11 +411,13 @@ _ICCS1_RE = re.compile(r"([a-i])(10|[1-9])-?([a-i])(10|[1-9])", re.ASCII | re.IG
 def _decode_iccs(s: str, one_based: bool) -> Optional[_Desc]:
     m = (_ICCS1_RE if one_based else _ICCS_RE).fullmatch(s)
     if m is None:
-        return _Desc(_KIND_ICCS, s, code=0) if s == "0000" else None
+        return _Desc(_KIND_ICCS, s, code=0) if s in NULL_MOVE_TEXTS else None
     base = 1 if one_based else 0
     a, r1, b, r2 = m.groups()
     frm = (int(r1) - base) * 9 + ord(a.lower()) - 97
     to = (int(r2) - base) * 9 + ord(b.lower()) - 97
+    if frm == to:
+        raise _Invalid(SAME_SQUARE_REASON)
     return _Desc(_KIND_ICCS, s, code=frm << 7 | to)
 
 
@@ -769,6 +774,8 @@ def _legal_fn(board: "Board") -> _Legal:
 def _parse_with(board: "Board", text: str, get_entry: Callable[[str], _Entry], what: str) -> Move:
     if not isinstance(text, str):
         raise TypeError(f"a move text must be a str, not {type(text).__name__}")
+    if text.strip() in NULL_MOVE_TEXTS:
+        return Move.null()
     try:
         e = get_entry(text)
     except _Invalid as exc:
@@ -967,9 +974,7 @@ def _checked_for_writing(board: "Board", move: Move, what: str) -> Tuple[bytes, 
         raise TypeError(f"expected a Move, not {type(move).__name__}")
     red = bool(board.turn)
     pc = board.piece_codes()
-    if not move:
-        raise IllegalMoveError(f"cannot write the null move in {what} notation (in {board.fen()})")
-    if move.from_square >= 90 or move.to_square >= 90 or not board.is_legal(move):
+    if move and (move.from_square >= 90 or move.to_square >= 90 or not board.is_legal(move)):
         reason = _why_illegal(pc, red, move.from_square, move.to_square) if move.from_square < 90 and \
             move.to_square < 90 else "square out of range"
         raise IllegalMoveError(f"cannot write illegal move {move.iccs()!r} in {what} notation in {board.fen()}: "
@@ -996,6 +1001,8 @@ def format_chinese(board: "Board", move: Move, *, traditional: bool = False, ful
     here.
     """
     pc, red = _checked_for_writing(board, move, "Chinese")
+    if not move:
+        return NULL_MOVE_TEXT
     return _write_chinese(pc, red, move.from_square, move.to_square, _STYLES[bool(traditional), bool(fullwidth)],
                           _legal_fn(board), bool(compact))
 
@@ -1003,9 +1010,12 @@ def format_chinese(board: "Board", move: Move, *, traditional: bool = False, ful
 def format_wxf(board: "Board", move: Move) -> str:
     """The canonical WXF text of a legal ``move`` in ``board``: ``C2.5``, ``H8+7``, ``R+.3``, ``++.4``.
 
-    Raises :class:`IllegalMoveError` for a move that is not legal here.
+    The null move is written ``0000`` (in every notation). Raises :class:`IllegalMoveError` for a move that is
+    not legal here.
     """
     pc, red = _checked_for_writing(board, move, "WXF")
+    if not move:
+        return NULL_MOVE_TEXT
     return _write_wxf(pc, red, move.from_square, move.to_square, _legal_fn(board))
 
 
@@ -1063,7 +1073,9 @@ class _Replay:
         is_legal, do_move = lib.xq_pos_is_legal, lib.xq_pos_do_move
         while i < upto:
             c = codes[i]
-            if not is_legal(pos, c) or do_move(pos, c, undo):
+            if not c:
+                lib.xq_pos_do_null(pos, undo)  # the null move: the turn passes
+            elif not is_legal(pos, c) or do_move(pos, c, undo):
                 break
             i += 1
         self.played = i
@@ -1155,6 +1167,10 @@ def _parse_codes(board: "Board", texts: Sequence[str], notation: str, one_based:
     for text in texts:
         e = get(text)
         if e is None:
+            if isinstance(text, str) and text.strip() in NULL_MOVE_TEXTS:
+                append(0)
+                red = not red
+                continue
             try:
                 e = get_entry(text, one_based)
             except _Invalid as exc:
@@ -1198,8 +1214,6 @@ def _resolve_in_game(desc: _Desc, pc: _Codes, red: bool, replay: _Replay, ply: i
         code = _resolve(desc, pc, red, lambda c: replay.legal(c, ply))
     except _Fail as fail:
         replay.fail(fail.cls, ply, fail.reason)
-    if code == 0:
-        replay.fail(IllegalMoveError, ply, "a null move (0000) cannot be played in a game")
     # An ICCS code is taken as it is: if it is illegal, the replay stops there before any later token counts.
     return code
 
@@ -1232,9 +1246,9 @@ def _format_codes(board: "Board", codes: List[int], to: str, traditional: bool, 
         names = _SQUARE_NAMES_1 if one_based else SQUARE_NAMES
         for code in codes:
             frm, dst = code >> 7, code & 127
-            if not 0 <= frm < 90 or dst >= 90:
+            if not 0 <= frm < 90 or dst >= 90 or (frm == dst and code):
                 replay.fail(IllegalMoveError, len(out), f"not a move code: {code}")
-            append(names[frm] + names[dst])
+            append(names[frm] + names[dst] if code else NULL_MOVE_TEXT)
     else:
         pc = bytearray(board.piece_codes())
         red = bool(board.turn)
@@ -1242,6 +1256,10 @@ def _format_codes(board: "Board", codes: List[int], to: str, traditional: bool, 
         style = _STYLES[bool(traditional), bool(fullwidth)]
         get = (_CHINESE_WRITTEN[style.key] if chinese else _WXF_WRITTEN).get
         for code in codes:
+            if not code:
+                append(NULL_MOVE_TEXT)
+                red = not red
+                continue
             frm, dst = code >> 7, code & 127
             p = pc[frm] if 0 <= frm < 90 else 0
             s = get(p << 14 | code) if p and pc[frm % 9::9].count(p) == 1 else None
