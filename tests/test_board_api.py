@@ -76,3 +76,102 @@ def test_square_names_in_messages() -> None:
     assert board.illegal_reason(Move.from_iccs("a0b1")) == "the red rook on a0 cannot move to b1 by its movement rules"
     assert board.illegal_reason(Move.from_iccs("e0a0")) == "the red king on e0 cannot capture its own side's piece on a0"
     assert Board().illegal_reason(Move.null()).startswith("the null move")
+
+
+# --------------------------------------------------------------------------------------- pickling and copies
+
+def _same_history(a: Board, b: Board) -> None:
+    assert a.fen() == b.fen() and a.move_stack == b.move_stack and a.starting_fen == b.starting_fen
+    assert a.key_history() == b.key_history() and a.captured_history() == b.captured_history()
+    oa, ob = a.outcome(), b.outcome()
+    assert (oa is None) == (ob is None) and (oa is None or (oa.termination, oa.winner, oa.reason) ==
+                                             (ob.termination, ob.winner, ob.reason))
+
+
+_PERPETUAL = ("3k5/R8/9/9/9/9/9/9/4A4/4K4 w - - 0 1", ["a8a9", "d9d8", "a9a8", "d8d9"] * 2)
+
+
+def _perpetual() -> Board:
+    board = Board(_PERPETUAL[0])
+    for m in _PERPETUAL[1]:
+        board.push_iccs(m)
+    return board
+
+
+def test_pickle_copy_and_deepcopy_keep_the_history_and_rulings() -> None:
+    import copy
+    import pickle
+
+    board = _perpetual()
+    outcome = board.outcome()
+    assert outcome is not None and "perpetual check" in outcome.reason
+    for other in (pickle.loads(pickle.dumps(board)), copy.deepcopy(board), copy.copy(board), board.copy()):
+        assert other is not board and other == board and other._pos != board._pos
+        _same_history(board, other)
+        assert other.is_repetition(3) and other.move_facts(-2).check and other.move_facts(-1).evasion
+        other.pop()
+        assert board.move_stack[-1] == Move.from_iccs("d8d9")  # independent of the original
+    short = board.copy(stack=False)
+    assert short.fen() == board.fen() and short.move_stack == [] and short.starting_fen == board.fen()
+
+
+class _MyBoard(Board):
+    pass
+
+
+def test_pickle_keeps_the_subclass_and_refuses_foreign_state() -> None:
+    import pickle
+
+    b = _MyBoard()
+    b.push_iccs("h2e2")
+    again = pickle.loads(pickle.dumps(b))
+    assert type(again) is _MyBoard and again.move_stack == [Move.from_iccs("h2e2")]
+    with pytest.raises(TypeError, match="not a pickled Board"):
+        Board.__new__(Board).__setstate__({"fen": STARTING_FEN, "moves": "h2e2"})
+
+
+def _ruled_in_worker(board: Board) -> "tuple[str, Board]":
+    outcome = board.outcome()
+    board.pop()
+    return ("" if outcome is None else outcome.reason), board
+
+
+def test_board_crosses_a_process_pool() -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    board = _perpetual()
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        reason, back = pool.submit(_ruled_in_worker, board).result(timeout=120)
+    outcome = board.outcome()
+    assert outcome is not None and reason == outcome.reason
+    board.pop()
+    _same_history(board, back)
+
+
+try:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover - hypothesis is in the test extra
+    given = None
+
+if given is not None:
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.integers(0, 10_000), min_size=0, max_size=120), st.integers(0, 5))
+    def test_pickle_round_trip_of_random_playouts_with_null_moves(choices: "list[int]", null_every: int) -> None:
+        import pickle
+
+        board = Board()
+        for i, c in enumerate(choices):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            if null_every and i % (null_every + 3) == null_every and not board.is_check():
+                board.push(Move.null())
+            else:
+                board.push(moves[c % len(moves)])
+        again = pickle.loads(pickle.dumps(board, protocol=pickle.HIGHEST_PROTOCOL))
+        _same_history(board, again)
+        assert again.status() == board.status()
+        while board.move_stack:
+            assert board.pop() == again.pop() and board.fen() == again.fen()

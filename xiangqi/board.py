@@ -138,13 +138,17 @@ class Board:
     """
 
     def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
+        self._alloc(64)
+        self.set_fen(STARTING_FEN if fen is None else fen)
+
+    def _alloc(self, cap: int) -> None:
+        """Fresh C buffers: the position, ``cap`` undo records and a move list."""
         self._pos: Any = ffi.new("xq_pos *")
-        self._cap = 64
-        self._undo: Any = ffi.new("xq_undo[]", self._cap)
+        self._cap = cap
+        self._undo: Any = ffi.new("xq_undo[]", cap)
         self._movebuf: Any = ffi.new("xq_move[]", _ffi.MAX_MOVES)
         self.move_stack: List[Move] = []
         self._start_fen = STARTING_FEN
-        self.set_fen(STARTING_FEN if fen is None else fen)
 
     # ------------------------------------------------------------------ FEN
 
@@ -570,25 +574,50 @@ class Board:
     # ----------------------------------------------------------------- misc
 
     def copy(self, *, stack: bool = True) -> "Board":
-        """A copy of the board; with ``stack=False`` the copy has no move history."""
-        b = Board.__new__(Board)
-        b._pos = ffi.new("xq_pos *")
+        """A copy of the board (of the same class); with ``stack=False`` the copy has no move history.
+
+        ``copy.copy`` and ``copy.deepcopy`` give the same full copy (moves are immutable, so they are shared).
+        """
+        b = type(self).__new__(type(self))
+        b._alloc(self._cap if stack else 64)
         lib.xq_pos_copy(b._pos, self._pos)
-        b._movebuf = ffi.new("xq_move[]", _ffi.MAX_MOVES)
         if stack:
-            b._cap = self._cap
-            b._undo = ffi.new("xq_undo[]", self._cap)
             ffi.memmove(b._undo, self._undo, ffi.sizeof("xq_undo") * self._cap)
             b.move_stack = list(self.move_stack)
             b._start_fen = self._start_fen
         else:
-            b._cap = 64
-            b._undo = ffi.new("xq_undo[]", b._cap)
-            b.move_stack = []
             b._start_fen = self.fen()
         return b
 
-    __copy__ = copy
+    def __copy__(self) -> "Board":
+        return self.copy()
+
+    def __deepcopy__(self, memo: Dict[int, object]) -> "Board":
+        return self.copy()
+
+    def __getstate__(self) -> Dict[str, object]:
+        """What pickle keeps: the starting FEN and the move codes, replayed on load (not the C structs, whose
+        layout is the build's)."""
+        return {"fen": self._start_fen, "moves": [m.from_square << 7 | m.to_square for m in self.move_stack]}
+
+    def __setstate__(self, state: Dict[str, object]) -> None:
+        fen, moves = state["fen"], state["moves"]
+        if not isinstance(fen, str) or not isinstance(moves, list):
+            raise TypeError("not a pickled Board: expected a FEN str and a list of move codes")
+        self._alloc(64)
+        self.set_fen(fen)
+        codes: List[int] = moves
+        start = 0
+        # Play back as push did: no legality check, null moves (code 0) pass the turn.
+        while start < len(codes):
+            try:
+                stop = codes.index(0, start)
+            except ValueError:
+                stop = len(codes)
+            self.push_codes(codes[start:stop], check_legal=False)
+            if stop < len(codes):
+                self.push(Move.null())
+            start = stop + 1
 
     def key_history(self) -> List[int]:
         """Zobrist keys of every position from the starting FEN to now (``ply + 1`` keys)."""
