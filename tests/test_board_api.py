@@ -175,3 +175,108 @@ if given is not None:
         assert again.status() == board.status()
         while board.move_stack:
             assert board.pop() == again.pop() and board.fen() == again.fen()
+
+
+# ------------------------------------------------------------------------------------- editing and transforms
+
+def test_editing_api_refuses_only_what_the_position_cannot_hold() -> None:
+    from xiangqi import KING, PAWN, ROOK, Piece, Status
+    from xiangqi.errors import InvalidFenError
+
+    board = Board()
+    board.push_iccs("h2e2")
+    assert board.remove_piece_at(0) == Piece(ROOK, RED)
+    assert board.move_stack == [] and board.starting_fen == board.fen()
+    board.set_piece_at(xiangqi.parse_square("e4"), Piece(ROOK, RED))
+    assert board.fen() == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/4R4/P1P1P1P1P/1C2C4/9/1NBAKABNR b - - 1 1"
+    assert board.remove_piece_at(xiangqi.parse_square("e4")) == Piece(ROOK, RED)
+    assert board.remove_piece_at(xiangqi.parse_square("e4")) is None
+    board.set_piece_at(0, Piece(ROOK, RED))
+    before = board.fen()
+    with pytest.raises(InvalidFenError, match="no red king"):
+        board.remove_piece_at(4)
+    with pytest.raises(InvalidFenError, match="3 red rooks"):
+        board.set_piece_at(xiangqi.parse_square("e4"), Piece(ROOK, RED))
+    with pytest.raises(InvalidFenError, match="6 red pawns"):
+        board.set_piece_at(xiangqi.parse_square("e4"), Piece(PAWN, RED))
+    assert board.fen() == before  # a refused edit changes nothing
+    with pytest.raises(ValueError, match="square must be an int 0-89"):
+        board.set_piece_at(90, None)
+    with pytest.raises(TypeError, match="Piece or None"):
+        board.set_piece_at(0, "R")  # type: ignore[arg-type]
+    # What the position holds but play cannot reach is accepted and reported by status().
+    board.set_piece_map({0: Piece(KING, RED), 89: Piece(KING, BLACK), 40: Piece(PAWN, RED)})
+    assert board.board_fen() == "8k/9/9/9/9/4P4/9/9/9/K8"
+    assert board.status() & Status.KING_OUTSIDE_PALACE
+    board.turn = RED
+    assert board.turn is RED and board.fen().split()[1] == "w"
+    with pytest.raises(ValueError):
+        board.turn = 2  # type: ignore[assignment]
+    board.set_board_fen("3k5/9/9/9/9/9/9/9/9/4K4")
+    assert board.fen() == "3k5/9/9/9/9/9/9/9/9/4K4 w - - 1 1"
+    with pytest.raises(InvalidFenError):
+        board.set_board_fen("3k5/9/9/9/9/9/9/9/9/4K4 w")
+    board.reset()
+    assert board.fen() == STARTING_FEN and board.move_stack == []
+
+
+def _random_board(choices: "list[int]") -> Board:
+    board = Board()
+    for c in choices:
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(moves[c % len(moves)])
+    return board
+
+
+if given is not None:
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.integers(0, 10_000), max_size=60),
+           st.lists(st.tuples(st.integers(0, 89), st.integers(0, 14)), max_size=12))
+    def test_editing_matches_a_fen_rebuild(choices: "list[int]", edits: "list[tuple[int, int]]") -> None:
+        from xiangqi import Piece
+        from xiangqi.errors import InvalidFenError
+
+        board = _random_board(choices)
+        for sq, code in edits:
+            piece = None if code in (0, 8) else Piece.from_code(code)
+            expected = dict(board.piece_map())
+            if piece is None:
+                expected.pop(sq, None)
+            else:
+                expected[sq] = piece
+            before = board.fen()
+            try:
+                board.set_piece_at(sq, piece)
+            except InvalidFenError:
+                assert board.fen() == before
+                continue
+            rebuilt = Board(before)
+            rebuilt.set_piece_map(expected)
+            assert board.piece_map() == expected and board == rebuilt
+            assert board.zobrist_hash() == Board(board.fen()).zobrist_hash()
+            assert sorted(m.code for m in board.legal_moves) == sorted(m.code for m in Board(board.fen()).legal_moves)
+            assert board.move_stack == [] and board.starting_fen == board.fen()
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.integers(0, 10_000), max_size=80))
+    def test_mirror_and_flip_keep_perft_and_map_moves_one_to_one(choices: "list[int]") -> None:
+        from xiangqi import square_flip, square_mirror
+
+        board = _random_board(choices)
+        for other, f, swap in ((board.mirror(), square_mirror, False), (board.flip(), square_flip, True)):
+            assert other.turn == (board.turn != swap)
+            assert other.perft(2) == board.perft(2)
+            mapped = {Move(f(m.from_square), f(m.to_square)) for m in board.legal_moves}
+            assert mapped == set(other.legal_moves) and len(mapped) == len(board.legal_moves)
+            assert [Move(f(m.from_square), f(m.to_square)) for m in board.move_stack] == other.move_stack
+            assert other.status() == board.status()
+            twice = other.mirror() if not swap else other.flip()
+            assert twice.fen() == board.fen() and twice.move_stack == board.move_stack
+            assert (other.outcome() is None) == (board.outcome() is None)
+
+
+def test_transform_refuses_a_map_that_is_not_one_to_one() -> None:
+    with pytest.raises(ValueError, match="one to one"):
+        Board().transform(lambda s: 0)

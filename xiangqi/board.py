@@ -5,13 +5,13 @@ from __future__ import annotations
 import enum
 import operator
 import re
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence
 
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
     ADVISOR, BLACK, ELEPHANT, KING, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece, Square,
-    SquareSet, same_square_message, square_file, square_rank,
+    SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
 )
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.outcome import Outcome, Termination
@@ -185,6 +185,88 @@ class Board:
         """The piece placement part of the FEN."""
         return self.fen().split(" ", 1)[0]
 
+    # -------------------------------------------------------------- editing
+    #
+    # Every edit builds the new position's FEN and loads it through set_fen, so one reader checks what the C
+    # position can hold (one king a side, at most 5 pawns and 2 of each other piece): an edit it refuses raises
+    # InvalidFenError and leaves the board as it was. What the position can hold but play cannot reach (a king
+    # outside its palace, kings facing) is accepted and reported by status(). An edit starts a new history: the
+    # move stack is cleared and the edited position becomes the starting FEN (the undo records of the old moves
+    # would not undo into it).
+
+    def _set_codes(self, codes: "bytes | bytearray", turn: Optional[Color] = None) -> None:
+        side = self.turn if turn is None else turn
+        self.set_fen(f"{_placement(codes)} {'w' if side else 'b'} - - {self.halfmove_clock} {self.fullmove_number}")
+
+    def set_board_fen(self, fen: str) -> None:
+        """Set the piece placement (the FEN's first field), keeping the side to move and the counters."""
+        if not isinstance(fen, str):
+            raise TypeError(f"board FEN must be a str, not {type(fen).__name__}")
+        if not fen.strip() or len(fen.split()) != 1:
+            raise InvalidFenError(f"invalid board FEN {_preview(fen)!r}: expected the piece placement alone "
+                                  "(10 rows of 9 squares)", fen=fen, offset=0)
+        side = "w" if self.turn else "b"
+        self.set_fen(f"{fen.strip()} {side} - - {self.halfmove_clock} {self.fullmove_number}")
+
+    def set_piece_at(self, square: Square, piece: Optional[Piece]) -> None:
+        """Put ``piece`` on ``square`` (``None`` empties it), replacing what stood there."""
+        sq = _square_index(square)
+        if piece is not None and not isinstance(piece, Piece):
+            raise TypeError(f"piece must be a Piece or None, not {type(piece).__name__}")
+        codes = bytearray(self.piece_codes())
+        codes[sq] = piece.code if piece is not None else 0
+        self._set_codes(codes)
+
+    def remove_piece_at(self, square: Square) -> Optional[Piece]:
+        """Empty ``square`` and return the piece that stood there (``None`` if it was empty).
+
+        Removing a king raises :class:`InvalidFenError`: the position holds one king a side.
+        """
+        piece = self.piece_at(_square_index(square))
+        if piece is not None:
+            self.set_piece_at(square, None)
+        return piece
+
+    def set_piece_map(self, pieces: "Mapping[Square, Piece]") -> None:
+        """Set the whole placement from a mapping of squares to pieces (other squares empty)."""
+        codes = bytearray(90)
+        for sq, piece in pieces.items():
+            if not isinstance(piece, Piece):
+                raise TypeError(f"pieces[{sq!r}] must be a Piece, not {type(piece).__name__}")
+            codes[_square_index(sq)] = piece.code
+        self._set_codes(codes)
+
+    def reset(self) -> None:
+        """Back to the starting position, with an empty move stack."""
+        self.set_fen(STARTING_FEN)
+
+    def mirror(self) -> "Board":
+        """A copy mirrored left to right (file a ↔ i), same side to move; the move stack is mirrored too."""
+        return self.transform(square_mirror)
+
+    def flip(self) -> "Board":
+        """A copy seen from the other side: the board turned half round and the colours swapped (Red plays
+        Black's part); the side to move and the move stack follow."""
+        return self.transform(square_flip, swap_colors=True)
+
+    def transform(self, f: "Callable[[Square], Square]", *, swap_colors: bool = False) -> "Board":
+        """A copy with every piece moved from ``s`` to ``f(s)`` (``f`` one-to-one on the 90 squares), colours
+        swapped with ``swap_colors``; the starting FEN and each move of the stack are transformed the same way.
+
+        A map that moves a piece where the position cannot hold it raises :class:`InvalidFenError`.
+        """
+        image = [f(s) for s in range(90)]
+        if sorted(image) != list(range(90)):
+            raise ValueError("transform: f must map the squares 0-89 one to one onto themselves")
+        start = Board(self._start_fen)
+        b = type(self).__new__(type(self))
+        b._alloc(64)
+        b.set_fen(start.fen())  # counters kept; placement and side set below
+        b._set_codes(_mapped(start.piece_codes(), image, swap_colors), start.turn != swap_colors)
+        for m in self.move_stack:
+            b.push(Move(image[m.from_square], image[m.to_square]) if m else m)
+        return b
+
     @property
     def starting_fen(self) -> str:
         """The FEN the move stack starts from."""
@@ -198,8 +280,17 @@ class Board:
 
     @property
     def turn(self) -> Color:
-        """The side to move: :data:`RED` (True) or :data:`BLACK` (False)."""
+        """The side to move: :data:`RED` (True) or :data:`BLACK` (False).
+
+        Setting it is an edit (the move stack is cleared, as for :meth:`set_piece_at`).
+        """
         return bool(self._pos.side)
+
+    @turn.setter
+    def turn(self, color: Color) -> None:
+        side = bool(_color_index(color))
+        if side != self.turn or self.move_stack:
+            self._set_codes(self.piece_codes(), side)
 
     @property
     def halfmove_clock(self) -> int:
@@ -682,6 +773,37 @@ class Board:
         """
         from xiangqi import rules as rulings
         return rulings.move_facts(self, ply, rules=rules)
+
+
+def _square_index(square: object) -> int:
+    if isinstance(square, int) and not isinstance(square, bool) and 0 <= square < 90:
+        return square
+    raise ValueError(f"square must be an int 0-89 (a0-i9), not {square!r}")
+
+
+def _placement(codes: "bytes | bytearray") -> str:
+    """The FEN placement field of 90 piece codes (square 0 = a0 first)."""
+    rows = []
+    for r in range(9, -1, -1):
+        row, empty = "", 0
+        for c in codes[r * 9:r * 9 + 9]:
+            if c:
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += Piece.from_code(c).symbol()
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+def _mapped(codes: bytes, image: List[int], swap_colors: bool) -> bytearray:
+    out = bytearray(90)
+    for s, c in enumerate(codes):
+        if c:
+            out[image[s]] = c ^ 8 if swap_colors else c
+    return out
 
 
 def _color_index(color: object) -> int:
