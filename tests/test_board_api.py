@@ -280,3 +280,143 @@ if given is not None:
 def test_transform_refuses_a_map_that_is_not_one_to_one() -> None:
     with pytest.raises(ValueError, match="one to one"):
         Board().transform(lambda s: 0)
+
+
+# ------------------------------------------------------------------------------- ply, SquareSet, python-chess names
+
+def test_ply_is_a_method_from_the_fullmove_number_and_turn() -> None:
+    board = Board()
+    assert board.ply() == 0
+    board.push_iccs("h2e2")
+    assert board.ply() == 1
+    board.push_iccs("h9g7")
+    assert board.ply() == 2 and len(board.move_stack) == 2
+    later = Board("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 30")
+    assert later.ply() == 59 and later.move_stack == []
+
+
+def test_square_set_has_the_set_api() -> None:
+    s = SquareSet([0, 4, 89])
+    t = SquareSet([4, 5])
+    assert s - t == SquareSet([0, 89]) and s ^ t == SquareSet([0, 5, 89]) and s & t == SquareSet([4])
+    assert (s | t) == SquareSet([0, 4, 5, 89]) and len(~s) == 87 and ~~s == s and 5 in ~s
+    assert s | 2 == SquareSet([0, 1, 4, 89]) and 2 | s == s | 2 and s & 1 == 1 and 17 & s == SquareSet([0, 4])
+    assert s == (1 | 1 << 4 | 1 << 89) and s != t and int(s) == s.mask and [0, 1, 2][SquareSet([1])] == 2
+    assert SquareSet([4]) <= s and SquareSet([4]) < s and not s < s and s <= s and s >= [0] and s > [0]
+    assert s.issubset(s | t) and (s | t).issuperset(t) and s.isdisjoint([1, 2]) and not s.isdisjoint(t)
+    assert s.union(t) == s | t and s.intersection(t) == s & t and s.difference(t) == s - t
+    assert s.symmetric_difference(t) == s ^ t and list(reversed(s)) == [89, 4, 0]
+    u = s.copy()
+    u.add(7)
+    u.discard(0)
+    u.discard(0)
+    assert u == SquareSet([4, 7, 89]) and s == SquareSet([0, 4, 89])
+    u.remove(4)
+    with pytest.raises(KeyError):
+        u.remove(4)
+    assert u.pop() == 7 and u == SquareSet([89])
+    u |= t
+    u -= [5]
+    u ^= 1
+    u &= [0, 4, 89]
+    assert u == SquareSet([0, 4, 89])
+    u.update([1], SquareSet([2]))
+    u.intersection_update([0, 1, 2, 3])
+    u.difference_update([0])
+    u.symmetric_difference_update([2, 3])
+    assert u == SquareSet([1, 3]) and u.tolist()[:4] == [False, True, False, True]
+    u.clear()
+    assert not u
+    with pytest.raises(KeyError):
+        u.pop()
+    with pytest.raises(ValueError, match="not a square"):
+        SquareSet([90])
+
+
+def test_pins_follow_lines_cannon_screens_and_horse_legs() -> None:
+    # A rook shields its king from a rook: it may move along the file up to and onto the pinner.
+    board = Board("4k4/9/9/9/4r4/9/9/9/4R4/4K4 w")
+    e = [xiangqi.parse_square(f"e{r}") for r in range(10)]
+    assert board.is_pinned(RED, e[1]) and board.pin(RED, e[1]) == SquareSet(e[1:6])
+    # Two screens before a cannon: either one alone would let it check, so both are pinned.
+    board = Board("4k4/9/9/9/4c4/9/9/4N4/4R4/4K4 w")
+    assert board.is_pinned(RED, e[1]) and board.is_pinned(RED, e[2])
+    assert board.pin(RED, e[2]) == SquareSet([e[2], e[3], e[4], e[5]])
+    # A horse-leg blocker is pinned; a king, an empty square and a free piece are not.
+    board = Board("3k5/9/9/9/9/4R4/9/5n3/5R3/4K4 w")
+    f1 = xiangqi.parse_square("f1")
+    assert board.is_pinned(RED, f1) and board.pin(RED, f1) == SquareSet([f1, xiangqi.parse_square("f2")])
+    assert not board.is_pinned(RED, e[0]) and not board.is_pinned(RED, e[5]) and not board.is_pinned(BLACK, f1)
+    assert board.pin(RED, e[5]) == SquareSet(xiangqi.BB_ALL)
+    # Agreement with the legal moves: a pinned piece's legal targets lie inside its pin.
+    for fen in ("4k4/9/9/9/4r4/9/9/9/4R4/4K4 w", "4k4/9/9/9/4c4/9/9/4N4/4R4/4K4 w", "4k4/9/9/9/9/9/9/4R4/9/4K4 w"):
+        board = Board(fen)
+        for m in board.legal_moves:
+            assert m.to_square in board.pin(RED, m.from_square)
+    # The kings facing each other pin the piece between them.
+    board = Board("4k4/9/9/9/9/9/9/9/4R4/4K4 w")
+    assert board.is_pinned(RED, e[1]) and board.pin(RED, e[1]) == SquareSet(e[1:9])
+
+
+def test_attacks_agree_with_attackers() -> None:
+    board = Board()
+    board.push_iccs("h2e2")
+    for sq in range(90):
+        piece = board.piece_at(sq)
+        got = board.attacks(sq)
+        if piece is None:
+            assert not got
+            continue
+        assert got == SquareSet(t for t in range(90) if sq in board.attackers(piece.color, t))
+        assert board.attacks_mask(sq) == int(got)
+    # The central cannon captures over one screen: over e3 up to e6, over the b2 cannon onto a2.
+    assert board.attacks(xiangqi.parse_square("e2")) == SquareSet(xiangqi.parse_square(n) for n in (
+        "a2", "e4", "e5", "e6"))
+
+
+def test_zeroing_irreversible_into_check_result_and_count() -> None:
+    board = Board("3k5/9/9/9/9/4p4/4P4/9/9/3RK4 w")
+    rook, pawn = Move.from_iccs("d0d9"), Move.from_iccs("e3e4")
+    assert board.is_zeroing(pawn) and board.is_irreversible(pawn)  # e3xe4 captures
+    assert board.is_zeroing(rook) and board.is_irreversible(rook)
+    quiet = Move.from_iccs("d0d1")
+    assert not board.is_zeroing(quiet) and not board.is_irreversible(quiet)
+    board = Board("3k5/9/9/9/9/4P4/9/9/9/3RK4 w")
+    assert board.is_irreversible(Move.from_iccs("e4e5")) and not board.is_zeroing(Move.from_iccs("e4e5"))
+    board = Board("3k5/9/9/9/9/9/9/9/9/3RK4 w")
+    assert board.legal_moves.count() == len(board.legal_moves) and board.pseudo_legal_moves.count() >= 1
+    assert board.result() == "*" and board.was_into_check()  # as set up, Black's king stands in the rook's line
+    board = Board("3k5/9/9/9/9/9/9/9/9/R4K3 b")
+    board.push_iccs("d9d8")
+    assert not board.was_into_check() and Board().was_into_check() is False
+    board = Board("3k5/9/9/9/9/9/9/9/9/3RK4 w")
+    board.push(Move.null())  # Red passes: Black is in check, and Red's own king is safe
+    assert board.is_check() and not board.was_into_check()
+    board = Board("3k5/9/9/9/9/9/9/9/9/3RK4 b")
+    board.push(Move.from_iccs("d9d8"))  # Black steps along the rook's file (push does not check): into check
+    assert board.was_into_check()
+    mate = Board("3k5/1R7/9/9/9/9/9/9/9/R3K4 w")
+    mate.push_iccs("a0a9")
+    assert mate.result() == "1-0"
+
+
+def test_move_arguments_that_are_not_moves_give_type_errors() -> None:
+    board = Board()
+    for method in (board.gives_check, board.is_capture, board.is_pseudo_legal, board.is_legal, board.is_zeroing,
+                   board.is_irreversible):
+        with pytest.raises(TypeError, match="expected a Move, not str"):
+            method("h2e2")  # type: ignore[arg-type]
+
+
+def test_variation_text_numbers_moves_in_every_notation() -> None:
+    board = Board()
+    line = [Move.from_iccs(m) for m in ("h2e2", "h9g7", "h0g2")]
+    assert board.variation_text(line) == "1. 炮二平五 马８进７ 2. 马二进三"
+    assert board.variation_text(line, notation="wxf") == "1. C2.5 H8+7 2. H2+3"
+    assert board.variation_text(line, notation="iccs") == "1. h2e2 h9g7 2. h0g2"
+    assert board.variation_text(line, traditional=True, fullwidth=False) == "1. 炮二平五 馬8進7 2. 馬二進三"
+    board.push(line[0])
+    assert board.variation_text(line[1:], notation="iccs") == "1... h9g7 2. h0g2"
+    assert board.variation_text([]) == "" and len(board.move_stack) == 1
+    with pytest.raises(IllegalMoveError, match="ply 1"):
+        board.variation_text([line[1], line[1]])

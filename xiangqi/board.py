@@ -5,12 +5,12 @@ from __future__ import annotations
 import enum
 import operator
 import re
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence
 
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
-    ADVISOR, BLACK, ELEPHANT, KING, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece, Square,
+    ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece, Square,
     SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
 )
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
@@ -104,6 +104,10 @@ class LegalMoveGenerator(_MoveView):
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self._board.is_legal(move)
 
+    def count(self) -> int:
+        """The number of legal moves (python-chess's ``legal_moves.count()``), counted in C."""
+        return int(lib.xq_count_legal(self._board._pos))
+
 
 class PseudoLegalMoveGenerator(_MoveView):
     """Moves that obey each piece's movement rules but may leave the own king attacked."""
@@ -119,6 +123,10 @@ class PseudoLegalMoveGenerator(_MoveView):
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and bool(lib.xq_pos_is_pseudo_legal(self._board._pos, move.code))
+
+    def count(self) -> int:
+        """The number of pseudo-legal moves."""
+        return len(self._codes())
 
 
 class Board:
@@ -302,10 +310,11 @@ class Board:
         """The FEN fullmove number (incremented after Black's move)."""
         return int(self._pos.fullmove)
 
-    @property
     def ply(self) -> int:
-        """Plies played since the starting FEN (the length of the move stack)."""
-        return len(self.move_stack)
+        """The number of half-moves since the start of the game, from the fullmove number and the side to move
+        (as python-chess counts): 0 at the starting position, 1 after Red's first move. ``len(move_stack)``
+        counts the moves pushed on this board instead."""
+        return 2 * (int(self._pos.fullmove) - 1) + (not self._pos.side)
 
     def piece_at(self, square: Square) -> Optional[Piece]:
         """The piece on ``square``, or ``None``."""
@@ -370,16 +379,28 @@ class Board:
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Whether ``move`` obeys the piece rules (the own king may be left attacked)."""
-        return bool(lib.xq_pos_is_pseudo_legal(self._pos, move.code))
+        return bool(lib.xq_pos_is_pseudo_legal(self._pos, _move_code(move)))
 
     def is_capture(self, move: Move) -> bool:
         """Whether ``move`` captures an enemy piece."""
-        code = self._pos.board[move.to_square]
+        code = self._pos.board[_move_code(move) & 127]
         return bool(code) and bool(code >> 3) != self.turn
+
+    def is_zeroing(self, move: Move) -> bool:
+        """Whether ``move`` resets the halfmove clock: a capture (pawn moves do not, unlike in chess)."""
+        return self.is_capture(move)
+
+    def is_irreversible(self, move: Move) -> bool:
+        """Whether no later position can repeat one before ``move``: a capture or a pawn's step forward."""
+        code = _move_code(move)
+        if self.is_capture(move):
+            return True
+        piece = self._pos.board[code >> 7] if code >> 7 < 90 else 0
+        return piece & 7 == PAWN and (code & 127) // 9 != (code >> 7) // 9
 
     def gives_check(self, move: Move) -> bool:
         """Whether ``move`` (pseudo-legal) checks the opponent's king."""
-        return bool(lib.xq_gives_check(self._pos, move.code))
+        return bool(lib.xq_gives_check(self._pos, _move_code(move)))
 
     def push(self, move: Move) -> None:
         """Play ``move``. Fast and only partly checked, as in python-chess.
@@ -549,6 +570,18 @@ class Board:
         from xiangqi import notation
         return notation.parse_move(self, text, one_based=one_based)
 
+    def variation_text(self, moves: "Iterable[Move]", *, notation: str = "chinese", traditional: bool = False,
+                       fullwidth: bool = True) -> str:
+        """A line of moves played from here, with move numbers: ``1. 炮二平五 马8进7 2. 马二进三``.
+
+        ``notation`` is ``"chinese"``, ``"wxf"`` or ``"iccs"`` (python-chess's ``variation_san``); a line
+        starting with Black to move begins ``12...``. Every move must be legal in turn
+        (:class:`IllegalMoveError` names the first that is not); the board is not changed.
+        """
+        from xiangqi import notation as notations
+        return notations.format_variation(self.fen(), list(moves), to=notation, traditional=traditional,
+                                          fullwidth=fullwidth)
+
     def push_move(self, text: str, *, one_based: bool = False) -> Move:
         """Parse a move in any notation, play it and return it."""
         move = self.parse_move(text, one_based=one_based)
@@ -582,6 +615,70 @@ class Board:
     def attackers(self, color: Color, square: Square) -> SquareSet:
         """The pieces of ``color`` that attack ``square`` (could capture there, pins ignored)."""
         return SquareSet(self.attackers_mask(color, square))
+
+    def attacks_mask(self, square: Square) -> int:
+        """The squares the piece on ``square`` attacks (could capture on), as an int bitboard; 0 if empty."""
+        sq = _square_index(square)
+        code = self._pos.board[sq]
+        if not code:
+            return 0
+        color, pos, out, mask = code >> 3, self._pos, ffi.new("uint64_t[2]"), 0
+        bit = 1 << sq
+        for t in range(90):
+            lib.xq_attackers_to(pos, t, color, out)
+            if _ffi.join_bb(out) & bit:
+                mask |= 1 << t
+        return mask
+
+    def attacks(self, square: Square) -> SquareSet:
+        """The squares the piece on ``square`` attacks (the same attacks :meth:`attackers` counts)."""
+        return SquareSet(self.attacks_mask(square))
+
+    def _pinners(self, color: Color, square: Square) -> int:
+        """Enemy pieces that attack ``color``'s king once the piece on ``square`` is gone but not before."""
+        sq = _square_index(square)
+        code = self._pos.board[sq]
+        if not code or bool(code >> 3) != bool(_color_index(color)) or code & 7 == KING:
+            return 0
+        ksq = int(self._pos.king_sq[int(color)])
+        codes = bytearray(self.piece_codes())
+        codes[sq] = 0
+        return _attackers_in(codes, ksq, not color) & ~self.attackers_mask(not color, ksq)
+
+    def is_pinned(self, color: Color, square: Square) -> bool:
+        """Whether the piece of ``color`` on ``square`` shields its king: taken away, an enemy piece would attack
+        the king (along a line, through a cannon screen, over a horse leg, or the other king). ``False`` for an
+        empty square, a piece of the other colour or a king."""
+        return bool(self._pinners(color, square))
+
+    def pin_mask(self, color: Color, square: Square) -> int:
+        """:meth:`pin` as an int bitboard."""
+        pinners = self._pinners(color, square)
+        if not pinners:
+            return BB_ALL
+        ksq = int(self._pos.king_sq[int(color)])
+        codes = self.piece_codes()
+        piece, mask = codes[square], 1 << square
+        for t in range(90):
+            if t == square or codes[t] and (codes[t] >> 3 == piece >> 3 or codes[t] & 7 == KING):
+                continue
+            moved = bytearray(codes)
+            moved[square], moved[t] = 0, piece
+            if not _attackers_in(moved, ksq, not color) & pinners & ~(1 << t):
+                mask |= 1 << t
+        return mask
+
+    def pin(self, color: Color, square: Square) -> SquareSet:
+        """Where the pinned piece of ``color`` on ``square`` may stand and still shield its king (its own square
+        included, capturing the pinner if it can); every square when it is not pinned (python-chess's
+        convention). Only the shield is considered: which of these squares the piece can reach is
+        :attr:`legal_moves`'s business."""
+        return SquareSet(self.pin_mask(color, square))
+
+    def was_into_check(self) -> bool:
+        """Whether the side that just moved left its own king attacked (the position is then not reachable by
+        legal play)."""
+        return self.is_attacked_by(self.turn, int(self._pos.king_sq[int(not self.turn)]))
 
     def is_attacked_by(self, color: Color, square: Square) -> bool:
         """Whether any piece of ``color`` attacks ``square``."""
@@ -622,6 +719,11 @@ class Board:
             )
         from xiangqi import rules as rulings
         return rulings.adjudicate(self, rules=rules_name(rules))
+
+    def result(self, *, rules: str = "axf") -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` from :meth:`outcome`, or ``"*"`` while the game goes on."""
+        outcome = self.outcome(rules=rules)
+        return "*" if outcome is None else outcome.result()
 
     def is_game_over(self) -> bool:
         """Whether :meth:`outcome` is not ``None``."""
@@ -711,7 +813,7 @@ class Board:
             start = stop + 1
 
     def key_history(self) -> List[int]:
-        """Zobrist keys of every position from the starting FEN to now (``ply + 1`` keys)."""
+        """Zobrist keys of every position from the starting FEN to now (``len(move_stack) + 1`` keys)."""
         keys = [int(self._undo[i].key) for i in range(len(self.move_stack))]
         keys.append(self.zobrist_hash())
         return keys
@@ -773,6 +875,25 @@ class Board:
         """
         from xiangqi import rules as rulings
         return rulings.move_facts(self, ply, rules=rules)
+
+
+def _move_code(move: object) -> int:
+    try:
+        return int(move.from_square << 7 | move.to_square)  # type: ignore[attr-defined]
+    except AttributeError:
+        raise TypeError(f"expected a Move, not {type(move).__name__} (use parse_move for text)") from None
+
+
+def _attackers_in(codes: "bytes | bytearray", square: Square, color: Color) -> int:
+    """Pieces of ``color`` attacking ``square`` on a board of piece codes (side to move Red; it does not
+    matter for attacks)."""
+    pos = ffi.new("xq_pos *")
+    fen = f"{_placement(codes)} w".encode("ascii")
+    if lib.xq_pos_set_fen(pos, fen, len(fen), ffi.NULL) != _ffi.OK:  # pragma: no cover - counts never grow here
+        _ffi.raise_internal(lib.XQ_E_FEN_POSITION, "a board without one of its pieces")
+    out = ffi.new("uint64_t[2]")
+    lib.xq_attackers_to(pos, square, _color_index(color), out)
+    return _ffi.join_bb(out)
 
 
 def _square_index(square: object) -> int:

@@ -15,7 +15,7 @@ Everything here is pure Python and uses the same integers as the C core:
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, Optional, Union
 
 from xiangqi.errors import InvalidMoveError
 
@@ -275,24 +275,44 @@ class Move:
         return self.iccs()
 
 
+_SquaresLike = Union["SquareSet", int, Iterable[int]]
+
+
+def _mask_of(squares: _SquaresLike) -> int:
+    if isinstance(squares, SquareSet):
+        return squares.mask
+    if isinstance(squares, int):
+        return squares & BB_ALL
+    m = 0
+    for sq in squares:
+        if not isinstance(sq, int) or not 0 <= sq < 90:
+            raise ValueError(f"not a square: {sq!r} (expected an int 0-89)")
+        m |= 1 << sq
+    return m
+
+
 class SquareSet:
-    """A set of squares backed by a 90-bit integer (bit ``i`` is square ``i``).
+    """A mutable set of squares backed by a 90-bit integer (bit ``i`` is square ``i``), as in python-chess.
 
     >>> s = SquareSet([0, 4, 89])
     >>> list(s), len(s), 4 in s
     ([0, 4, 89], 3, True)
+    >>> s - SquareSet([4]) == SquareSet([0, 89]), (s ^ 1) == SquareSet([4, 89]), SquareSet([0]) <= s
+    (True, True, True)
+    >>> len(~s), s.isdisjoint([1, 2]), int(s & 0b10001)
+    (87, True, 17)
+
+    Operators take another ``SquareSet``, an int bitboard or an iterable of squares; ``~`` complements within
+    the 90 squares. Comparisons (``<=``, ``<``, ``>=``, ``>``) are subset and superset tests, and ``==`` also
+    compares with an int bitboard.
     """
 
     __slots__ = ("mask",)
 
-    def __init__(self, squares: "Iterable[Square] | Bitboard" = 0) -> None:
-        if isinstance(squares, int):
-            self.mask = squares & BB_ALL
-        else:
-            m = 0
-            for sq in squares:
-                m |= 1 << sq
-            self.mask = m & BB_ALL
+    def __init__(self, squares: _SquaresLike = 0) -> None:
+        self.mask = _mask_of(squares)
+
+    # ---- the set protocol
 
     def __iter__(self) -> Iterator[Square]:
         m = self.mask
@@ -300,6 +320,13 @@ class SquareSet:
             low = m & -m
             yield low.bit_length() - 1
             m ^= low
+
+    def __reversed__(self) -> Iterator[Square]:
+        m = self.mask
+        while m:
+            top = m.bit_length() - 1
+            yield top
+            m ^= 1 << top
 
     def __len__(self) -> int:
         return bin(self.mask).count("1")
@@ -313,6 +340,9 @@ class SquareSet:
     def __int__(self) -> int:
         return self.mask
 
+    def __index__(self) -> int:
+        return self.mask
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SquareSet):
             return self.mask == other.mask
@@ -323,11 +353,147 @@ class SquareSet:
     def __hash__(self) -> int:
         return hash(self.mask)
 
-    def __or__(self, other: "SquareSet") -> "SquareSet":
-        return SquareSet(self.mask | int(other))
+    # ---- operators
 
-    def __and__(self, other: "SquareSet") -> "SquareSet":
-        return SquareSet(self.mask & int(other))
+    def __or__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(self.mask | _mask_of(other))
+
+    __ror__ = __or__
+
+    def __and__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(self.mask & _mask_of(other))
+
+    __rand__ = __and__
+
+    def __xor__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(self.mask ^ _mask_of(other))
+
+    __rxor__ = __xor__
+
+    def __sub__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(self.mask & ~_mask_of(other))
+
+    def __rsub__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(_mask_of(other) & ~self.mask)
+
+    def __invert__(self) -> "SquareSet":
+        return SquareSet(~self.mask & BB_ALL)
+
+    def __ior__(self, other: _SquaresLike) -> "SquareSet":
+        self.mask |= _mask_of(other)
+        return self
+
+    def __iand__(self, other: _SquaresLike) -> "SquareSet":
+        self.mask &= _mask_of(other)
+        return self
+
+    def __ixor__(self, other: _SquaresLike) -> "SquareSet":
+        self.mask ^= _mask_of(other)
+        return self
+
+    def __isub__(self, other: _SquaresLike) -> "SquareSet":
+        self.mask &= ~_mask_of(other)
+        return self
+
+    def __le__(self, other: _SquaresLike) -> bool:
+        return self.issubset(other)
+
+    def __lt__(self, other: _SquaresLike) -> bool:
+        o = _mask_of(other)
+        return self.mask & ~o == 0 and self.mask != o
+
+    def __ge__(self, other: _SquaresLike) -> bool:
+        return self.issuperset(other)
+
+    def __gt__(self, other: _SquaresLike) -> bool:
+        o = _mask_of(other)
+        return o & ~self.mask == 0 and self.mask != o
+
+    # ---- named set methods
+
+    def add(self, square: Square) -> None:
+        """Add a square."""
+        self.mask |= _mask_of([square])
+
+    def discard(self, square: Square) -> None:
+        """Remove a square if present."""
+        self.mask &= ~_mask_of([square])
+
+    def remove(self, square: Square) -> None:
+        """Remove a square; :class:`KeyError` if it is not in the set."""
+        if square not in self:
+            raise KeyError(square)
+        self.mask ^= 1 << square
+
+    def pop(self) -> Square:
+        """Remove and return the lowest square; :class:`KeyError` on an empty set."""
+        if not self.mask:
+            raise KeyError("pop from an empty SquareSet")
+        low = self.mask & -self.mask
+        self.mask ^= low
+        return low.bit_length() - 1
+
+    def clear(self) -> None:
+        """Remove every square."""
+        self.mask = 0
+
+    def copy(self) -> "SquareSet":
+        """A copy of the set."""
+        return SquareSet(self.mask)
+
+    def isdisjoint(self, other: _SquaresLike) -> bool:
+        """Whether no square is in both sets."""
+        return not self.mask & _mask_of(other)
+
+    def issubset(self, other: _SquaresLike) -> bool:
+        """Whether every square of this set is in ``other``."""
+        return not self.mask & ~_mask_of(other)
+
+    def issuperset(self, other: _SquaresLike) -> bool:
+        """Whether every square of ``other`` is in this set."""
+        return not _mask_of(other) & ~self.mask
+
+    def union(self, other: _SquaresLike) -> "SquareSet":
+        """``self | other``."""
+        return self | other
+
+    def intersection(self, other: _SquaresLike) -> "SquareSet":
+        """``self & other``."""
+        return self & other
+
+    def difference(self, other: _SquaresLike) -> "SquareSet":
+        """``self - other``."""
+        return self - other
+
+    def symmetric_difference(self, other: _SquaresLike) -> "SquareSet":
+        """``self ^ other``."""
+        return self ^ other
+
+    def update(self, *others: _SquaresLike) -> None:
+        """Add the squares of every argument."""
+        for o in others:
+            self.mask |= _mask_of(o)
+
+    def intersection_update(self, *others: _SquaresLike) -> None:
+        """Keep only the squares in every argument."""
+        for o in others:
+            self.mask &= _mask_of(o)
+
+    def difference_update(self, other: _SquaresLike) -> None:
+        """Remove the squares of ``other``."""
+        self.mask &= ~_mask_of(other)
+
+    def symmetric_difference_update(self, other: _SquaresLike) -> None:
+        """Toggle the squares of ``other``."""
+        self.mask ^= _mask_of(other)
+
+    def tolist(self) -> "list[bool]":
+        """90 booleans, square 0 first."""
+        return [bool(self.mask >> i & 1) for i in range(90)]
+
+    def squares(self) -> "list[Square]":
+        """The squares as a sorted list."""
+        return list(self)
 
     def __repr__(self) -> str:
         return f"SquareSet({self.mask:#x})"
@@ -337,10 +503,6 @@ class SquareSet:
         for r in range(9, -1, -1):
             rows.append(" ".join("1" if self.mask >> (r * 9 + f) & 1 else "." for f in range(9)))
         return "\n".join(rows)
-
-    def squares(self) -> "list[Square]":
-        """The squares as a sorted list."""
-        return list(self)
 
 
 def _optional_piece(code: int) -> Optional[Piece]:

@@ -1289,6 +1289,33 @@ def _write_in_game(pc: _Codes, red: bool, frm: int, dst: int, chinese: bool, sty
         _write_wxf(pc, red, frm, dst, legal)
 
 
+def format_variation(fen: Optional[str], moves: Iterable[Union[Move, int]], *, to: str = "chinese",
+                     traditional: bool = False, fullwidth: bool = True, compact: bool = False,
+                     one_based: bool = False) -> str:
+    """A line of moves from ``fen`` with move numbers, as :func:`format_game` writes each move.
+
+    >>> format_variation(None, [Move.from_iccs("h2e2"), Move.from_iccs("h9g7"), Move.from_iccs("h0g2")])
+    '1. 炮二平五 马８进７ 2. 马二进三'
+    >>> format_variation("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+    ...                  [Move.from_iccs("h9g7")], to="wxf")
+    '1... H8+7'
+    """
+    board = _new_board(fen)
+    number, red = board.fullmove_number, board.turn  # read before the replay below plays the moves on board
+    texts = _format_codes(board, _move_codes(moves), to, traditional, fullwidth, compact, one_based, True)
+    words: List[str] = []
+    for text in texts:
+        if red:
+            words.append(f"{number}.")
+        elif not words:
+            words.append(f"{number}...")
+        words.append(text)
+        if not red:
+            number += 1
+        red = not red
+    return " ".join(words)
+
+
 def convert_game(fen: Optional[str], tokens: Iterable[str], *, to: str = "iccs", notation: str = "auto",
                  traditional: bool = False, fullwidth: bool = True, compact: bool = False,
                  one_based: bool = False) -> List[str]:
