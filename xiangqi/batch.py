@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 #: What the batch functions accept (see the module docstring).
-Positions = Union[Iterable[Union[str, Board]], npt.NDArray[Any]]
+Positions = Union[Iterable[Union[str, Board]], npt.NDArray[np.generic]]
 #: Board orientation of :func:`planes` and :func:`legal_mask`.
 View = Literal["absolute", "side_to_move"]
 
