@@ -94,7 +94,7 @@ single move) names the token, its ply and the position before it.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, NoReturn, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
@@ -102,9 +102,7 @@ from xiangqi.core import (
     SQUARE_NAMES, STARTING_FEN, Move,
 )
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from xiangqi.board import Board
+from xiangqi.position import BaseBoard
 
 __all__ = [
     "format_chinese",
@@ -766,12 +764,12 @@ def _error(cls: type, what: str, text: object, fen: str, reason: str, ply: int =
     return err
 
 
-def _legal_fn(board: "Board") -> _Legal:
+def _legal_fn(board: BaseBoard) -> _Legal:
     is_legal = board.is_legal
     return lambda code: bool(is_legal(Move(code >> 7, code & 127)))
 
 
-def _parse_with(board: "Board", text: str, get_entry: Callable[[str], _Entry], what: str) -> Move:
+def _parse_with(board: BaseBoard, text: str, get_entry: Callable[[str], _Entry], what: str) -> Move:
     if not isinstance(text, str):
         raise TypeError(f"a move text must be a str, not {type(text).__name__}")
     if text.strip() in NULL_MOVE_TEXTS:
@@ -807,7 +805,7 @@ def _parse_with(board: "Board", text: str, get_entry: Callable[[str], _Entry], w
     return m
 
 
-def parse_chinese(board: "Board", text: str) -> Move:
+def parse_chinese(board: BaseBoard, text: str) -> Move:
     """The legal move that Chinese text (``炮二平五``, ``馬８進７``, ``前车进一``) names in ``board``.
 
     >>> from xiangqi import Board
@@ -822,7 +820,7 @@ def parse_chinese(board: "Board", text: str) -> Move:
     return _parse_with(board, text, _chinese_entry, "Chinese")
 
 
-def parse_wxf(board: "Board", text: str) -> Move:
+def parse_wxf(board: BaseBoard, text: str) -> Move:
     """The legal move that WXF text (``C2.5``, ``h8+7``, ``R+.3``, ``P++1``) names in ``board``.
 
     Raises :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`.
@@ -830,7 +828,7 @@ def parse_wxf(board: "Board", text: str) -> Move:
     return _parse_with(board, text, _wxf_entry, "WXF")
 
 
-def parse_iccs(board: "Board", text: str, *, one_based: bool = False) -> Move:
+def parse_iccs(board: BaseBoard, text: str, *, one_based: bool = False) -> Move:
     """The legal move for ICCS text ``h2e2`` / ``H2-E2``; ``one_based=True`` reads ``h3e3`` / ``a10a9``.
 
     ``0000`` is returned as the null move.  Raises :class:`InvalidMoveError`
@@ -839,7 +837,7 @@ def parse_iccs(board: "Board", text: str, *, one_based: bool = False) -> Move:
     return _parse_with(board, text, lambda t: _iccs_entry(t, bool(one_based)), "ICCS")
 
 
-def parse_move(board: "Board", text: str, *, one_based: bool = False) -> Move:
+def parse_move(board: BaseBoard, text: str, *, one_based: bool = False) -> Move:
     """The legal move ``text`` names in ``board``, in any notation (Chinese, WXF or ICCS, detected).
 
     ``one_based`` reads coordinates with ranks 1–10 (Fairy-Stockfish UCI,
@@ -969,7 +967,7 @@ def _write_wxf(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[_Legal]
     return _wxf_text(pc, red, frm, to, legal)
 
 
-def _checked_for_writing(board: "Board", move: Move, what: str) -> Tuple[bytes, bool]:
+def _checked_for_writing(board: BaseBoard, move: Move, what: str) -> Tuple[bytes, bool]:
     if not isinstance(move, Move):
         raise TypeError(f"expected a Move, not {type(move).__name__}")
     red = bool(board.turn)
@@ -982,7 +980,7 @@ def _checked_for_writing(board: "Board", move: Move, what: str) -> Tuple[bytes, 
     return pc, red
 
 
-def format_chinese(board: "Board", move: Move, *, traditional: bool = False, fullwidth: bool = True,
+def format_chinese(board: BaseBoard, move: Move, *, traditional: bool = False, fullwidth: bool = True,
                    compact: bool = False) -> str:
     """The canonical Chinese text of a legal ``move`` in ``board`` (conventions: module docstring).
 
@@ -1007,7 +1005,7 @@ def format_chinese(board: "Board", move: Move, *, traditional: bool = False, ful
                           _legal_fn(board), bool(compact))
 
 
-def format_wxf(board: "Board", move: Move) -> str:
+def format_wxf(board: BaseBoard, move: Move) -> str:
     """The canonical WXF text of a legal ``move`` in ``board``: ``C2.5``, ``H8+7``, ``R+.3``, ``++.4``.
 
     The null move is written ``0000`` (in every notation). Raises :class:`IllegalMoveError` for a move that is
@@ -1034,10 +1032,8 @@ def format_iccs(move: Move, *, one_based: bool = False) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _new_board(fen: Optional[str]) -> "Board":
-    from xiangqi.board import Board
-
-    return Board(STARTING_FEN if fen is None else fen)
+def _new_board(fen: Optional[str]) -> BaseBoard:
+    return BaseBoard(STARTING_FEN if fen is None else fen)
 
 
 class _Replay:
@@ -1054,7 +1050,7 @@ class _Replay:
 
     __slots__ = ("board", "codes", "played", "texts", "what", "_pos", "_undo")
 
-    def __init__(self, board: "Board", codes: List[int], texts: Optional[Sequence[str]], what: str) -> None:
+    def __init__(self, board: BaseBoard, codes: List[int], texts: Optional[Sequence[str]], what: str) -> None:
         self.board = board
         self.codes = codes
         self.played = 0
@@ -1148,7 +1144,7 @@ def _move_codes(moves: Iterable[Union[Move, int]]) -> List[int]:
         raise
 
 
-def _parse_codes(board: "Board", texts: Sequence[str], notation: str, one_based: bool) -> List[int]:
+def _parse_codes(board: BaseBoard, texts: Sequence[str], notation: str, one_based: bool) -> List[int]:
     get_entry = _GAME_ENTRY.get(notation)
     if get_entry is None:
         raise ValueError(f"unknown notation {notation!r}: expected one of {NOTATIONS + ('auto',)}")
@@ -1235,7 +1231,7 @@ def format_game(fen: Optional[str], moves: Iterable[Union[Move, int]], *, to: st
     return _format_codes(_new_board(fen), codes, to, traditional, fullwidth, compact, one_based, True)
 
 
-def _format_codes(board: "Board", codes: List[int], to: str, traditional: bool, fullwidth: bool, compact: bool,
+def _format_codes(board: BaseBoard, codes: List[int], to: str, traditional: bool, fullwidth: bool, compact: bool,
                   one_based: bool, validate: bool) -> List[str]:
     if to not in NOTATIONS:
         raise ValueError(f"unknown notation {to!r}: expected one of {NOTATIONS}")

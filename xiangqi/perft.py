@@ -8,6 +8,7 @@ from typing import Dict, List, Literal, Tuple, Union, overload
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import STARTING_FEN, Move
+from xiangqi.position import BaseBoard, check_depth
 
 __all__ = ["perft"]
 
@@ -53,14 +54,12 @@ def perft(fen: str = STARTING_FEN, depth: int = 1, *, divide: bool = False, bulk
     >>> perft(depth=1, divide=True)["h2e2"]
     1
     """
-    from xiangqi.board import Board, check_depth
-
     depth = check_depth(depth)
     if divide and depth == 0:
         raise ValueError("divide needs depth >= 1 (at depth 0 there are no root moves; perft is 1)")
     if threads < 1:
         raise ValueError(f"threads must be >= 1, not {threads}")
-    board = Board(fen)
+    board = BaseBoard(fen)
     pos = board._pos
     if depth == 0:
         return 1
