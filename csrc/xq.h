@@ -155,6 +155,9 @@ void xq_attack_counts(const xq_pos *pos, int color, uint8_t out[90]);
 /* Perft.  bulk != 0 counts the legal moves at the last ply without making
    them.  Returns the node count (0 for depth < 0). */
 uint64_t xq_perft(const xq_pos *pos, int depth, int bulk);
+/* xq_perft that gives up, returning a partial count, once *stop (if not NULL)
+   is non-zero: another thread sets it (an interrupted command line run). */
+uint64_t xq_perft_stoppable(const xq_pos *pos, int depth, int bulk, const int *stop);
 /* Divide: the legal root moves and the node count below each; returns the
    number of root moves or XQ_E_BUFFER_SMALL / XQ_E_ARG. */
 int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap);

@@ -64,4 +64,5 @@ void xq_attackers_to(const xq_pos *pos, int sq, int color, uint64_t out[2]);
 void xq_attack_counts(const xq_pos *pos, int color, uint8_t out[90]);
 
 uint64_t xq_perft(const xq_pos *pos, int depth, int bulk);
+uint64_t xq_perft_stoppable(const xq_pos *pos, int depth, int bulk, const int *stop);
 int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap);
