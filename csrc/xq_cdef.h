@@ -44,6 +44,8 @@ int xq_pos_check(const xq_pos *pos);
 int xq_pos_do_move(xq_pos *pos, xq_move move, xq_undo *undo);
 int xq_pos_undo_move(xq_pos *pos, const xq_undo *undo);
 int xq_pos_play_codes(xq_pos *pos, const xq_move *moves, int n, xq_undo *undos, int check_legal);
+int xq_pos_push(xq_pos *pos, xq_move move, xq_undo *undos, int i);
+int xq_pos_pop(xq_pos *pos, xq_move move, const xq_undo *undos, int i);
 void xq_pos_do_null(xq_pos *pos, xq_undo *undo);
 void xq_pos_undo_null(xq_pos *pos, const xq_undo *undo);
 

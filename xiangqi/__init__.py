@@ -25,8 +25,8 @@ from xiangqi.core import (
     square_flip, square_mirror, square_name, square_rank,
 )
 from xiangqi.errors import (
-    AmbiguousMoveError, IllegalMoveError, InternalError, InvalidFenError, InvalidMoveError, InvalidRecordError,
-    XiangqiError,
+    AmbiguousMoveError, ConcurrentUseError, IllegalMoveError, InternalError, InvalidFenError, InvalidMoveError,
+    InvalidRecordError, XiangqiError,
 )
 from xiangqi.outcome import Outcome, Termination
 from xiangqi.perft import perft
@@ -37,6 +37,6 @@ __all__ = [
     "KING", "PAWN", "PIECE_NAMES", "PIECE_SYMBOLS", "PIECE_TYPES", "RANK_NAMES", "RED", "ROOK", "SQUARE_NAMES",
     "SQUARES", "STARTING_BOARD_FEN", "STARTING_FEN", "Bitboard", "Color", "Move", "Piece", "PieceType", "Square",
     "SquareSet", "parse_square", "square", "square_file", "square_flip", "square_mirror", "square_name",
-    "square_rank", "AmbiguousMoveError", "IllegalMoveError", "InternalError", "InvalidFenError", "InvalidMoveError",
-    "InvalidRecordError", "XiangqiError", "Outcome", "Termination", "perft",
+    "square_rank", "AmbiguousMoveError", "ConcurrentUseError", "IllegalMoveError", "InternalError", "InvalidFenError",
+    "InvalidMoveError", "InvalidRecordError", "XiangqiError", "Outcome", "Termination", "perft",
 ]

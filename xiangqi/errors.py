@@ -15,6 +15,7 @@ __all__ = [
     "AmbiguousMoveError",
     "InvalidRecordError",
     "InternalError",
+    "ConcurrentUseError",
 ]
 
 
@@ -59,3 +60,7 @@ class InvalidRecordError(XiangqiError, ValueError):
 
 class InternalError(XiangqiError, RuntimeError):
     """The C core returned a status that cannot happen: a bug in this library."""
+
+
+class ConcurrentUseError(XiangqiError, RuntimeError):
+    """One :class:`~xiangqi.Board` was changed from two threads at once (a Board is not thread-safe)."""

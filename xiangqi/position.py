@@ -19,7 +19,7 @@ from xiangqi.core import (
     ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece, Square,
     SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
 )
-from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from xiangqi.errors import ConcurrentUseError, IllegalMoveError, InvalidFenError, InvalidMoveError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -76,8 +76,7 @@ class _MoveView:
         raise NotImplementedError
 
     def __iter__(self) -> Iterator[Move]:
-        for code in self._codes():
-            yield Move(code >> 7, code & 127)
+        return map(_move_table().__getitem__, self._codes())
 
     def __bool__(self) -> bool:
         return len(self) > 0
@@ -144,7 +143,10 @@ class BaseBoard:
     >>> board.pop()
     Move.from_iccs('h2e2')
 
-    A Board is not thread-safe; copy it (:meth:`copy`) for each thread.
+    A Board is not thread-safe: give each thread its own :meth:`copy`. Overlapping :meth:`push` and
+    :meth:`pop` calls from two threads are detected after the fact (the move stack and the C undo records no
+    longer agree) and raise :class:`~xiangqi.errors.ConcurrentUseError`; the board is then unusable. The check
+    costs one length comparison per call; making every method safe would cost a lock per call.
     """
 
     def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
@@ -413,14 +415,16 @@ class BaseBoard:
         passes the turn, for analysis. Use :meth:`push_iccs` or
         :meth:`is_legal` when the move comes from outside.
         """
-        n = len(self.move_stack)
+        stack = self.move_stack
+        n = len(stack)
         if n == self._cap:
             self._grow()
-        code = move.from_square << 7 | move.to_square
-        st = lib.xq_pos_do_move(self._pos, code, self._undo + n) if code else lib.xq_pos_do_null(self._pos, self._undo + n)
+        st = lib.xq_pos_push(self._pos, move.from_square << 7 | move.to_square, self._undo, n)
         if st:
             raise IllegalMoveError(f"cannot push {move.iccs()!r} in {self.fen()}: {_ffi.status_str(st)}")
-        self.move_stack.append(move)
+        stack.append(move)
+        if len(stack) != n + 1:
+            raise _concurrent_use("push")
 
     def push_code(self, code: int) -> None:
         """:meth:`push` for a 16-bit move code (same checks)."""
@@ -470,11 +474,11 @@ class BaseBoard:
 
     def pop(self) -> Move:
         """Take back the last move and return it. Raises :class:`IndexError` on an empty stack."""
-        move = self.move_stack.pop()
-        if move.to_square or move.from_square:
-            lib.xq_pos_undo_move(self._pos, self._undo + len(self.move_stack))
-        else:
-            lib.xq_pos_undo_null(self._pos, self._undo + len(self.move_stack))
+        stack = self.move_stack
+        move = stack.pop()
+        # The C side checks that the undo record is this move's: a stack another thread changed meanwhile fails.
+        if lib.xq_pos_pop(self._pos, move.from_square << 7 | move.to_square, self._undo, len(stack)):
+            raise _concurrent_use("pop")
         return move
 
     def peek(self) -> Move:
@@ -747,6 +751,28 @@ class BaseBoard:
         return self.fen() == other.fen()
 
     __hash__ = None  # type: ignore[assignment]
+
+_MOVE_TABLE: List[Move] = []
+
+
+def _move_table() -> List[Move]:
+    """One shared :class:`Move` per move code (index ``from << 7 | to``), so listing moves creates no objects."""
+    if not _MOVE_TABLE:
+        table = [Move.null()] * (90 << 7)
+        for f in range(90):
+            for t in range(90):
+                if f != t:
+                    table[f << 7 | t] = Move(f, t)
+        _MOVE_TABLE[:] = table
+    return _MOVE_TABLE
+
+
+def _concurrent_use(what: str) -> ConcurrentUseError:
+    return ConcurrentUseError(
+        f"Board.{what}: the move stack changed during the call: the board is being used from two threads at once "
+        "(a Board is not thread-safe; give each thread its own copy()). Its position and history are no longer "
+        "consistent; discard it.")
+
 
 def _move_code(move: object) -> int:
     try:
