@@ -221,39 +221,52 @@ int xq_gives_check(const xq_pos *p, xq_move m) {
     return xq_pos_in_check(&q);
 }
 
-static uint64_t perft_bulk(xq_pos *p, int depth) {
+/* Whether the caller asked to stop (stop may be NULL).  Read at interior
+   nodes only, about one in forty nodes, so the cost does not show; another
+   thread sets the flag, hence the atomic load. */
+static inline int stopped(const int *stop) {
+    return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
+}
+
+static uint64_t perft_bulk(xq_pos *p, int depth, const int *stop) {
     xq_move moves[XQ_MAX_MOVES];
     if (depth == 1) return (uint64_t)gen_legal(p, NULL);
+    if (stopped(stop)) return 0;
     int n = gen_legal(p, moves);
     uint64_t nodes = 0;
     for (int i = 0; i < n; i++) {
         xq_undo u;
         pos_do_move_fast(p, moves[i], &u);
-        nodes += perft_bulk(p, depth - 1);
+        nodes += perft_bulk(p, depth - 1, stop);
         pos_undo_move_fast(p, &u);
     }
     return nodes;
 }
 
-static uint64_t perft_full(xq_pos *p, int depth) {
+static uint64_t perft_full(xq_pos *p, int depth, const int *stop) {
     if (depth == 0) return 1;
+    if (depth > 1 && stopped(stop)) return 0;
     xq_move moves[XQ_MAX_MOVES];
     int n = gen_legal(p, moves);
     uint64_t nodes = 0;
     for (int i = 0; i < n; i++) {
         xq_undo u;
         pos_do_move_fast(p, moves[i], &u);
-        nodes += perft_full(p, depth - 1);
+        nodes += perft_full(p, depth - 1, stop);
         pos_undo_move_fast(p, &u);
     }
     return nodes;
 }
 
 uint64_t xq_perft(const xq_pos *pos, int depth, int bulk) {
+    return xq_perft_stoppable(pos, depth, bulk, NULL);
+}
+
+uint64_t xq_perft_stoppable(const xq_pos *pos, int depth, int bulk, const int *stop) {
     if (!pos || depth < 0) return 0;
     if (depth == 0) return 1;
     xq_pos p = *pos;
-    return bulk ? perft_bulk(&p, depth) : perft_full(&p, depth);
+    return bulk ? perft_bulk(&p, depth, stop) : perft_full(&p, depth, stop);
 }
 
 int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap) {
@@ -266,7 +279,7 @@ int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint
         xq_undo u;
         pos_do_move_fast(&p, buf[i], &u);
         moves[i] = buf[i];
-        counts[i] = depth == 1 ? 1 : bulk ? perft_bulk(&p, depth - 1) : perft_full(&p, depth - 1);
+        counts[i] = depth == 1 ? 1 : bulk ? perft_bulk(&p, depth - 1, NULL) : perft_full(&p, depth - 1, NULL);
         pos_undo_move_fast(&p, &u);
     }
     return n;

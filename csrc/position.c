@@ -287,6 +287,24 @@ int xq_pos_undo_move(xq_pos *p, const xq_undo *u) {
     return XQ_OK;
 }
 
+int xq_pos_push(xq_pos *p, xq_move m, xq_undo *undos, int i) {
+    if (!p || !undos || i < 0) return XQ_E_ARG;
+    if (!m) {
+        xq_pos_do_null(p, &undos[i]);
+        return XQ_OK;
+    }
+    return xq_pos_do_move(p, m, &undos[i]);
+}
+
+int xq_pos_pop(xq_pos *p, xq_move m, const xq_undo *undos, int i) {
+    if (!p || !undos || i < 0 || undos[i].move != m) return XQ_E_ARG;
+    if (!m) {
+        xq_pos_undo_null(p, &undos[i]);
+        return XQ_OK;
+    }
+    return xq_pos_undo_move(p, &undos[i]);
+}
+
 int xq_pos_play_codes(xq_pos *p, const xq_move *moves, int n, xq_undo *undos, int check_legal) {
     if (!p || n < 0 || (n && (!moves || !undos))) return XQ_E_ARG;
     for (int i = 0; i < n; i++) {

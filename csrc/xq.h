@@ -123,6 +123,12 @@ int xq_pos_undo_move(xq_pos *pos, const xq_undo *undo);
    stops at the first move do_move refuses (or, with check_legal, that is
    not legal).  Returns the number of moves played, or XQ_E_ARG. */
 int xq_pos_play_codes(xq_pos *pos, const xq_move *moves, int n, xq_undo *undos, int check_legal);
+/* Move-stack forms: push plays `move` (0 = the null move) recording undos[i];
+   pop takes back the move recorded in undos[i], refusing (XQ_E_ARG, position
+   untouched) a record whose move is not `move`: the caller's stack and the
+   records disagree.  The caller keeps i below the size of `undos`. */
+int xq_pos_push(xq_pos *pos, xq_move move, xq_undo *undos, int i);
+int xq_pos_pop(xq_pos *pos, xq_move move, const xq_undo *undos, int i);
 /* Passes the turn (for analysis); undo with xq_pos_undo_null. */
 void xq_pos_do_null(xq_pos *pos, xq_undo *undo);
 void xq_pos_undo_null(xq_pos *pos, const xq_undo *undo);
@@ -155,6 +161,9 @@ void xq_attack_counts(const xq_pos *pos, int color, uint8_t out[90]);
 /* Perft.  bulk != 0 counts the legal moves at the last ply without making
    them.  Returns the node count (0 for depth < 0). */
 uint64_t xq_perft(const xq_pos *pos, int depth, int bulk);
+/* xq_perft that gives up, returning a partial count, once *stop (if not NULL)
+   is non-zero: another thread sets it (an interrupted command line run). */
+uint64_t xq_perft_stoppable(const xq_pos *pos, int depth, int bulk, const int *stop);
 /* Divide: the legal root moves and the node count below each; returns the
    number of root moves or XQ_E_BUFFER_SMALL / XQ_E_ARG. */
 int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap);

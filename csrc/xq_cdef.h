@@ -44,6 +44,8 @@ int xq_pos_check(const xq_pos *pos);
 int xq_pos_do_move(xq_pos *pos, xq_move move, xq_undo *undo);
 int xq_pos_undo_move(xq_pos *pos, const xq_undo *undo);
 int xq_pos_play_codes(xq_pos *pos, const xq_move *moves, int n, xq_undo *undos, int check_legal);
+int xq_pos_push(xq_pos *pos, xq_move move, xq_undo *undos, int i);
+int xq_pos_pop(xq_pos *pos, xq_move move, const xq_undo *undos, int i);
 void xq_pos_do_null(xq_pos *pos, xq_undo *undo);
 void xq_pos_undo_null(xq_pos *pos, const xq_undo *undo);
 
@@ -64,4 +66,5 @@ void xq_attackers_to(const xq_pos *pos, int sq, int color, uint64_t out[2]);
 void xq_attack_counts(const xq_pos *pos, int color, uint8_t out[90]);
 
 uint64_t xq_perft(const xq_pos *pos, int depth, int bulk);
+uint64_t xq_perft_stoppable(const xq_pos *pos, int depth, int bulk, const int *stop);
 int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap);

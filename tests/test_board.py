@@ -39,7 +39,7 @@ def test_push_pop_peek_and_stack():
         b.push_iccs(m)
     assert [m.iccs() for m in b.move_stack] == moves
     assert b.peek() == Move.from_iccs("i9h9")
-    assert b.ply == 4 and b.fullmove_number == 3 and b.halfmove_clock == 4
+    assert b.ply() == 4 and b.fullmove_number == 3 and b.halfmove_clock == 4
     for m in reversed(moves):
         assert b.pop() == Move.from_iccs(m)
     assert b.fen() == STARTING_FEN and b.zobrist_hash() == key0
@@ -287,16 +287,16 @@ def test_push_codes_plays_a_line_in_one_call_and_stops_at_an_illegal_move():
     b = Board()
     with pytest.raises(IllegalMoveError, match="move 3 of 3"):
         b.push_codes(line[:2] + [Move.from_iccs("e3e5").code])
-    assert b.ply == 2 and [m.iccs() for m in b.move_stack] == ["h2e2", "h9g7"]
+    assert b.ply() == 2 and [m.iccs() for m in b.move_stack] == ["h2e2", "h9g7"]
     b = Board()
     with pytest.raises(IllegalMoveError):
         b.push_codes([1 << 14 | 5])  # not a square pair at all: refused even without the legality check
-    assert b.ply == 0
+    assert b.ply() == 0
     b.push_codes([Move.from_iccs("h2h9").code], check_legal=False)  # pseudo-legal capture, pushed unchecked
     b.pop()
     long_line = [Move.from_iccs(m).code for m in ["h0g2", "h9g7", "g2h0", "g7h9"]] * 50
     b.push_codes(long_line)
-    assert b.ply == 200 and b.board_fen() == Board().board_fen()
+    assert b.ply() == 200 and b.board_fen() == Board().board_fen()
     while b.move_stack:
         b.pop()
     assert b.fen() == STARTING_FEN

@@ -651,7 +651,7 @@ def test_corrupt_iccs_move_found_at_ply(tmp_path: Path) -> None:
             board.push_iccs(tok)
         legal = {m.iccs() for m in board.legal_moves}
         bad = next(f"{a}{b}{c}{d}" for a in "abcdefghi" for b in "0123456789" for c in "abcdefghi"
-                   for d in "0123456789" if f"{a}{b}{c}{d}" not in legal and board.piece_at(
+                   for d in "0123456789" if f"{a}{b}{c}{d}" not in legal and (a, b) != (c, d) and board.piece_at(
                        (int(b) * 9 + "abcdefghi".index(a))) is not None)
         moves_at = [m.start() for m in re.finditer(r"(?<=\s)[a-i]\d[a-i]\d(?=\s)", games[g])]
         s = moves_at[ply]

@@ -17,7 +17,7 @@
 """
 
 from xiangqi._ffi import __version__
-from xiangqi.board import Board, LegalMoveGenerator, PseudoLegalMoveGenerator, Status
+from xiangqi.board import BaseBoard, Board, LegalMoveGenerator, PseudoLegalMoveGenerator, Status
 from xiangqi.core import (
     ADVISOR, BB_ALL, BB_EMPTY, BLACK, CANNON, COLOR_NAMES, COLORS, ELEPHANT, FILE_NAMES, HORSE, KING, PAWN,
     PIECE_NAMES, PIECE_SYMBOLS, PIECE_TYPES, RANK_NAMES, RED, ROOK, SQUARE_NAMES, SQUARES, STARTING_BOARD_FEN,
@@ -25,18 +25,18 @@ from xiangqi.core import (
     square_flip, square_mirror, square_name, square_rank,
 )
 from xiangqi.errors import (
-    AmbiguousMoveError, IllegalMoveError, InternalError, InvalidFenError, InvalidMoveError, InvalidRecordError,
-    XiangqiError,
+    AmbiguousMoveError, ConcurrentUseError, IllegalMoveError, InternalError, InvalidFenError, InvalidMoveError,
+    InvalidRecordError, XiangqiError,
 )
 from xiangqi.outcome import Outcome, Termination
 from xiangqi.perft import perft
 
 __all__ = [
-    "__version__", "Board", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Status",
+    "__version__", "BaseBoard", "Board", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Status",
     "ADVISOR", "BB_ALL", "BB_EMPTY", "BLACK", "CANNON", "COLOR_NAMES", "COLORS", "ELEPHANT", "FILE_NAMES", "HORSE",
     "KING", "PAWN", "PIECE_NAMES", "PIECE_SYMBOLS", "PIECE_TYPES", "RANK_NAMES", "RED", "ROOK", "SQUARE_NAMES",
     "SQUARES", "STARTING_BOARD_FEN", "STARTING_FEN", "Bitboard", "Color", "Move", "Piece", "PieceType", "Square",
     "SquareSet", "parse_square", "square", "square_file", "square_flip", "square_mirror", "square_name",
-    "square_rank", "AmbiguousMoveError", "IllegalMoveError", "InternalError", "InvalidFenError", "InvalidMoveError",
-    "InvalidRecordError", "XiangqiError", "Outcome", "Termination", "perft",
+    "square_rank", "AmbiguousMoveError", "ConcurrentUseError", "IllegalMoveError", "InternalError", "InvalidFenError",
+    "InvalidMoveError", "InvalidRecordError", "XiangqiError", "Outcome", "Termination", "perft",
 ]

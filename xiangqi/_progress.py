@@ -28,7 +28,7 @@ class Progress:
     true, so piped output and log files never see control characters.
     """
 
-    def __init__(self, stream: IO[str], *, total_files: int, enabled: bool = True,
+    def __init__(self, stream: IO[str], *, total_files: int = 0, enabled: bool = True,
                  interval: float = 0.1) -> None:
         isatty = getattr(stream, "isatty", None)
         self.active = bool(enabled and isatty is not None and isatty())
@@ -48,9 +48,16 @@ class Progress:
             return
         self._last = now
         elapsed = max(now - self._start, 1e-9)
-        line = (f"{files}/{self._total_files} files  {format_count(games)} games  "
-                f"{format_count(games / elapsed)} games/s  {format_count(errors)} "
-                f"{'error' if errors == 1 else 'errors'}")
+        self._draw(f"{files}/{self._total_files} files  {format_count(games)} games  "
+                   f"{format_count(games / elapsed)} games/s  {format_count(errors)} "
+                   f"{'error' if errors == 1 else 'errors'}")
+
+    def show(self, line: str) -> None:
+        """Show ``line`` as the status line (no rate limit: for callers with their own, slower rhythm)."""
+        if self.active:
+            self._draw(line)
+
+    def _draw(self, line: str) -> None:
         pad = max(0, self._width - len(line))
         self._width = len(line)
         self._stream.write("\r" + line + " " * pad)

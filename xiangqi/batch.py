@@ -64,6 +64,7 @@ import numpy.typing as npt
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.board import Board
+from xiangqi.position import BaseBoard
 from xiangqi.core import Color, Move
 
 __all__ = [
@@ -74,7 +75,7 @@ __all__ = [
 ]
 
 #: What the batch functions accept (see the module docstring).
-Positions = Union[Iterable[Union[str, Board]], npt.NDArray[Any]]
+Positions = Union[Iterable[Union[str, BaseBoard]], npt.NDArray[np.generic]]
 #: Board orientation of :func:`planes` and :func:`legal_mask`.
 View = Literal["absolute", "side_to_move"]
 
@@ -171,7 +172,7 @@ def _from_fens(items: Sequence[str], text: str) -> _Source:
     return _Source(n, src, (data, offsets, text_buf, off_buf))
 
 
-def _from_boards(boards: Sequence[Board]) -> _Source:
+def _from_boards(boards: Sequence[BaseBoard]) -> _Source:
     n = len(boards)
     arr = ffi.new("xq_pos[]", n)
     for i, b in enumerate(boards):
@@ -190,7 +191,7 @@ def _source(positions: Positions) -> _Source:
         if positions.ndim != 1:
             raise ValueError(f"an array of FENs must be 1-D, not of shape {positions.shape}")
         positions = positions.tolist()
-    if isinstance(positions, (str, bytes, bytearray, Board)):
+    if isinstance(positions, (str, bytes, bytearray, BaseBoard)):
         raise TypeError(f"positions must be a sequence of FENs or Boards (or a packed array), not one "
                         f"{type(positions).__name__}; wrap a single position in a list")
     try:
@@ -202,13 +203,13 @@ def _source(positions: Positions) -> _Source:
         return _from_fens(items, "".join(items))  # the common case: all str
     except TypeError:
         pass
-    if all(isinstance(x, Board) for x in items):
+    if all(isinstance(x, BaseBoard) for x in items):
         return _from_boards(items)
     fen_items: List[str] = []
     for i, x in enumerate(items):
         if isinstance(x, str):
             fen_items.append(x)
-        elif isinstance(x, Board):
+        elif isinstance(x, BaseBoard):
             fen_items.append(x.fen())
         elif isinstance(x, (bytes, bytearray)):
             fen_items.append(bytes(x).decode("ascii", "replace"))

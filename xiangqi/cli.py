@@ -10,8 +10,9 @@ import argparse
 import importlib
 import sys
 import time
-from typing import Callable, List, Optional
+from typing import IO, Callable, List, Optional
 
+from xiangqi._progress import Progress, format_count
 from xiangqi.core import STARTING_FEN
 
 __all__ = ["main"]
@@ -83,26 +84,53 @@ def _perft_main(argv: List[str]) -> int:
     from xiangqi.perft import perft
 
     bulk = not args.no_bulk
+    progress = _PerftProgress(sys.stderr)
     try:
         start = time.perf_counter()
         if args.divide:
-            counts = perft(args.fen, args.depth, divide=True, bulk=bulk, threads=args.threads)
+            counts = perft(args.fen, args.depth, divide=True, bulk=bulk, threads=args.threads,
+                           on_root_move=progress.root_move)
             elapsed = time.perf_counter() - start
+            progress.close()
             for move, n in sorted(counts.items()):
                 print(f"{move}: {n}")
             nodes = sum(counts.values())
             print(f"moves {len(counts)}")
         else:
-            nodes = perft(args.fen, args.depth, bulk=bulk, threads=args.threads)
+            nodes = perft(args.fen, args.depth, bulk=bulk, threads=args.threads, on_root_move=progress.root_move)
             elapsed = time.perf_counter() - start
     except InvalidFenError as exc:
         print(f"xiangqi perft: {exc}", file=sys.stderr)
         return 2
+    finally:
+        progress.close()
     mnps = nodes / elapsed / 1e6 if elapsed > 0 else float("inf")
     print(f"nodes {nodes}")
     print(f"seconds {elapsed:.3f}")
     print(f"Mnps {mnps:.1f}")
     return 0
+
+
+class _PerftProgress:
+    """Perft's status line on a terminal, once a run has taken :attr:`AFTER` seconds: root moves done, nodes,
+    Mnps and the time left at the pace so far."""
+
+    AFTER = 1.0
+
+    def __init__(self, stream: "IO[str]") -> None:
+        self._line = Progress(stream)
+        self._start = time.perf_counter()
+
+    def root_move(self, done: int, total: int, nodes: int) -> None:
+        elapsed = time.perf_counter() - self._start
+        if elapsed < self.AFTER or done >= total:
+            return
+        left = elapsed / done * (total - done)
+        self._line.show(f"perft: {done}/{total} root moves  {format_count(nodes)} nodes  "
+                        f"{nodes / elapsed / 1e6:.1f} Mnps  about {left:.0f} s left")
+
+    def close(self) -> None:
+        self._line.close()
 
 
 def main(argv: Optional[List[str]] = None) -> int:

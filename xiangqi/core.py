@@ -9,11 +9,15 @@ Everything here is pure Python and uses the same integers as the C core:
 * piece types are ``PAWN = 1`` … ``KING = 7`` and a piece code is
   ``color << 3 | piece_type``;
 * a move is 16 bits, ``from_square << 7 | to_square``; 0 is the null move.
+  No move has its from and to squares equal, so no coordinate text (``a0a0``)
+  reads as the null move: it is written ``0000`` (``--`` is read too).
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, Optional, Union
+
+from xiangqi.errors import InvalidMoveError
 
 __all__ = [
     "Color", "Square", "PieceType", "Bitboard",
@@ -22,7 +26,8 @@ __all__ = [
     "PIECE_SYMBOLS", "PIECE_NAMES", "FILE_NAMES", "RANK_NAMES", "SQUARES", "SQUARE_NAMES",
     "STARTING_FEN", "STARTING_BOARD_FEN",
     "square", "square_file", "square_rank", "square_name", "parse_square", "square_mirror",
-    "square_flip", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL",
+    "square_flip", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL", "NULL_MOVE_TEXT", "NULL_MOVE_TEXTS",
+    "SAME_SQUARE_REASON", "same_square_message",
 ]
 
 Color = bool
@@ -165,6 +170,20 @@ class Piece:
         return self.symbol()
 
 
+#: How the null move is written; :data:`NULL_MOVE_TEXTS` are read as it.
+NULL_MOVE_TEXT = "0000"
+NULL_MOVE_TEXTS = frozenset(["0000", "--"])
+
+
+#: Why a move between one square and itself (``a0a0``) is refused, wherever it is read.
+SAME_SQUARE_REASON = "its from and to squares are the same (the null move is written 0000)"
+
+
+def same_square_message(text: str) -> str:
+    """The one message for a move whose from and to squares are the same (``a0a0``)."""
+    return f"invalid move {text!r}: {SAME_SQUARE_REASON}"
+
+
 class Move:
     """A move from one square to another, in ICCS coordinates.
 
@@ -180,6 +199,8 @@ class Move:
     def __init__(self, from_square: Square, to_square: Square) -> None:
         if not (0 <= from_square < 90 and 0 <= to_square < 90):
             raise ValueError(f"squares must be 0-89 (a0-i9): Move({from_square!r}, {to_square!r})")
+        if from_square == to_square and from_square:
+            raise InvalidMoveError(same_square_message(SQUARE_NAMES[from_square] * 2))
         self.from_square = from_square
         self.to_square = to_square
 
@@ -194,11 +215,17 @@ class Move:
         f, t = code >> 7, code & 127
         if code and not (0 <= code < 1 << 14 and f < 90 and t < 90):
             raise ValueError(f"not a move code: {code!r}")
+        if f == t and code:
+            raise InvalidMoveError(same_square_message(SQUARE_NAMES[f] * 2))
         return cls(f, t)
 
     @classmethod
     def null(cls) -> "Move":
-        """The null move (``0000``)."""
+        """The null move (``0000``): it passes the turn and is false in a boolean context.
+
+        >>> bool(Move.null()), Move.null().iccs(), Move.from_iccs("--") == Move.null()
+        (False, '0000', True)
+        """
         return cls(0, 0)
 
     def __bool__(self) -> bool:
@@ -206,18 +233,21 @@ class Move:
 
     @classmethod
     def from_iccs(cls, text: str) -> "Move":
-        """Parse ``h2e2`` or ``H2-E2`` (ranks 0–9). Raises :class:`InvalidMoveError`."""
-        from xiangqi.errors import InvalidMoveError
+        """Parse ``h2e2`` or ``H2-E2`` (ranks 0–9); ``0000`` or ``--`` is the null move.
 
+        Raises :class:`InvalidMoveError`, also for a move between one square and itself (``a0a0``).
+        """
         if not isinstance(text, str):
             raise TypeError(f"move text must be a str, not {type(text).__name__}")
         s = text.strip().lower()
         if len(s) == 5 and s[2] == "-":
             s = s[:2] + s[3:]
-        if s == "0000":
+        if s in NULL_MOVE_TEXTS:
             return cls.null()
         if len(s) == 4 and s[0] in "abcdefghi" and s[2] in "abcdefghi" and s[1].isdigit() and s[3].isdigit() \
                 and s[1].isascii() and s[3].isascii():
+            if s[:2] == s[2:]:
+                raise InvalidMoveError(same_square_message(text))
             return cls(parse_square(s[:2]), parse_square(s[2:]))
         raise InvalidMoveError(f"invalid ICCS move {text!r}: expected a file a-i and a rank 0-9 twice, e.g. 'h2e2'")
 
@@ -226,7 +256,7 @@ class Move:
     def iccs(self) -> str:
         """The ICCS/UCCI text, e.g. ``h2e2`` (``0000`` for the null move)."""
         if not self:
-            return "0000"
+            return NULL_MOVE_TEXT
         return SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
 
     uci = iccs
@@ -245,24 +275,44 @@ class Move:
         return self.iccs()
 
 
+_SquaresLike = Union["SquareSet", int, Iterable[int]]
+
+
+def _mask_of(squares: _SquaresLike) -> int:
+    if isinstance(squares, SquareSet):
+        return squares.mask
+    if isinstance(squares, int):
+        return squares & BB_ALL
+    m = 0
+    for sq in squares:
+        if not isinstance(sq, int) or not 0 <= sq < 90:
+            raise ValueError(f"not a square: {sq!r} (expected an int 0-89)")
+        m |= 1 << sq
+    return m
+
+
 class SquareSet:
-    """A set of squares backed by a 90-bit integer (bit ``i`` is square ``i``).
+    """A mutable set of squares backed by a 90-bit integer (bit ``i`` is square ``i``), as in python-chess.
 
     >>> s = SquareSet([0, 4, 89])
     >>> list(s), len(s), 4 in s
     ([0, 4, 89], 3, True)
+    >>> s - SquareSet([4]) == SquareSet([0, 89]), (s ^ 1) == SquareSet([4, 89]), SquareSet([0]) <= s
+    (True, True, True)
+    >>> len(~s), s.isdisjoint([1, 2]), int(s & 0b10001)
+    (87, True, 17)
+
+    Operators take another ``SquareSet``, an int bitboard or an iterable of squares; ``~`` complements within
+    the 90 squares. Comparisons (``<=``, ``<``, ``>=``, ``>``) are subset and superset tests, and ``==`` also
+    compares with an int bitboard.
     """
 
     __slots__ = ("mask",)
 
-    def __init__(self, squares: "Iterable[Square] | Bitboard" = 0) -> None:
-        if isinstance(squares, int):
-            self.mask = squares & BB_ALL
-        else:
-            m = 0
-            for sq in squares:
-                m |= 1 << sq
-            self.mask = m & BB_ALL
+    def __init__(self, squares: _SquaresLike = 0) -> None:
+        self.mask = _mask_of(squares)
+
+    # ---- the set protocol
 
     def __iter__(self) -> Iterator[Square]:
         m = self.mask
@@ -270,6 +320,13 @@ class SquareSet:
             low = m & -m
             yield low.bit_length() - 1
             m ^= low
+
+    def __reversed__(self) -> Iterator[Square]:
+        m = self.mask
+        while m:
+            top = m.bit_length() - 1
+            yield top
+            m ^= 1 << top
 
     def __len__(self) -> int:
         return bin(self.mask).count("1")
@@ -283,6 +340,9 @@ class SquareSet:
     def __int__(self) -> int:
         return self.mask
 
+    def __index__(self) -> int:
+        return self.mask
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SquareSet):
             return self.mask == other.mask
@@ -293,11 +353,147 @@ class SquareSet:
     def __hash__(self) -> int:
         return hash(self.mask)
 
-    def __or__(self, other: "SquareSet") -> "SquareSet":
-        return SquareSet(self.mask | int(other))
+    # ---- operators
 
-    def __and__(self, other: "SquareSet") -> "SquareSet":
-        return SquareSet(self.mask & int(other))
+    def __or__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(self.mask | _mask_of(other))
+
+    __ror__ = __or__
+
+    def __and__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(self.mask & _mask_of(other))
+
+    __rand__ = __and__
+
+    def __xor__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(self.mask ^ _mask_of(other))
+
+    __rxor__ = __xor__
+
+    def __sub__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(self.mask & ~_mask_of(other))
+
+    def __rsub__(self, other: _SquaresLike) -> "SquareSet":
+        return SquareSet(_mask_of(other) & ~self.mask)
+
+    def __invert__(self) -> "SquareSet":
+        return SquareSet(~self.mask & BB_ALL)
+
+    def __ior__(self, other: _SquaresLike) -> "SquareSet":
+        self.mask |= _mask_of(other)
+        return self
+
+    def __iand__(self, other: _SquaresLike) -> "SquareSet":
+        self.mask &= _mask_of(other)
+        return self
+
+    def __ixor__(self, other: _SquaresLike) -> "SquareSet":
+        self.mask ^= _mask_of(other)
+        return self
+
+    def __isub__(self, other: _SquaresLike) -> "SquareSet":
+        self.mask &= ~_mask_of(other)
+        return self
+
+    def __le__(self, other: _SquaresLike) -> bool:
+        return self.issubset(other)
+
+    def __lt__(self, other: _SquaresLike) -> bool:
+        o = _mask_of(other)
+        return self.mask & ~o == 0 and self.mask != o
+
+    def __ge__(self, other: _SquaresLike) -> bool:
+        return self.issuperset(other)
+
+    def __gt__(self, other: _SquaresLike) -> bool:
+        o = _mask_of(other)
+        return o & ~self.mask == 0 and self.mask != o
+
+    # ---- named set methods
+
+    def add(self, square: Square) -> None:
+        """Add a square."""
+        self.mask |= _mask_of([square])
+
+    def discard(self, square: Square) -> None:
+        """Remove a square if present."""
+        self.mask &= ~_mask_of([square])
+
+    def remove(self, square: Square) -> None:
+        """Remove a square; :class:`KeyError` if it is not in the set."""
+        if square not in self:
+            raise KeyError(square)
+        self.mask ^= 1 << square
+
+    def pop(self) -> Square:
+        """Remove and return the lowest square; :class:`KeyError` on an empty set."""
+        if not self.mask:
+            raise KeyError("pop from an empty SquareSet")
+        low = self.mask & -self.mask
+        self.mask ^= low
+        return low.bit_length() - 1
+
+    def clear(self) -> None:
+        """Remove every square."""
+        self.mask = 0
+
+    def copy(self) -> "SquareSet":
+        """A copy of the set."""
+        return SquareSet(self.mask)
+
+    def isdisjoint(self, other: _SquaresLike) -> bool:
+        """Whether no square is in both sets."""
+        return not self.mask & _mask_of(other)
+
+    def issubset(self, other: _SquaresLike) -> bool:
+        """Whether every square of this set is in ``other``."""
+        return not self.mask & ~_mask_of(other)
+
+    def issuperset(self, other: _SquaresLike) -> bool:
+        """Whether every square of ``other`` is in this set."""
+        return not _mask_of(other) & ~self.mask
+
+    def union(self, other: _SquaresLike) -> "SquareSet":
+        """``self | other``."""
+        return self | other
+
+    def intersection(self, other: _SquaresLike) -> "SquareSet":
+        """``self & other``."""
+        return self & other
+
+    def difference(self, other: _SquaresLike) -> "SquareSet":
+        """``self - other``."""
+        return self - other
+
+    def symmetric_difference(self, other: _SquaresLike) -> "SquareSet":
+        """``self ^ other``."""
+        return self ^ other
+
+    def update(self, *others: _SquaresLike) -> None:
+        """Add the squares of every argument."""
+        for o in others:
+            self.mask |= _mask_of(o)
+
+    def intersection_update(self, *others: _SquaresLike) -> None:
+        """Keep only the squares in every argument."""
+        for o in others:
+            self.mask &= _mask_of(o)
+
+    def difference_update(self, other: _SquaresLike) -> None:
+        """Remove the squares of ``other``."""
+        self.mask &= ~_mask_of(other)
+
+    def symmetric_difference_update(self, other: _SquaresLike) -> None:
+        """Toggle the squares of ``other``."""
+        self.mask ^= _mask_of(other)
+
+    def tolist(self) -> "list[bool]":
+        """90 booleans, square 0 first."""
+        return [bool(self.mask >> i & 1) for i in range(90)]
+
+    def squares(self) -> "list[Square]":
+        """The squares as a sorted list."""
+        return list(self)
 
     def __repr__(self) -> str:
         return f"SquareSet({self.mask:#x})"
@@ -307,10 +503,6 @@ class SquareSet:
         for r in range(9, -1, -1):
             rows.append(" ".join("1" if self.mask >> (r * 9 + f) & 1 else "." for f in range(9)))
         return "\n".join(rows)
-
-    def squares(self) -> "list[Square]":
-        """The squares as a sorted list."""
-        return list(self)
 
 
 def _optional_piece(code: int) -> Optional[Piece]:

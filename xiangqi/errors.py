@@ -18,6 +18,7 @@ __all__ = [
     "InternalError",
     "EngineError",
     "EngineTerminatedError",
+    "ConcurrentUseError",
 ]
 
 
@@ -78,3 +79,7 @@ class EngineError(XiangqiError, RuntimeError):
 
 class EngineTerminatedError(EngineError):
     """The engine process exited (or could not be started) while it was expected to answer."""
+
+
+class ConcurrentUseError(XiangqiError, RuntimeError):
+    """One :class:`~xiangqi.Board` was changed from two threads at once (a Board is not thread-safe)."""

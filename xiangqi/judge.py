@@ -102,7 +102,7 @@ def _board_from_tokens(tokens: Sequence[str]) -> Any:
         try:
             board.push_move(text)
         except XiangqiError as exc:
-            raise XiangqiError(f"move {i + 1} ({text!r}) after {board.ply} plies: {exc}") from None
+            raise XiangqiError(f"move {i + 1} ({text!r}) after {len(board.move_stack)} plies: {exc}") from None
     return board
 
 

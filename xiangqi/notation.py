@@ -94,14 +94,15 @@ single move) names the token, its ply and the position before it.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, NoReturn, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from xiangqi._ffi import ffi, lib
-from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, SQUARE_NAMES, STARTING_FEN, Move
+from xiangqi.core import (
+    ADVISOR, CANNON, ELEPHANT, HORSE, KING, NULL_MOVE_TEXT, NULL_MOVE_TEXTS, PAWN, ROOK, SAME_SQUARE_REASON,
+    SQUARE_NAMES, STARTING_FEN, Move,
+)
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from xiangqi.board import Board
+from xiangqi.position import BaseBoard
 
 __all__ = [
     "format_chinese",
@@ -408,11 +409,13 @@ _ICCS1_RE = re.compile(r"([a-i])(10|[1-9])-?([a-i])(10|[1-9])", re.ASCII | re.IG
 def _decode_iccs(s: str, one_based: bool) -> Optional[_Desc]:
     m = (_ICCS1_RE if one_based else _ICCS_RE).fullmatch(s)
     if m is None:
-        return _Desc(_KIND_ICCS, s, code=0) if s == "0000" else None
+        return _Desc(_KIND_ICCS, s, code=0) if s in NULL_MOVE_TEXTS else None
     base = 1 if one_based else 0
     a, r1, b, r2 = m.groups()
     frm = (int(r1) - base) * 9 + ord(a.lower()) - 97
     to = (int(r2) - base) * 9 + ord(b.lower()) - 97
+    if frm == to:
+        raise _Invalid(SAME_SQUARE_REASON)
     return _Desc(_KIND_ICCS, s, code=frm << 7 | to)
 
 
@@ -761,14 +764,16 @@ def _error(cls: type, what: str, text: object, fen: str, reason: str, ply: int =
     return err
 
 
-def _legal_fn(board: "Board") -> _Legal:
+def _legal_fn(board: BaseBoard) -> _Legal:
     is_legal = board.is_legal
     return lambda code: bool(is_legal(Move(code >> 7, code & 127)))
 
 
-def _parse_with(board: "Board", text: str, get_entry: Callable[[str], _Entry], what: str) -> Move:
+def _parse_with(board: BaseBoard, text: str, get_entry: Callable[[str], _Entry], what: str) -> Move:
     if not isinstance(text, str):
         raise TypeError(f"a move text must be a str, not {type(text).__name__}")
+    if text.strip() in NULL_MOVE_TEXTS:
+        return Move.null()
     try:
         e = get_entry(text)
     except _Invalid as exc:
@@ -800,7 +805,7 @@ def _parse_with(board: "Board", text: str, get_entry: Callable[[str], _Entry], w
     return m
 
 
-def parse_chinese(board: "Board", text: str) -> Move:
+def parse_chinese(board: BaseBoard, text: str) -> Move:
     """The legal move that Chinese text (``炮二平五``, ``馬８進７``, ``前车进一``) names in ``board``.
 
     >>> from xiangqi import Board
@@ -815,7 +820,7 @@ def parse_chinese(board: "Board", text: str) -> Move:
     return _parse_with(board, text, _chinese_entry, "Chinese")
 
 
-def parse_wxf(board: "Board", text: str) -> Move:
+def parse_wxf(board: BaseBoard, text: str) -> Move:
     """The legal move that WXF text (``C2.5``, ``h8+7``, ``R+.3``, ``P++1``) names in ``board``.
 
     Raises :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`.
@@ -823,7 +828,7 @@ def parse_wxf(board: "Board", text: str) -> Move:
     return _parse_with(board, text, _wxf_entry, "WXF")
 
 
-def parse_iccs(board: "Board", text: str, *, one_based: bool = False) -> Move:
+def parse_iccs(board: BaseBoard, text: str, *, one_based: bool = False) -> Move:
     """The legal move for ICCS text ``h2e2`` / ``H2-E2``; ``one_based=True`` reads ``h3e3`` / ``a10a9``.
 
     ``0000`` is returned as the null move.  Raises :class:`InvalidMoveError`
@@ -832,7 +837,7 @@ def parse_iccs(board: "Board", text: str, *, one_based: bool = False) -> Move:
     return _parse_with(board, text, lambda t: _iccs_entry(t, bool(one_based)), "ICCS")
 
 
-def parse_move(board: "Board", text: str, *, one_based: bool = False) -> Move:
+def parse_move(board: BaseBoard, text: str, *, one_based: bool = False) -> Move:
     """The legal move ``text`` names in ``board``, in any notation (Chinese, WXF or ICCS, detected).
 
     ``one_based`` reads coordinates with ranks 1–10 (Fairy-Stockfish UCI,
@@ -962,14 +967,12 @@ def _write_wxf(pc: _Codes, red: bool, frm: int, to: int, legal: Optional[_Legal]
     return _wxf_text(pc, red, frm, to, legal)
 
 
-def _checked_for_writing(board: "Board", move: Move, what: str) -> Tuple[bytes, bool]:
+def _checked_for_writing(board: BaseBoard, move: Move, what: str) -> Tuple[bytes, bool]:
     if not isinstance(move, Move):
         raise TypeError(f"expected a Move, not {type(move).__name__}")
     red = bool(board.turn)
     pc = board.piece_codes()
-    if not move:
-        raise IllegalMoveError(f"cannot write the null move in {what} notation (in {board.fen()})")
-    if move.from_square >= 90 or move.to_square >= 90 or not board.is_legal(move):
+    if move and (move.from_square >= 90 or move.to_square >= 90 or not board.is_legal(move)):
         reason = _why_illegal(pc, red, move.from_square, move.to_square) if move.from_square < 90 and \
             move.to_square < 90 else "square out of range"
         raise IllegalMoveError(f"cannot write illegal move {move.iccs()!r} in {what} notation in {board.fen()}: "
@@ -977,7 +980,7 @@ def _checked_for_writing(board: "Board", move: Move, what: str) -> Tuple[bytes, 
     return pc, red
 
 
-def format_chinese(board: "Board", move: Move, *, traditional: bool = False, fullwidth: bool = True,
+def format_chinese(board: BaseBoard, move: Move, *, traditional: bool = False, fullwidth: bool = True,
                    compact: bool = False) -> str:
     """The canonical Chinese text of a legal ``move`` in ``board`` (conventions: module docstring).
 
@@ -996,16 +999,21 @@ def format_chinese(board: "Board", move: Move, *, traditional: bool = False, ful
     here.
     """
     pc, red = _checked_for_writing(board, move, "Chinese")
+    if not move:
+        return NULL_MOVE_TEXT
     return _write_chinese(pc, red, move.from_square, move.to_square, _STYLES[bool(traditional), bool(fullwidth)],
                           _legal_fn(board), bool(compact))
 
 
-def format_wxf(board: "Board", move: Move) -> str:
+def format_wxf(board: BaseBoard, move: Move) -> str:
     """The canonical WXF text of a legal ``move`` in ``board``: ``C2.5``, ``H8+7``, ``R+.3``, ``++.4``.
 
-    Raises :class:`IllegalMoveError` for a move that is not legal here.
+    The null move is written ``0000`` (in every notation). Raises :class:`IllegalMoveError` for a move that is
+    not legal here.
     """
     pc, red = _checked_for_writing(board, move, "WXF")
+    if not move:
+        return NULL_MOVE_TEXT
     return _write_wxf(pc, red, move.from_square, move.to_square, _legal_fn(board))
 
 
@@ -1024,10 +1032,8 @@ def format_iccs(move: Move, *, one_based: bool = False) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _new_board(fen: Optional[str]) -> "Board":
-    from xiangqi.board import Board
-
-    return Board(STARTING_FEN if fen is None else fen)
+def _new_board(fen: Optional[str]) -> BaseBoard:
+    return BaseBoard(STARTING_FEN if fen is None else fen)
 
 
 class _Replay:
@@ -1044,7 +1050,7 @@ class _Replay:
 
     __slots__ = ("board", "codes", "played", "texts", "what", "_pos", "_undo")
 
-    def __init__(self, board: "Board", codes: List[int], texts: Optional[Sequence[str]], what: str) -> None:
+    def __init__(self, board: BaseBoard, codes: List[int], texts: Optional[Sequence[str]], what: str) -> None:
         self.board = board
         self.codes = codes
         self.played = 0
@@ -1063,7 +1069,9 @@ class _Replay:
         is_legal, do_move = lib.xq_pos_is_legal, lib.xq_pos_do_move
         while i < upto:
             c = codes[i]
-            if not is_legal(pos, c) or do_move(pos, c, undo):
+            if not c:
+                lib.xq_pos_do_null(pos, undo)  # the null move: the turn passes
+            elif not is_legal(pos, c) or do_move(pos, c, undo):
                 break
             i += 1
         self.played = i
@@ -1136,7 +1144,7 @@ def _move_codes(moves: Iterable[Union[Move, int]]) -> List[int]:
         raise
 
 
-def _parse_codes(board: "Board", texts: Sequence[str], notation: str, one_based: bool) -> List[int]:
+def _parse_codes(board: BaseBoard, texts: Sequence[str], notation: str, one_based: bool) -> List[int]:
     get_entry = _GAME_ENTRY.get(notation)
     if get_entry is None:
         raise ValueError(f"unknown notation {notation!r}: expected one of {NOTATIONS + ('auto',)}")
@@ -1155,6 +1163,10 @@ def _parse_codes(board: "Board", texts: Sequence[str], notation: str, one_based:
     for text in texts:
         e = get(text)
         if e is None:
+            if isinstance(text, str) and text.strip() in NULL_MOVE_TEXTS:
+                append(0)
+                red = not red
+                continue
             try:
                 e = get_entry(text, one_based)
             except _Invalid as exc:
@@ -1198,8 +1210,6 @@ def _resolve_in_game(desc: _Desc, pc: _Codes, red: bool, replay: _Replay, ply: i
         code = _resolve(desc, pc, red, lambda c: replay.legal(c, ply))
     except _Fail as fail:
         replay.fail(fail.cls, ply, fail.reason)
-    if code == 0:
-        replay.fail(IllegalMoveError, ply, "a null move (0000) cannot be played in a game")
     # An ICCS code is taken as it is: if it is illegal, the replay stops there before any later token counts.
     return code
 
@@ -1221,7 +1231,7 @@ def format_game(fen: Optional[str], moves: Iterable[Union[Move, int]], *, to: st
     return _format_codes(_new_board(fen), codes, to, traditional, fullwidth, compact, one_based, True)
 
 
-def _format_codes(board: "Board", codes: List[int], to: str, traditional: bool, fullwidth: bool, compact: bool,
+def _format_codes(board: BaseBoard, codes: List[int], to: str, traditional: bool, fullwidth: bool, compact: bool,
                   one_based: bool, validate: bool) -> List[str]:
     if to not in NOTATIONS:
         raise ValueError(f"unknown notation {to!r}: expected one of {NOTATIONS}")
@@ -1232,9 +1242,9 @@ def _format_codes(board: "Board", codes: List[int], to: str, traditional: bool, 
         names = _SQUARE_NAMES_1 if one_based else SQUARE_NAMES
         for code in codes:
             frm, dst = code >> 7, code & 127
-            if not 0 <= frm < 90 or dst >= 90:
+            if not 0 <= frm < 90 or dst >= 90 or (frm == dst and code):
                 replay.fail(IllegalMoveError, len(out), f"not a move code: {code}")
-            append(names[frm] + names[dst])
+            append(names[frm] + names[dst] if code else NULL_MOVE_TEXT)
     else:
         pc = bytearray(board.piece_codes())
         red = bool(board.turn)
@@ -1242,6 +1252,10 @@ def _format_codes(board: "Board", codes: List[int], to: str, traditional: bool, 
         style = _STYLES[bool(traditional), bool(fullwidth)]
         get = (_CHINESE_WRITTEN[style.key] if chinese else _WXF_WRITTEN).get
         for code in codes:
+            if not code:
+                append(NULL_MOVE_TEXT)
+                red = not red
+                continue
             frm, dst = code >> 7, code & 127
             p = pc[frm] if 0 <= frm < 90 else 0
             s = get(p << 14 | code) if p and pc[frm % 9::9].count(p) == 1 else None
@@ -1269,6 +1283,33 @@ def _write_in_game(pc: _Codes, red: bool, frm: int, dst: int, chinese: bool, sty
 
     return _write_chinese(pc, red, frm, dst, style, legal, compact) if chinese else \
         _write_wxf(pc, red, frm, dst, legal)
+
+
+def format_variation(fen: Optional[str], moves: Iterable[Union[Move, int]], *, to: str = "chinese",
+                     traditional: bool = False, fullwidth: bool = True, compact: bool = False,
+                     one_based: bool = False) -> str:
+    """A line of moves from ``fen`` with move numbers, as :func:`format_game` writes each move.
+
+    >>> format_variation(None, [Move.from_iccs("h2e2"), Move.from_iccs("h9g7"), Move.from_iccs("h0g2")])
+    '1. 炮二平五 马８进７ 2. 马二进三'
+    >>> format_variation("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+    ...                  [Move.from_iccs("h9g7")], to="wxf")
+    '1... H8+7'
+    """
+    board = _new_board(fen)
+    number, red = board.fullmove_number, board.turn  # read before the replay below plays the moves on board
+    texts = _format_codes(board, _move_codes(moves), to, traditional, fullwidth, compact, one_based, True)
+    words: List[str] = []
+    for text in texts:
+        if red:
+            words.append(f"{number}.")
+        elif not words:
+            words.append(f"{number}...")
+        words.append(text)
+        if not red:
+            number += 1
+        red = not red
+    return " ".join(words)
 
 
 def convert_game(fen: Optional[str], tokens: Iterable[str], *, to: str = "iccs", notation: str = "auto",

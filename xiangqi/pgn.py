@@ -476,7 +476,7 @@ _MOVE_TABLE: Dict[int, Move] = {}
 def _moves_of(codes: List[int]) -> List[Move]:
     """The moves of a list of move codes."""
     if not _MOVE_TABLE:
-        _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90))
+        _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90) if f != t or not f)
     try:
         return list(map(_MOVE_TABLE.__getitem__, codes))
     except KeyError:  # a code naming no square: Move says so
@@ -849,7 +849,7 @@ _TOKEN_RE = re.compile(r"""
   | (?P<close>\))
   | (?P<nag>\$\d+)
   | (?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*))(?=[\s(){};$]|$)
-  | (?P<number>\d+\s*(?:\.+|…)(?!\d(?![^\s(){};$!?]))|\d+(?=[\s(){};$]|$))
+  | (?P<number>\d+\s*(?:\.+|…)(?!\d(?![^\s(){};$!?]))|(?!0000(?=[\s(){};$]|$))\d+(?=[\s(){};$]|$))
   | (?P<move>[^\s{}()\[\];$!?]+)(?P<suffix>[!?]{1,2})?
   | (?P<annotation>[!?]{1,2})
   | (?P<junk>[\[\]!?])
@@ -857,7 +857,7 @@ _TOKEN_RE = re.compile(r"""
 #: Characters that send a game's move text to the full tokenizer.
 _SPECIAL = re.compile(r"[{}();$\[\]!?]")
 #: Fast tokenizer for plain move text: move numbers match with an empty group.
-_PLAIN_RE = re.compile(r"\d+\s*(?:\.+|…)(?!\d(?!\S))|\d+(?!\S)|(\S+)")
+_PLAIN_RE = re.compile(r"\d+\s*(?:\.+|…)(?!\d(?!\S))|(?!0000(?!\S))\d+(?!\S)|(\S+)")  # 0000: the null move
 _RESULT_KEYS = frozenset(_RESULT_WORDS)
 
 #: A move-text token: ``(kind, text, line)``, kind one of ``T_MOVE`` … ``T_RESULT``.

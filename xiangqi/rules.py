@@ -88,16 +88,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
-from xiangqi._ffi import ffi, lib
+from xiangqi._ffi import ffi, lib, raise_internal
 from xiangqi.core import (
     BLACK, RED, ROOK, STARTING_FEN, Color, Move, Piece, Square, square_name,
 )
 from xiangqi.outcome import Outcome, Termination
-
-if TYPE_CHECKING:
-    from xiangqi.board import Board
+from xiangqi.position import BaseBoard
 
 __all__ = [
     "RuleSet", "AXF", "CXA", "RULE_SETS", "DEFAULT_RULES", "get_rules",
@@ -342,7 +340,7 @@ def _side_zh(c: Color) -> str:
 _PIECE_WORDS = {1: "pawn", 2: "advisor", 3: "elephant", 4: "horse", 5: "cannon", 6: "rook", 7: "king"}
 
 
-def _board_parts(board: "Board") -> Tuple[Any, Any, int]:
+def _board_parts(board: BaseBoard) -> Tuple[Any, Any, int]:
     """The C position, undo records and ply count of a board (package-internal access)."""
     return board._pos, board._undo, len(board.move_stack)
 
@@ -376,7 +374,7 @@ class _History:
         return int(self.pos.halfmove) if j >= self.n else int(self.undo[j].halfmove)
 
 
-def _hist(board: "Board") -> _History:
+def _hist(board: BaseBoard) -> _History:
     return _History(board._pos, board._undo, len(board.move_stack))
 
 
@@ -402,7 +400,6 @@ def _raw_facts(h: _History, start: int, end: int, flags: int) -> bytes:
     out = ffi.new("xq_facts[]", count)
     got = lib.xq_history_facts(h.pos, h.undo, h.n, start, end, flags, out, count)
     if got < 0:
-        from xiangqi._ffi import raise_internal
         raise_internal(got, "xq_history_facts")
     if not _LAYOUT_OK:  # pragma: no cover - an unusual compiler packing; repack field by field
         buf = bytearray()
@@ -437,7 +434,7 @@ def _convert(buf: bytes, index: int, ply: int, with_threats: bool) -> MoveFacts:
                      bool(kill) if with_threats else None, bool(evasion), tuple(chases), bool(flags & _ILLEGAL))
 
 
-def history_facts(board: "Board", start: int = 1, end: Optional[int] = None, *,
+def history_facts(board: BaseBoard, start: int = 1, end: Optional[int] = None, *,
                   rules: Union[str, RuleSet, None] = None) -> List[MoveFacts]:
     """Facts of the moves ``start``..``end`` (1-based ply numbers, inclusive) of the board's game.
 
@@ -458,7 +455,7 @@ def _history_facts(h: _History, start: int, end: int, rs: RuleSet) -> List[MoveF
     return [_convert(raw, i, start + i, rs.mate_threats) for i in range(end - start + 1)]
 
 
-def move_facts(board: "Board", ply: int, *, rules: Union[str, RuleSet, None] = None) -> MoveFacts:
+def move_facts(board: BaseBoard, ply: int, *, rules: Union[str, RuleSet, None] = None) -> MoveFacts:
     """The facts of move ``ply`` (1-based; negative counts from the end, -1 is the last move).
 
     >>> from xiangqi import Board
@@ -480,7 +477,7 @@ def move_facts(board: "Board", ply: int, *, rules: Union[str, RuleSet, None] = N
 # --------------------------------------------------------------------------- repetition
 
 
-def repetition_plies(board: "Board", ply: Optional[int] = None) -> List[int]:
+def repetition_plies(board: BaseBoard, ply: Optional[int] = None) -> List[int]:
     """Earlier plies whose position equals the one after ``ply`` (default: now), latest first.
 
     A position after ``k`` plies is numbered ``k`` (0 is the starting FEN).
@@ -498,20 +495,19 @@ def _repetition_plies(h: _History, at: int) -> List[int]:
         out = ffi.new("int[]", cap)
         k = lib.xq_repetition_plies(h.pos, h.undo, h.n, at, out, cap)
         if k < 0:
-            from xiangqi._ffi import raise_internal
-            raise_internal(k, "xq_repetition_plies")
+                raise_internal(k, "xq_repetition_plies")
         if k <= cap:
             return [int(out[i]) for i in range(k)]
         cap = k
 
 
-def repetition_count(board: "Board") -> int:
+def repetition_count(board: BaseBoard) -> int:
     """How many times the current position has occurred (itself included), back to the last capture."""
     pos, undo, n = _board_parts(board)
     return 1 + int(lib.xq_repetition_plies(pos, undo, n, n, ffi.NULL, 0))
 
 
-def is_repetition(board: "Board", count: int = 3) -> bool:
+def is_repetition(board: BaseBoard, count: int = 3) -> bool:
     """Whether the current position has occurred at least ``count`` times (``count`` >= 2)."""
     if count < 2:
         raise ValueError(f"repetition count must be at least 2, not {count!r}")
@@ -1016,7 +1012,7 @@ def _repetition_ruling(h: _History, at: int, rs: RuleSet, count: int) -> Optiona
                   first_ply=first_ply, last_ply=last_ply, completed_by=completed_by, red=red, black=black)
 
 
-def natural_limit(board: "Board", *, rules: Union[str, RuleSet, None] = None,
+def natural_limit(board: BaseBoard, *, rules: Union[str, RuleSet, None] = None,
                   limit: Optional[int] = None) -> NaturalLimit:
     """The natural limit's count at the current position (see the module text for the counting)."""
     rs = get_rules(rules)
@@ -1032,8 +1028,7 @@ def _natural_limit(h: _History, at: int, rs: RuleSet, lim: int) -> NaturalLimit:
     if known > 0:
         st = lib.xq_history_checks(h.pos, h.undo, h.n, at - known, at, counts)
         if st < 0:
-            from xiangqi._ffi import raise_internal
-            raise_internal(st, "xq_history_checks")
+                raise_internal(st, "xq_history_checks")
     cr, cb = int(counts[1]), int(counts[0])
     keep = rs.natural_limit_checks
     red_claim = plies - 2 * max(0, cr - keep)
@@ -1063,7 +1058,7 @@ def _natural_ruling(h: _History, at: int, rs: RuleSet, limit: Optional[int]) -> 
     return Ruling(outcome=outcome, rules=rs, kind="natural_limit", ply=at, natural=nl)
 
 
-def judge(board: "Board", rules: Union[str, RuleSet, None] = None, *, count: Optional[int] = None,
+def judge(board: BaseBoard, rules: Union[str, RuleSet, None] = None, *, count: Optional[int] = None,
           natural_limit: Optional[int] = None) -> Optional[Ruling]:
     """The repetition or natural-limit ruling at the board's current position, with its reasoning.
 
@@ -1083,7 +1078,7 @@ def judge(board: "Board", rules: Union[str, RuleSet, None] = None, *, count: Opt
     return _natural_ruling(h, h.n, rs, natural_limit)
 
 
-def adjudicate(board: "Board", rules: Union[str, RuleSet, None] = None, *, count: Optional[int] = None,
+def adjudicate(board: BaseBoard, rules: Union[str, RuleSet, None] = None, *, count: Optional[int] = None,
                natural_limit: Optional[int] = None) -> Optional[Outcome]:
     """The :class:`Outcome` by repetition or the natural limit, or ``None`` (``board.outcome()`` calls this).
 
@@ -1093,7 +1088,7 @@ def adjudicate(board: "Board", rules: Union[str, RuleSet, None] = None, *, count
     return None if ruling is None else ruling.outcome
 
 
-def can_claim_draw(board: "Board", rules: Union[str, RuleSet, None] = None) -> bool:
+def can_claim_draw(board: BaseBoard, rules: Union[str, RuleSet, None] = None) -> bool:
     """Whether a draw can be claimed now: the natural limit is reached, or the position repeats
     (the rule set's count) and neither side alone breaks the rules."""
     rs = get_rules(rules)
@@ -1178,8 +1173,7 @@ def _due(h: _History, c: int, buf: Any, end: int) -> List[int]:
         out = ffi.new("uint8_t[]", h.n + 1)
         top = lib.xq_repetition_counts(h.pos, h.undo, h.n, out)
         if top < 0:
-            from xiangqi._ffi import raise_internal
-            raise_internal(top, "xq_repetition_counts")
+                raise_internal(top, "xq_repetition_counts")
         counts = ffi.buffer(out, end + 1)[:]
     return [j for j in range(1, end + 1) if counts[j] >= c]
 
@@ -1250,7 +1244,7 @@ def _scan(h: _History, rs: RuleSet, c: int, *, include_draws: bool, lim: int, ev
     return found
 
 
-def scan_violations(board_or_moves: Union["Board", Iterable[Union[Move, str, int]]],
+def scan_violations(board_or_moves: Union[BaseBoard, Iterable[Union[Move, str, int]]],
                     rules: Union[str, RuleSet, None] = None, *, fen: str = STARTING_FEN,
                     count: Optional[int] = None, include_draws: bool = False,
                     natural_limit: Optional[int] = None, every_ply: bool = False) -> List[Ruling]:
@@ -1271,14 +1265,12 @@ def scan_violations(board_or_moves: Union["Board", Iterable[Union[Move, str, int
     something does, every loop is first judged from a summary computed in C
     (``xq_repetition_loops``), so only the rulings returned are worded.
     """
-    from xiangqi.board import Board
-
     rs = get_rules(rules)
     c = rs.repetition_count if count is None else count
-    if isinstance(board_or_moves, Board):
+    if isinstance(board_or_moves, BaseBoard):
         game = board_or_moves
     else:
-        game = Board(fen)
+        game = BaseBoard(fen)
         for i, m in enumerate(board_or_moves):
             if isinstance(m, Move):
                 game.push(m)

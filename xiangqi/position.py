@@ -1,0 +1,917 @@
+"""The :class:`BaseBoard`: one C position plus the move stack, in python-chess's style.
+
+This is the layer just above :mod:`xiangqi.core`: positions, moves, the move stack, attacks, editing, copies.
+:mod:`xiangqi.notation` and :mod:`xiangqi.rules` build on it, and :class:`xiangqi.board.Board` adds their methods
+(Chinese and WXF notation, outcomes with repetition rulings) on top, so imports run one way:
+core → position → notation, rules → board.
+"""
+
+from __future__ import annotations
+
+import enum
+import operator
+import re
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar
+
+from xiangqi import _ffi
+from xiangqi._ffi import ffi, lib
+from xiangqi.core import (
+    ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece, Square,
+    SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
+)
+from xiangqi.errors import ConcurrentUseError, IllegalMoveError, InvalidFenError, InvalidMoveError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["BaseBoard", "Status", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "check_depth",
+           "parse_coordinates", "rules_name"]
+
+_B = TypeVar("_B", bound="BaseBoard")
+
+_FEN_PREVIEW = 80
+
+
+def _preview(text: str) -> str:
+    return text if len(text) <= _FEN_PREVIEW else text[:_FEN_PREVIEW] + f"… ({len(text)} characters)"
+
+
+class Status(enum.IntFlag):
+    """Soft problems of a position that the C core accepts (see :meth:`Board.status`)."""
+
+    VALID = 0
+    KING_OUTSIDE_PALACE = 1
+    ADVISOR_OUTSIDE_REGION = 2
+    ELEPHANT_OUTSIDE_REGION = 4
+    PAWN_ON_IMPOSSIBLE_SQUARE = 8
+    KINGS_FACING = 16
+    OPPOSITE_CHECK = 32
+
+
+_RED_ADVISOR_SQUARES = {3, 5, 13, 21, 23}
+_RED_ELEPHANT_SQUARES = {2, 6, 18, 22, 26, 38, 42}
+_RED_PALACE = {3, 4, 5, 12, 13, 14, 21, 22, 23}
+
+
+def _flip(sqs: "set[int]") -> "set[int]":
+    return {89 - s for s in sqs}
+
+
+_REGIONS = {
+    (KING, RED): _RED_PALACE, (KING, BLACK): _flip(_RED_PALACE),
+    (ADVISOR, RED): _RED_ADVISOR_SQUARES, (ADVISOR, BLACK): _flip(_RED_ADVISOR_SQUARES),
+    (ELEPHANT, RED): _RED_ELEPHANT_SQUARES, (ELEPHANT, BLACK): _flip(_RED_ELEPHANT_SQUARES),
+}
+
+
+
+class _MoveView:
+    __slots__ = ("_board",)
+
+    def __init__(self, board: "BaseBoard") -> None:
+        self._board = board
+
+    def _codes(self) -> List[int]:
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[Move]:
+        return map(_move_table().__getitem__, self._codes())
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __len__(self) -> int:
+        return len(self._codes())
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} ({', '.join(m.iccs() for m in self)})>"
+
+
+class LegalMoveGenerator(_MoveView):
+    """The legal moves of a board: iterable, sized, supports ``in``."""
+
+    __slots__ = ()
+
+    def _codes(self) -> List[int]:
+        return self._board.legal_move_codes()
+
+    def __len__(self) -> int:
+        return int(lib.xq_count_legal(self._board._pos))
+
+    def __bool__(self) -> bool:
+        return bool(lib.xq_count_legal(self._board._pos) > 0)
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._board.is_legal(move)
+
+    def count(self) -> int:
+        """The number of legal moves (python-chess's ``legal_moves.count()``), counted in C."""
+        return int(lib.xq_count_legal(self._board._pos))
+
+
+class PseudoLegalMoveGenerator(_MoveView):
+    """Moves that obey each piece's movement rules but may leave the own king attacked."""
+
+    __slots__ = ()
+
+    def _codes(self) -> List[int]:
+        b = self._board
+        n = lib.xq_gen_pseudo_legal(b._pos, b._movebuf, _ffi.MAX_MOVES)
+        if n < 0:
+            _ffi.raise_internal(n, "xq_gen_pseudo_legal")
+        return list(ffi.unpack(b._movebuf, n))
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and bool(lib.xq_pos_is_pseudo_legal(self._board._pos, move.code))
+
+    def count(self) -> int:
+        """The number of pseudo-legal moves."""
+        return len(self._codes())
+
+
+class BaseBoard:
+    """A xiangqi position with its move stack (:class:`xiangqi.Board` adds notation and rulings).
+
+    >>> board = BaseBoard()
+    >>> board.turn == RED, len(board.legal_moves)
+    (True, 44)
+    >>> board.push_iccs("h2e2")
+    Move.from_iccs('h2e2')
+    >>> board.fen()
+    'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
+    >>> board.pop()
+    Move.from_iccs('h2e2')
+
+    A Board is not thread-safe: give each thread its own :meth:`copy`. Overlapping :meth:`push` and
+    :meth:`pop` calls from two threads are detected after the fact (the move stack and the C undo records no
+    longer agree) and raise :class:`~xiangqi.errors.ConcurrentUseError`; the board is then unusable. The check
+    costs one length comparison per call; making every method safe would cost a lock per call.
+    """
+
+    def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
+        self._alloc(64)
+        self.set_fen(STARTING_FEN if fen is None else fen)
+
+    def _alloc(self, cap: int) -> None:
+        """Fresh C buffers: the position, ``cap`` undo records and a move list."""
+        self._pos: Any = ffi.new("xq_pos *")
+        self._cap = cap
+        self._undo: Any = ffi.new("xq_undo[]", cap)
+        self._movebuf: Any = ffi.new("xq_move[]", _ffi.MAX_MOVES)
+        self.move_stack: List[Move] = []
+        self._start_fen = STARTING_FEN
+
+    # ------------------------------------------------------------------ FEN
+
+    def set_fen(self, fen: str) -> None:
+        """Set the position from a FEN and clear the move stack.
+
+        Accepts ``KABNRCP``/``kabnrcp`` with ``H``/``E`` aliases, side ``w``/``r``/``b``,
+        optional ``- -`` fields and counters. Raises :class:`InvalidFenError`.
+        """
+        if not isinstance(fen, str):
+            raise TypeError(f"FEN must be a str, not {type(fen).__name__}")
+        try:
+            data = fen.encode("ascii")
+        except UnicodeEncodeError as exc:
+            raise InvalidFenError(
+                f"invalid FEN: non-ASCII character {fen[exc.start]!r} at offset {exc.start} in {_preview(fen)!r}",
+                fen=fen, offset=exc.start) from None
+        off = ffi.new("size_t *")
+        st = lib.xq_pos_set_fen(self._pos, data, len(data), off)
+        if st != _ffi.OK:
+            raise _fen_error(fen, data, st, int(off[0]))
+        self.move_stack = []
+        self._start_fen = self.fen()
+
+    def fen(self) -> str:
+        """The FEN of the position (canonical letters ``KABNRCP``, side ``w``/``b``)."""
+        buf = ffi.new("char[]", _ffi.FEN_MAX)
+        n = lib.xq_pos_fen(self._pos, buf, _ffi.FEN_MAX)
+        if n < 0:
+            _ffi.raise_internal(n, "xq_pos_fen")
+        return str(ffi.unpack(buf, n).decode("ascii"))
+
+    def board_fen(self) -> str:
+        """The piece placement part of the FEN."""
+        return self.fen().split(" ", 1)[0]
+
+    # -------------------------------------------------------------- editing
+    #
+    # Every edit builds the new position's FEN and loads it through set_fen, so one reader checks what the C
+    # position can hold (one king a side, at most 5 pawns and 2 of each other piece): an edit it refuses raises
+    # InvalidFenError and leaves the board as it was. What the position can hold but play cannot reach (a king
+    # outside its palace, kings facing) is accepted and reported by status(). An edit starts a new history: the
+    # move stack is cleared and the edited position becomes the starting FEN (the undo records of the old moves
+    # would not undo into it).
+
+    def _set_codes(self, codes: "bytes | bytearray", turn: Optional[Color] = None) -> None:
+        side = self.turn if turn is None else turn
+        self.set_fen(f"{_placement(codes)} {'w' if side else 'b'} - - {self.halfmove_clock} {self.fullmove_number}")
+
+    def set_board_fen(self, fen: str) -> None:
+        """Set the piece placement (the FEN's first field), keeping the side to move and the counters."""
+        if not isinstance(fen, str):
+            raise TypeError(f"board FEN must be a str, not {type(fen).__name__}")
+        if not fen.strip() or len(fen.split()) != 1:
+            raise InvalidFenError(f"invalid board FEN {_preview(fen)!r}: expected the piece placement alone "
+                                  "(10 rows of 9 squares)", fen=fen, offset=0)
+        side = "w" if self.turn else "b"
+        self.set_fen(f"{fen.strip()} {side} - - {self.halfmove_clock} {self.fullmove_number}")
+
+    def set_piece_at(self, square: Square, piece: Optional[Piece]) -> None:
+        """Put ``piece`` on ``square`` (``None`` empties it), replacing what stood there."""
+        sq = _square_index(square)
+        if piece is not None and not isinstance(piece, Piece):
+            raise TypeError(f"piece must be a Piece or None, not {type(piece).__name__}")
+        codes = bytearray(self.piece_codes())
+        codes[sq] = piece.code if piece is not None else 0
+        self._set_codes(codes)
+
+    def remove_piece_at(self, square: Square) -> Optional[Piece]:
+        """Empty ``square`` and return the piece that stood there (``None`` if it was empty).
+
+        Removing a king raises :class:`InvalidFenError`: the position holds one king a side.
+        """
+        piece = self.piece_at(_square_index(square))
+        if piece is not None:
+            self.set_piece_at(square, None)
+        return piece
+
+    def set_piece_map(self, pieces: "Mapping[Square, Piece]") -> None:
+        """Set the whole placement from a mapping of squares to pieces (other squares empty)."""
+        codes = bytearray(90)
+        for sq, piece in pieces.items():
+            if not isinstance(piece, Piece):
+                raise TypeError(f"pieces[{sq!r}] must be a Piece, not {type(piece).__name__}")
+            codes[_square_index(sq)] = piece.code
+        self._set_codes(codes)
+
+    def reset(self) -> None:
+        """Back to the starting position, with an empty move stack."""
+        self.set_fen(STARTING_FEN)
+
+    def mirror(self: _B) -> _B:
+        """A copy mirrored left to right (file a ↔ i), same side to move; the move stack is mirrored too."""
+        return self.transform(square_mirror)
+
+    def flip(self: _B) -> _B:
+        """A copy seen from the other side: the board turned half round and the colours swapped (Red plays
+        Black's part); the side to move and the move stack follow."""
+        return self.transform(square_flip, swap_colors=True)
+
+    def transform(self: _B, f: "Callable[[Square], Square]", *, swap_colors: bool = False) -> _B:
+        """A copy with every piece moved from ``s`` to ``f(s)`` (``f`` one-to-one on the 90 squares), colours
+        swapped with ``swap_colors``; the starting FEN and each move of the stack are transformed the same way.
+
+        A map that moves a piece where the position cannot hold it raises :class:`InvalidFenError`.
+        """
+        image = [f(s) for s in range(90)]
+        if sorted(image) != list(range(90)):
+            raise ValueError("transform: f must map the squares 0-89 one to one onto themselves")
+        start = BaseBoard(self._start_fen)
+        b = type(self).__new__(type(self))
+        b._alloc(64)
+        b.set_fen(start.fen())  # counters kept; placement and side set below
+        b._set_codes(_mapped(start.piece_codes(), image, swap_colors), start.turn != swap_colors)
+        for m in self.move_stack:
+            b.push(Move(image[m.from_square], image[m.to_square]) if m else m)
+        return b
+
+    @property
+    def starting_fen(self) -> str:
+        """The FEN the move stack starts from."""
+        return self._start_fen
+
+    def root(self: _B) -> _B:
+        """A new board at the start of the move stack."""
+        return type(self)(self._start_fen)
+
+    # ------------------------------------------------------------ accessors
+
+    @property
+    def turn(self) -> Color:
+        """The side to move: :data:`RED` (True) or :data:`BLACK` (False).
+
+        Setting it is an edit (the move stack is cleared, as for :meth:`set_piece_at`).
+        """
+        return bool(self._pos.side)
+
+    @turn.setter
+    def turn(self, color: Color) -> None:
+        side = bool(_color_index(color))
+        if side != self.turn or self.move_stack:
+            self._set_codes(self.piece_codes(), side)
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture."""
+        return int(self._pos.halfmove)
+
+    @property
+    def fullmove_number(self) -> int:
+        """The FEN fullmove number (incremented after Black's move)."""
+        return int(self._pos.fullmove)
+
+    def ply(self) -> int:
+        """The number of half-moves since the start of the game, from the fullmove number and the side to move
+        (as python-chess counts): 0 at the starting position, 1 after Red's first move. ``len(move_stack)``
+        counts the moves pushed on this board instead."""
+        return 2 * (int(self._pos.fullmove) - 1) + (not self._pos.side)
+
+    def piece_at(self, square: Square) -> Optional[Piece]:
+        """The piece on ``square``, or ``None``."""
+        code = self._pos.board[square] if 0 <= square < 90 else 0
+        return Piece(code & 7, bool(code >> 3)) if code else None
+
+    def piece_codes(self) -> bytes:
+        """The 90 C piece codes (``color << 3 | type``, 0 = empty), square 0 first."""
+        return bytes(ffi.buffer(self._pos.board, 90))
+
+    def piece_map(self) -> Dict[Square, Piece]:
+        """A dict of every occupied square to its piece."""
+        codes = self.piece_codes()
+        return {sq: Piece(c & 7, bool(c >> 3)) for sq, c in enumerate(codes) if c}
+
+    def pieces_mask(self, piece_type: int, color: Color) -> int:
+        """The squares of the pieces of one type and colour, as an int bitboard."""
+        if piece_type not in _PIECE_WORDS:
+            raise ValueError(f"piece type must be 1-7 (PAWN … KING), not {piece_type!r}")
+        out = ffi.new("uint64_t[2]")
+        lib.xq_pos_pieces(self._pos, _color_index(color), piece_type, out)
+        return _ffi.join_bb(out)
+
+    def pieces(self, piece_type: int, color: Color) -> SquareSet:
+        """The squares of the pieces of one type and colour."""
+        return SquareSet(self.pieces_mask(piece_type, color))
+
+    def king(self, color: Color) -> Optional[Square]:
+        """The square of ``color``'s king (every accepted position has both)."""
+        return int(self._pos.king_sq[int(color)])
+
+    def zobrist_hash(self) -> int:
+        """The 64-bit Zobrist key of the position (side to move included)."""
+        return int(self._pos.key)
+
+    # ---------------------------------------------------------------- moves
+
+    @property
+    def legal_moves(self) -> LegalMoveGenerator:
+        """The legal moves (iterable; ``len()`` and ``in`` run in C)."""
+        return LegalMoveGenerator(self)
+
+    @property
+    def pseudo_legal_moves(self) -> PseudoLegalMoveGenerator:
+        """Moves by the piece rules alone, ignoring the own king's safety."""
+        return PseudoLegalMoveGenerator(self)
+
+    def legal_move_codes(self) -> List[int]:
+        """The legal moves as 16-bit codes (fastest form)."""
+        n = lib.xq_gen_legal(self._pos, self._movebuf, _ffi.MAX_MOVES)
+        if n < 0:
+            _ffi.raise_internal(n, "xq_gen_legal")
+        return list(ffi.unpack(self._movebuf, n))
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal here."""
+        try:
+            code = move.code
+        except AttributeError:
+            raise TypeError(f"expected a Move, not {type(move).__name__} (use parse_move for text)") from None
+        return bool(lib.xq_pos_is_legal(self._pos, code))
+
+    def is_pseudo_legal(self, move: Move) -> bool:
+        """Whether ``move`` obeys the piece rules (the own king may be left attacked)."""
+        return bool(lib.xq_pos_is_pseudo_legal(self._pos, _move_code(move)))
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether ``move`` captures an enemy piece."""
+        code = self._pos.board[_move_code(move) & 127]
+        return bool(code) and bool(code >> 3) != self.turn
+
+    def is_zeroing(self, move: Move) -> bool:
+        """Whether ``move`` resets the halfmove clock: a capture (pawn moves do not, unlike in chess)."""
+        return self.is_capture(move)
+
+    def is_irreversible(self, move: Move) -> bool:
+        """Whether no later position can repeat one before ``move``: a capture or a pawn's step forward."""
+        code = _move_code(move)
+        if self.is_capture(move):
+            return True
+        piece = self._pos.board[code >> 7] if code >> 7 < 90 else 0
+        return piece & 7 == PAWN and (code & 127) // 9 != (code >> 7) // 9
+
+    def gives_check(self, move: Move) -> bool:
+        """Whether ``move`` (pseudo-legal) checks the opponent's king."""
+        return bool(lib.xq_gives_check(self._pos, _move_code(move)))
+
+    def push(self, move: Move) -> None:
+        """Play ``move``. Fast and only partly checked, as in python-chess.
+
+        The move must be legal for the result to mean anything; a move from an
+        empty square or the wrong side, or onto an own piece or a king, raises
+        :class:`IllegalMoveError`. The null move (:meth:`Move.null`, ``0000``)
+        passes the turn, for analysis. Use :meth:`push_iccs` or
+        :meth:`is_legal` when the move comes from outside.
+        """
+        stack = self.move_stack
+        n = len(stack)
+        if n == self._cap:
+            self._grow()
+        st = lib.xq_pos_push(self._pos, move.from_square << 7 | move.to_square, self._undo, n)
+        if st:
+            raise IllegalMoveError(f"cannot push {move.iccs()!r} in {self.fen()}: {_ffi.status_str(st)}")
+        stack.append(move)
+        if len(stack) != n + 1:
+            raise _concurrent_use("push")
+
+    def push_code(self, code: int) -> None:
+        """:meth:`push` for a 16-bit move code (same checks)."""
+        if not (0 < code < 1 << 14 and code >> 7 < 90 and code & 127 < 90):
+            raise InvalidMoveError(f"not a move code: {code!r} (expected from << 7 | to with squares 0-89) "
+                                   f"in {self.fen()}")
+        if code >> 7 == code & 127:
+            raise InvalidMoveError(same_square_message(SQUARE_NAMES[code & 127] * 2))
+        n = len(self.move_stack)
+        if n == self._cap:
+            self._grow()
+        st = lib.xq_pos_do_move(self._pos, code, self._undo + n)
+        if st:
+            raise IllegalMoveError(f"cannot push {Move.from_code(code).iccs()!r} in {self.fen()}: {_ffi.status_str(st)}")
+        self.move_stack.append(Move(code >> 7, code & 127))
+
+    def push_codes(self, codes: "Sequence[int]", *, check_legal: bool = True) -> None:
+        """Play many 16-bit move codes in one C call (a game's main line, a search path).
+
+        With ``check_legal`` (the default) every move must be legal; otherwise
+        only :meth:`push`'s checks apply. At the first refused move this
+        raises :class:`IllegalMoveError` naming it and its ply; the moves
+        before it stay played.
+        """
+        n = len(codes)
+        if not n:
+            return
+        start = len(self.move_stack)
+        while self._cap < start + n:
+            self._grow()
+        try:
+            buf = ffi.new("xq_move[]", list(codes))
+        except (OverflowError, TypeError) as exc:
+            raise InvalidMoveError(f"move codes must be ints 0-65535: {exc}") from None
+        played = lib.xq_pos_play_codes(self._pos, buf, n, self._undo + start, 1 if check_legal else 0)
+        if played < 0:
+            _ffi.raise_internal(played, "xq_pos_play_codes")
+        self.move_stack.extend(Move.from_code(int(c)) for c in codes[:played])
+        if played < n:
+            code = int(codes[played])
+            if code and code >> 7 == code & 127 and code >> 7 < 90:
+                raise InvalidMoveError(f"move {played + 1} of {n} (ply {start + played}): "
+                                       + same_square_message(SQUARE_NAMES[code & 127] * 2))
+            text = Move.from_code(code).iccs() if code >> 7 < 90 and code & 127 < 90 else str(code)
+            raise IllegalMoveError(f"move {played + 1} of {n} ({text!r}, ply {start + played}) refused in "
+                                   f"{self.fen()}")
+
+    def pop(self) -> Move:
+        """Take back the last move and return it. Raises :class:`IndexError` on an empty stack."""
+        stack = self.move_stack
+        move = stack.pop()
+        # The C side checks that the undo record is this move's: a stack another thread changed meanwhile fails.
+        if lib.xq_pos_pop(self._pos, move.from_square << 7 | move.to_square, self._undo, len(stack)):
+            raise _concurrent_use("pop")
+        return move
+
+    def peek(self) -> Move:
+        """The last move played. Raises :class:`IndexError` on an empty stack."""
+        return self.move_stack[-1]
+
+    def _grow(self) -> None:
+        new = ffi.new("xq_undo[]", self._cap * 2)
+        ffi.memmove(new, self._undo, ffi.sizeof("xq_undo") * self._cap)
+        self._undo = new
+        self._cap *= 2
+
+    def parse_iccs(self, text: str, *, one_based: bool = False) -> Move:
+        """Parse a coordinate move (``h2e2``, ``H2-E2``) and check it is legal here.
+
+        ``one_based=True`` reads Fairy-Stockfish/pyffish's ranks 1–10 (``h3e3``,
+        ``a10a9``); it is never guessed. ``0000`` is the null move. Raises :class:`InvalidMoveError` or
+        :class:`IllegalMoveError` (saying why the move is illegal).
+        """
+        move = parse_coordinates(text, one_based=one_based)
+        if not move:
+            return move  # "0000": the null move, as python-chess reads it
+        if not lib.xq_pos_is_legal(self._pos, move.code):
+            raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}: {self.illegal_reason(move)}")
+        return move
+
+    def illegal_reason(self, move: Move) -> str:
+        """Why ``move`` is not legal here, in one phrase (or ``'legal'``)."""
+        piece = self.piece_at(move.from_square)
+        frm, to = move.from_square, move.to_square
+        names = _PIECE_WORDS
+        if not move:
+            return "the null move passes the turn (it is not a legal move)"
+        if piece is None:
+            return f"there is no piece on {SQUARE_NAMES[frm]}"
+        side = "Red" if self.turn else "Black"
+        what = f"the {'red' if piece.color else 'black'} {names[piece.piece_type]} on {SQUARE_NAMES[frm]}"
+        if piece.color != self.turn:
+            return f"{what} is not {side}'s piece ({side} to move)"
+        if not lib.xq_pos_is_pseudo_legal(self._pos, move.code):
+            target = self.piece_at(to)
+            if target is not None and target.color == self.turn:
+                return f"{what} cannot capture its own side's piece on {SQUARE_NAMES[to]}"
+            return f"{what} cannot move to {SQUARE_NAMES[to]} by its movement rules"
+        if lib.xq_pos_is_legal(self._pos, move.code):
+            return "legal"
+        return f"moving {what} to {SQUARE_NAMES[to]} would leave the {side.lower()} king attacked"
+
+    parse_uci = parse_iccs
+
+    def push_iccs(self, text: str, *, one_based: bool = False) -> Move:
+        """Parse a coordinate move, check it, play it and return it."""
+        move = self.parse_iccs(text, one_based=one_based)
+        self.push(move)
+        return move
+
+    push_uci = push_iccs
+
+    # --------------------------------------------------------------- status
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return bool(lib.xq_pos_in_check(self._pos))
+
+    def checkers_mask(self) -> int:
+        """The pieces giving check, as an int bitboard."""
+        out = ffi.new("uint64_t[2]")
+        lib.xq_pos_checkers(self._pos, out)
+        return _ffi.join_bb(out)
+
+    def checkers(self) -> SquareSet:
+        """The pieces giving check."""
+        return SquareSet(self.checkers_mask())
+
+    def attackers_mask(self, color: Color, square: Square) -> int:
+        """The pieces of ``color`` attacking ``square``, as an int bitboard."""
+        if not 0 <= square < 90:
+            raise ValueError(f"square out of range: {square!r} (expected 0-89)")
+        out = ffi.new("uint64_t[2]")
+        lib.xq_attackers_to(self._pos, square, _color_index(color), out)
+        return _ffi.join_bb(out)
+
+    def attackers(self, color: Color, square: Square) -> SquareSet:
+        """The pieces of ``color`` that attack ``square`` (could capture there, pins ignored)."""
+        return SquareSet(self.attackers_mask(color, square))
+
+    def attacks_mask(self, square: Square) -> int:
+        """The squares the piece on ``square`` attacks (could capture on), as an int bitboard; 0 if empty."""
+        sq = _square_index(square)
+        code = self._pos.board[sq]
+        if not code:
+            return 0
+        color, pos, out, mask = code >> 3, self._pos, ffi.new("uint64_t[2]"), 0
+        bit = 1 << sq
+        for t in range(90):
+            lib.xq_attackers_to(pos, t, color, out)
+            if _ffi.join_bb(out) & bit:
+                mask |= 1 << t
+        return mask
+
+    def attacks(self, square: Square) -> SquareSet:
+        """The squares the piece on ``square`` attacks (the same attacks :meth:`attackers` counts)."""
+        return SquareSet(self.attacks_mask(square))
+
+    def _pinners(self, color: Color, square: Square) -> int:
+        """Enemy pieces that attack ``color``'s king once the piece on ``square`` is gone but not before."""
+        sq = _square_index(square)
+        code = self._pos.board[sq]
+        if not code or bool(code >> 3) != bool(_color_index(color)) or code & 7 == KING:
+            return 0
+        ksq = int(self._pos.king_sq[int(color)])
+        codes = bytearray(self.piece_codes())
+        codes[sq] = 0
+        return _attackers_in(codes, ksq, not color) & ~self.attackers_mask(not color, ksq)
+
+    def is_pinned(self, color: Color, square: Square) -> bool:
+        """Whether the piece of ``color`` on ``square`` shields its king: taken away, an enemy piece would attack
+        the king (along a line, through a cannon screen, over a horse leg, or the other king). ``False`` for an
+        empty square, a piece of the other colour or a king."""
+        return bool(self._pinners(color, square))
+
+    def pin_mask(self, color: Color, square: Square) -> int:
+        """:meth:`pin` as an int bitboard."""
+        pinners = self._pinners(color, square)
+        if not pinners:
+            return BB_ALL
+        ksq = int(self._pos.king_sq[int(color)])
+        codes = self.piece_codes()
+        piece, mask = codes[square], 1 << square
+        for t in range(90):
+            if t == square or codes[t] and (codes[t] >> 3 == piece >> 3 or codes[t] & 7 == KING):
+                continue
+            moved = bytearray(codes)
+            moved[square], moved[t] = 0, piece
+            if not _attackers_in(moved, ksq, not color) & pinners & ~(1 << t):
+                mask |= 1 << t
+        return mask
+
+    def pin(self, color: Color, square: Square) -> SquareSet:
+        """Where the pinned piece of ``color`` on ``square`` may stand and still shield its king (its own square
+        included, capturing the pinner if it can); every square when it is not pinned (python-chess's
+        convention). Only the shield is considered: which of these squares the piece can reach is
+        :attr:`legal_moves`'s business."""
+        return SquareSet(self.pin_mask(color, square))
+
+    def was_into_check(self) -> bool:
+        """Whether the side that just moved left its own king attacked (the position is then not reachable by
+        legal play)."""
+        return self.is_attacked_by(self.turn, int(self._pos.king_sq[int(not self.turn)]))
+
+    def is_attacked_by(self, color: Color, square: Square) -> bool:
+        """Whether any piece of ``color`` attacks ``square``."""
+        return self.attackers_mask(color, square) != 0
+
+    def attack_map(self, color: Color) -> "npt.NDArray[np.uint8]":
+        """Attacker counts of ``color`` per square: a ``(10, 9)`` uint8 array, rank 9 first (as a diagram reads)."""
+        import numpy as np
+
+        out = np.zeros(90, dtype=np.uint8)
+        lib.xq_attack_counts(self._pos, _color_index(color), ffi.from_buffer("uint8_t[]", out, require_writable=True))
+        return np.ascontiguousarray(out.reshape(10, 9)[::-1])
+
+    def is_checkmate(self) -> bool:
+        """In check with no legal move."""
+        return self.is_check() and lib.xq_count_legal(self._pos) == 0
+
+    def is_stalemate(self) -> bool:
+        """Not in check and no legal move (困毙): a loss for the side to move in xiangqi."""
+        return not self.is_check() and lib.xq_count_legal(self._pos) == 0
+
+    def status(self) -> Status:
+        """Soft validity problems of the position (the C core rejects only what breaks it)."""
+        st = Status.VALID
+        codes = self.piece_codes()
+        for sq, code in enumerate(codes):
+            if not code:
+                continue
+            t, c = code & 7, bool(code >> 3)
+            region = _REGIONS.get((t, c))
+            if region is not None and sq not in region:
+                st |= {KING: Status.KING_OUTSIDE_PALACE, ADVISOR: Status.ADVISOR_OUTSIDE_REGION,
+                       ELEPHANT: Status.ELEPHANT_OUTSIDE_REGION}[t]
+            if t == PAWN and not _pawn_square_possible(sq, c):
+                st |= Status.PAWN_ON_IMPOSSIBLE_SQUARE
+        rk, bk = self.king(RED), self.king(BLACK)
+        if rk is not None and bk is not None and square_file(rk) == square_file(bk):
+            if all(codes[s] == 0 for s in range(rk + 9, bk, 9)):
+                st |= Status.KINGS_FACING
+        undo = ffi.new("xq_undo *")
+        lib.xq_pos_do_null(self._pos, undo)
+        if lib.xq_pos_in_check(self._pos):
+            st |= Status.OPPOSITE_CHECK
+        lib.xq_pos_undo_null(self._pos, undo)
+        return st
+
+    def is_valid(self) -> bool:
+        """Whether :meth:`status` is ``VALID``."""
+        return self.status() == Status.VALID
+
+    # ---------------------------------------------------------------- perft
+
+    def perft(self, depth: int, *, bulk: bool = True) -> int:
+        """Count the leaf nodes of the legal move tree to ``depth`` (in C)."""
+        return int(lib.xq_perft(self._pos, check_depth(depth), 1 if bulk else 0))
+
+    # ----------------------------------------------------------------- misc
+
+    def copy(self: _B, *, stack: bool = True) -> _B:
+        """A copy of the board (of the same class); with ``stack=False`` the copy has no move history.
+
+        ``copy.copy`` and ``copy.deepcopy`` give the same full copy (moves are immutable, so they are shared).
+        """
+        b = type(self).__new__(type(self))
+        b._alloc(self._cap if stack else 64)
+        lib.xq_pos_copy(b._pos, self._pos)
+        if stack:
+            ffi.memmove(b._undo, self._undo, ffi.sizeof("xq_undo") * self._cap)
+            b.move_stack = list(self.move_stack)
+            b._start_fen = self._start_fen
+        else:
+            b._start_fen = self.fen()
+        return b
+
+    def __copy__(self: _B) -> _B:
+        return self.copy()
+
+    def __deepcopy__(self: _B, memo: Dict[int, object]) -> _B:
+        return self.copy()
+
+    def __getstate__(self) -> Dict[str, object]:
+        """What pickle keeps: the starting FEN and the move codes, replayed on load (not the C structs, whose
+        layout is the build's)."""
+        return {"fen": self._start_fen, "moves": [m.from_square << 7 | m.to_square for m in self.move_stack]}
+
+    def __setstate__(self, state: Dict[str, object]) -> None:
+        fen, moves = state["fen"], state["moves"]
+        if not isinstance(fen, str) or not isinstance(moves, list):
+            raise TypeError("not a pickled Board: expected a FEN str and a list of move codes")
+        self._alloc(64)
+        self.set_fen(fen)
+        codes: List[int] = moves
+        start = 0
+        # Play back as push did: no legality check, null moves (code 0) pass the turn.
+        while start < len(codes):
+            try:
+                stop = codes.index(0, start)
+            except ValueError:
+                stop = len(codes)
+            self.push_codes(codes[start:stop], check_legal=False)
+            if stop < len(codes):
+                self.push(Move.null())
+            start = stop + 1
+
+    def key_history(self) -> List[int]:
+        """Zobrist keys of every position from the starting FEN to now (``len(move_stack) + 1`` keys)."""
+        keys = [int(self._undo[i].key) for i in range(len(self.move_stack))]
+        keys.append(self.zobrist_hash())
+        return keys
+
+    def captured_history(self) -> bytes:
+        """Per ply, the C code of the piece captured by that move (0 if none)."""
+        return bytes(int(self._undo[i].captured) for i in range(len(self.move_stack)))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.fen()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BaseBoard):
+            return NotImplemented
+        return self.fen() == other.fen()
+
+    __hash__ = None  # type: ignore[assignment]
+
+_MOVE_TABLE: List[Move] = []
+
+
+def _move_table() -> List[Move]:
+    """One shared :class:`Move` per move code (index ``from << 7 | to``), so listing moves creates no objects."""
+    if not _MOVE_TABLE:
+        table = [Move.null()] * (90 << 7)
+        for f in range(90):
+            for t in range(90):
+                if f != t:
+                    table[f << 7 | t] = Move(f, t)
+        _MOVE_TABLE[:] = table
+    return _MOVE_TABLE
+
+
+def _concurrent_use(what: str) -> ConcurrentUseError:
+    return ConcurrentUseError(
+        f"Board.{what}: the move stack changed during the call: the board is being used from two threads at once "
+        "(a Board is not thread-safe; give each thread its own copy()). Its position and history are no longer "
+        "consistent; discard it.")
+
+
+def _move_code(move: object) -> int:
+    try:
+        return int(move.from_square << 7 | move.to_square)  # type: ignore[attr-defined]
+    except AttributeError:
+        raise TypeError(f"expected a Move, not {type(move).__name__} (use parse_move for text)") from None
+
+
+def _attackers_in(codes: "bytes | bytearray", square: Square, color: Color) -> int:
+    """Pieces of ``color`` attacking ``square`` on a board of piece codes (side to move Red; it does not
+    matter for attacks)."""
+    pos = ffi.new("xq_pos *")
+    fen = f"{_placement(codes)} w".encode("ascii")
+    if lib.xq_pos_set_fen(pos, fen, len(fen), ffi.NULL) != _ffi.OK:  # pragma: no cover - counts never grow here
+        _ffi.raise_internal(lib.XQ_E_FEN_POSITION, "a board without one of its pieces")
+    out = ffi.new("uint64_t[2]")
+    lib.xq_attackers_to(pos, square, _color_index(color), out)
+    return _ffi.join_bb(out)
+
+
+def _square_index(square: object) -> int:
+    if isinstance(square, int) and not isinstance(square, bool) and 0 <= square < 90:
+        return square
+    raise ValueError(f"square must be an int 0-89 (a0-i9), not {square!r}")
+
+
+def _placement(codes: "bytes | bytearray") -> str:
+    """The FEN placement field of 90 piece codes (square 0 = a0 first)."""
+    rows = []
+    for r in range(9, -1, -1):
+        row, empty = "", 0
+        for c in codes[r * 9:r * 9 + 9]:
+            if c:
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += Piece.from_code(c).symbol()
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+def _mapped(codes: bytes, image: List[int], swap_colors: bool) -> bytearray:
+    out = bytearray(90)
+    for s, c in enumerate(codes):
+        if c:
+            out[image[s]] = c ^ 8 if swap_colors else c
+    return out
+
+
+def _color_index(color: object) -> int:
+    if color is True or color is False or color == 0 or color == 1:
+        return int(color)
+    raise ValueError(f"colour must be RED (True) or BLACK (False), not {color!r}")
+
+
+def check_depth(depth: object) -> int:
+    """``depth`` as a perft depth (an int from 0 to 64), or a clear error."""
+    d = operator.index(depth)  # type: ignore[arg-type]
+    if not 0 <= d <= 64:
+        raise ValueError(f"depth must be between 0 and 64, not {d}")
+    return d
+
+
+def parse_coordinates(text: str, *, one_based: bool = False) -> Move:
+    """Read ``h2e2`` / ``H2-E2`` (ranks 0–9) or, with ``one_based``, ``h3e3`` / ``a10a9`` (ranks 1–10)."""
+    if not one_based:
+        return Move.from_iccs(text)
+    s = text.strip().lower().replace("-", "")
+    m = _ONE_BASED.fullmatch(s)
+    if m is None:
+        raise InvalidMoveError(f"invalid 1-based coordinate move {text!r}: expected e.g. 'h3e3' or 'a10a9'")
+    r1, r2 = int(m.group(2)) - 1, int(m.group(4)) - 1
+    if not (0 <= r1 <= 9 and 0 <= r2 <= 9):
+        raise InvalidMoveError(f"invalid 1-based coordinate move {text!r}: ranks must be 1-10")
+    return Move(r1 * 9 + ord(m.group(1)) - 97, r2 * 9 + ord(m.group(3)) - 97)
+
+
+_ONE_BASED = re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])")
+
+
+def rules_name(rules: str) -> str:
+    """Normalise a rule-set name (``axf``/``asian`` or ``cxa``/``chinese``)."""
+    r = rules.lower()
+    if r in ("axf", "asian"):
+        return "axf"
+    if r in ("cxa", "chinese", "china"):
+        return "cxa"
+    raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
+
+
+def _pawn_square_possible(sq: Square, color: Color) -> bool:
+    r, f = square_rank(sq), square_file(sq)
+    if color == BLACK:
+        r, f = 9 - r, 8 - f
+    if r < 3:
+        return False
+    if r <= 4:
+        return f % 2 == 0  # not yet over the river: still on its starting file
+    return True
+
+
+_PIECE_WORDS = {1: "pawn", 2: "advisor", 3: "elephant", 4: "horse", 5: "cannon", 6: "rook", 7: "king"}
+_MAX_COUNT = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1}
+
+
+def _fen_error(fen: str, data: bytes, status: int, offset: int) -> InvalidFenError:
+    shown = _preview(fen)
+    if status == _ffi.E_FEN_SYNTAX:
+        if offset < len(data):
+            what = f"unexpected character {chr(data[offset])!r} at offset {offset}"
+            board_part = data.split(b" ", 1)[0]
+            if offset < len(board_part):
+                rows = board_part[:offset].count(b"/")
+                if data[offset:offset + 1] == b"/" or rows >= 9:
+                    what += f" (row {rows + 1} of the board has the wrong number of squares or rows)"
+        else:
+            what = f"the board is incomplete at offset {offset} (expected 10 rows of 9 squares)"
+        return InvalidFenError(f"invalid FEN: {what} in {shown!r}", fen=fen, offset=offset)
+    if status == _ffi.E_FEN_POSITION:
+        counts: Dict[str, int] = {}
+        placement = fen.split()[0] if fen.split() else ""
+        for ch in placement:
+            if ch.isalpha():
+                p = Piece.from_symbol(ch)
+                key = ("red " if p.color else "black ") + _PIECE_WORDS[p.piece_type]
+                counts[key] = counts.get(key, 0) + 1
+        problems = []
+        for side in ("red", "black"):
+            k = counts.get(f"{side} king", 0)
+            if k == 0:
+                problems.append(f"no {side} king")
+            elif k > 1:
+                problems.append(f"{k} {side} kings")
+            for t, cap in _MAX_COUNT.items():
+                if t != 7 and counts.get(f"{side} {_PIECE_WORDS[t]}", 0) > cap:
+                    problems.append(f"{counts[f'{side} {_PIECE_WORDS[t]}']} {side} {_PIECE_WORDS[t]}s (at most {cap})")
+        return InvalidFenError(f"invalid FEN: {', '.join(problems) or 'unusable position'} in {shown!r}",
+                               fen=fen, offset=-1)
+    return InvalidFenError(f"invalid FEN ({_ffi.status_str(status)}) in {shown!r}", fen=fen, offset=offset)
+
