@@ -34,7 +34,8 @@ from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
-from xiangqi.pgn import Game, GameError, GameNode, _lines_of_handle
+from xiangqi.game import Game, GameError, GameNode
+from xiangqi.pgn import _lines_of_handle
 from xiangqi.xqf import PIECE_ORDER, piece_slots
 
 __all__ = ["read_dhtmlxq", "read_games", "write_dhtmlxq", "parse_tags", "PIECE_ORDER", "TAG_MAP"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
+from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, XiangqiError
 from xiangqi.pgn_writer import TAG_ROSTER, write_game
@@ -20,7 +21,7 @@ from xiangqi.pgn_writer import TAG_ROSTER, write_game
 __all__ = [
     "TAG_ROSTER", "RESULTS",
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
-    "NAG_DUBIOUS_MOVE", "MoveErrors",
+    "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "MoveErrors",
     "GameError", "Headers", "GameNode", "Game",
 ]
 
@@ -42,11 +43,30 @@ NAG_SPECULATIVE_MOVE = 5
 #: ``$6``: ``?!``.
 NAG_DUBIOUS_MOVE = 6
 
-#: Words some files use instead of a result token.
-_RESULT_WORDS = {
+#: Words some files use instead of a result token, and the result each stands for.
+RESULT_WORDS: Dict[str, str] = {
     "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "½-½": "1/2-1/2",
     "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
 }
+
+#: The same table under its former private name (the readers' imports).
+_RESULT_WORDS = RESULT_WORDS
+
+
+def normalize_result(text: Optional[str]) -> Optional[str]:
+    """The result (one of :data:`RESULTS`) a result token or ``Result`` tag value stands for, or ``None``.
+
+    >>> normalize_result("紅勝"), normalize_result(" 1/2 - 1/2 "), normalize_result("?")
+    ('1-0', '1/2-1/2', None)
+    """
+    if text is None:
+        return None
+    got = RESULT_WORDS.get(text)
+    if got is not None:
+        return got
+    t = text.strip()
+    return RESULT_WORDS.get(t, RESULT_WORDS.get(t.replace(" ", ""), None))
+
 
 #: The errors a move token can raise when it is decoded on a position (caught together by the readers).
 MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
@@ -177,7 +197,7 @@ class GameNode:
         moves.reverse()
         return moves
 
-    def board(self) -> Any:
+    def board(self) -> Board:
         """A new :class:`~xiangqi.Board` with the position at this node."""
         board = self.game().board()
         for move in self.path():
@@ -194,14 +214,13 @@ class GameNode:
         """The move leading to this node in Chinese notation (``炮二平五``)."""
         if self.move is None or self.parent is None:
             raise ValueError("the root of a game has no move")
-        return self.parent.board().chinese(self.move, traditional=traditional,  # type: ignore[no-any-return]
-                                           fullwidth=fullwidth)
+        return self.parent.board().chinese(self.move, traditional=traditional, fullwidth=fullwidth)
 
     def wxf(self) -> str:
         """The move leading to this node in WXF letters (``C2.5``)."""
         if self.move is None or self.parent is None:
             raise ValueError("the root of a game has no move")
-        return self.parent.board().wxf(self.move)  # type: ignore[no-any-return]
+        return self.parent.board().wxf(self.move)
 
     def next(self) -> Optional["GameNode"]:
         """The main continuation, or ``None`` at the end of a line."""
@@ -383,17 +402,15 @@ class Game(GameNode):
             return _moves_of(self._lazy)
         return super().mainline_moves()
 
-    def board(self) -> Any:
+    def board(self) -> Board:
         """A new :class:`~xiangqi.Board` with the start position (``FEN`` tag or the standard start).
 
         Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag.
         """
-        from xiangqi.board import Board
-
         fen = self.headers.get("FEN", "").strip()
         return Board(fen) if fen else Board()
 
-    def setup(self, board_or_fen: Any) -> None:
+    def setup(self, board_or_fen: Union[str, Board]) -> None:
         """Set the start position (a FEN string or a board, whose current position is used)."""
         fen = board_or_fen if isinstance(board_or_fen, str) else board_or_fen.fen()
         if fen.split()[:2] == STARTING_FEN.split()[:2]:
@@ -402,7 +419,7 @@ class Game(GameNode):
             self.headers["FEN"] = fen
 
     @classmethod
-    def from_board(cls, board: Any) -> "Game":
+    def from_board(cls, board: Board) -> "Game":
         """A game whose main line is ``board``'s move stack, from its root position."""
         root = board.copy()
         moves = []

@@ -70,6 +70,8 @@ from xiangqi import rules as _rules
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
+from xiangqi.game import RESULT_WORDS as _RESULT_WORDS
+from xiangqi.game import normalize_result
 
 __all__ = [
     "ERROR_KINDS", "WARNING_KINDS", "FORMATS", "RULE_SETS", "DEFAULT_CHUNK_BYTES",
@@ -556,10 +558,6 @@ def _pgn_chunks(path: str, reader: _Reader, head: bytes, chunk_bytes: int,
 # Move tokens: results and move numbers (the moves are the C replay's and the notation module's)
 # =====================================================================================================================
 
-_RESULT_WORDS: Dict[str, str] = {
-    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "½-½": "1/2-1/2",
-    "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
-}
 #: The result words as the C replay's text (UTF-8) holds them.
 _RESULT_BYTES = {k.encode("utf-8"): v for k, v in _RESULT_WORDS.items()}
 #: A move number token ("12.", "12..."): skipped in move text, as the C replay skips it.
@@ -877,14 +875,7 @@ _RULED_LOSS = {"PERPETUAL_CHECK", "PERPETUAL_CHASE", "FORBIDDEN_PATTERN"}
 _DEFINITE = ("1-0", "0-1", "1/2-1/2")
 
 
-def _norm_result(text: Optional[str]) -> Optional[str]:
-    if text is None:
-        return None
-    got = _RESULT_WORDS.get(text)
-    if got is not None:
-        return got
-    t = text.strip()
-    return _RESULT_WORDS.get(t, _RESULT_WORDS.get(t.replace(" ", ""), None))
+_norm_result = normalize_result
 
 
 _NEW = object.__new__
