@@ -30,22 +30,20 @@ this module can.
 
 from __future__ import annotations
 
-import io
 import itertools
-import os
 import re
 import threading
 import weakref
-import zlib
-from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from xiangqi._encoding import SNIFF_BYTES, LineDecoder, detect_encoding, iter_text_lines
+from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidRecordError, XiangqiError
 from xiangqi.game import (_RESULT_WORDS, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
                           NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
                           MoveErrors, _moves_of)
 from xiangqi.pgn_writer import NOTATIONS, game_to_string, write_game  # noqa: F401
+from xiangqi.source import GZIP_MAGIC, Source, is_text_handle, text_lines
 
 __all__ = [
     "TAG_ROSTER", "RESULTS", "NOTATIONS",
@@ -62,143 +60,6 @@ _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 # Sources: paths, bytes, binary or text files, gzip, encodings -> text lines
 # ---------------------------------------------------------------------------------------------------------------
 
-#: What the readers accept: a path, ``bytes``, or an open text or binary file.
-Source = Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes], Any]
-
-
-class _Prepend(io.RawIOBase):
-    """A raw stream that replays ``prefix`` before reading on from ``stream``."""
-
-    def __init__(self, prefix: bytes, stream: Any) -> None:
-        super().__init__()
-        self._prefix = prefix
-        self._stream = stream
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer).cast("B")
-        if self._prefix:
-            n = min(len(view), len(self._prefix))
-            view[:n] = self._prefix[:n]
-            self._prefix = self._prefix[n:]
-            return n
-        data = self._stream.read(len(view))
-        if not data:
-            return 0
-        view[:len(data)] = data
-        return len(data)
-
-
-def _is_text_handle(handle: Any) -> bool:
-    if isinstance(handle, io.TextIOBase):
-        return True
-    if isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
-        return False
-    try:
-        return isinstance(handle.read(0), str)
-    except Exception:
-        return False
-
-
-def _unwrap_gzip(handle: Any) -> Tuple[Any, bool]:
-    """``handle`` (binary) ready to read from its start, and whether it starts with the gzip magic bytes."""
-    head: bytes
-    if hasattr(handle, "peek"):
-        head = handle.peek(2)[:2]
-    elif hasattr(handle, "seekable") and handle.seekable():
-        pos = handle.tell()
-        head = handle.read(2)
-        handle.seek(pos)
-    else:
-        head = handle.read(2) or b""
-        handle = io.BufferedReader(_Prepend(head, handle))
-    return handle, head == b"\x1f\x8b"
-
-
-def _text_lines(handle: Any) -> Iterator[str]:
-    first = True
-    for line in handle:
-        if first:
-            first = False
-            if line.startswith("\ufeff"):
-                line = line[1:]
-        yield line[:-1] if line.endswith("\n") else line
-
-
-class _Gunzip:
-    """A forward-only gzip decompressor with a ``read(n)`` method that never raises.
-
-    Damaged or truncated data ends the stream early; the problem is kept in
-    :attr:`error` and raised (as :class:`InvalidRecordError`) by the line
-    reader once every line decoded before it has been used, so no game
-    before the damage is lost. Concatenated gzip members are read in turn.
-    """
-
-    def __init__(self, raw_read: Callable[[int], bytes]) -> None:
-        self._raw = raw_read
-        self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        self._pending = b""
-        self._done = False
-        self.error: Optional[BaseException] = None
-
-    def _input(self) -> bytes:
-        if self._d.unconsumed_tail:
-            return self._d.unconsumed_tail
-        if self._pending:
-            data, self._pending = self._pending, b""
-            return data
-        return self._raw(1 << 16) or b""
-
-    def read(self, n: int) -> bytes:
-        out: List[bytes] = []
-        size = 0
-        while size < n and not self._done:
-            data = self._input()
-            if not data:
-                if not self._d.eof:
-                    self.error = EOFError("compressed data ended before the end-of-stream marker")
-                self._done = True
-                break
-            try:
-                piece = self._d.decompress(data, n - size)
-            except zlib.error as e:
-                self.error = e
-                self._done = True
-                break
-            out.append(piece)
-            size += len(piece)
-            if self._d.eof:
-                rest = self._d.unused_data
-                if not rest:
-                    rest = self._raw(1 << 16) or b""
-                if rest.strip(b"\x00"):
-                    if rest[:2] != b"\x1f\x8b" and len(rest) >= 2:
-                        self.error = zlib.error("data after the end of the gzip stream is not gzip")
-                        self._done = True
-                        break
-                    self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-                    self._pending = rest
-                else:
-                    self._done = True
-        return b"".join(out)
-
-
-def _guarded_lines(gz: _Gunzip, encoding: Optional[str]) -> Iterator[str]:
-    yield from iter_text_lines(gz.read, encoding)
-    if gz.error is not None:
-        raise InvalidRecordError(f"damaged gzip data: {gz.error}") from gz.error
-
-
-def _lines_of_handle(handle: Any, encoding: Optional[str] = None) -> Iterator[str]:
-    """Text lines (without ``\n``) of an open text or binary file."""
-    if _is_text_handle(handle):
-        return _text_lines(handle)
-    handle, gzipped = _unwrap_gzip(handle)
-    if gzipped:
-        return _guarded_lines(_Gunzip(handle.read), encoding)
-    return iter_text_lines(handle.read, encoding)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1168,7 +1029,7 @@ def read_game(handle: Any) -> Optional[Game]:
     numbers in ``game.errors`` count from where reading began (or from the
     last seek).
     """
-    text = _is_text_handle(handle)
+    text = is_text_handle(handle)
     if _is_seekable(handle):
         state: Any = _handle_state(handle, _SeekState)
         if isinstance(state, _SeekState):
@@ -1178,12 +1039,12 @@ def read_game(handle: Any) -> Optional[Game]:
                 pos = handle.tell()
                 head = handle.read(SNIFF_BYTES)
                 handle.seek(pos)
-                if head[:2] == b"\x1f\x8b" or detect_encoding(head) == "utf-16":
+                if head[:2] == GZIP_MAGIC or detect_encoding(head) in WIDE_ENCODINGS:
                     state = None
             if state is not None:
                 return _read_game_seekable(handle, False, state)
             _forget_handle(handle)
-    chunks: Iterator[_Chunk] = _handle_state(handle, lambda: _iter_chunks(_lines_of_handle(handle)))
+    chunks: Iterator[_Chunk] = _handle_state(handle, lambda: _iter_chunks(text_lines(handle)))
     chunk = next(chunks, None)
     if chunk is None:
         return None
@@ -1197,22 +1058,8 @@ def _forget_handle(handle: Any) -> None:
         _READERS_STRONG.pop(id(handle), None)
 
 
-def _open_source(source: Source, encoding: Optional[str] = None) -> Tuple[Iterator[str], Optional[Any]]:
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return _lines_of_handle(io.BytesIO(bytes(source)), encoding), None
-    if isinstance(source, (str, os.PathLike)):
-        fh = open(source, "rb")
-        return _lines_of_handle(fh, encoding), fh
-    return _lines_of_handle(source, encoding), None
-
-
 def _chunks(source: Source, encoding: Optional[str] = None) -> Iterator[_Chunk]:
-    lines, owned = _open_source(source, encoding)
-    try:
-        yield from _iter_chunks(lines)
-    finally:
-        if owned is not None:
-            owned.close()
+    yield from _iter_chunks(text_lines(source, encoding))
 
 
 def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
