@@ -50,7 +50,8 @@ __all__ = [
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
     "NAG_DUBIOUS_MOVE",
     "InvalidRecordError", "GameError", "Headers", "GameNode", "Game", "RawGame",
-    "read_game", "read_games", "scan_games", "replay_mainline",
+    "read_game", "read_games", "scan_games", "replay_mainline", "game_starts",
+    "GameLines", "split_games",
     "write_game", "game_to_string",
 ]
 
@@ -77,8 +78,10 @@ def _unescape(value: str) -> str:
     return value
 
 
-class _Chunk:
-    """The lines of one game: its tags, and its move text as consecutive lines from ``movetext_start``.
+class GameLines:
+    """The lines of one game as :func:`split_games` cuts them: ``tags`` (name, value) in file order,
+    ``tag_lines`` the line of each tag name, ``first_line`` the game's first line, and its move text as
+    consecutive lines ``movetext`` from line ``movetext_start`` (lines are 1-based).
 
     ``overread`` is 0 when the chunker, on yielding the game, had read at most the next game's first line,
     else the number of lines it had read past the game's end (it looked ahead, see :func:`_comment_closes_later`).
@@ -113,7 +116,7 @@ def _ends_with_result(movetext: List[str]) -> bool:
 _SLOW_FIRST = frozenset((" ", "\t", "[", "%", "1"))
 
 
-def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
+def split_games(lines: Iterator[str], lineno: int = 0) -> Iterator[GameLines]:
     """Group numbered lines into games.
 
     A game ends where the next one's tags begin, or after a result token
@@ -128,7 +131,7 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
     decision (no tag, escape, comment or new game can start there) are
     taken by an inner loop that does nothing else.
     """
-    chunk: Optional[_Chunk] = None
+    chunk: Optional[GameLines] = None
     movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
     in_comment = False
     blank_before = False                   # in a comment: whether the last line was blank
@@ -174,7 +177,7 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
                         yield chunk
                         chunk = movetext = None
                     if chunk is None:
-                        chunk = _Chunk(lineno)
+                        chunk = GameLines(lineno)
                     tags, tag_lines = chunk.tags, chunk.tag_lines
                     while True:
                         name, value, bare = m.groups()
@@ -201,13 +204,13 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
                 if not c or c in "\r\n\t \x0b\x0c" and not line.strip():
                     continue  # blank lines before the move text
                 if chunk is None:
-                    chunk = _Chunk(lineno)
+                    chunk = GameLines(lineno)
                 chunk.movetext_start = lineno
                 movetext = chunk.movetext
             elif c == "1" and game_start(line) and _ends_with_result(movetext):
                 assert chunk is not None
                 yield chunk
-                chunk = _Chunk(lineno)
+                chunk = GameLines(lineno)
                 movetext = chunk.movetext
             movetext.append(line)
             if "{" in line or ";" in line:
@@ -271,6 +274,59 @@ def _comment_open_after(line: str, in_comment: bool) -> bool:
     return in_comment
 
 
+#: What :func:`game_starts` looks for: comment marks, and a tag line after blank lines.
+_STRUCTURE = re.compile(r"[{};]|\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
+
+
+def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
+    """Where in ``text`` (whole lines of a record) the reader surely begins a new game, and whether a ``{``
+    comment is open at its end.
+
+    Returns the offsets of tag lines that follow blank lines after a line of
+    move text, outside any comment (``in_comment``: whether one is open where
+    ``text`` begins). Reading the lines from such a tag line on gives the
+    same games as reading the whole text (:func:`read_games` yields the game
+    before it there, in the same state as at the start of a file), so a file
+    may be cut there into pieces that are read apart (in worker processes).
+    A place that only may begin a game (a comment holding a tag line, a tag
+    block without move text, a game started by ``1.``) is left out: leaving
+    one out costs only a longer piece. The scan is of decoded text, so a
+    double-byte character whose second byte is ``{``, ``}``, ``[``, ``]``
+    or a backslash in GBK or Big5 cannot mislead it.
+    """
+    out: List[int] = []
+    search = _STRUCTURE.search
+    tag_match = _TAG_RE.match
+    pos = 0
+    while True:
+        m = search(text, pos)
+        if m is None:
+            return out, in_comment
+        ch = text[m.start()]
+        pos = m.end()
+        if ch == "{":
+            in_comment = True
+        elif ch == "}":
+            in_comment = False
+        elif ch == ";":
+            if not in_comment:  # a comment to the end of the line
+                nl = text.find("\n", pos)
+                if nl < 0:
+                    return out, in_comment
+                pos = nl
+        elif not in_comment:
+            end = m.start()
+            prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
+            eol = text.find("\n", pos)
+            line = text[pos:] if eol < 0 else text[pos:eol]
+            if tag_match(line) is not None:
+                if prev and prev[0] not in "[%":
+                    out.append(pos)
+                if eol < 0:
+                    return out, in_comment
+                pos = eol  # the reader reads a tag line's value, not braces in it
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Tokens
 # ---------------------------------------------------------------------------------------------------------------
@@ -332,7 +388,7 @@ class _Tokens:
 
     __slots__ = ("tokens", "moves", "result", "errors", "_chunk", "_move_lines")
 
-    def __init__(self, chunk: _Chunk) -> None:
+    def __init__(self, chunk: GameLines) -> None:
         self._chunk = chunk
         self._move_lines: Optional[List[int]] = None
         self.result: Optional[str] = None
@@ -429,7 +485,7 @@ def _structure_error(what: str, token: str, line: int, ply: int, text: str) -> G
                                         f"the rest of the game's move text is lost in it"))
 
 
-def _full_tokens(text: str, chunk: _Chunk) -> List[Token]:
+def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
     """Tokens ``(kind, text, line)`` of move text with comments, variations or NAGs."""
     tokens: List[Token] = []
     append = tokens.append
@@ -585,7 +641,7 @@ def _fen_error(headers: Dict[str, str], tag_lines: Dict[str, int], first_line: i
     return GameError(0, moves[0] if moves else "", f"bad FEN tag: {e}", tag_lines.get("FEN", first_line), e)
 
 
-def _build_game(chunk: _Chunk) -> Game:
+def _build_game(chunk: GameLines) -> Game:
     """A :class:`Game` from one game's lines; problems go to ``game.errors``."""
     game = Game(Headers(chunk.tags))
     if _TEXT_PLAYER_OK and _build_played(game, chunk, "\n".join(chunk.movetext)):
@@ -719,7 +775,7 @@ _FIRST_MOVE_BYTE = re.compile(rb"[^0-9.\s]")
 _ASCII_LETTER = re.compile(rb"[A-Za-z]")
 
 
-def _build_played(game: Game, chunk: _Chunk, text: str) -> bool:
+def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
     """Read a plain move text with the C core's replay; ``False`` (``game`` untouched) sends it to the Python path.
 
     The result equals what :func:`_build_plain` makes of the same text.
@@ -1000,7 +1056,7 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
                 line = line.lstrip("\ufeff")
             yield line[:-1] if line.endswith("\n") else line
 
-    chunk = next(_iter_chunks(lines(), state.lineno), None)
+    chunk = next(split_games(lines(), state.lineno), None)
     # The chunker stopped on the first line of the next game (or, having looked ahead, chunk.overread lines
     # past the game): start there next time.
     back = 0 if chunk is None else chunk.overread or (0 if where[2] else 1)
@@ -1044,7 +1100,7 @@ def read_game(handle: Any) -> Optional[Game]:
             if state is not None:
                 return _read_game_seekable(handle, False, state)
             _forget_handle(handle)
-    chunks: Iterator[_Chunk] = _handle_state(handle, lambda: _iter_chunks(text_lines(handle)))
+    chunks: Iterator[GameLines] = _handle_state(handle, lambda: split_games(text_lines(handle)))
     chunk = next(chunks, None)
     if chunk is None:
         return None
@@ -1058,8 +1114,8 @@ def _forget_handle(handle: Any) -> None:
         _READERS_STRONG.pop(id(handle), None)
 
 
-def _chunks(source: Source, encoding: Optional[str] = None) -> Iterator[_Chunk]:
-    yield from _iter_chunks(text_lines(source, encoding))
+def _chunks(source: Source, encoding: Optional[str] = None) -> Iterator[GameLines]:
+    yield from split_games(text_lines(source, encoding))
 
 
 def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
@@ -1091,7 +1147,7 @@ class RawGame:
 
     __slots__ = ("headers", "tag_lines", "first_line", "moves", "result", "has_comments", "errors", "_tokens")
 
-    def __init__(self, chunk: _Chunk) -> None:
+    def __init__(self, chunk: GameLines) -> None:
         toks = _Tokens(chunk)
         self.headers = dict(chunk.tags)
         self.tag_lines = chunk.tag_lines
