@@ -15,6 +15,7 @@ from xiangqi.core import (
 )
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.outcome import Outcome, Termination
+from xiangqi.rules import rule_set_name
 
 if TYPE_CHECKING:
     import numpy as np
@@ -679,14 +680,8 @@ def parse_coordinates(text: str, *, one_based: bool = False) -> Move:
 _ONE_BASED = re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])")
 
 
-def rules_name(rules: str) -> str:
-    """Normalise a rule-set name (``axf``/``asian`` or ``cxa``/``chinese``)."""
-    r = rules.lower()
-    if r in ("axf", "asian"):
-        return "axf"
-    if r in ("cxa", "chinese", "china"):
-        return "cxa"
-    raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
+#: Normalise a rule-set name (:func:`xiangqi.rules.rule_set_name`: ``axf``/``asian``/``asia``, ``cxa``/``chinese``).
+rules_name = rule_set_name
 
 
 def _pawn_square_possible(sq: Square, color: Color) -> bool:

@@ -1038,13 +1038,7 @@ def validate_chunk(chunk: Chunk, rules: str = "axf") -> List[GameReport]:
 # Orchestration
 # =====================================================================================================================
 
-def _check_rules(rules: str) -> str:
-    r = rules.lower()
-    if r in ("axf", "asian"):
-        return "axf"
-    if r in ("cxa", "chinese", "china"):
-        return "cxa"
-    raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
+_check_rules = _rules.rule_set_name
 
 
 def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]], *,
