@@ -376,28 +376,16 @@ class Board:
         if not move:
             return move  # "0000": the null move, as python-chess reads it
         if not lib.xq_pos_is_legal(self._pos, move.code):
-            raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}: {self.illegal_reason(move)}")
+            from xiangqi import notation
+            notation.parse_iccs(self, text, one_based=one_based)  # raises, in the notation module's words
+            raise IllegalMoveError(f"illegal ICCS move {text!r} in {self.fen()}: "  # pragma: no cover
+                                   f"{notation.illegal_reason(self, move)}")
         return move
 
     def illegal_reason(self, move: Move) -> str:
-        """Why ``move`` is not legal here, in one phrase (or ``'legal'``)."""
-        piece = self.piece_at(move.from_square)
-        frm, to = move.from_square, move.to_square
-        names = _PIECE_WORDS
-        if piece is None:
-            return f"there is no piece on {Move(frm, frm).iccs()[:2]}"
-        side = "Red" if self.turn else "Black"
-        what = f"the {'red' if piece.color else 'black'} {names[piece.piece_type]} on {Move(frm, frm).iccs()[:2]}"
-        if piece.color != self.turn:
-            return f"{what} is not {side}'s piece ({side} to move)"
-        if not lib.xq_pos_is_pseudo_legal(self._pos, move.code):
-            target = self.piece_at(to)
-            if target is not None and target.color == self.turn:
-                return f"{what} cannot capture its own side's piece on {Move(to, to).iccs()[:2]}"
-            return f"{what} cannot move to {Move(to, to).iccs()[:2]} by its movement rules"
-        if lib.xq_pos_is_legal(self._pos, move.code):
-            return "legal"
-        return f"moving {what} to {Move(to, to).iccs()[:2]} would leave the {side.lower()} king attacked"
+        """Why ``move`` is not legal here, in one phrase (or ``'legal'``): :func:`xiangqi.notation.illegal_reason`."""
+        from xiangqi import notation
+        return notation.illegal_reason(self, move)
 
     parse_uci = parse_iccs
 

@@ -607,6 +607,14 @@ def _why_illegal(pc: _Codes, red: bool, frm: int, to: int) -> str:
             f"{side} king in check (or facing the other king)")
 
 
+def illegal_reason(board: "Board", move: Move) -> str:
+    """Why ``move`` is not legal on ``board``, in one phrase (``'legal'`` when it is): the wording every
+    parser and record reader of this library gives for an illegal move."""
+    if move.from_square < 90 and move.to_square < 90 and board.is_legal(move):
+        return "legal"
+    return _why_illegal(board.piece_codes(), bool(board.turn), move.from_square, move.to_square)
+
+
 # ---------------------------------------------------------------------------
 # Resolution: description + position -> move code
 # ---------------------------------------------------------------------------

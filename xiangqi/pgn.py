@@ -38,7 +38,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
 from xiangqi.core import STARTING_FEN, Move
-from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidRecordError, XiangqiError
+from xiangqi.errors import InvalidFenError, InvalidRecordError, XiangqiError
 from xiangqi.game import (_RESULT_WORDS, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
                           NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
                           MoveErrors, _moves_of)
@@ -570,7 +570,8 @@ def _decode(board: Any, tok: str) -> Move:
     if move is not None:
         if board.is_legal(move):
             return move
-        raise IllegalMoveError(f"illegal move {tok!r} in {board.fen()}: {board.illegal_reason(move)}")
+        # Raises IllegalMoveError, worded as every parser words it.
+        return board.parse_move(tok)  # type: ignore[no-any-return]
     if not tok[0].isascii():
         return board.parse_chinese(tok)  # type: ignore[no-any-return]
     return board.parse_move(tok)  # type: ignore[no-any-return]
