@@ -64,7 +64,7 @@ import threading
 import time
 from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
-from xiangqi import dhtmlxq, pgn, xqf
+from xiangqi import dhtmlxq, formats, pgn, xqf
 from xiangqi import notation as _notation
 from xiangqi import rules as _rules
 from xiangqi._encoding import TextLines, detect_encoding
@@ -91,14 +91,12 @@ ERROR_KINDS = ("invalid-fen", "invalid-notation", "illegal-move", "ambiguous-mov
 #: Kinds that are warnings (in :attr:`GameReport.warnings`; the game stays valid).
 WARNING_KINDS = ("rule-violation",)
 #: Record formats understood (``auto`` detects per file).
-FORMATS = ("auto", "pgn", "xqf", "dhtmlxq")
+FORMATS = ("auto",) + tuple(formats.FORMATS)
 #: Rule sets for repetition rulings: Asian (AXF) and Chinese (CXA).
 RULE_SETS = ("axf", "cxa")
 #: Target size of a chunk of PGN text handed to one worker (whole games are kept together).
 DEFAULT_CHUNK_BYTES = 256 * 1024
 
-_GAME_SUFFIXES = (".pgn", ".xqf", ".dhtmlxq", ".dhtml", ".ubb")
-_GZIP_MAGIC = b"\x1f\x8b"
 _SNIFF = 1 << 16
 
 
@@ -270,19 +268,15 @@ class Summary:
 # Inputs: paths, formats, encodings, chunks
 # =====================================================================================================================
 
-def _is_game_file(name: str) -> bool:
-    low = name.lower()
-    if low.endswith(".gz"):
-        low = low[:-3]
-    return low.endswith(_GAME_SUFFIXES) or (low.endswith(".txt") and "dhtml" in low)
+_is_game_file = formats.is_game_file
 
 
 def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
     """The files to read: files as given, directories walked recursively (sorted).
 
-    Inside directories only game files are taken: ``.pgn``, ``.xqf``,
-    ``.dhtmlxq`` (and ``*dhtml*.txt``), each optionally ``.gz``; hidden
-    entries are skipped. Raises :class:`FileNotFoundError` for a path that
+    Inside directories only game files are taken (:func:`xiangqi.formats.is_game_file`: ``.pgn``,
+    ``.xqf``, ``.dhtmlxq``…, each optionally ``.gz``, and ``.txt``, ``.htm``,
+    ``.html`` files holding a DhtmlXQ block); hidden entries are skipped. Raises :class:`FileNotFoundError` for a path that
     does not exist.
     """
     out: List[str] = []
@@ -293,7 +287,7 @@ def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
             for root, dirs, files in os.walk(path):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 for name in files:
-                    if not name.startswith(".") and _is_game_file(name):
+                    if not name.startswith(".") and _is_game_file(os.path.join(root, name)):
                         found.append(os.path.join(root, name))
             out.extend(sorted(found))
         elif os.path.exists(path):
@@ -303,18 +297,8 @@ def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
     return out
 
 
-def detect_format(name: str, head: bytes) -> str:
-    """``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` from a file name and its first (decompressed) bytes."""
-    low = name.lower()
-    if low.endswith(".gz"):
-        low = low[:-3]
-    if head[:2] == b"XQ" and (low.endswith(".xqf") or len(head) >= 1024 and b"\x00" in head[:1024]):
-        return "xqf"
-    if low.endswith(".xqf"):
-        return "xqf"
-    if b"[DhtmlXQ" in head or b"[dhtmlxq" in head.lower():
-        return "dhtmlxq"
-    return "pgn"
+#: ``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` from a file name and its first (decompressed) bytes.
+detect_format = formats.detect
 
 
 @dataclasses.dataclass(frozen=True)
@@ -375,7 +359,7 @@ def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[C
                         file_number=number), None
             continue
         try:
-            kind = detect_format(path, src.peek(_SNIFF)) if fmt == "auto" else fmt
+            kind = formats.detect_path(path) if fmt == "auto" else fmt
             if kind != "pgn":
                 data = src.read_all()
                 enc = None if kind == "xqf" else detect_encoding(data[:_SNIFF])
@@ -1381,7 +1365,7 @@ def _report_clash(report: str, paths: Sequence[str], files: Sequence[str]) -> Op
         if not inside:
             continue
         parts = os.path.relpath(target, folder).split(os.sep)
-        if not any(part.startswith(".") for part in parts) and _is_game_file(parts[-1]):
+        if not any(part.startswith(".") for part in parts) and _is_game_file(target):
             return f"it is a game file inside {path}, which is being checked"
     return None
 
