@@ -15,13 +15,13 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Un
 
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
-from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, XiangqiError
+from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn_writer import TAG_ROSTER, write_game
 
 __all__ = [
     "TAG_ROSTER", "RESULTS",
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
-    "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "MoveErrors",
+    "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "STATUS_WORDS", "start_board", "MoveErrors",
     "GameError", "Headers", "GameNode", "Game",
 ]
 
@@ -66,6 +66,31 @@ def normalize_result(text: Optional[str]) -> Optional[str]:
         return got
     t = text.strip()
     return RESULT_WORDS.get(t, RESULT_WORDS.get(t.replace(" ", ""), None))
+
+
+#: What each bit of :meth:`Board.status() <xiangqi.Board.status>` says is wrong with a start position.
+STATUS_WORDS: Dict[int, str] = {
+    1: "a king outside its palace", 2: "an advisor off the advisor squares", 4: "an elephant off the elephant squares",
+    8: "a pawn on a square no pawn can reach", 16: "the kings facing each other on an open file",
+    32: "the side not to move in check",
+}
+
+
+def start_board(fen: str) -> Board:
+    """The board of a record's start position (its ``FEN`` tag), as every reader and validation accept it.
+
+    Raises :class:`~xiangqi.errors.InvalidFenError` for text that is not a
+    FEN and for a position that cannot occur in a game (a piece where its
+    side can never bring it, the kings facing each other, the side not to
+    move in check).
+    """
+    board = Board(fen)
+    status = int(board.status())
+    if status:
+        words = [w for bit, w in STATUS_WORDS.items() if status & bit]
+        raise InvalidFenError(f"invalid FEN: the position cannot occur in a game ({', '.join(words)}) in {fen!r}",
+                              fen=fen)
+    return board
 
 
 #: The errors a move token can raise when it is decoded on a position (caught together by the readers).

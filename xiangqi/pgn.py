@@ -639,6 +639,8 @@ def _join_comment(old: str, new: str) -> str:
 
 def _fen_error(headers: Dict[str, str], tag_lines: Dict[str, int], first_line: int, moves: List[str],
                e: InvalidFenError) -> GameError:
+    """The error of a bad ``FEN`` tag: at ply 0, its token the first move (as the CCPD index records it;
+    validation reports name the tag's text)."""
     return GameError(0, moves[0] if moves else "", f"bad FEN tag: {e}", tag_lines.get("FEN", first_line), e)
 
 

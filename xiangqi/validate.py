@@ -74,7 +74,7 @@ from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.game import RESULT_WORDS as _RESULT_WORDS
-from xiangqi.game import normalize_result
+from xiangqi.game import normalize_result, start_board
 from xiangqi.pgn import game_starts
 from xiangqi.source import ByteSource
 
@@ -466,11 +466,6 @@ class _Delegate(Exception):
     """The fast scanner met text whose tokens only the PGN reader may cut."""
 
 
-_STATUS_WORDS = {
-    1: "a king outside its palace", 2: "an advisor off the advisor squares", 4: "an elephant off the elephant squares",
-    8: "a pawn on a square no pawn can reach", 16: "the kings facing each other on an open file",
-    32: "the side not to move in check",
-}
 _MOVE_ERRORS = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 _KIND_OF = {InvalidMoveError: "invalid-notation", IllegalMoveError: "illegal-move",
             AmbiguousMoveError: "ambiguous-move", InvalidFenError: "invalid-fen"}
@@ -533,19 +528,10 @@ class _Replayer:
         pos = ffi.new("xq_pos *")
         error: Optional[ErrorInfo] = None
         try:
-            board = Board(fen)
-            data = fen.encode("ascii")
-            if lib.xq_pos_set_fen(pos, data, len(data), ffi.NULL) != lib.XQ_OK:  # pragma: no cover
-                raise InvalidFenError(f"invalid FEN {fen!r}", fen=fen)
-            status = int(board.status())
-            if status:
-                words = [w for bit, w in _STATUS_WORDS.items() if status & bit]
-                error = ErrorInfo("invalid-fen", 0, fen, _sentence(
-                    f"invalid FEN: the position cannot occur in a game ({', '.join(words)}) in {fen!r}"))
+            board = start_board(fen)
+            lib.xq_pos_copy(pos, board._pos)
         except InvalidFenError as exc:
             error = ErrorInfo("invalid-fen", 0, fen, _sentence(str(exc)))
-        except (TypeError, ValueError) as exc:  # pragma: no cover - defensive
-            error = ErrorInfo("invalid-fen", 0, fen, _sentence(f"invalid FEN {fen!r}: {exc}"))
         start = _Start(pos, bytearray(ffi.buffer(pos.board, 90)), error)
         if len(self.starts) > 4096:
             self.starts.clear()
