@@ -207,17 +207,28 @@ class LineDecoder:
     def decode_block(self, data: bytes) -> List[str]:
         """The lines of ``data`` (whole lines; no ``\\n`` kept, none after a last ``\\n``), each decoded as
         :meth:`decode` decodes it (a block that decodes strictly is decoded at once)."""
+        return self.decode_lines(data)[0]
+
+    def decode_lines(self, data: bytes) -> "tuple[List[str], bool, Optional[str]]":
+        """:meth:`decode_block`, whether ``data`` decoded strictly in one piece (nothing replaced), and then
+        the lines joined by ``\\n`` (else ``None``)."""
+        strict = True
+        joined: Optional[str] = None
         try:
             text = data.decode(self.encoding)
         except UnicodeDecodeError:
             lines = [self.decode(raw) for raw in data.split(b"\n")]
+            strict = False
         else:
             if "\ufeff" in text:
                 text = text.replace("\ufeff", "")
+                strict = False
             lines = text.split("\n")
+            if strict:
+                joined = text[:-1] if data.endswith(b"\n") else text
         if data.endswith(b"\n"):
             lines.pop()
-        return lines
+        return lines, strict, joined
 
 
 #: Bytes read from a stream at a time once the encoding is known.
@@ -226,15 +237,26 @@ BLOCK_BYTES = 1 << 18
 
 class TextBlock:
     """Whole lines of a byte stream: ``data`` (bytes, from byte ``offset`` of the stream), ``lines`` (the
-    decoded lines, without ``\\n``) and ``line`` (the 0-based number of the first of them in the stream)."""
+    decoded lines, without ``\\n``), ``line`` (the 0-based number of the first of them in the stream) and
+    ``strict`` (the lines are ``data`` decoded strictly in one piece, nothing replaced or dropped)."""
 
-    __slots__ = ("offset", "line", "data", "lines")
+    __slots__ = ("offset", "line", "data", "lines", "strict", "_text")
 
-    def __init__(self, offset: int, line: int, data: bytes, lines: List[str]) -> None:
+    def __init__(self, offset: int, line: int, data: bytes, lines: List[str], strict: bool = False,
+                 text: Optional[str] = None) -> None:
         self.offset = offset
         self.line = line
         self.data = data
         self.lines = lines
+        self.strict = strict
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        """The lines joined by ``\\n`` (without a last one)."""
+        if self._text is None:
+            self._text = "\n".join(self.lines)
+        return self._text
 
     def byte_offset(self, k: int) -> int:
         """The stream offset of the start of this block's line ``k`` (0-based within the block)."""
@@ -288,14 +310,14 @@ class TextLines:
             if data:
                 yield TextBlock(0, 0, data, lines)
             return
-        cr, decode = self.cr, self.decoder.decode_block
+        cr, decode = self.cr, self.decoder.decode_lines
         carry: List[bytes] = []   # an unfinished line's bytes
         offset = line = 0
         while True:
             if not block:
                 if carry:
                     data = b"".join(carry)
-                    yield TextBlock(offset, line, data, decode(data))
+                    yield TextBlock(offset, line, data, *decode(data))
                 return
             if cr:
                 block = block.replace(b"\r", b"\n")
@@ -310,8 +332,8 @@ class TextLines:
             else:
                 data = block[:k]
             carry = [block[k:]] if k < len(block) else []
-            lines = decode(data)
-            yield TextBlock(offset, line, data, lines)
+            lines, strict, joined = decode(data)
+            yield TextBlock(offset, line, data, lines, strict, joined)
             offset += len(data)
             line += len(lines)
             block = read(size)

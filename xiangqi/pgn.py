@@ -276,6 +276,7 @@ def _comment_open_after(line: str, in_comment: bool) -> bool:
 
 #: What :func:`game_starts` looks for: comment marks, and a tag line after blank lines.
 _STRUCTURE = re.compile(r"[{};]|\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
+_BLANK_BEFORE_TAG = re.compile(r"\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
 
 
 def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
@@ -295,8 +296,18 @@ def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
     or a backslash in GBK or Big5 cannot mislead it.
     """
     out: List[int] = []
-    search = _STRUCTURE.search
     tag_match = _TAG_RE.match
+    if "{" not in text and "}" not in text and ";" not in text:  # the usual text: only the blank lines matter
+        if in_comment:
+            return out, True
+        for blank in _BLANK_BEFORE_TAG.finditer(text):
+            end, pos = blank.start(), blank.end()
+            prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
+            eol = text.find("\n", pos)
+            if prev and prev[0] not in "[%" and tag_match(text[pos:] if eol < 0 else text[pos:eol]) is not None:
+                out.append(pos)
+        return out, False
+    search = _STRUCTURE.search
     pos = 0
     while True:
         m = search(text, pos)

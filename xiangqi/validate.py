@@ -348,6 +348,16 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
 def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[Chunk, Optional[int]]]:
     """:func:`iter_chunks`'s chunks, each with the file offset of its data where the data is the file's
     own bytes read whole (not gunzipped, no read error), else ``None``."""
+    for chunk, offset, _ in _spans_lines(files, fmt, chunk_bytes):
+        yield chunk, offset
+
+
+#: A chunk, the file offset of its data (or ``None``) and its decoded lines when the parent has them.
+_Span = Tuple[Chunk, Optional[int], Optional[List[str]]]
+
+
+def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[_Span]:
+    """:func:`_spans` with each PGN chunk's decoded lines (read once where the chunk is checked here)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     chunk_bytes = max(1024, int(chunk_bytes))
@@ -356,7 +366,7 @@ def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[C
             src = ByteSource(path)
         except OSError as exc:
             yield Chunk(path, "pgn", b"", read_error=f"cannot open the file: {_read_error_text(exc)}",
-                        file_number=number), None
+                        file_number=number), None, None
             continue
         try:
             kind = formats.detect_path(path) if fmt == "auto" else fmt
@@ -364,21 +374,22 @@ def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[C
                 data = src.read_all()
                 enc = None if kind == "xqf" else detect_encoding(data[:_SNIFF])
                 yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), src.damage is not None,
-                            src.damage if not data else None, number), 0 if src.plain else None
+                            src.damage if not data else None, number), 0 if src.plain else None, None
                 continue
             yield from _pgn_chunks(path, src, chunk_bytes, number)
         finally:
             src.close()
 
 
-def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> Iterator[Tuple[Chunk, Optional[int]]]:
+def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> Iterator[_Span]:
     """Cut a PGN file into chunks of about ``chunk_bytes`` where the PGN reader surely begins a game
     (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
     the whole file."""
     lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16))
     enc, cr = lines.encoding, lines.cr
     parts: List[bytes] = []   # the bytes of the chunk being gathered, from earlier blocks
-    size = 0                  # their length
+    texts: List[str] = []     # and its lines
+    size = 0                  # the length of parts
     start = 0                 # the chunk's offset in the (decompressed) data
     line_offset = 0           # the lines of the file before it
     in_comment = False
@@ -386,15 +397,15 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
         data = block.data
         if lines.whole:       # UTF-16 or UTF-32: one chunk
             parts.append(data)
+            texts.extend(block.lines)
             continue
-        text = "\n".join(block.lines)
+        text = block.text
         starts, in_comment = game_starts(text, in_comment)
         ratio = len(data) / max(1, len(text))
-        done = 0              # bytes of this block already in chunks
-        pos = 0               # the text offset of the line starting there
         # A chunk ends at the last game start before it holds chunk_bytes (bytes estimated from the text
         # offset; the cut itself is exact), or at the first one after a bigger game.
         cuts: List[int] = []
+        done = 0
         held = -1
         for s in starts:
             if size + int(s * ratio) - done >= chunk_bytes:
@@ -407,26 +418,33 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
             held = s
         if held >= 0 and size + len(data) - done >= chunk_bytes:
             cuts.append(held)
-        done = 0
+        done = 0              # bytes of this block already in chunks
+        pos = 0               # the text offset of the line starting there
+        line = 0              # and its number in the block
         for cut in cuts:
             k = text.count("\n", pos, cut)
-            at = done
-            for _ in range(k):
-                at = data.index(b"\n", at) + 1
-            pos = cut
+            if block.strict:  # the text is the bytes decoded in one piece: its length in bytes is exact
+                at = done + len(text[pos:cut].encode(enc))
+            else:
+                at = done
+                for _ in range(k):
+                    at = data.index(b"\n", at) + 1
             parts.append(data[done:at])
+            texts.extend(block.lines[line:line + k])
+            pos, line = cut, line + k
             piece = b"".join(parts)
             yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr), \
-                start if src.plain else None
+                start if src.plain else None, texts
             start += len(piece)
-            line_offset += piece.count(b"\n")
-            parts, size, done = [], 0, at
+            line_offset += len(texts)
+            parts, texts, size, done = [], [], 0, at
         parts.append(data[done:])
+        texts.extend(block.lines[line:])
         size += len(data) - done
     piece = b"".join(parts)
     damaged = src.damage
     yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
-                damaged if not piece and line_offset == 0 else None, number, cr), start if src.plain else None
+                damaged if not piece and line_offset == 0 else None, number, cr), start if src.plain else None, texts
 
 
 # =====================================================================================================================
@@ -902,11 +920,11 @@ def _read_game_text(raw: pgn.GameLines) -> _GameText:
 _FAST_HOOK = True
 
 
-def _pgn_reports(chunk: Chunk, rules: str) -> List[GameReport]:
+def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) -> List[GameReport]:
     rp = _replayer()
     src = chunk.source
     out: List[GameReport] = []
-    games = pgn.split_games(iter(_chunk_lines(chunk)), chunk.line_offset)
+    games = pgn.split_games(iter(_chunk_lines(chunk) if lines is None else lines), chunk.line_offset)
     raw = next(games, None)
     while raw is not None:
         after = next(games, None)
@@ -989,6 +1007,11 @@ def validate_chunk(chunk: Chunk, rules: str = "axf") -> List[GameReport]:
     This is the function workers run (module level, so executors can pickle
     it by reference).
     """
+    return _validate_chunk(chunk, rules, None)
+
+
+def _validate_chunk(chunk: Chunk, rules: str, lines: Optional[List[str]]) -> List[GameReport]:
+    """:func:`validate_chunk`, given the chunk's decoded lines when the caller has them."""
     if chunk.read_error is not None and not chunk.data:
         return [_parse_error(chunk, 1, None, chunk.read_error)]
     if chunk.fmt == "xqf":
@@ -996,7 +1019,7 @@ def validate_chunk(chunk: Chunk, rules: str = "axf") -> List[GameReport]:
     elif chunk.fmt == "dhtmlxq":
         out = _dhtmlxq_reports(chunk, rules)
     else:
-        out = _pgn_reports(chunk, rules)
+        out = _pgn_reports(chunk, rules, lines)
     if chunk.cut and chunk.fmt != "pgn" and out and out[-1].ok:
         last = out[-1]
         out[-1] = dataclasses.replace(last, ok=False, error=ErrorInfo(
@@ -1101,8 +1124,8 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
         return reports
 
     if executor is None and jobs == 1:
-        for chunk in chunks:
-            yield from renumber(chunk, validate_chunk(chunk, rules))
+        for chunk, _, lines in _spans_lines(files, fmt, chunk_bytes):
+            yield from renumber(chunk, _validate_chunk(chunk, rules, lines))
         return
     own: Optional[concurrent.futures.Executor] = None
     if executor is None:
