@@ -58,7 +58,9 @@ def _report_verdicts(reports: List[V.GameReport]) -> List[Verdict]:
     out: List[Verdict] = []
     for r in reports:
         e = r.error
-        if e is None or e.kind == "result-mismatch" or e.kind == "truncated" and e.token is None:
+        if e is not None and e.kind == "truncated" and e.token is None:
+            out.append(("truncated", None, None, r.plies))  # the file ends in this game, all its moves sound
+        elif e is None or e.kind == "result-mismatch":
             out.append((None, None, None, r.plies))  # the moves are sound: the reader has nothing to say
         else:
             out.append((e.kind, e.ply, e.token, r.plies))
@@ -72,6 +74,11 @@ def _same(a: List[Verdict], b: List[Verdict]) -> None:
             # The one naming convention that differs: a report names the bad FEN tag, game.errors its first
             # move (as the CCPD index of known-bad records does); both at ply 0, no move played.
             x, y = (x[0], x[1], x[3]), (y[0], y[1], y[3])
+        if y[0] == "truncated" and y[2] is None:
+            # The file ends inside this game after sound moves: the reader has nothing to say, or the damage
+            # the cut left (a comment or tag line cut short).
+            assert x[0] in (None, "parse-error") and x[3] == y[3], (i + 1, x, y)
+            continue
         if y[0] is not None and x[0] is not None and "truncated" in (x[0], y[0]):
             x, y = x[1:], y[1:]  # a cut last game: validation says so; the bad token is the same
         assert x == y, (i + 1, x, y)
@@ -318,3 +325,101 @@ def test_worker_ranges_read_the_lines_the_parent_saw(tmp_path: Path) -> None:
         assert offset is not None and path.read_bytes()[offset:offset + len(chunk.data)] == chunk.data
     lines = [line for c, _ in spans for line in TextLines(io.BytesIO(c.data).read, c.encoding)]
     assert lines == text.split("\n")[:-1]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Games neither lost, merged nor split by the reader (each case read by read_games and validate alike)
+# ---------------------------------------------------------------------------------------------------------------------
+
+def _both(tmp_path: Path, data: bytes, name: str = "g.pgn") -> Tuple[List[Game], List[V.GameReport]]:
+    path = tmp_path / name
+    path.write_bytes(data)
+    games = list(pgn.read_games(path))
+    reports = list(V.validate(str(path)))
+    _same(_reader_verdicts(iter(games)), _report_verdicts(reports))
+    return games, reports
+
+
+def test_a_game_of_tags_only_is_not_merged_into_the_next(tmp_path: Path) -> None:
+    text = '[Event "one"]\n[Site "a"]\n\n[Event "two"]\n[Site "b"]\n\n1. h2e2 h9g7 *\n'
+    games, reports = _both(tmp_path, text.encode())
+    assert [(g.headers["Event"], len(g.mainline_moves())) for g in games] == [("one", 0), ("two", 2)]
+    assert [(r.index, r.line, r.plies) for r in reports] == [(1, 1, 0), (2, 4, 2)]
+    # A blank line inside one game's tags (no tag repeated) keeps them together.
+    games, _ = _both(tmp_path, b'[Event "x"]\n\n[Round "1"]\n\n1. h2e2 *\n')
+    assert len(games) == 1 and games[0].headers["Round"] == "1"
+
+
+def test_a_bom_in_the_middle_of_a_file(tmp_path: Path) -> None:
+    game = '[Event "{}"]\n\n1. 炮二平五 马８进７ *\n\n'
+    data = b"".join(b"\xef\xbb\xbf" + game.format(i).encode() for i in range(3))  # cat of BOM'd files
+    games, reports = _both(tmp_path, data)
+    assert [g.headers["Event"] for g in games] == ["0", "1", "2"] and all(r.ok and r.plies == 2 for r in reports)
+
+
+def test_cr_line_endings_and_utf32(tmp_path: Path) -> None:
+    text = "".join(f'[Event "{i}"]\n\n1. 炮二平五 马８进７ *\n\n' for i in range(3))
+    games, reports = _both(tmp_path, text.replace("\n", "\r").encode())
+    assert len(games) == 3 and all(r.ok and r.plies == 2 for r in reports)
+    assert [r.line for r in reports] == [1, 5, 9]
+    for enc in ("utf-32", "utf-16"):
+        games, reports = _both(tmp_path, text.encode(enc), f"{enc}.pgn")
+        assert len(games) == 3 and all(r.ok and r.plies == 2 for r in reports), enc
+
+
+def test_a_damaged_first_tag_line_starts_its_own_game(tmp_path: Path) -> None:
+    text = ('[Event "a"]\n\n1. h2e2 h9g7 *\n\n[Event "b]\n[Site "x"]\n\n1. h2e2 h9g7 *\n\n'
+            '[Event "c"]\n\n1. h2e2 *\n')
+    games, reports = _both(tmp_path, text.encode())
+    assert [len(g.mainline_moves()) for g in games] == [2, 2, 1]
+    assert not games[0].errors and games[1].errors[0].token == '[Event "b]' and games[1].errors[0].line == 5
+    assert [r.ok for r in reports] == [True, False, True] and reports[1].error is not None
+    assert (reports[1].error.kind, reports[1].line) == ("parse-error", 5)
+
+
+def test_valid_utf8_stays_utf8_and_damage_costs_one_token(tmp_path: Path) -> None:
+    ascii_games = "".join(f'[Event "{i}"]\n\n1. h2e2 h9g7 *\n\n' for i in range(2000))
+    latin1 = '[Event "caf\xe9"]\n\n1. h2e2 h9g7 *\n\n'.encode("latin-1")
+    chinese = '[Event "中"]\n\n1. 炮二平五 马８进７ 2. 马二进三 *\n'.encode("utf-8")
+    data = ascii_games.encode() + latin1 + ascii_games.encode() + chinese
+    assert detect_encoding(data[:1 << 16]) == "utf-8"  # one Latin-1 byte does not make the file GB18030
+    games, reports = _both(tmp_path, data)
+    assert len(games) == 4002 and len(games[-1].mainline_moves()) == 3 and reports[-1].ok
+    # One bad byte in a UTF-8 move line: the moves before it stay.
+    line = "1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 *\n".encode("utf-8")
+    k = line.index("车９".encode())
+    games, reports = _both(tmp_path, b'[Event "x"]\n\n' + line[:k] + b"\xff" + line[k:], "damaged.pgn")
+    assert len(games[0].mainline_moves()) == 3 and games[0].errors[0].ply == 3
+    assert reports[0].plies == 3 and reports[0].error is not None and reports[0].error.kind == "invalid-notation"
+
+
+def test_read_game_and_read_games_agree_on_a_cut_character(tmp_path: Path) -> None:
+    line = "1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 *".encode("utf-8")
+    data = b'[Event "x"]\n\n' + line[:-4] + b"\n" + b'\n[Event "y"]\n\n1. h2e2 *\n'
+    data = data.replace("车一平二".encode(), "车一平二".encode()[:-1])  # the line ends in a cut character
+    path = tmp_path / "cut.pgn"
+    path.write_bytes(data)
+    with open(path, "rb") as fh:
+        one_by_one = [pgn.read_game(fh), pgn.read_game(fh)]
+    streamed = list(pgn.read_games(path))
+    assert [len(g.mainline_moves()) for g in one_by_one if g] == [len(g.mainline_moves()) for g in streamed]
+    assert len(streamed) == 2 and len(streamed[0].mainline_moves()) == 4
+
+
+def test_an_unclosed_comment_costs_linear_time(tmp_path: Path) -> None:
+    games = "".join(f'[Event "{i}"]\n\n1. h2e2 h9g7 *\n\n' for i in range(34_000))
+    data = ('[Event "first"]\n\n1. h2e2 {never closed\n\n' + games).encode()
+    games_read, reports = _both(tmp_path, data)
+    assert len(reports) == len(games_read) == 34_001
+    assert reports[0].error is not None and reports[0].error.kind == "parse-error"
+    assert all(r.ok for r in reports[1:])
+    # Twice the input: about twice the time, not four times (measured here, loosely: a hang fails it).
+    import time
+    half = tmp_path / "half.pgn"
+    half.write_bytes(data[:len(data) // 2].rsplit(b"\n\n[", 1)[0] + b"\n")
+    t0 = time.perf_counter()
+    list(V.validate(str(half)))
+    t1 = time.perf_counter()
+    list(V.validate(str(tmp_path / "g.pgn")))
+    t2 = time.perf_counter()
+    assert t2 - t1 < 6 * (t1 - t0) + 0.5

@@ -69,6 +69,8 @@ _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
 _TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+(?:"(.*)"|([^"\]]*))\s*\]\s*$')
 _GAME_START_RE = re.compile(r"\s*1\s*\.")
+#: The start of a tag line, whatever follows (a damaged one when :data:`_TAG_RE` does not match it).
+_TAG_LIKE = re.compile(r"\s*\[\s*[A-Za-z][A-Za-z0-9_+#=:-]*\s+\S")
 _RESULT_ENDINGS = ("1-0", "0-1", "1/2-1/2", "*", "½-½")
 
 
@@ -85,12 +87,14 @@ class GameLines:
 
     ``overread`` is 0 when the chunker, on yielding the game, had read at most the next game's first line,
     else the number of lines it had read past the game's end (it looked ahead, see :func:`_comment_closes_later`).
+    ``errors`` holds what is wrong with the lines themselves (a damaged tag line that began the game).
     """
 
-    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_start", "overread")
+    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_start", "overread", "errors")
 
     def __init__(self, first_line: int) -> None:
         self.overread = 0
+        self.errors: List[GameError] = []
         self.first_line = first_line
         self.tags: List[Tuple[str, str]] = []
         self.tag_lines: Dict[str, int] = {}
@@ -134,6 +138,7 @@ def split_games(lines: Iterator[str], lineno: int = 0) -> Iterator[GameLines]:
     chunk: Optional[GameLines] = None
     movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
     in_comment = False
+    gap = False                            # a blank line after the tags, before any move text
     blank_before = False                   # in a comment: whether the last line was blank
     tag_match = _TAG_RE.match
     game_start = _GAME_START_RE.match
@@ -171,11 +176,24 @@ def split_games(lines: Iterator[str], lineno: int = 0) -> Iterator[GameLines]:
                 c = line.lstrip()[:1]
             if c == "[":
                 m = tag_match(line)
+                if m is None and movetext and not movetext[-1].strip() and _TAG_LIKE.match(line):
+                    # A damaged tag line after a blank line that ends move text: the next game's first
+                    # tag, not move text of this one (its game records the damage).
+                    assert chunk is not None
+                    yield chunk
+                    chunk, movetext, gap = GameLines(lineno), None, False
+                    shown = line.strip()
+                    reason = f"damaged tag line {shown[:60]!r}: a tag is [Name \"value\"]"
+                    chunk.errors.append(GameError(0, shown, reason, lineno, InvalidRecordError(reason)))
+                    continue
                 if m is not None:
-                    if movetext is not None:
+                    if movetext is not None or gap and chunk is not None and m.group(1) in chunk.tag_lines:
+                        # Move text ended, or a tag this game already has comes after a blank line: the
+                        # game before it is over (a game of tags only is a game too, not merged).
                         assert chunk is not None
                         yield chunk
                         chunk = movetext = None
+                    gap = False
                     if chunk is None:
                         chunk = GameLines(lineno)
                     tags, tag_lines = chunk.tags, chunk.tag_lines
@@ -202,6 +220,7 @@ def split_games(lines: Iterator[str], lineno: int = 0) -> Iterator[GameLines]:
                 continue
             if movetext is None:
                 if not c or c in "\r\n\t \x0b\x0c" and not line.strip():
+                    gap = chunk is not None
                     continue  # blank lines before the move text
                 if chunk is None:
                     chunk = GameLines(lineno)
@@ -658,6 +677,7 @@ def _fen_error(headers: Dict[str, str], tag_lines: Dict[str, int], first_line: i
 def _build_game(chunk: GameLines) -> Game:
     """A :class:`Game` from one game's lines; problems go to ``game.errors``."""
     game = Game(Headers(chunk.tags))
+    game.errors.extend(chunk.errors)
     if _TEXT_PLAYER_OK and _build_played(game, chunk, "\n".join(chunk.movetext)):
         return game
     toks = _Tokens(chunk)
@@ -1169,7 +1189,7 @@ class RawGame:
         self.moves = toks.moves
         self.result = toks.result
         self.has_comments = toks.tokens is not None
-        self.errors: List[GameError] = toks.errors
+        self.errors: List[GameError] = chunk.errors + toks.errors
         self._tokens = toks
 
     @property

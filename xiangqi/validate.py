@@ -903,7 +903,9 @@ def _chunk_lines(chunk: Chunk) -> TextLines:
 
 def _game_text(raw: pgn.GameLines) -> _GameText:
     """A game as the PGN reader's splitter gives it, for the C replay of its move text (``movetext``)."""
-    return _GameText(raw.first_line, dict(raw.tags), None, None, False, "\n".join(raw.movetext))
+    g = _GameText(raw.first_line, dict(raw.tags), None, None, False, "\n".join(raw.movetext))
+    g.errors = raw.errors
+    return g
 
 
 def _read_game_text(raw: pgn.GameLines) -> _GameText:
