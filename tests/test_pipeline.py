@@ -423,3 +423,26 @@ def test_an_unclosed_comment_costs_linear_time(tmp_path: Path) -> None:
     list(V.validate(str(tmp_path / "g.pgn")))
     t2 = time.perf_counter()
     assert t2 - t1 < 6 * (t1 - t0) + 0.5
+
+
+def test_tag_lines_read_without_the_regex_read_as_the_regex_reads_them() -> None:
+    """The splitter reads the usual ``[Name "value"]`` lines with string operations: the same tags as the tag
+    regex gives, line by line, for every tag block."""
+    pieces = ['[FEN "x"]', '[FEN  "x"]', '[Result "x" ]', ' [Result "x"]', '[FEN "a"] b"]', '[Result "a" "b"]',
+              '[FEN "a\\\\"b"]', '[FEN "a"]x', '[FEN "a"]\r', '[FEN "]', '[Result ""]', '[É "FEN"]', '[FEN "x"]]',
+              '[_9 "Result"]', '[FEN "v"\r]', '[FEN \u3000"x"]', '[a "\\"q"]', '[A1 "x"]', '[x-y "1"]', '[FEN x]']
+    rnd = random.Random(11)
+    for _ in range(3000):
+        block = [rnd.choice(pieces) for _ in range(rnd.randint(1, 5))]
+        text = '[Event "e"]\n' + "\n".join(block) + "\n\n1. h2e2 *\n"
+        chunk = next(pgn.split_games(iter(text.split("\n"))), None)
+        expected = [("Event", "e")]
+        for line in block:
+            m = pgn._TAG_RE.match(line)
+            if m is None:
+                break
+            name, value, bare = m.groups()
+            value = bare.strip() if value is None else value
+            expected.append((name, value.replace('\\"', '"').replace("\\\\", "\\")))
+        if len(expected) == len(block) + 1:
+            assert chunk is not None and chunk.tags == expected, repr(text)

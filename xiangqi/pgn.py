@@ -205,8 +205,22 @@ def split_games(lines: Iterator[str], lineno: int = 0) -> Iterator[GameLines]:
                             value = _unescape(value)
                         tags.append((name, value))
                         tag_lines[name] = lineno
-                        # More tags follow, as a rule: take them here while they come.
-                        line = next(it, None)
+                        # More tags follow, as a rule: take them here while they come, the usual
+                        # [Name "value"] form without the regular expression (what it would read).
+                        while True:
+                            line = next(it, None)
+                            if line is None or line[:1] != "[" or line[-2:] != '"]':
+                                break
+                            k = line.find(' "')
+                            name = line[1:k]
+                            if k < 2 or len(line) < k + 4 or not name.isalnum() or not name.isascii():
+                                break
+                            value = line[k + 2:-2]
+                            if "\\" in value:
+                                value = _unescape(value)
+                            lineno += 1
+                            tags.append((name, value))
+                            tag_lines[name] = lineno
                         if line is None:
                             break
                         if line[:1] != "[" or (m := tag_match(line)) is None:
