@@ -80,7 +80,7 @@ def test_parse_iccs_errors_name_input_and_position():
     assert "e3e5" in str(exc.value) and STARTING_FEN in str(exc.value)
     with pytest.raises(IllegalMoveError, match="no piece on e1"):
         b.parse_iccs("e1e2")
-    with pytest.raises(IllegalMoveError, match="not Red's piece"):
+    with pytest.raises(IllegalMoveError, match="is a Black cannon, but Red is to move"):
         b.parse_iccs("h7e7")
     assert isinstance(IllegalMoveError("x"), ValueError)
 

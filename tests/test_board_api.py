@@ -73,8 +73,8 @@ def test_square_names_in_messages() -> None:
     with pytest.raises(IllegalMoveError, match="there is no piece on a0$"):
         board.push_iccs("a0a1")
     board = Board("3k5/9/9/9/9/9/9/9/9/R3K4 w")
-    assert board.illegal_reason(Move.from_iccs("a0b1")) == "the red rook on a0 cannot move to b1 by its movement rules"
-    assert board.illegal_reason(Move.from_iccs("e0a0")) == "the red king on e0 cannot capture its own side's piece on a0"
+    assert board.illegal_reason(Move.from_iccs("a0b1")) == "the Red rook on a0 moves along a rank or a file, not to b1"
+    assert board.illegal_reason(Move.from_iccs("e0a0")) == "the Red king on e0 cannot take its own rook on a0"
     assert Board().illegal_reason(Move.null()).startswith("the null move")
 
 

@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "xiangqi"
 #: Each module's layer; a module may import only from lower layers (never from its own or a higher one).
 LAYERS = {
     "errors": 0, "core": 1, "outcome": 2, "_ffi": 2, "position": 3, "notation": 4, "rules": 4, "board": 5,
-    "perft": 4, "batch": 6,
+    "perft": 4, "batch": 6, "svg": 4,
 }
 
 

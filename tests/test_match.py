@@ -63,7 +63,7 @@ def check_match(out: Path, openings: Path, games: int, rules: str, names: List[s
         assert result in ("1-0", "0-1", "1/2-1/2")
         board = final_board(game)
         opening = starts[(int(game.headers["Round"]) - 1) // 2 % len(starts)]
-        assert [m.code for m in board.move_stack[:opening.ply]] == [m.code for m in opening.move_stack]
+        assert [m.code for m in board.move_stack[:len(opening.move_stack)]] == [m.code for m in opening.move_stack]
         ending = game.end().comment
         assert " / " in ending                                   # English / Chinese reason
         by_rules = game.headers["Termination"] in ("normal", "adjudication") and \

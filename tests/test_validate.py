@@ -214,7 +214,7 @@ def test_dhtmlxq_against_expected() -> None:
 
 def reader_only(monkeypatch: pytest.MonkeyPatch, paths: object, **kw: object) -> List[GameReport]:
     with monkeypatch.context() as m:
-        m.setattr(V, "_fast_segments", lambda text: None)
+        m.setattr(V, "_FAST_HOOK", False)
         return run(paths, **kw)
 
 
@@ -939,60 +939,6 @@ def test_rulings_equal_judging_every_position_in_full(rule_set: str) -> None:
         assert all(w.ply is not None and w.token == moves[w.ply] for w in report.warnings)
         warned += bool(warnings)
     assert checked > 60 and warned > 20
-
-
-def _tags_by_regex(text: str, s: int, tb: int) -> Tuple[Dict[str, str], bool]:
-    """The tags validation reads from ``text[s:tb]`` by the tag regex, and whether the block has any tag."""
-    h = {}
-    for name, quoted, bare in V._TAG_FIND.findall(text, s, tb):
-        h[name] = V._unescape(quoted) if quoted or not bare else bare.strip()
-    return {k: v for k, v in h.items() if k in V._READ_TAGS}, bool(h)
-
-
-def test_tags_read_without_regular_expressions_equal_the_tag_regex() -> None:
-    """The fast scanner reads only FEN and Result, the usual ``[Name "value"]`` lines with string operations:
-    the same values as reading every tag line of the block with the tag regex (last one of a name wins); and
-    its tag-block regex (usual lines first) ends the block where the general one does."""
-    by_regex = _tags_by_regex
-    pieces = ['[FEN "x"]', '[FEN  "x"]', '[Result "x" ]', ' [Result "x"]', '[ FEN "x"]', '[FE\tN "x"]', '[FEN\t"x"]',
-              '[FEN x]', '[Result ""]', '[FEN "]', '[FEN "a"] b"]', '[Result "a" "b"]', '[FEN "a\\\\"b"]', '[FEN "a"]x',
-              '[FEN "a"]\r', '[Result "a"] \t\r', '', ' ', '\r', '\t \r', '[FEN ]', '[Result  ]', '[É "FEN"]',
-              '[FEN "x"]]', '[FEN "x\r"]', '[_9 "Result"]', '[FEN "v"\r]', '[FEN \u3000"x"]', '\x0b', '1. h2e2',
-              '[FEN "x"] \u3000', '[Event "FEN Result"]', '[FENx "1"]', '[xFEN "2"]', '[Result "FEN"]', '[Event FEN]',
-              '[FEN "a\\"b"]']
-    rng = random.Random(7)
-    found = 0
-    for _ in range(5000):
-        pre = rng.choice(["", '[Game "x"]\n[FEN "before"]\n\n1. a\n\n', "x\n"])
-        text = pre + "\n".join(rng.choice(pieces) for _ in range(rng.randint(0, 5))) + rng.choice(["", "\n", "\n\n1. a"])
-        s = len(pre)
-        block = V._TAG_BLOCK.match(text, s, len(text))
-        general = V._TAG_BLOCK_GENERAL.match(text, s, len(text))
-        assert block is not None and general is not None and block.end() == general.end(), repr(text)
-        tb = block.end()
-        got = V._read_tags(text, s, tb), bool(text[s:tb].strip())
-        assert got == by_regex(text, s, tb), repr(text)
-        found += bool(got[0])
-    assert found > 1000
-
-
-def test_tags_read_without_regular_expressions_equal_the_tag_regex_on_master_games() -> None:
-    path = GAMES / "ccpd-master-3000.chinese.pgn"
-    if not path.is_file():
-        pytest.skip(f"shared data absent: {path}")
-    text = path.read_text(encoding="utf-8")
-    segments = V._fast_segments(text)
-    assert segments is not None and len(segments) > 1000
-    for s, tb, e in segments:
-        general = V._TAG_BLOCK_GENERAL.match(text, s, e)
-        assert general is not None and general.end() == tb
-        assert (V._read_tags(text, s, tb), True) == _tags_by_regex(text, s, tb)
-
-
-def test_fast_segments_of_an_empty_text_are_none() -> None:
-    """An empty text used to give one empty segment (which has no tag block)."""
-    assert V._fast_segments("") == []
-    assert V._fast_segments('[Event "x"]\n\n1. h2e2 *\n') == [(0, 13, 23)]
 
 
 def test_report_may_not_overwrite_or_join_the_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

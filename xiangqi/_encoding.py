@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import codecs
 from functools import lru_cache
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Callable, Iterator, List, Optional
 
-__all__ = ["detect_encoding", "decode_bytes", "LineDecoder", "iter_decoded_lines", "iter_text_lines"]
+__all__ = ["detect_encoding", "LineDecoder", "TextBlock", "TextLines", "iter_text_lines", "SNIFF_BYTES",
+           "BLOCK_BYTES", "WIDE_ENCODINGS"]
 
 #: Encodings tried for non-UTF-8 text, in order of preference on a tie.
 _CANDIDATES = ("gb18030", "big5")
@@ -117,9 +118,11 @@ def _is_utf8(line: bytes) -> bool:
 def detect_encoding(data: bytes) -> str:
     """The encoding of a sample of a record file, as a Python codec name.
 
-    Returns ``"utf-8-sig"`` for a UTF-8 byte-order mark, ``"utf-16"`` for a
-    UTF-16 one, ``"utf-8"`` for text that is valid UTF-8 (plain ASCII included),
-    else the better scoring of ``"gb18030"`` and ``"big5"``.
+    Returns ``"utf-8-sig"`` for a UTF-8 byte-order mark, ``"utf-32"`` or
+    ``"utf-16"`` for theirs, ``"utf-8"`` for text that is valid UTF-8 (plain
+    ASCII included, or most non-ASCII lines UTF-8), else the better scoring of
+    ``"gb18030"`` and ``"big5"`` -- unless neither reads like Chinese text (a
+    stray Latin-1 byte in ASCII text): that is UTF-8 with a damaged byte.
 
     >>> detect_encoding("車九平八".encode("big5")), detect_encoding("车九平八".encode("gbk"))
     ('big5', 'gb18030')
@@ -128,6 +131,8 @@ def detect_encoding(data: bytes) -> str:
     """
     if data.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
     if _strict_utf8_prefix(data) or _mostly_utf8(data):
@@ -141,148 +146,204 @@ def detect_encoding(data: bytes) -> str:
         s = _score(text, errors)
         if s > best_score:
             best, best_score = enc, s
-    return best
+    return best if best_score > 0 else "utf-8"
 
 
-def decode_bytes(data: bytes, encoding: Optional[str] = None) -> str:
-    """Decode a whole record file, detecting the encoding unless one is given.
+#: Encodings decoded whole (they cannot be split on ``b"\n"``; such files are small).
+WIDE_ENCODINGS = ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be")
 
-    Undecodable bytes become U+FFFD rather than raising: a record is never
-    thrown away for one bad byte.
-    """
-    enc = encoding or detect_encoding(data[:SNIFF_BYTES])
-    return data.decode(enc, "replace")
+
+def _damaged_utf8(line: bytes) -> Optional[str]:
+    """``line`` decoded as UTF-8 with replacement characters when it is UTF-8 with a few damaged bytes
+    (more well-formed non-ASCII characters than bad bytes), else ``None``."""
+    text = line.decode("utf-8", "replace")
+    bad = text.count("\ufffd")
+    wide = sum(1 for ch in text if ch >= "\x80") - bad
+    return text if wide >= 2 * bad else None
 
 
 class LineDecoder:
-    """Decodes the lines of one byte stream, keeping the encoding it settled on.
+    """One file's encoding policy, applied a line at a time (the same answer for a line wherever it is read).
 
-    The first line that is not plain ASCII (or the sample given to the
-    constructor) decides the encoding. A later line that does not decode
-    strictly is re-detected on its own; if nothing decodes it strictly it is
-    decoded with replacement characters.
+    A line is decoded in the file's ``encoding`` when it decodes strictly.
+    Otherwise: a line that is valid UTF-8 is UTF-8; a UTF-8 line with a
+    few damaged bytes (more good non-ASCII characters than bad bytes) is
+    UTF-8 with U+FFFD in place of the damage, so only the damaged token is
+    lost; any other line is re-detected on its own (a GBK game inside a UTF-8
+    file) and, if nothing decodes it strictly, decoded in the file's encoding
+    with replacement characters. U+FEFF (a byte-order mark left by
+    concatenating files) is dropped wherever it occurs.
     """
 
-    __slots__ = ("encoding", "decided")
+    __slots__ = ("encoding",)
 
     def __init__(self, sample: bytes = b"", encoding: Optional[str] = None) -> None:
-        if encoding is not None:
-            self.encoding = encoding
-            self.decided = True
-        elif sample and not sample.isascii():
-            self.encoding = detect_encoding(sample)
-            self.decided = True
-        else:
-            self.encoding = "utf-8"
-            self.decided = False
-        if self.encoding == "utf-8-sig":
-            self.encoding = "utf-8"  # the BOM is stripped from the first line by the caller
+        enc = encoding or (detect_encoding(sample) if sample else "utf-8")
+        self.encoding = "utf-8" if enc == "utf-8-sig" else enc
 
     def decode(self, line: bytes) -> str:
         """Decode one line (its ``\\n`` included or not)."""
         try:
-            return line.decode(self.encoding)
+            text = line.decode(self.encoding)
         except UnicodeDecodeError:
-            pass
+            text = self._fallback(line)
+        return text.replace("\ufeff", "") if "\ufeff" in text else text
+
+    def _fallback(self, line: bytes) -> str:
+        if self.encoding != "utf-8" and _is_utf8(line):
+            return line.decode("utf-8")
+        if self.encoding == "utf-8":
+            damaged = _damaged_utf8(line)
+            if damaged is not None:
+                return damaged
         enc = detect_encoding(line)
-        if not self.decided:
-            self.encoding = "utf-8" if enc == "utf-8-sig" else enc
-            self.decided = True
+        if enc not in ("utf-8", "utf-8-sig", self.encoding):
+            try:
+                return line.decode(enc)
+            except UnicodeDecodeError:
+                pass
+        return line.decode(self.encoding, "replace")
+
+    def decode_block(self, data: bytes) -> List[str]:
+        """The lines of ``data`` (whole lines; no ``\\n`` kept, none after a last ``\\n``), each decoded as
+        :meth:`decode` decodes it (a block that decodes strictly is decoded at once)."""
+        return self.decode_lines(data)[0]
+
+    def decode_lines(self, data: bytes) -> "tuple[List[str], bool, Optional[str]]":
+        """:meth:`decode_block`, whether ``data`` decoded strictly in one piece (nothing replaced), and then
+        the lines joined by ``\\n`` (else ``None``)."""
+        strict = True
+        joined: Optional[str] = None
         try:
-            return line.decode(enc)
+            text = data.decode(self.encoding)
         except UnicodeDecodeError:
-            return line.decode(self.encoding, "replace")
-
-
-def iter_decoded_lines(lines: Iterable[bytes], sample: bytes = b"",
-                       encoding: Optional[str] = None) -> Iterator[str]:
-    """Decode an iterable of byte lines (e.g. a binary file) into text lines.
-
-    ``sample`` is the beginning of the stream, used to pick the encoding;
-    a UTF-8 byte-order mark at the start of the first line is dropped.
-    """
-    if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or encoding in ("utf-16", "utf-16-le",
-                                                                                     "utf-16-be"):
-        # UTF-16 cannot be split on b"\n"; such files are small, decode them whole.
-        text = b"".join(lines).decode(encoding or "utf-16", "replace")
-        yield from text.splitlines(keepends=True)
-        return
-    decoder = LineDecoder(sample, encoding)
-    first = True
-    for raw in lines:
-        if first:
-            first = False
-            if raw.startswith(codecs.BOM_UTF8):
-                raw = raw[3:]
-        yield decoder.decode(raw)
+            lines = [self.decode(raw) for raw in data.split(b"\n")]
+            strict = False
+        else:
+            if "\ufeff" in text:
+                text = text.replace("\ufeff", "")
+                strict = False
+            lines = text.split("\n")
+            if strict:
+                joined = text[:-1] if data.endswith(b"\n") else text
+        if data.endswith(b"\n"):
+            lines.pop()
+        return lines, strict, joined
 
 
 #: Bytes read from a stream at a time once the encoding is known.
 BLOCK_BYTES = 1 << 18
 
 
-def _byte_lines(data: bytes, read: "Callable[[int], bytes]", block_size: int) -> Iterator[bytes]:
-    """The lines (without ``\n``) of ``data`` followed by the rest of a stream."""
-    pending = data
-    while True:
-        parts = pending.split(b"\n")
-        pending = parts.pop()
-        yield from parts
-        more = read(block_size)
-        if not more:
-            break
-        pending += more
-    if pending:
-        yield pending
+class TextBlock:
+    """Whole lines of a byte stream: ``data`` (bytes, from byte ``offset`` of the stream), ``lines`` (the
+    decoded lines, without ``\\n``), ``line`` (the 0-based number of the first of them in the stream) and
+    ``strict`` (the lines are ``data`` decoded strictly in one piece, nothing replaced or dropped)."""
+
+    __slots__ = ("offset", "line", "data", "lines", "strict", "_text")
+
+    def __init__(self, offset: int, line: int, data: bytes, lines: List[str], strict: bool = False,
+                 text: Optional[str] = None) -> None:
+        self.offset = offset
+        self.line = line
+        self.data = data
+        self.lines = lines
+        self.strict = strict
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        """The lines joined by ``\\n`` (without a last one)."""
+        if self._text is None:
+            self._text = "\n".join(self.lines)
+        return self._text
+
+    def byte_offset(self, k: int) -> int:
+        """The stream offset of the start of this block's line ``k`` (0-based within the block)."""
+        if k <= 0:
+            return self.offset
+        return self.offset + sum(len(part) + 1 for part in self.data.split(b"\n", k)[:k])
+
+
+class TextLines:
+    """The text lines of a binary stream (``read``: its ``read`` method), read and decoded a block at a time.
+
+    The first :data:`SNIFF_BYTES` choose the encoding (unless ``encoding`` is
+    given, :func:`detect_encoding`); every line is then decoded by one
+    :class:`LineDecoder`. A stream whose first bytes hold ``\\r`` and no
+    ``\\n`` has old Mac line endings, read as ``\\n`` (elsewhere a ``\\r``
+    before ``\\n`` stays at the end of its line). Blocks always end at a line
+    end, so each :class:`TextBlock` knows the byte offset of its lines: a
+    worker given ``(offset, length)`` of whole lines reads exactly these lines
+    again. UTF-16 and UTF-32 are decoded whole (one block without offsets).
+    Lines are split on ``\\n`` only (never inside a GBK, GB18030 or Big5
+    character: their trail bytes are never 0x0A), and a long line costs
+    linear time: the bytes of an unfinished line are not searched again.
+    """
+
+    def __init__(self, read: "Callable[[int], bytes]", encoding: Optional[str] = None,
+                 block_size: int = BLOCK_BYTES, *, cr: Optional[bool] = None) -> None:
+        self._read = read
+        self._first = read(SNIFF_BYTES)
+        enc = encoding or (detect_encoding(self._first) if self._first else "utf-8")
+        self.encoding = "utf-8" if enc == "utf-8-sig" else enc
+        #: Whether lines end in a bare ``\r`` (decided from the first bytes unless given).
+        self.cr = (b"\r" in self._first and b"\n" not in self._first) if cr is None else cr
+        self.block_size = block_size
+        self.decoder = LineDecoder(encoding=self.encoding)
+
+    @property
+    def whole(self) -> bool:
+        """Whether the encoding is decoded whole (UTF-16, UTF-32): no line offsets."""
+        return self.encoding.replace("_", "-").lower() in WIDE_ENCODINGS
+
+    def blocks(self) -> Iterator[TextBlock]:
+        """The stream's blocks of whole lines, in order."""
+        read, size = self._read, self.block_size
+        block, self._first = self._first, b""
+        if self.whole:
+            data = block + b"".join(iter(lambda: read(size), b""))
+            text = data.decode(self.encoding, "replace").replace("\ufeff", "")
+            lines = text.replace("\r\n", "\n").split("\n")
+            if lines and not lines[-1]:
+                lines.pop()
+            if data:
+                yield TextBlock(0, 0, data, lines)
+            return
+        cr, decode = self.cr, self.decoder.decode_lines
+        carry: List[bytes] = []   # an unfinished line's bytes
+        offset = line = 0
+        while True:
+            if not block:
+                if carry:
+                    data = b"".join(carry)
+                    yield TextBlock(offset, line, data, *decode(data))
+                return
+            if cr:
+                block = block.replace(b"\r", b"\n")
+            k = block.rfind(b"\n") + 1
+            if not k:
+                carry.append(block)
+                block = read(size)
+                continue
+            if carry:
+                carry.append(block[:k])
+                data = b"".join(carry)
+            else:
+                data = block[:k]
+            carry = [block[k:]] if k < len(block) else []
+            lines, strict, joined = decode(data)
+            yield TextBlock(offset, line, data, lines, strict, joined)
+            offset += len(data)
+            line += len(lines)
+            block = read(size)
+
+    def __iter__(self) -> Iterator[str]:
+        for block in self.blocks():
+            yield from block.lines
 
 
 def iter_text_lines(read: "Callable[[int], bytes]", encoding: Optional[str] = None,
                     block_size: int = BLOCK_BYTES) -> Iterator[str]:
-    """The text lines (without ``\n``; a ``\r`` may remain) of a binary stream.
-
-    ``read`` is the stream's ``read`` method. The first :data:`SNIFF_BYTES`
-    choose the encoding (unless ``encoding`` is given); the rest is decoded a
-    block at a time. If a block does not decode strictly, the stream is
-    decoded line by line from there on, each line re-detected as needed
-    (:class:`LineDecoder`), so one odd line never costs the others.
-    """
-    first = read(SNIFF_BYTES)
-    if not first:
-        return
-    enc = encoding or detect_encoding(first)
-    if enc.replace("_", "-").lower() in ("utf-16", "utf-16-le", "utf-16-be", "utf-32"):
-        data = first + b"".join(iter(lambda: read(block_size), b""))
-        text = data.decode(enc, "replace").lstrip("\ufeff")
-        yield from text.replace("\r\n", "\n").split("\n")
-        return
-    if first.startswith(codecs.BOM_UTF8):
-        first = first[3:]
-    if enc == "utf-8-sig":
-        enc = "utf-8"
-    line_decoder = LineDecoder(encoding=enc)
-    decoder = codecs.getincrementaldecoder(enc)("strict")
-    leftover = ""
-    block: bytes = first
-    while True:
-        buffered = decoder.getstate()[0]
-        try:
-            text = decoder.decode(block, not block)
-        except UnicodeDecodeError:
-            yielded = False
-            for raw in _byte_lines(buffered + block, read, block_size):
-                line = line_decoder.decode(raw)
-                if not yielded:
-                    line = leftover + line
-                    yielded = True
-                yield line
-            if not yielded and leftover:
-                yield leftover
-            return
-        if not block:
-            if leftover or text:
-                yield leftover + text
-            return
-        parts = (leftover + text).split("\n")
-        leftover = parts.pop()
-        yield from parts
-        block = read(block_size)
+    """The text lines (without ``\\n``; a ``\\r`` may remain) of a binary stream: :class:`TextLines`."""
+    return iter(TextLines(read, encoding, block_size))

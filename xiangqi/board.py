@@ -6,12 +6,14 @@ from typing import Iterable, Optional
 
 from xiangqi import notation as notations
 from xiangqi import rules as rulings
+from xiangqi import svg
 from xiangqi.core import Move, Piece
 from xiangqi.outcome import Outcome, Termination
 from xiangqi.position import (
-    BaseBoard, LegalMoveGenerator, PseudoLegalMoveGenerator, Status, check_depth, parse_coordinates, rules_name,
+    BaseBoard, LegalMoveGenerator, PseudoLegalMoveGenerator, Status, check_depth, parse_coordinates,
 )
 from xiangqi.rules import MoveFacts
+from xiangqi.rules import rule_set_name as rules_name
 
 __all__ = ["Board", "BaseBoard", "Status", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "check_depth",
            "parse_coordinates", "rules_name"]
@@ -141,8 +143,6 @@ class Board(BaseBoard):
 
     def _repr_svg_(self) -> str:
         """The board as an SVG picture (Jupyter shows it inline): last move and check highlighted."""
-        from xiangqi import svg
-
         return svg.board(self, lastmove=self.peek() if self.move_stack else None,
                          check=self.king(self.turn) if self.is_check() else None, size=400)
 

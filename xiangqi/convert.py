@@ -31,83 +31,25 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterator, List, Optional
 
+from xiangqi import formats
 from xiangqi.errors import XiangqiError
 from xiangqi.pgn import NOTATIONS, Game, write_game
 
 __all__ = ["convert_main", "read_any", "format_of"]
 
-_EXTENSIONS = {
-    ".pgn": "pgn", ".gz": "pgn", ".xqf": "xqf",
-    ".txt": "dhtmlxq", ".dhtmlxq": "dhtmlxq", ".htm": "dhtmlxq", ".html": "dhtmlxq",
-}
-
-
 def format_of(path: str) -> Optional[str]:
-    """``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` by a path's extension, or ``None``."""
-    return _EXTENSIONS.get(Path(path).suffix.lower())
-
-
-#: The start of a DhtmlXQ block as bytes in the encodings such pages come in (ASCII-compatible, UTF-16).
-_DHTMLXQ_MARKS = (b"[DhtmlXQ", "[DhtmlXQ".encode("utf-16-le"), "[DhtmlXQ".encode("utf-16-be"))
-#: Extensions of DhtmlXQ that other records are saved under too: their content decides.
-_SNIFFED_EXTENSIONS = (".txt", ".htm", ".html")
-
-
-def _has_dhtmlxq(path: str) -> bool:
-    """Whether a file holds a DhtmlXQ block anywhere (read in 1 MiB pieces)."""
-    keep = max(len(m) for m in _DHTMLXQ_MARKS) - 1
-    tail = b""
-    with open(path, "rb") as fh:
-        while True:
-            piece = fh.read(1 << 20)
-            if not piece:
-                return False
-            data = tail + piece
-            if any(m in data for m in _DHTMLXQ_MARKS):
-                return True
-            tail = data[-keep:]
-
-
-def _sniff(path: str) -> str:
-    with open(path, "rb") as fh:
-        head = fh.read(1 << 16)
-    if head[:2] == b"XQ" and len(head) >= 0x400:
-        return "xqf"
-    if any(m in head for m in _DHTMLXQ_MARKS):
-        return "dhtmlxq"
-    return "pgn"
-
-
-def _input_format(path: str) -> str:
-    """The format of an input file: by extension, by content when the extension is unknown or is one that
-    other records are saved under too (``.txt``, ``.htm``, ``.html`` without a DhtmlXQ block)."""
-    fmt = format_of(path)
-    if fmt is None:
-        return _sniff(path)
-    if Path(path).suffix.lower() in _SNIFFED_EXTENSIONS and not _has_dhtmlxq(path):
-        return _sniff(path)
-    return fmt
+    """``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` by a path's extension when written to, or ``None``
+    (:func:`xiangqi.formats.format_of`)."""
+    return formats.format_of(path, writing=True)
 
 
 def read_any(path: str, fmt: Optional[str] = None) -> Iterator[Game]:
     """The games of a file in any supported format (``fmt``, else by extension and content).
 
     A ``.txt``, ``.htm`` or ``.html`` file is read as DhtmlXQ when it holds a
-    ``[DhtmlXQ`` block, else by its content (XQF or PGN).
+    ``[DhtmlXQ`` block, else by its content (XQF or PGN): :func:`xiangqi.formats.read`.
     """
-    fmt = fmt or _input_format(path)
-    if fmt == "xqf":
-        from xiangqi.xqf import read_xqf
-
-        yield read_xqf(path)
-    elif fmt == "dhtmlxq":
-        from xiangqi.dhtmlxq import read_games as read_dhtmlxq_games
-
-        yield from read_dhtmlxq_games(path)
-    else:
-        from xiangqi.pgn import read_games
-
-        yield from read_games(path)
+    yield from formats.read(path, fmt)
 
 
 def convert_main(argv: List[str]) -> int:

@@ -27,14 +27,14 @@ illegal move) are recorded in ``game.errors`` and the moves before them kept.
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
-from xiangqi.pgn import Game, GameError, GameNode, _lines_of_handle
+from xiangqi.game import Game, GameError, GameNode
+from xiangqi.source import text_lines
 from xiangqi.xqf import PIECE_ORDER, piece_slots
 
 __all__ = ["read_dhtmlxq", "read_games", "write_dhtmlxq", "parse_tags", "PIECE_ORDER", "TAG_MAP"]
@@ -254,19 +254,7 @@ def read_games(source: Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes],
 
     Text outside ``[DhtmlXQ]…[/DhtmlXQ]`` (the rest of a web page) is skipped.
     """
-    owned = None
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        lines = _lines_of_handle(io.BytesIO(bytes(source)), encoding)
-    elif isinstance(source, (str, os.PathLike)):
-        owned = open(source, "rb")
-        lines = _lines_of_handle(owned, encoding)
-    else:
-        lines = _lines_of_handle(source, encoding)
-    try:
-        yield from _blocks(lines)
-    finally:
-        if owned is not None:
-            owned.close()
+    yield from _blocks(text_lines(source, encoding))
 
 
 def _blocks(lines: Iterator[str]) -> Iterator[Game]:

@@ -19,7 +19,7 @@ from xiangqi import svg
 from xiangqi.errors import XiangqiError
 
 if TYPE_CHECKING:
-    from xiangqi.pgn import Game
+    from xiangqi.game import Game
 
 __all__ = ["game_html"]
 

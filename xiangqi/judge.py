@@ -30,13 +30,13 @@ import re
 import sys
 from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
+from xiangqi import formats
 from xiangqi.core import STARTING_FEN
 
 __all__ = ["judge_main", "judge_board"]
 
 _FEN_SIDE = {"w", "r", "b", "red", "black"}
 #: Names of game files (a missing one is reported as such, not read as a move).
-_GAME_SUFFIXES = (".pgn", ".pgn.gz", ".xqf", ".dhtmlxq", ".txt", ".htm", ".html")
 #: A move number of pasted text (``1.``, ``12...``); anything else is read as a move (``0000`` passes the turn).
 _MOVE_NUMBER = re.compile(r"\d+\.+[,;]*")
 
@@ -217,9 +217,7 @@ def judge_main(argv: List[str]) -> int:
 
     out = sys.stdout
     first = args.position[0]
-    if len(args.position) == 1 and (os.path.isfile(first) or first.lower().endswith(_GAME_SUFFIXES)):
-        from xiangqi.convert import read_any
-
+    if len(args.position) == 1 and (os.path.isfile(first) or formats.format_of(first, writing=True) is not None):
         if os.path.isdir(first):
             print(f"xiangqi judge: {first} is a directory (give one game file)", file=sys.stderr)
             return 2
@@ -229,7 +227,7 @@ def judge_main(argv: List[str]) -> int:
         status = 0
         index = 0
         try:
-            games = read_any(first)
+            games = formats.read(first)
             for index, game in enumerate(games, 1):
                 try:
                     board = game.board()

@@ -248,7 +248,7 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             break
         turn = board.turn
         side, side_zh = ("Red", "红方") if turn else ("Black", "黑方")
-        if board.ply - len(opening.move_stack) >= adj.max_plies:
+        if len(board.move_stack) - len(opening.move_stack) >= adj.max_plies:
             winner, tag = None, "adjudication"
             reason, reason_zh = f"draw: the game reached {adj.max_plies} plies", f"和棋：对局达到{adj.max_plies}步"
             break
@@ -301,7 +301,7 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
     result = "1/2-1/2" if winner is None else "1-0" if winner else "0-1"
     game.headers["Result"] = result
     game.headers["Termination"] = tag
-    game.headers["PlyCount"] = str(board.ply)
+    game.headers["PlyCount"] = str(len(board.move_stack))
     full = f"{reason} / {reason_zh}"
     node.comment = (node.comment + " " if node.comment else "") + full
     return game, result, tag, full

@@ -1,6 +1,6 @@
 """Xiangqi PGN: a game model, a streaming reader that never loses a game, and a writer.
 
-The model follows python-chess's ``chess.pgn``: a :class:`Game` is the root
+The model follows python-chess's :mod:`chess.pgn`: a :class:`Game` is the root
 :class:`GameNode` of a tree whose children are moves; the first child of a node
 is its main line and the others are variations. A game carries its
 :class:`Headers` (the xiangqi tag roster first: ``Game``, ``Event``, ``Site``,
@@ -30,600 +30,37 @@ this module can.
 
 from __future__ import annotations
 
-import dataclasses
-import io
 import itertools
-import os
 import re
 import threading
 import weakref
-import zlib
-from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from xiangqi._encoding import SNIFF_BYTES, LineDecoder, detect_encoding, iter_text_lines
+from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
 from xiangqi.core import STARTING_FEN, Move
-from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRecordError,
-                            XiangqiError)
+from xiangqi.errors import InvalidFenError, InvalidRecordError, XiangqiError
+from xiangqi.game import (_RESULT_WORDS, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
+                          NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
+                          MoveErrors, _moves_of)
+from xiangqi.pgn_writer import NOTATIONS, game_to_string, write_game  # noqa: F401
+from xiangqi.source import GZIP_MAGIC, Source, is_text_handle, text_lines
 
 __all__ = [
     "TAG_ROSTER", "RESULTS", "NOTATIONS",
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
     "NAG_DUBIOUS_MOVE",
     "InvalidRecordError", "GameError", "Headers", "GameNode", "Game", "RawGame",
-    "read_game", "read_games", "scan_games", "replay_mainline",
+    "read_game", "read_games", "scan_games", "replay_mainline", "game_starts",
+    "GameLines", "split_games",
     "write_game", "game_to_string",
 ]
 
-#: The xiangqi tag roster, in the order it is written (xqbase PGN specification).
-TAG_ROSTER = ("Game", "Event", "Site", "Date", "Round", "Red", "Black", "Result")
-_ROSTER_DEFAULTS = {"Game": "Chinese Chess", "Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
-                    "Red": "?", "Black": "?", "Result": "*"}
-#: Game termination markers.
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-#: Move notations the writer produces.
-NOTATIONS = ("chinese", "iccs", "wxf")
-
-#: Numeric annotation glyph ``$1``, written ``!`` after a move.
-NAG_GOOD_MOVE = 1
-#: ``$2``: ``?``.
-NAG_MISTAKE = 2
-#: ``$3``: ``!!``.
-NAG_BRILLIANT_MOVE = 3
-#: ``$4``: ``??``.
-NAG_BLUNDER = 4
-#: ``$5``: ``!?``.
-NAG_SPECULATIVE_MOVE = 5
-#: ``$6``: ``?!``.
-NAG_DUBIOUS_MOVE = 6
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-
-#: Words some files use instead of a result token.
-_RESULT_WORDS = {
-    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "½-½": "1/2-1/2",
-    "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
-}
-
-#: The errors a move token can raise when it is decoded on a position (caught together by the readers).
-MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
-
-
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Model
-# ---------------------------------------------------------------------------------------------------------------
-
-@dataclasses.dataclass(frozen=True)
-class GameError:
-    """A problem met while reading a game, kept as data on :attr:`Game.errors`.
-
-    ``ply`` is the 0-based index of the offending move counted from the game's
-    start position along its line (for a bad ``FEN`` tag: 0), ``token`` the
-    move text as written (``""`` when there is none), ``reason`` a readable
-    explanation, ``line`` the 1-based line of the file (0 when not from a
-    text file), ``offset`` the byte offset of the record in a binary file such
-    as XQF (-1 otherwise), ``error`` the typed exception (:class:`~xiangqi.errors.InvalidMoveError`,
-    :class:`~xiangqi.errors.IllegalMoveError`, :class:`~xiangqi.errors.AmbiguousMoveError`,
-    :class:`~xiangqi.errors.InvalidFenError`, or :class:`InvalidRecordError` for a
-    damaged binary record), and ``mainline`` whether the problem is on the main
-    line (``False`` inside a variation).
-    """
-
-    ply: int
-    token: str
-    reason: str
-    line: int = 0
-    error: Optional[XiangqiError] = None
-    mainline: bool = True
-    offset: int = -1
-
-    def __str__(self) -> str:
-        where = f"line {self.line}, " if self.line else f"byte {self.offset:#x}, " if self.offset >= 0 else ""
-        return f"{where}ply {self.ply}, {self.token!r}: {self.reason}"
-
-
-class Headers(Dict[str, str]):
-    """PGN tags in order; a new instance starts with the xiangqi tag roster.
-
-    >>> h = Headers(Event="Test")
-    >>> list(h)[:3], h["Game"], h["Event"], h["Result"]
-    (['Game', 'Event', 'Site'], 'Chinese Chess', 'Test', '*')
-    """
-
-    def __init__(self, data: Optional[Iterable[Tuple[str, str]]] = None, **kwargs: str) -> None:
-        super().__init__(_ROSTER_DEFAULTS)
-        if data is not None:
-            self.update(data)
-        self.update(kwargs)
-
-    @classmethod
-    def without_tag_roster(cls) -> "Headers":
-        """Empty headers (no roster)."""
-        h = cls()
-        h.clear()
-        return h
-
-    def is_custom_setup(self) -> bool:
-        """Whether a ``FEN`` tag names a position other than the standard start."""
-        fen = self.get("FEN")
-        return bool(fen) and fen.split()[:2] != STARTING_FEN.split()[:2] if fen else False
-
-
-class GameNode:
-    """A node of the game tree: the position after :attr:`move` (the root has none).
-
-    ``variations`` are the children (``variations[0]`` is the main
-    continuation), ``comment`` the text after the move, ``starting_comment``
-    the text before a move that begins a variation, ``nags`` numeric
-    annotation glyphs (``$1`` = ``!``).
-    """
-
-    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "__weakref__")
-
-    def __init__(self, parent: Optional["GameNode"] = None, move: Optional[Move] = None, *,
-                 comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> None:
-        self.parent = parent
-        self.move = move
-        self.variations: List[GameNode] = []
-        self.comment = comment
-        self.starting_comment = starting_comment
-        self.nags: Set[int] = set(nags)
-
-    @staticmethod
-    def _child(parent: "GameNode", move: Move) -> "GameNode":
-        """Append a bare child to ``parent`` (the readers' fast path)."""
-        node = GameNode.__new__(GameNode)
-        node.parent = parent
-        node.move = move
-        node.variations = []
-        node.comment = ""
-        node.starting_comment = ""
-        node.nags = set()
-        parent.variations.append(node)
-        return node
-
-    # --- navigation ---------------------------------------------------------------------------------------------
-    def game(self) -> "Game":
-        """The root of the tree."""
-        node = self
-        while node.parent is not None:
-            node = node.parent
-        if not isinstance(node, Game):
-            raise TypeError("node is not attached to a Game")
-        return node
-
-    root = game
-
-    def ply(self) -> int:
-        """Number of moves from the game's start position to this node."""
-        n = 0
-        node = self
-        while node.parent is not None:
-            n += 1
-            node = node.parent
-        return n
-
-    def path(self) -> List[Move]:
-        """The moves from the start position to this node."""
-        moves: List[Move] = []
-        node = self
-        while node.parent is not None:
-            assert node.move is not None
-            moves.append(node.move)
-            node = node.parent
-        moves.reverse()
-        return moves
-
-    def board(self) -> Any:
-        """A new :class:`~xiangqi.Board` with the position at this node."""
-        board = self.game().board()
-        for move in self.path():
-            board.push(move)
-        return board
-
-    def iccs(self) -> str:
-        """The move leading to this node in ICCS (``h2e2``). Raises :class:`ValueError` at the root."""
-        if self.move is None:
-            raise ValueError("the root of a game has no move")
-        return self.move.iccs()
-
-    def chinese(self, *, traditional: bool = False, fullwidth: bool = True) -> str:
-        """The move leading to this node in Chinese notation (``炮二平五``)."""
-        if self.move is None or self.parent is None:
-            raise ValueError("the root of a game has no move")
-        return self.parent.board().chinese(self.move, traditional=traditional,  # type: ignore[no-any-return]
-                                           fullwidth=fullwidth)
-
-    def wxf(self) -> str:
-        """The move leading to this node in WXF letters (``C2.5``)."""
-        if self.move is None or self.parent is None:
-            raise ValueError("the root of a game has no move")
-        return self.parent.board().wxf(self.move)  # type: ignore[no-any-return]
-
-    def next(self) -> Optional["GameNode"]:
-        """The main continuation, or ``None`` at the end of a line."""
-        return self.variations[0] if self.variations else None
-
-    def is_end(self) -> bool:
-        """Whether no move follows this node."""
-        return not self.variations
-
-    def end(self) -> "GameNode":
-        """The last node of this node's main continuation."""
-        node = self
-        while node.variations:
-            node = node.variations[0]
-        return node
-
-    def is_main_variation(self) -> bool:
-        """Whether this node is its parent's first child (or the root)."""
-        return self.parent is None or self.parent.variations[0] is self
-
-    def is_mainline(self) -> bool:
-        """Whether this node lies on the game's main line."""
-        node = self
-        while node.parent is not None:
-            if node.parent.variations[0] is not node:
-                return False
-            node = node.parent
-        return True
-
-    def variation(self, move: Union[int, Move]) -> "GameNode":
-        """The child for ``move`` (or the child at an index). Raises :class:`KeyError`."""
-        if isinstance(move, int):
-            return self.variations[move]
-        for v in self.variations:
-            if v.move == move:
-                return v
-        raise KeyError(f"no variation {move!r} at this node")
-
-    def has_variation(self, move: Move) -> bool:
-        """Whether a child plays ``move``."""
-        return any(v.move == move for v in self.variations)
-
-    def mainline(self) -> Iterator["GameNode"]:
-        """The nodes of the main continuation after this node."""
-        node = self
-        while node.variations:
-            node = node.variations[0]
-            yield node
-
-    def mainline_moves(self) -> List[Move]:
-        """The moves of the main continuation after this node."""
-        moves: List[Move] = []
-        node = self
-        while node.variations:
-            node = node.variations[0]
-            assert node.move is not None
-            moves.append(node.move)
-        return moves
-
-    # --- editing ------------------------------------------------------------------------------------------------
-    def add_variation(self, move: Move, *, comment: str = "", starting_comment: str = "",
-                      nags: Iterable[int] = ()) -> "GameNode":
-        """Append a child playing ``move`` (not checked for legality) and return it."""
-        node = GameNode(self, move, comment=comment, starting_comment=starting_comment, nags=nags)
-        self.variations.append(node)
-        return node
-
-    def add_main_variation(self, move: Move, *, comment: str = "", nags: Iterable[int] = ()) -> "GameNode":
-        """Insert a child playing ``move`` as the main continuation and return it."""
-        node = GameNode(self, move, comment=comment, nags=nags)
-        self.variations.insert(0, node)
-        return node
-
-    def add_line(self, moves: Iterable[Move], *, comment: str = "") -> "GameNode":
-        """Add a chain of moves below this node; return the last node."""
-        node: GameNode = self
-        for move in moves:
-            node = node.add_variation(move)
-        node.comment = comment or node.comment
-        return node
-
-    def promote_to_main(self, move: Move) -> None:
-        """Make the child playing ``move`` the main continuation."""
-        v = self.variation(move)
-        self.variations.remove(v)
-        self.variations.insert(0, v)
-
-    def promote(self, move: Move) -> None:
-        """Move the child playing ``move`` one place up."""
-        v = self.variation(move)
-        i = self.variations.index(v)
-        if i > 0:
-            self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
-
-    def demote(self, move: Move) -> None:
-        """Move the child playing ``move`` one place down."""
-        v = self.variation(move)
-        i = self.variations.index(v)
-        if i < len(self.variations) - 1:
-            self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
-
-    def remove_variation(self, move: Move) -> None:
-        """Remove the child playing ``move`` and everything below it."""
-        self.variations.remove(self.variation(move))
-
-    def count_nodes(self) -> int:
-        """Number of move nodes below this node (all variations)."""
-        n = 0
-        stack = list(self.variations)
-        while stack:
-            node = stack.pop()
-            n += 1
-            stack.extend(node.variations)
-        return n
-
-    def __repr__(self) -> str:
-        move = self.move.iccs() if self.move is not None else "-"
-        return f"<{type(self).__name__} at {id(self):#x} (ply {self.ply()}, {move})>"
-
-
-class Game(GameNode):
-    """A game record: :class:`Headers`, the move tree, and the problems met reading it.
-
-    ``comment`` on the game is the text before the first move. ``errors``
-    lists :class:`GameError` values; an empty list means the record read
-    cleanly.
-    """
-
-    __slots__ = ("headers", "errors", "_lazy")
-
-    def __init__(self, headers: Optional[Union[Headers, Dict[str, str], Iterable[Tuple[str, str]]]] = None) -> None:
-        self._lazy: Optional[List[int]] = None
-        super().__init__()
-        if isinstance(headers, Headers):
-            self.headers = headers
-        else:
-            self.headers = Headers(headers.items() if isinstance(headers, dict) else headers)
-        self.errors: List[GameError] = []
-
-    @classmethod
-    def without_tag_roster(cls) -> "Game":
-        """A game whose headers start empty."""
-        return cls(Headers.without_tag_roster())
-
-    # The readers store a plain main line as move codes and build its nodes on first use: reading
-    # a game then costs no node objects unless they are wanted (mainline_moves() needs none).
-    @property
-    def variations(self) -> List[GameNode]:
-        """The moves from the start position (``variations[0]`` is the main line's first move).
-
-        As on :class:`GameNode`; a main line the reader kept as move codes
-        becomes nodes on this first access.
-        """
-        if self._lazy is not None:
-            self._materialize()
-        return _VARIATIONS_SLOT.__get__(self)  # type: ignore[no-any-return]
-
-    @variations.setter
-    def variations(self, value: List[GameNode]) -> None:
-        """Replace the first moves (any main line still kept as move codes is dropped)."""
-        self._lazy = None
-        _VARIATIONS_SLOT.__set__(self, value)
-
-    def _set_lazy_mainline(self, codes: List[int]) -> None:
-        _VARIATIONS_SLOT.__set__(self, [])
-        self._lazy = codes if codes else None
-
-    def _materialize(self) -> None:
-        codes, self._lazy = self._lazy, None
-        assert codes is not None
-        node: GameNode = self
-        new = GameNode._child
-        for move in _moves_of(codes):
-            node = new(node, move)
-
-    def mainline_moves(self) -> List[Move]:
-        """The moves of the main line."""
-        if self._lazy is not None:
-            return _moves_of(self._lazy)
-        return super().mainline_moves()
-
-    def board(self) -> Any:
-        """A new :class:`~xiangqi.Board` with the start position (``FEN`` tag or the standard start).
-
-        Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag.
-        """
-        from xiangqi.board import Board
-
-        fen = self.headers.get("FEN", "").strip()
-        return Board(fen) if fen else Board()
-
-    def setup(self, board_or_fen: Any) -> None:
-        """Set the start position (a FEN string or a board, whose current position is used)."""
-        fen = board_or_fen if isinstance(board_or_fen, str) else board_or_fen.fen()
-        if fen.split()[:2] == STARTING_FEN.split()[:2]:
-            self.headers.pop("FEN", None)
-        else:
-            self.headers["FEN"] = fen
-
-    @classmethod
-    def from_board(cls, board: Any) -> "Game":
-        """A game whose main line is ``board``'s move stack, from its root position."""
-        root = board.copy()
-        moves = []
-        while root.move_stack:
-            moves.append(root.pop())
-        moves.reverse()
-        game = cls()
-        game.setup(root)
-        game.add_line(moves)
-        if board.is_game_over():
-            outcome = board.outcome()
-            if outcome is not None:
-                winner = getattr(outcome, "winner", None)
-                game.headers["Result"] = "1-0" if winner is True else "0-1" if winner is False else "1/2-1/2"
-        return game
-
-    def __str__(self) -> str:
-        return write_game(self)
-
-    def _repr_html_(self) -> str:
-        """Headers, moves in Chinese notation and the final position (Jupyter shows it inline)."""
-        from xiangqi.display import game_html
-
-        return game_html(self)
-
-
-_VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]
-
-#: One :class:`~xiangqi.Move` per move code (``from << 7 | to``), made on first use: moves are values (equal and
-#: hashed by their squares), so games share them as they share ICCS tokens' moves.
-_MOVE_TABLE: Dict[int, Move] = {}
-
-
-def _moves_of(codes: List[int]) -> List[Move]:
-    """The moves of a list of move codes."""
-    if not _MOVE_TABLE:
-        _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90) if f != t or not f)
-    try:
-        return list(map(_MOVE_TABLE.__getitem__, codes))
-    except KeyError:  # a code naming no square: Move says so
-        return [Move(c >> 7, c & 127) for c in codes]
-
 
 # ---------------------------------------------------------------------------------------------------------------
 # Sources: paths, bytes, binary or text files, gzip, encodings -> text lines
 # ---------------------------------------------------------------------------------------------------------------
 
-#: What the readers accept: a path, ``bytes``, or an open text or binary file.
-Source = Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes], Any]
-
-
-class _Prepend(io.RawIOBase):
-    """A raw stream that replays ``prefix`` before reading on from ``stream``."""
-
-    def __init__(self, prefix: bytes, stream: Any) -> None:
-        super().__init__()
-        self._prefix = prefix
-        self._stream = stream
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer).cast("B")
-        if self._prefix:
-            n = min(len(view), len(self._prefix))
-            view[:n] = self._prefix[:n]
-            self._prefix = self._prefix[n:]
-            return n
-        data = self._stream.read(len(view))
-        if not data:
-            return 0
-        view[:len(data)] = data
-        return len(data)
-
-
-def _is_text_handle(handle: Any) -> bool:
-    if isinstance(handle, io.TextIOBase):
-        return True
-    if isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
-        return False
-    try:
-        return isinstance(handle.read(0), str)
-    except Exception:
-        return False
-
-
-def _unwrap_gzip(handle: Any) -> Tuple[Any, bool]:
-    """``handle`` (binary) ready to read from its start, and whether it starts with the gzip magic bytes."""
-    head: bytes
-    if hasattr(handle, "peek"):
-        head = handle.peek(2)[:2]
-    elif hasattr(handle, "seekable") and handle.seekable():
-        pos = handle.tell()
-        head = handle.read(2)
-        handle.seek(pos)
-    else:
-        head = handle.read(2) or b""
-        handle = io.BufferedReader(_Prepend(head, handle))
-    return handle, head == b"\x1f\x8b"
-
-
-def _text_lines(handle: Any) -> Iterator[str]:
-    first = True
-    for line in handle:
-        if first:
-            first = False
-            if line.startswith("\ufeff"):
-                line = line[1:]
-        yield line[:-1] if line.endswith("\n") else line
-
-
-class _Gunzip:
-    """A forward-only gzip decompressor with a ``read(n)`` method that never raises.
-
-    Damaged or truncated data ends the stream early; the problem is kept in
-    :attr:`error` and raised (as :class:`InvalidRecordError`) by the line
-    reader once every line decoded before it has been used, so no game
-    before the damage is lost. Concatenated gzip members are read in turn.
-    """
-
-    def __init__(self, raw_read: Callable[[int], bytes]) -> None:
-        self._raw = raw_read
-        self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        self._pending = b""
-        self._done = False
-        self.error: Optional[BaseException] = None
-
-    def _input(self) -> bytes:
-        if self._d.unconsumed_tail:
-            return self._d.unconsumed_tail
-        if self._pending:
-            data, self._pending = self._pending, b""
-            return data
-        return self._raw(1 << 16) or b""
-
-    def read(self, n: int) -> bytes:
-        out: List[bytes] = []
-        size = 0
-        while size < n and not self._done:
-            data = self._input()
-            if not data:
-                if not self._d.eof:
-                    self.error = EOFError("compressed data ended before the end-of-stream marker")
-                self._done = True
-                break
-            try:
-                piece = self._d.decompress(data, n - size)
-            except zlib.error as e:
-                self.error = e
-                self._done = True
-                break
-            out.append(piece)
-            size += len(piece)
-            if self._d.eof:
-                rest = self._d.unused_data
-                if not rest:
-                    rest = self._raw(1 << 16) or b""
-                if rest.strip(b"\x00"):
-                    if rest[:2] != b"\x1f\x8b" and len(rest) >= 2:
-                        self.error = zlib.error("data after the end of the gzip stream is not gzip")
-                        self._done = True
-                        break
-                    self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-                    self._pending = rest
-                else:
-                    self._done = True
-        return b"".join(out)
-
-
-def _guarded_lines(gz: _Gunzip, encoding: Optional[str]) -> Iterator[str]:
-    yield from iter_text_lines(gz.read, encoding)
-    if gz.error is not None:
-        raise InvalidRecordError(f"damaged gzip data: {gz.error}") from gz.error
-
-
-def _lines_of_handle(handle: Any, encoding: Optional[str] = None) -> Iterator[str]:
-    """Text lines (without ``\n``) of an open text or binary file."""
-    if _is_text_handle(handle):
-        return _text_lines(handle)
-    handle, gzipped = _unwrap_gzip(handle)
-    if gzipped:
-        return _guarded_lines(_Gunzip(handle.read), encoding)
-    return iter_text_lines(handle.read, encoding)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -632,6 +69,8 @@ def _lines_of_handle(handle: Any, encoding: Optional[str] = None) -> Iterator[st
 
 _TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+(?:"(.*)"|([^"\]]*))\s*\]\s*$')
 _GAME_START_RE = re.compile(r"\s*1\s*\.")
+#: The start of a tag line, whatever follows (a damaged one when :data:`_TAG_RE` does not match it).
+_TAG_LIKE = re.compile(r"\s*\[\s*[A-Za-z][A-Za-z0-9_+#=:-]*\s+\S")
 _RESULT_ENDINGS = ("1-0", "0-1", "1/2-1/2", "*", "½-½")
 
 
@@ -641,17 +80,21 @@ def _unescape(value: str) -> str:
     return value
 
 
-class _Chunk:
-    """The lines of one game: its tags, and its move text as consecutive lines from ``movetext_start``.
+class GameLines:
+    """The lines of one game as :func:`split_games` cuts them: ``tags`` (name, value) in file order,
+    ``tag_lines`` the line of each tag name, ``first_line`` the game's first line, and its move text as
+    consecutive lines ``movetext`` from line ``movetext_start`` (lines are 1-based).
 
     ``overread`` is 0 when the chunker, on yielding the game, had read at most the next game's first line,
     else the number of lines it had read past the game's end (it looked ahead, see :func:`_comment_closes_later`).
+    ``errors`` holds what is wrong with the lines themselves (a damaged tag line that began the game).
     """
 
-    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_start", "overread")
+    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_start", "overread", "errors")
 
     def __init__(self, first_line: int) -> None:
         self.overread = 0
+        self.errors: List[GameError] = []
         self.first_line = first_line
         self.tags: List[Tuple[str, str]] = []
         self.tag_lines: Dict[str, int] = {}
@@ -677,7 +120,7 @@ def _ends_with_result(movetext: List[str]) -> bool:
 _SLOW_FIRST = frozenset((" ", "\t", "[", "%", "1"))
 
 
-def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
+def split_games(lines: Iterator[str], lineno: int = 0) -> Iterator[GameLines]:
     """Group numbered lines into games.
 
     A game ends where the next one's tags begin, or after a result token
@@ -692,9 +135,10 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
     decision (no tag, escape, comment or new game can start there) are
     taken by an inner loop that does nothing else.
     """
-    chunk: Optional[_Chunk] = None
+    chunk: Optional[GameLines] = None
     movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
     in_comment = False
+    gap = False                            # a blank line after the tags, before any move text
     blank_before = False                   # in a comment: whether the last line was blank
     tag_match = _TAG_RE.match
     game_start = _GAME_START_RE.match
@@ -732,13 +176,26 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
                 c = line.lstrip()[:1]
             if c == "[":
                 m = tag_match(line)
+                if m is None and movetext and not movetext[-1].strip() and _TAG_LIKE.match(line):
+                    # A damaged tag line after a blank line that ends move text: the next game's first
+                    # tag, not move text of this one (its game records the damage).
+                    assert chunk is not None
+                    yield chunk
+                    chunk, movetext, gap = GameLines(lineno), None, False
+                    shown = line.strip()
+                    reason = f"damaged tag line {shown[:60]!r}: a tag is [Name \"value\"]"
+                    chunk.errors.append(GameError(0, shown, reason, lineno, InvalidRecordError(reason)))
+                    continue
                 if m is not None:
-                    if movetext is not None:
+                    if movetext is not None or gap and chunk is not None and m.group(1) in chunk.tag_lines:
+                        # Move text ended, or a tag this game already has comes after a blank line: the
+                        # game before it is over (a game of tags only is a game too, not merged).
                         assert chunk is not None
                         yield chunk
                         chunk = movetext = None
+                    gap = False
                     if chunk is None:
-                        chunk = _Chunk(lineno)
+                        chunk = GameLines(lineno)
                     tags, tag_lines = chunk.tags, chunk.tag_lines
                     while True:
                         name, value, bare = m.groups()
@@ -748,8 +205,22 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
                             value = _unescape(value)
                         tags.append((name, value))
                         tag_lines[name] = lineno
-                        # More tags follow, as a rule: take them here while they come.
-                        line = next(it, None)
+                        # More tags follow, as a rule: take them here while they come, the usual
+                        # [Name "value"] form without the regular expression (what it would read).
+                        while True:
+                            line = next(it, None)
+                            if line is None or line[:1] != "[" or line[-2:] != '"]':
+                                break
+                            k = line.find(' "')
+                            name = line[1:k]
+                            if k < 2 or len(line) < k + 4 or not name.isalnum() or not name.isascii():
+                                break
+                            value = line[k + 2:-2]
+                            if "\\" in value:
+                                value = _unescape(value)
+                            lineno += 1
+                            tags.append((name, value))
+                            tag_lines[name] = lineno
                         if line is None:
                             break
                         if line[:1] != "[" or (m := tag_match(line)) is None:
@@ -763,15 +234,16 @@ def _iter_chunks(lines: Iterator[str], lineno: int = 0) -> Iterator[_Chunk]:
                 continue
             if movetext is None:
                 if not c or c in "\r\n\t \x0b\x0c" and not line.strip():
+                    gap = chunk is not None
                     continue  # blank lines before the move text
                 if chunk is None:
-                    chunk = _Chunk(lineno)
+                    chunk = GameLines(lineno)
                 chunk.movetext_start = lineno
                 movetext = chunk.movetext
             elif c == "1" and game_start(line) and _ends_with_result(movetext):
                 assert chunk is not None
                 yield chunk
-                chunk = _Chunk(lineno)
+                chunk = GameLines(lineno)
                 movetext = chunk.movetext
             movetext.append(line)
             if "{" in line or ";" in line:
@@ -835,6 +307,70 @@ def _comment_open_after(line: str, in_comment: bool) -> bool:
     return in_comment
 
 
+#: What :func:`game_starts` looks for: comment marks, and a tag line after blank lines.
+_STRUCTURE = re.compile(r"[{};]|\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
+_BLANK_BEFORE_TAG = re.compile(r"\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
+
+
+def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
+    """Where in ``text`` (whole lines of a record) the reader surely begins a new game, and whether a ``{``
+    comment is open at its end.
+
+    Returns the offsets of tag lines that follow blank lines after a line of
+    move text, outside any comment (``in_comment``: whether one is open where
+    ``text`` begins). Reading the lines from such a tag line on gives the
+    same games as reading the whole text (:func:`read_games` yields the game
+    before it there, in the same state as at the start of a file), so a file
+    may be cut there into pieces that are read apart (in worker processes).
+    A place that only may begin a game (a comment holding a tag line, a tag
+    block without move text, a game started by ``1.``) is left out: leaving
+    one out costs only a longer piece. The scan is of decoded text, so a
+    double-byte character whose second byte is ``{``, ``}``, ``[``, ``]``
+    or a backslash in GBK or Big5 cannot mislead it.
+    """
+    out: List[int] = []
+    tag_match = _TAG_RE.match
+    if "{" not in text and "}" not in text and ";" not in text:  # the usual text: only the blank lines matter
+        if in_comment:
+            return out, True
+        for blank in _BLANK_BEFORE_TAG.finditer(text):
+            end, pos = blank.start(), blank.end()
+            prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
+            eol = text.find("\n", pos)
+            if prev and prev[0] not in "[%" and tag_match(text[pos:] if eol < 0 else text[pos:eol]) is not None:
+                out.append(pos)
+        return out, False
+    search = _STRUCTURE.search
+    pos = 0
+    while True:
+        m = search(text, pos)
+        if m is None:
+            return out, in_comment
+        ch = text[m.start()]
+        pos = m.end()
+        if ch == "{":
+            in_comment = True
+        elif ch == "}":
+            in_comment = False
+        elif ch == ";":
+            if not in_comment:  # a comment to the end of the line
+                nl = text.find("\n", pos)
+                if nl < 0:
+                    return out, in_comment
+                pos = nl
+        elif not in_comment:
+            end = m.start()
+            prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
+            eol = text.find("\n", pos)
+            line = text[pos:] if eol < 0 else text[pos:eol]
+            if tag_match(line) is not None:
+                if prev and prev[0] not in "[%":
+                    out.append(pos)
+                if eol < 0:
+                    return out, in_comment
+                pos = eol  # the reader reads a tag line's value, not braces in it
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Tokens
 # ---------------------------------------------------------------------------------------------------------------
@@ -896,7 +432,7 @@ class _Tokens:
 
     __slots__ = ("tokens", "moves", "result", "errors", "_chunk", "_move_lines")
 
-    def __init__(self, chunk: _Chunk) -> None:
+    def __init__(self, chunk: GameLines) -> None:
         self._chunk = chunk
         self._move_lines: Optional[List[int]] = None
         self.result: Optional[str] = None
@@ -993,7 +529,7 @@ def _structure_error(what: str, token: str, line: int, ply: int, text: str) -> G
                                         f"the rest of the game's move text is lost in it"))
 
 
-def _full_tokens(text: str, chunk: _Chunk) -> List[Token]:
+def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
     """Tokens ``(kind, text, line)`` of move text with comments, variations or NAGs."""
     tokens: List[Token] = []
     append = tokens.append
@@ -1078,7 +614,8 @@ def _decode(board: Any, tok: str) -> Move:
     if move is not None:
         if board.is_legal(move):
             return move
-        raise IllegalMoveError(f"illegal move {tok!r} in {board.fen()}: {board.illegal_reason(move)}")
+        # Raises IllegalMoveError, worded as every parser words it.
+        return board.parse_move(tok)  # type: ignore[no-any-return]
     if not tok[0].isascii():
         return board.parse_chinese(tok)  # type: ignore[no-any-return]
     return board.parse_move(tok)  # type: ignore[no-any-return]
@@ -1146,12 +683,15 @@ def _join_comment(old: str, new: str) -> str:
 
 def _fen_error(headers: Dict[str, str], tag_lines: Dict[str, int], first_line: int, moves: List[str],
                e: InvalidFenError) -> GameError:
+    """The error of a bad ``FEN`` tag: at ply 0, its token the first move (as the CCPD index records it;
+    validation reports name the tag's text)."""
     return GameError(0, moves[0] if moves else "", f"bad FEN tag: {e}", tag_lines.get("FEN", first_line), e)
 
 
-def _build_game(chunk: _Chunk) -> Game:
+def _build_game(chunk: GameLines) -> Game:
     """A :class:`Game` from one game's lines; problems go to ``game.errors``."""
     game = Game(Headers(chunk.tags))
+    game.errors.extend(chunk.errors)
     if _TEXT_PLAYER_OK and _build_played(game, chunk, "\n".join(chunk.movetext)):
         return game
     toks = _Tokens(chunk)
@@ -1283,7 +823,7 @@ _FIRST_MOVE_BYTE = re.compile(rb"[^0-9.\s]")
 _ASCII_LETTER = re.compile(rb"[A-Za-z]")
 
 
-def _build_played(game: Game, chunk: _Chunk, text: str) -> bool:
+def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
     """Read a plain move text with the C core's replay; ``False`` (``game`` untouched) sends it to the Python path.
 
     The result equals what :func:`_build_plain` makes of the same text.
@@ -1564,7 +1104,7 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
                 line = line.lstrip("\ufeff")
             yield line[:-1] if line.endswith("\n") else line
 
-    chunk = next(_iter_chunks(lines(), state.lineno), None)
+    chunk = next(split_games(lines(), state.lineno), None)
     # The chunker stopped on the first line of the next game (or, having looked ahead, chunk.overread lines
     # past the game): start there next time.
     back = 0 if chunk is None else chunk.overread or (0 if where[2] else 1)
@@ -1593,7 +1133,7 @@ def read_game(handle: Any) -> Optional[Game]:
     numbers in ``game.errors`` count from where reading began (or from the
     last seek).
     """
-    text = _is_text_handle(handle)
+    text = is_text_handle(handle)
     if _is_seekable(handle):
         state: Any = _handle_state(handle, _SeekState)
         if isinstance(state, _SeekState):
@@ -1603,12 +1143,12 @@ def read_game(handle: Any) -> Optional[Game]:
                 pos = handle.tell()
                 head = handle.read(SNIFF_BYTES)
                 handle.seek(pos)
-                if head[:2] == b"\x1f\x8b" or detect_encoding(head) == "utf-16":
+                if head[:2] == GZIP_MAGIC or detect_encoding(head) in WIDE_ENCODINGS:
                     state = None
             if state is not None:
                 return _read_game_seekable(handle, False, state)
             _forget_handle(handle)
-    chunks: Iterator[_Chunk] = _handle_state(handle, lambda: _iter_chunks(_lines_of_handle(handle)))
+    chunks: Iterator[GameLines] = _handle_state(handle, lambda: split_games(text_lines(handle)))
     chunk = next(chunks, None)
     if chunk is None:
         return None
@@ -1622,22 +1162,8 @@ def _forget_handle(handle: Any) -> None:
         _READERS_STRONG.pop(id(handle), None)
 
 
-def _open_source(source: Source, encoding: Optional[str] = None) -> Tuple[Iterator[str], Optional[Any]]:
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return _lines_of_handle(io.BytesIO(bytes(source)), encoding), None
-    if isinstance(source, (str, os.PathLike)):
-        fh = open(source, "rb")
-        return _lines_of_handle(fh, encoding), fh
-    return _lines_of_handle(source, encoding), None
-
-
-def _chunks(source: Source, encoding: Optional[str] = None) -> Iterator[_Chunk]:
-    lines, owned = _open_source(source, encoding)
-    try:
-        yield from _iter_chunks(lines)
-    finally:
-        if owned is not None:
-            owned.close()
+def _chunks(source: Source, encoding: Optional[str] = None) -> Iterator[GameLines]:
+    yield from split_games(text_lines(source, encoding))
 
 
 def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
@@ -1669,7 +1195,7 @@ class RawGame:
 
     __slots__ = ("headers", "tag_lines", "first_line", "moves", "result", "has_comments", "errors", "_tokens")
 
-    def __init__(self, chunk: _Chunk) -> None:
+    def __init__(self, chunk: GameLines) -> None:
         toks = _Tokens(chunk)
         self.headers = dict(chunk.tags)
         self.tag_lines = chunk.tag_lines
@@ -1677,7 +1203,7 @@ class RawGame:
         self.moves = toks.moves
         self.result = toks.result
         self.has_comments = toks.tokens is not None
-        self.errors: List[GameError] = toks.errors
+        self.errors: List[GameError] = chunk.errors + toks.errors
         self._tokens = toks
 
     @property
@@ -1768,157 +1294,3 @@ def replay_mainline(raw: RawGame) -> Replay:
         return Replay(fen, codes, raw.errors[0] if raw.errors else None)
     ply, exc = error
     return Replay(fen, codes, GameError(ply, raw.moves[ply], str(exc), raw.move_lines[ply], exc))
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------------------------------------------
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _clean_comment(text: str) -> str:
-    return text.replace("}", "").strip()
-
-
-class _Writer:
-    def __init__(self, notation: str, traditional: bool, fullwidth: bool, columns: int) -> None:
-        if notation not in NOTATIONS:
-            raise ValueError(f"unknown notation {notation!r}: expected one of {', '.join(NOTATIONS)}")
-        self.notation = notation
-        self.traditional = traditional
-        self.fullwidth = fullwidth
-        self.columns = columns
-        self.lines: List[str] = []
-        self.current: List[str] = []
-        self.width = 0
-
-    def token(self, text: str) -> None:
-        if self.current and self.columns and self.width + 1 + len(text) > self.columns:
-            self.flush()
-        if self.current:
-            self.width += 1
-        self.current.append(text)
-        self.width += len(text)
-
-    def flush(self) -> None:
-        if self.current:
-            self.lines.append(" ".join(self.current))
-        self.current = []
-        self.width = 0
-
-    def line_texts(self, board: Any, moves: List[Move]) -> List[str]:
-        """The move texts of a line of moves from ``board``'s position (one call into the notation module)."""
-        if self.notation == "iccs":
-            return [m.iccs() for m in moves]
-        from xiangqi import notation as _notation
-
-        return _notation.format_game(board.fen(), moves, to=self.notation, traditional=self.traditional,
-                                     fullwidth=self.fullwidth)
-
-    @staticmethod
-    def numbered(text: str, i: int, red_first: bool, fullmove: int, force_number: bool) -> str:
-        """``text`` with its move number, for the ``i``-th move of a line whose first mover is known."""
-        if red_first:
-            if not i & 1:
-                return f"{fullmove + (i >> 1)}. {text}"
-            return f"{fullmove + (i >> 1)}... {text}" if force_number else text
-        if i & 1:
-            return f"{fullmove + ((i + 1) >> 1)}. {text}"
-        return f"{fullmove + ((i + 1) >> 1)}... {text}" if force_number else text
-
-    def write_plain(self, board: Any, moves: List[Move]) -> None:
-        """A line of moves without comments or variations."""
-        texts = self.line_texts(board, moves)
-        red_first, fullmove = bool(board.turn), board.fullmove_number
-        numbered = self.numbered
-        token = self.token
-        for i, text in enumerate(texts):
-            token(numbered(text, i, red_first, fullmove, i == 0))
-
-    def write_line(self, first: GameNode, board: Any, force_number: bool) -> None:
-        """Write the line that starts with the move node ``first`` (``board``: the position before it).
-
-        The line follows first children; at each node its siblings are written
-        as parenthesised variations right after it. ``board`` is restored.
-        """
-        chain = [first]
-        node = first
-        while node.variations:
-            node = node.variations[0]
-            chain.append(node)
-        moves: List[Move] = [n.move for n in chain]  # type: ignore[misc]
-        texts = self.line_texts(board, moves)
-        red_first, fullmove = bool(board.turn), board.fullmove_number
-        pushed = 0
-        for i, node in enumerate(chain):
-            self.token(self.numbered(texts[i], i, red_first, fullmove, force_number))
-            if node.nags:
-                for nag in sorted(node.nags):
-                    self.token(f"${nag}")
-            force_number = False
-            if node.comment:
-                self.token("{" + _clean_comment(node.comment) + "}")
-                force_number = True
-            parent = node.parent
-            assert parent is not None
-            if len(parent.variations) > 1 and (i > 0 or parent.variations[0] is node):
-                # Siblings of this move are its alternatives (a variation's own first move is the caller's).
-                while pushed < i:
-                    board.push(moves[pushed])
-                    pushed += 1
-                for var in parent.variations[1:]:
-                    self.token("(")
-                    if var.starting_comment:
-                        self.token("{" + _clean_comment(var.starting_comment) + "}")
-                    self.write_line(var, board, True)
-                    self.token(")")
-                force_number = True
-        for _ in range(pushed):
-            board.pop()
-
-
-def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "chinese",
-               traditional: bool = False, fullwidth: bool = True, columns: int = 80) -> str:
-    """The PGN text of ``game``; also written to ``file`` (a text file) when given.
-
-    ``notation`` is ``"chinese"`` (``Format`` tag omitted), ``"iccs"`` (lower
-    case ``h2e2``, ``[Format "ICCS"]``) or ``"wxf"`` (``[Format "WXF"]``);
-    ``traditional`` and ``fullwidth`` shape Chinese move text. The game's
-    headers are written roster first; its own ``Format`` tag is replaced.
-    Lines of move text wrap at ``columns`` characters (0: one line).
-    """
-    w = _Writer(notation, traditional, fullwidth, columns)
-    out: List[str] = []
-    headers = dict(game.headers)
-    headers.pop("Format", None)
-    if notation == "iccs":
-        headers["Format"] = "ICCS"
-    elif notation == "wxf":
-        headers["Format"] = "WXF"
-    for name in TAG_ROSTER:
-        if name in headers:
-            out.append(f'[{name} "{_escape(headers[name])}"]')
-    for name, value in headers.items():
-        if name not in TAG_ROSTER:
-            out.append(f'[{name} "{_escape(value)}"]')
-    out.append("")
-    if game.comment:
-        w.token("{" + _clean_comment(game.comment) + "}")
-    if isinstance(game, Game) and game._lazy is not None:
-        w.write_plain(game.board(), game.mainline_moves())   # as read: no nodes needed
-    elif game.variations:
-        w.write_line(game.variations[0], game.board(), True)
-    w.token(headers.get("Result", "*") or "*")
-    w.flush()
-    out.extend(w.lines)
-    text = "\n".join(out) + "\n\n"
-    if file is not None:
-        file.write(text)
-    return text
-
-
-def game_to_string(game: Game, **kwargs: Any) -> str:
-    """Alias of :func:`write_game` without a file."""
-    return write_game(game, None, **kwargs)

@@ -19,6 +19,7 @@ from xiangqi.core import (
     ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece, Square,
     SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
 )
+from xiangqi._reasons import why_illegal
 from xiangqi.errors import ConcurrentUseError, IllegalMoveError, InvalidFenError, InvalidMoveError
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = ["BaseBoard", "Status", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "check_depth",
-           "parse_coordinates", "rules_name"]
+           "parse_coordinates"]
 
 _B = TypeVar("_B", bound="BaseBoard")
 
@@ -502,30 +503,17 @@ class BaseBoard:
         if not move:
             return move  # "0000": the null move, as python-chess reads it
         if not lib.xq_pos_is_legal(self._pos, move.code):
-            raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}: {self.illegal_reason(move)}")
+            raise IllegalMoveError(f"illegal ICCS move {text!r} in {self.fen()}: {self.illegal_reason(move)}")
         return move
 
     def illegal_reason(self, move: Move) -> str:
-        """Why ``move`` is not legal here, in one phrase (or ``'legal'``)."""
-        piece = self.piece_at(move.from_square)
-        frm, to = move.from_square, move.to_square
-        names = _PIECE_WORDS
+        """Why ``move`` is not legal here, in one phrase (or ``'legal'``), in the words every parser and record
+        reader of this library uses (:func:`xiangqi.notation.illegal_reason`)."""
         if not move:
             return "the null move passes the turn (it is not a legal move)"
-        if piece is None:
-            return f"there is no piece on {SQUARE_NAMES[frm]}"
-        side = "Red" if self.turn else "Black"
-        what = f"the {'red' if piece.color else 'black'} {names[piece.piece_type]} on {SQUARE_NAMES[frm]}"
-        if piece.color != self.turn:
-            return f"{what} is not {side}'s piece ({side} to move)"
-        if not lib.xq_pos_is_pseudo_legal(self._pos, move.code):
-            target = self.piece_at(to)
-            if target is not None and target.color == self.turn:
-                return f"{what} cannot capture its own side's piece on {SQUARE_NAMES[to]}"
-            return f"{what} cannot move to {SQUARE_NAMES[to]} by its movement rules"
-        if lib.xq_pos_is_legal(self._pos, move.code):
+        if move.from_square < 90 and move.to_square < 90 and self.is_legal(move):
             return "legal"
-        return f"moving {what} to {SQUARE_NAMES[to]} would leave the {side.lower()} king attacked"
+        return why_illegal(self.piece_codes(), bool(self.turn), move.from_square, move.to_square)
 
     parse_uci = parse_iccs
 
@@ -853,16 +841,6 @@ def parse_coordinates(text: str, *, one_based: bool = False) -> Move:
 
 
 _ONE_BASED = re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])")
-
-
-def rules_name(rules: str) -> str:
-    """Normalise a rule-set name (``axf``/``asian`` or ``cxa``/``chinese``)."""
-    r = rules.lower()
-    if r in ("axf", "asian"):
-        return "axf"
-    if r in ("cxa", "chinese", "china"):
-        return "cxa"
-    raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
 
 
 def _pawn_square_possible(sq: Square, color: Color) -> bool:

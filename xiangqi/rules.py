@@ -98,7 +98,7 @@ from xiangqi.outcome import Outcome, Termination
 from xiangqi.position import BaseBoard
 
 __all__ = [
-    "RuleSet", "AXF", "CXA", "RULE_SETS", "DEFAULT_RULES", "get_rules",
+    "RuleSet", "AXF", "CXA", "RULE_SETS", "RULE_SET_NAMES", "DEFAULT_RULES", "get_rules", "rule_set_name",
     "ChaseReason", "Chase", "MoveFacts", "Pattern", "SideJudgement", "Ruling", "NaturalLimit",
     "move_facts", "history_facts", "repetition_count", "repetition_plies", "is_repetition",
     "judge", "adjudicate", "can_claim_draw", "natural_limit", "scan_violations",
@@ -167,7 +167,22 @@ RULE_SETS: Dict[str, RuleSet] = {"axf": AXF, "cxa": CXA}  #: The rule sets by na
 #: The rule set used when none is named.
 DEFAULT_RULES = "axf"
 
-_ALIASES = {"axf": "axf", "asian": "axf", "asia": "axf", "cxa": "cxa", "chinese": "cxa", "china": "cxa"}
+#: Every name a rule set goes by (lower case), and the rule set it names: the one table of rule-set names.
+RULE_SET_NAMES: Dict[str, str] = {"axf": "axf", "asian": "axf", "asia": "axf", "cxa": "cxa", "chinese": "cxa",
+                                  "china": "cxa"}
+_ALIASES = RULE_SET_NAMES
+
+
+def rule_set_name(rules: str) -> str:
+    """The rule set (``"axf"`` or ``"cxa"``) a name stands for (:data:`RULE_SET_NAMES`, any case).
+
+    >>> rule_set_name("Asia"), rule_set_name("chinese")
+    ('axf', 'cxa')
+    """
+    key = RULE_SET_NAMES.get(rules.strip().lower()) if isinstance(rules, str) else None
+    if key is None:
+        raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
+    return key
 
 
 def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
@@ -178,10 +193,7 @@ def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
         return rules
     if not isinstance(rules, str):
         raise TypeError(f"rules must be a name or a RuleSet, not {type(rules).__name__}")
-    key = _ALIASES.get(rules.strip().lower())
-    if key is None:
-        raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
-    return RULE_SETS[key]
+    return RULE_SETS[rule_set_name(rules)]
 
 
 # --------------------------------------------------------------------------- facts

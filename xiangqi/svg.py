@@ -38,16 +38,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from xiangqi._glyphs import GLYPHS
 from xiangqi.core import (
     ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, PIECE_NAMES, RED, ROOK, Color, Move, Piece, Square, parse_square,
     square,
 )
-
-if TYPE_CHECKING:
-    from xiangqi.board import Board
+from xiangqi.position import BaseBoard
 
 __all__ = ["Arrow", "SquareLike", "board", "piece", "definitions", "DEFAULT_COLORS", "STYLES", "CELL", "point"]
 
@@ -323,13 +321,13 @@ def _sq(value: SquareLike) -> Square:
     return value
 
 
-def board(board: Optional["Board"] = None, *, orientation: Color = RED, lastmove: Optional[Move] = None,
+def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmove: Optional[Move] = None,
           check: Optional[SquareLike] = None, arrows: Iterable[Union[Arrow, Tuple[SquareLike, SquareLike]]] = (),
           fill: Mapping[SquareLike, str] = {}, squares: Optional[Iterable[SquareLike]] = None,
           coordinates: bool = True, size: Optional[int] = None, style: str = "chinese",
           distinguish: bool = True, colors: Mapping[str, str] = {}, river: str = "楚河漢界",
           defs: bool = True) -> str:
-    """A standalone SVG picture of ``board`` (a :class:`xiangqi.Board`; ``None``: the empty board).
+    """A standalone SVG picture of ``board`` (a :class:`xiangqi.Board` or any :class:`~xiangqi.position.BaseBoard`; ``None``: the empty board).
 
     ``orientation``: the side at the bottom. ``lastmove``: a :class:`Move` whose two points are
     highlighted. ``check``: the square of a king in check (``Board._repr_svg_`` passes it). ``arrows``:

@@ -62,14 +62,21 @@ import re
 import sys
 import threading
 import time
-import zlib
 from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
+from xiangqi import dhtmlxq, formats, pgn, xqf
 from xiangqi import notation as _notation
 from xiangqi import rules as _rules
+from xiangqi._encoding import TextLines, detect_encoding
 from xiangqi._ffi import ffi, lib
+from xiangqi._progress import Progress
+from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
+from xiangqi.game import RESULT_WORDS as _RESULT_WORDS
+from xiangqi.game import normalize_result, start_board
+from xiangqi.pgn import game_starts
+from xiangqi.source import ByteSource
 
 __all__ = [
     "ERROR_KINDS", "WARNING_KINDS", "FORMATS", "RULE_SETS", "DEFAULT_CHUNK_BYTES",
@@ -84,14 +91,12 @@ ERROR_KINDS = ("invalid-fen", "invalid-notation", "illegal-move", "ambiguous-mov
 #: Kinds that are warnings (in :attr:`GameReport.warnings`; the game stays valid).
 WARNING_KINDS = ("rule-violation",)
 #: Record formats understood (``auto`` detects per file).
-FORMATS = ("auto", "pgn", "xqf", "dhtmlxq")
+FORMATS = ("auto",) + tuple(formats.FORMATS)
 #: Rule sets for repetition rulings: Asian (AXF) and Chinese (CXA).
 RULE_SETS = ("axf", "cxa")
 #: Target size of a chunk of PGN text handed to one worker (whole games are kept together).
 DEFAULT_CHUNK_BYTES = 256 * 1024
 
-_GAME_SUFFIXES = (".pgn", ".xqf", ".dhtmlxq", ".dhtml", ".ubb")
-_GZIP_MAGIC = b"\x1f\x8b"
 _SNIFF = 1 << 16
 
 
@@ -263,19 +268,15 @@ class Summary:
 # Inputs: paths, formats, encodings, chunks
 # =====================================================================================================================
 
-def _is_game_file(name: str) -> bool:
-    low = name.lower()
-    if low.endswith(".gz"):
-        low = low[:-3]
-    return low.endswith(_GAME_SUFFIXES) or (low.endswith(".txt") and "dhtml" in low)
+_is_game_file = formats.is_game_file
 
 
 def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
     """The files to read: files as given, directories walked recursively (sorted).
 
-    Inside directories only game files are taken: ``.pgn``, ``.xqf``,
-    ``.dhtmlxq`` (and ``*dhtml*.txt``), each optionally ``.gz``; hidden
-    entries are skipped. Raises :class:`FileNotFoundError` for a path that
+    Inside directories only game files are taken (:func:`xiangqi.formats.is_game_file`: ``.pgn``,
+    ``.xqf``, ``.dhtmlxq``…, each optionally ``.gz``, and ``.txt``, ``.htm``,
+    ``.html`` files holding a DhtmlXQ block); hidden entries are skipped. Raises :class:`FileNotFoundError` for a path that
     does not exist.
     """
     out: List[str] = []
@@ -286,7 +287,7 @@ def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
             for root, dirs, files in os.walk(path):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 for name in files:
-                    if not name.startswith(".") and _is_game_file(name):
+                    if not name.startswith(".") and _is_game_file(os.path.join(root, name)):
                         found.append(os.path.join(root, name))
             out.extend(sorted(found))
         elif os.path.exists(path):
@@ -296,45 +297,8 @@ def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
     return out
 
 
-def detect_format(name: str, head: bytes) -> str:
-    """``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` from a file name and its first (decompressed) bytes."""
-    low = name.lower()
-    if low.endswith(".gz"):
-        low = low[:-3]
-    if head[:2] == b"XQ" and (low.endswith(".xqf") or len(head) >= 1024 and b"\x00" in head[:1024]):
-        return "xqf"
-    if low.endswith(".xqf"):
-        return "xqf"
-    if b"[DhtmlXQ" in head or b"[dhtmlxq" in head.lower():
-        return "dhtmlxq"
-    return "pgn"
-
-
-def _detect_encoding(sample: bytes) -> str:
-    """The codec of a text record, from its first bytes.
-
-    UTF-8 wins when the sample is UTF-8 apart from a few stray bytes (a
-    damaged file should not be read as GB18030 or Big5 because of them);
-    otherwise :func:`xiangqi._encoding.detect_encoding` decides.
-    """
-    from xiangqi._encoding import detect_encoding
-
-    if sample.startswith(b"\xef\xbb\xbf"):
-        return "utf-8"
-    if sample.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
-    try:
-        sample.decode("utf-8")
-        return "utf-8"
-    except UnicodeDecodeError as exc:
-        if exc.start >= len(sample) - 3 and exc.reason.startswith("unexpected end"):
-            return "utf-8"
-    text = sample.decode("utf-8", "replace")
-    bad = text.count("\ufffd")
-    wide = sum(1 for ch in text if ch >= "\x80")
-    if wide >= 20 and bad * 50 <= wide:
-        return "utf-8"
-    return detect_encoding(sample)
+#: ``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` from a file name and its first (decompressed) bytes.
+detect_format = formats.detect
 
 
 @dataclasses.dataclass(frozen=True)
@@ -344,9 +308,9 @@ class Chunk:
     ``line_offset`` is the number of lines of the file before ``data``;
     ``last`` says the chunk ends its file, ``eof_newline`` that the file
     ends with a newline, ``cut`` that reading stopped early (a damaged
-    ``.gz``), ``read_error`` why nothing could be read. Chunks are plain
-    picklable data, so any executor (processes, Dask) can run
-    :func:`validate_chunk` on them.
+    ``.gz``), ``read_error`` why nothing could be read, ``cr`` that the
+    file's lines end in a bare ``\r``. Chunks are plain picklable data, so
+    any executor (processes, Dask) can run :func:`validate_chunk` on them.
     """
 
     source: str
@@ -359,113 +323,7 @@ class Chunk:
     cut: bool = False
     read_error: Optional[str] = None
     file_number: int = 0
-
-
-_TAG_START = re.compile(rb"[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]")
-
-
-def _boundary(buf: bytes, lo: int) -> int:
-    """The start of the last game in ``buf`` beginning after ``lo``, or -1.
-
-    A game starts at a tag line whose previous non-blank line is move text,
-    outside any ``{…}`` comment.
-    """
-    pos = len(buf)
-    while True:
-        i = buf.rfind(b"\n[", lo, pos)
-        if i < 0:
-            return -1
-        start = i + 1
-        pos = i
-        if not _TAG_START.match(buf, start):
-            continue
-        k = i
-        while k > lo and buf[k - 1] in b" \t\r\n":
-            k -= 1
-        if k <= lo:
-            continue
-        ls = buf.rfind(b"\n", 0, k) + 1
-        prev = buf[ls:k].lstrip()
-        if prev.startswith((b"[", b"%")):
-            continue
-        if buf.find(b"{", 0, start) >= 0 and buf.count(b"{", 0, start) != buf.count(b"}", 0, start):
-            continue
-        return start
-
-
-class _Reader:
-    """Reads a file's bytes, gunzipping when it starts with the gzip magic; never raises on damage.
-
-    A damaged or cut ``.gz`` (or a read error) ends the data early and sets
-    :attr:`damaged` to the reason, so that everything before it still counts.
-    """
-
-    def __init__(self, path: str) -> None:
-        self._fh = open(path, "rb")
-        self._gz = self._fh.read(2) == _GZIP_MAGIC
-        self._fh.seek(0)
-        self._z: Any = zlib.decompressobj(31) if self._gz else None
-        self._buf = b""
-        self._eof = False
-        self.damaged: Optional[str] = None
-
-    def close(self) -> None:
-        self._fh.close()
-
-    def plain_offset(self, offset: int) -> Optional[int]:
-        """``offset`` where the data read is the file's own bytes (not gunzipped, no read error), else ``None``."""
-        return None if self._gz or self.damaged is not None else offset
-
-    def _raw(self) -> bytes:
-        try:
-            return self._fh.read(1 << 18)
-        except OSError as exc:
-            self.damaged = f"read error: {_read_error_text(exc)}"
-            return b""
-
-    def read(self, n: int) -> bytes:
-        """Up to ``n`` bytes; ``b""`` at the end (or where the data is damaged)."""
-        if not self._gz:
-            if self._eof:
-                return b""
-            try:
-                data = self._fh.read(n)
-            except OSError as exc:
-                self.damaged = f"read error: {_read_error_text(exc)}"
-                data = b""
-            if not data:
-                self._eof = True
-            return data
-        while len(self._buf) < n and not self._eof:
-            raw = self._raw()
-            if not raw:
-                if not self._z.eof and self.damaged is None:
-                    self.damaged = "the compressed data ends early (no end-of-stream marker)"
-                self._eof = True
-                break
-            while raw:
-                if self._z.eof:  # a further gzip member
-                    if not raw.startswith(_GZIP_MAGIC[:1]):
-                        raw = b""
-                        break
-                    self._z = zlib.decompressobj(31)
-                try:
-                    self._buf += self._z.decompress(raw)
-                except zlib.error as exc:
-                    self.damaged = f"damaged compressed data: {_read_error_text(exc)}"
-                    self._eof = True
-                    break
-                raw = self._z.unused_data
-        out, self._buf = self._buf[:n], self._buf[n:]
-        return out
-
-    def read_all(self) -> bytes:
-        parts: List[bytes] = []
-        while True:
-            block = self.read(1 << 20)
-            if not block:
-                return b"".join(parts)
-            parts.append(block)
+    cr: bool = False
 
 
 def _read_error_text(exc: BaseException) -> str:
@@ -490,76 +348,109 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
 def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[Chunk, Optional[int]]]:
     """:func:`iter_chunks`'s chunks, each with the file offset of its data where the data is the file's
     own bytes read whole (not gunzipped, no read error), else ``None``."""
+    for chunk, offset, _ in _spans_lines(files, fmt, chunk_bytes):
+        yield chunk, offset
+
+
+#: A chunk, the file offset of its data (or ``None``) and its decoded lines when the parent has them.
+_Span = Tuple[Chunk, Optional[int], Optional[List[str]]]
+
+
+def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[_Span]:
+    """:func:`_spans` with each PGN chunk's decoded lines (read once where the chunk is checked here)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     chunk_bytes = max(1024, int(chunk_bytes))
     for number, path in enumerate(files):
         try:
-            reader = _Reader(path)
+            src = ByteSource(path)
         except OSError as exc:
             yield Chunk(path, "pgn", b"", read_error=f"cannot open the file: {_read_error_text(exc)}",
-                        file_number=number), None
+                        file_number=number), None, None
             continue
         try:
-            head = reader.read(chunk_bytes)
-            kind = detect_format(path, head[:_SNIFF]) if fmt == "auto" else fmt
+            kind = formats.detect_path(path) if fmt == "auto" else fmt
             if kind != "pgn":
-                data = head + reader.read_all()
-                enc = None if kind == "xqf" else _detect_encoding(data[:_SNIFF])
-                yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), reader.damaged is not None,
-                            reader.damaged if not data else None, number), reader.plain_offset(0)
+                data = src.read_all()
+                enc = None if kind == "xqf" else detect_encoding(data[:_SNIFF])
+                yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), src.damage is not None,
+                            src.damage if not data else None, number), 0 if src.plain else None, None
                 continue
-            yield from _pgn_chunks(path, reader, head, chunk_bytes, number)
+            yield from _pgn_chunks(path, src, chunk_bytes, number)
         finally:
-            reader.close()
+            src.close()
 
 
-def _pgn_chunks(path: str, reader: _Reader, head: bytes, chunk_bytes: int,
-                number: int) -> Iterator[Tuple[Chunk, Optional[int]]]:
-    enc = _detect_encoding(head[:_SNIFF])
-    if enc.startswith("utf-16"):
-        data = head + reader.read_all()
-        yield Chunk(path, "pgn", data, enc, 0, True, True, reader.damaged is not None, None, number), \
-            reader.plain_offset(0)
-        return
-    buf = head
-    start = 0  # the offset of buf in the (decompressed) data
-    line_offset = 0
-    eof = False
-    while True:
-        while not eof and len(buf) < chunk_bytes:
-            more = reader.read(chunk_bytes)
-            if not more:
-                eof = True
-            buf += more
-        if eof:
-            damaged = reader.damaged
-            yield Chunk(path, "pgn", buf, enc, line_offset, True, buf.endswith(b"\n"), damaged is not None,
-                        damaged if not buf and line_offset == 0 else None, number), reader.plain_offset(start)
-            return
-        b = _boundary(buf, 0)
-        if b <= 0:
-            # No game starts in this much text: read on (the chunk grows).
-            more = reader.read(chunk_bytes)
-            if not more:
-                eof = True
-            buf += more
+def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> Iterator[_Span]:
+    """Cut a PGN file into chunks of about ``chunk_bytes`` where the PGN reader surely begins a game
+    (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
+    the whole file."""
+    lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16))
+    enc, cr = lines.encoding, lines.cr
+    parts: List[bytes] = []   # the bytes of the chunk being gathered, from earlier blocks
+    texts: List[str] = []     # and its lines
+    size = 0                  # the length of parts
+    start = 0                 # the chunk's offset in the (decompressed) data
+    line_offset = 0           # the lines of the file before it
+    in_comment = False
+    for block in lines.blocks():
+        data = block.data
+        if lines.whole:       # UTF-16 or UTF-32: one chunk
+            parts.append(data)
+            texts.extend(block.lines)
             continue
-        piece, buf = buf[:b], buf[b:]
-        yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number), \
-            reader.plain_offset(start)
-        start += b
-        line_offset += piece.count(b"\n")
+        text = block.text
+        starts, in_comment = game_starts(text, in_comment)
+        ratio = len(data) / max(1, len(text))
+        # A chunk ends at the last game start before it holds chunk_bytes (bytes estimated from the text
+        # offset; the cut itself is exact), or at the first one after a bigger game.
+        cuts: List[int] = []
+        done = 0
+        held = -1
+        for s in starts:
+            if size + int(s * ratio) - done >= chunk_bytes:
+                if held >= 0:
+                    cuts.append(held)
+                    done, size = int(held * ratio), 0
+                if held < 0 or size + int(s * ratio) - done >= chunk_bytes:
+                    cuts.append(s)
+                    done, size, s = int(s * ratio), 0, -1
+            held = s
+        if held >= 0 and size + len(data) - done >= chunk_bytes:
+            cuts.append(held)
+        done = 0              # bytes of this block already in chunks
+        pos = 0               # the text offset of the line starting there
+        line = 0              # and its number in the block
+        for cut in cuts:
+            k = text.count("\n", pos, cut)
+            if block.strict:  # the text is the bytes decoded in one piece: its length in bytes is exact
+                at = done + len(text[pos:cut].encode(enc))
+            else:
+                at = done
+                for _ in range(k):
+                    at = data.index(b"\n", at) + 1
+            parts.append(data[done:at])
+            texts.extend(block.lines[line:line + k])
+            pos, line = cut, line + k
+            piece = b"".join(parts)
+            yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr), \
+                start if src.plain else None, texts
+            start += len(piece)
+            line_offset += len(texts)
+            parts, texts, size, done = [], [], 0, at
+        parts.append(data[done:])
+        texts.extend(block.lines[line:])
+        size += len(data) - done
+    piece = b"".join(parts)
+    damaged = src.damage
+    yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
+                damaged if not piece and line_offset == 0 else None, number, cr), start if src.plain else None, texts
 
 
 # =====================================================================================================================
 # Move tokens: results and move numbers (the moves are the C replay's and the notation module's)
 # =====================================================================================================================
 
-_RESULT_WORDS: Dict[str, str] = {
-    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "½-½": "1/2-1/2",
-    "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
-}
 #: The result words as the C replay's text (UTF-8) holds them.
 _RESULT_BYTES = {k.encode("utf-8"): v for k, v in _RESULT_WORDS.items()}
 #: A move number token ("12.", "12..."): skipped in move text, as the C replay skips it.
@@ -593,11 +484,6 @@ class _Delegate(Exception):
     """The fast scanner met text whose tokens only the PGN reader may cut."""
 
 
-_STATUS_WORDS = {
-    1: "a king outside its palace", 2: "an advisor off the advisor squares", 4: "an elephant off the elephant squares",
-    8: "a pawn on a square no pawn can reach", 16: "the kings facing each other on an open file",
-    32: "the side not to move in check",
-}
 _MOVE_ERRORS = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 _KIND_OF = {InvalidMoveError: "invalid-notation", IllegalMoveError: "illegal-move",
             AmbiguousMoveError: "ambiguous-move", InvalidFenError: "invalid-fen"}
@@ -657,24 +543,13 @@ class _Replayer:
         hit = self.starts.get(fen)
         if hit is not None:
             return hit
-        from xiangqi.board import Board
-
         pos = ffi.new("xq_pos *")
         error: Optional[ErrorInfo] = None
         try:
-            board = Board(fen)
-            data = fen.encode("ascii")
-            if lib.xq_pos_set_fen(pos, data, len(data), ffi.NULL) != lib.XQ_OK:  # pragma: no cover
-                raise InvalidFenError(f"invalid FEN {fen!r}", fen=fen)
-            status = int(board.status())
-            if status:
-                words = [w for bit, w in _STATUS_WORDS.items() if status & bit]
-                error = ErrorInfo("invalid-fen", 0, fen, _sentence(
-                    f"invalid FEN: the position cannot occur in a game ({', '.join(words)}) in {fen!r}"))
+            board = start_board(fen)
+            lib.xq_pos_copy(pos, board._pos)
         except InvalidFenError as exc:
             error = ErrorInfo("invalid-fen", 0, fen, _sentence(str(exc)))
-        except (TypeError, ValueError) as exc:  # pragma: no cover - defensive
-            error = ErrorInfo("invalid-fen", 0, fen, _sentence(f"invalid FEN {fen!r}: {exc}"))
         start = _Start(pos, bytearray(ffi.buffer(pos.board, 90)), error)
         if len(self.starts) > 4096:
             self.starts.clear()
@@ -695,8 +570,6 @@ class _Replayer:
 
     def _slow(self, text: str) -> int:
         """Decode a token with the notation module at the current position (typed errors)."""
-        from xiangqi.board import Board
-
         board = Board(self.fen())
         move = board.parse_move(text)
         if move.code == 0:
@@ -877,14 +750,7 @@ _RULED_LOSS = {"PERPETUAL_CHECK", "PERPETUAL_CHASE", "FORBIDDEN_PATTERN"}
 _DEFINITE = ("1-0", "0-1", "1/2-1/2")
 
 
-def _norm_result(text: Optional[str]) -> Optional[str]:
-    if text is None:
-        return None
-    got = _RESULT_WORDS.get(text)
-    if got is not None:
-        return got
-    t = text.strip()
-    return _RESULT_WORDS.get(t, _RESULT_WORDS.get(t.replace(" ", ""), None))
+_norm_result = normalize_result
 
 
 _NEW = object.__new__
@@ -1027,178 +893,54 @@ def _only_numbers_after(tokens: Sequence[str], i: int) -> bool:
 
 
 # =====================================================================================================================
-# Scanning PGN text into games
+# PGN: games as the PGN reader splits them, checked on its fast path
 # =====================================================================================================================
 
-_BLANK_BEFORE_TAG = re.compile(r"\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
-_TAG_LINE = r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+(?:"(.*)"|([^"\]\n]*))[ \t]*\][ \t\r]*'
-# Lines of a tag block: the usual ``[Name "value"]`` form first (no capture groups: a third of the time), then
-# blank lines and the general form; each alternative takes one whole line, so the order changes nothing else.
-_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9_]+ "[^\n]*"\]\n|[ \t\r]*\n|'
-                        r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]+(?:".*"|[^"\]\n]*)[ \t]*\][ \t\r]*\n)*')
-#: The tag block as first written (kept as the reference of the tests).
-_TAG_BLOCK_GENERAL = re.compile(rf"(?:[ \t\r]*\n|{_TAG_LINE}\n)*")
-_TAG_FIND = re.compile(rf"^{_TAG_LINE}$", re.M)
-_TAG_LINE_RE = re.compile(_TAG_LINE)
+def _chunk_lines(chunk: Chunk) -> TextLines:
+    """The text lines of a chunk's bytes, decoded as the whole file is (:class:`xiangqi._encoding.TextLines`)."""
+    return TextLines(io.BytesIO(chunk.data).read, chunk.encoding or "utf-8", cr=chunk.cr)
 
 
-def _unescape(value: str) -> str:
-    if "\\" in value:
-        value = value.replace('\\"', '"').replace("\\\\", "\\")
-    return value
+def _game_text(raw: pgn.GameLines) -> _GameText:
+    """A game as the PGN reader's splitter gives it, for the C replay of its move text (``movetext``)."""
+    g = _GameText(raw.first_line, dict(raw.tags), None, None, False, "\n".join(raw.movetext))
+    g.errors = raw.errors
+    return g
 
 
-#: The tags bulk validation reads (the start position and the recorded result).
-_READ_TAGS = ("FEN", "Result")
+def _read_game_text(raw: pgn.GameLines) -> _GameText:
+    """The same game read by the PGN reader's tokenizer (comments, variations, odd tokens): its main-line
+    move tokens, result token and structural errors."""
+    scanned = pgn.RawGame(raw)
+    g = _GameText(scanned.first_line, dict(scanned.headers), list(scanned.moves), scanned.result, True)
+    g.errors = scanned.errors
+    return g
 
 
-def _read_tags(text: str, s: int, tb: int) -> Dict[str, str]:
-    """The :data:`_READ_TAGS` of the tag block ``text[s:tb]`` (as matched by :data:`_TAG_BLOCK`).
-
-    Equal to what reading every tag with :data:`_TAG_FIND` gives for those
-    names (the last one of a name wins), without reading the others: each
-    line holding a name is read, the usual form without regular expressions.
-    """
-    headers: Dict[str, str] = {}
-    find, rfind = text.find, text.rfind
-    for want in _READ_TAGS:
-        k = find(want, s, tb)
-        while k >= 0:
-            ls = rfind("\n", s, k) + 1 or s
-            le = find("\n", k, tb)
-            if le < 0:
-                le = tb
-            line = text[ls:le]
-            n = len(want)
-            if k == ls + 1 and line[0] == "[" and line[n + 1:n + 3] == ' "':
-                # [Name "value"]: the value runs to the last quote before the closing bracket.
-                end = line.rstrip(" \t\r")
-                if len(end) >= n + 5 and end[-2:] == '"]':
-                    value = end[n + 3:-2]
-                    headers[want] = _unescape(value)
-                    k = find(want, le, tb)
-                    continue
-            m = _TAG_LINE_RE.fullmatch(line)
-            if m is not None and m.group(1) == want:
-                quoted, bare = m.group(2) or "", m.group(3) or ""
-                headers[want] = _unescape(quoted) if quoted or not bare else bare.strip()
-            k = find(want, le, tb)
-    return headers
+#: ``False`` reads every PGN game with the reader's tokenizer instead of the C replay of its raw move text
+#: (the tests compare both).
+_FAST_HOOK = True
 
 
-def _fast_segments(text: str) -> Optional[List[Tuple[int, int, int]]]:
-    """Game segments ``(start, end of tags, end)`` of PGN text, or None when the PGN reader must read it all.
-
-    A segment starts at a tag line after a blank line that follows move
-    text. When some move text holds a ``{`` comment (which may hide such
-    lines) the whole text goes to the PGN reader. An empty text has no segment.
-    """
-    if not text:
-        return []
-    starts = [0]
-    for m in _BLANK_BEFORE_TAG.finditer(text):
-        e = m.start()
-        while e > 0 and text[e - 1] in " \t\r\n":
-            e -= 1
-        ls = text.rfind("\n", 0, e) + 1
-        if e == 0 or text[ls:e].lstrip().startswith(("[", "%")):
-            continue
-        starts.append(m.end())
-    starts.append(len(text))
-    out = []
-    match = _TAG_BLOCK.match
-    braces = "{" in text
-    for k in range(len(starts) - 1):
-        s, e = starts[k], starts[k + 1]
-        block = match(text, s, e)
-        assert block is not None
-        tb = block.end()
-        if braces and text.find("{", tb, e) >= 0:
-            return None
-        out.append((s, tb, e))
-    return out
-
-
-def _scan_segment(text: str, s: int, tb: int, e: int, line: int) -> Optional[_GameText]:
-    """A game from ``text[s:e]`` (tags up to ``tb``) when its form is plain, else None (the PGN reader reads it).
-
-    Of the tags only those validation reads (:data:`_READ_TAGS`) are kept.
-    """
-    # Comments, variations, NAGs and other odd tokens are not in the fast grammar: the replay meets them as
-    # unknown tokens and hands the game to the PGN reader (as it does for a result token before the end).
-    movetext = text[tb:e]
-    headers = _read_tags(text, s, tb)
-    # Every non-blank line of the block is a tag line (_TAG_BLOCK).
-    if not headers and not movetext.strip() and not text[s:tb].strip():
-        return None
-    # The game's first line: the first non-blank line of the segment.
-    k = s
-    while k < e and text[k] in " \t\r\n":
-        k += 1
-    first = line + text.count("\n", s, k)
-    return _GameText(first, headers, None, None, False, movetext)
-
-
-def _pgn_reader_games(text: str, line: int) -> List[_GameText]:
-    """Games of ``text`` read by :func:`xiangqi.pgn.scan_games` (comments, variations, odd tokens)."""
-    from xiangqi import pgn
-
-    out = []
-    for raw in pgn.scan_games(io.StringIO(text)):
-        g = _GameText(raw.first_line + line - 1, dict(raw.headers), list(raw.moves), raw.result, True)
-        g.errors = raw.errors
-        out.append(g)
-    return out
-
-
-def _decode_text(chunk: Chunk) -> str:
-    enc = chunk.encoding or "utf-8"
-    try:
-        text = chunk.data.decode(enc)
-    except UnicodeDecodeError:
-        text = chunk.data.decode(enc, "replace")
-    except LookupError:
-        text = chunk.data.decode("utf-8", "replace")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text and enc.startswith("utf-16"):
-        text = text.replace("\r\n", "\n")
-    return text
-
-
-def _pgn_reports(chunk: Chunk, rules: str) -> List[GameReport]:
+def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) -> List[GameReport]:
     rp = _replayer()
-    text = _decode_text(chunk)
     src = chunk.source
     out: List[GameReport] = []
-    segments = _fast_segments(text)
-    base = chunk.line_offset + 1
-    if segments is None:
-        games = _pgn_reader_games(text, base)
-        if games:
-            games[-1].last = True
-        for one in games:
-            out.append(_check_game(rp, src, len(out) + 1, one, rules, chunk))
-        return out
-    line = base
-    prev = 0
-    for n, (s, tb, e) in enumerate(segments):
-        line += text.count("\n", prev, s)
-        prev = s
-        is_last = n == len(segments) - 1
-        g = _scan_segment(text, s, tb, e, line)
-        if g is not None:
-            g.last = is_last
-            try:
-                out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
-                continue
-            except _Delegate:
-                pass
-        games = _pgn_reader_games(text[s:e], line)
-        if games and is_last:
-            games[-1].last = True
-        for g2 in games:
-            out.append(_check_game(rp, src, len(out) + 1, g2, rules, chunk))
+    games = pgn.split_games(iter(_chunk_lines(chunk) if lines is None else lines), chunk.line_offset)
+    raw = next(games, None)
+    while raw is not None:
+        after = next(games, None)
+        g = _game_text(raw)
+        g.last = after is None
+        try:
+            if not _FAST_HOOK:
+                raise _Delegate()
+            out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
+        except _Delegate:
+            g = _read_game_text(raw)
+            g.last = after is None
+            out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
+        raw = after
     return out
 
 
@@ -1231,8 +973,6 @@ def _game_report(rp: _Replayer, source: str, index: int, line: Optional[int], ga
 
 
 def _xqf_reports(chunk: Chunk, rules: str) -> List[GameReport]:
-    from xiangqi import xqf
-
     rp = _replayer()
     try:
         game = xqf.read_xqf(chunk.data)
@@ -1245,10 +985,8 @@ _DHTML_START = re.compile(r"\[DhtmlXQ\]", re.I)
 
 
 def _dhtmlxq_reports(chunk: Chunk, rules: str) -> List[GameReport]:
-    from xiangqi import dhtmlxq
-
     rp = _replayer()
-    text = _decode_text(chunk)
+    text = "\n".join(_chunk_lines(chunk))
     lines = [text.count("\n", 0, m.start()) + 1 for m in _DHTML_START.finditer(text)]
     out: List[GameReport] = []
     try:
@@ -1271,6 +1009,11 @@ def validate_chunk(chunk: Chunk, rules: str = "axf") -> List[GameReport]:
     This is the function workers run (module level, so executors can pickle
     it by reference).
     """
+    return _validate_chunk(chunk, rules, None)
+
+
+def _validate_chunk(chunk: Chunk, rules: str, lines: Optional[List[str]]) -> List[GameReport]:
+    """:func:`validate_chunk`, given the chunk's decoded lines when the caller has them."""
     if chunk.read_error is not None and not chunk.data:
         return [_parse_error(chunk, 1, None, chunk.read_error)]
     if chunk.fmt == "xqf":
@@ -1278,7 +1021,7 @@ def validate_chunk(chunk: Chunk, rules: str = "axf") -> List[GameReport]:
     elif chunk.fmt == "dhtmlxq":
         out = _dhtmlxq_reports(chunk, rules)
     else:
-        out = _pgn_reports(chunk, rules)
+        out = _pgn_reports(chunk, rules, lines)
     if chunk.cut and chunk.fmt != "pgn" and out and out[-1].ok:
         last = out[-1]
         out[-1] = dataclasses.replace(last, ok=False, error=ErrorInfo(
@@ -1290,13 +1033,7 @@ def validate_chunk(chunk: Chunk, rules: str = "axf") -> List[GameReport]:
 # Orchestration
 # =====================================================================================================================
 
-def _check_rules(rules: str) -> str:
-    r = rules.lower()
-    if r in ("axf", "asian"):
-        return "axf"
-    if r in ("cxa", "chinese", "china"):
-        return "cxa"
-    raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
+_check_rules = _rules.rule_set_name
 
 
 def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]], *,
@@ -1389,8 +1126,8 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
         return reports
 
     if executor is None and jobs == 1:
-        for chunk in chunks:
-            yield from renumber(chunk, validate_chunk(chunk, rules))
+        for chunk, _, lines in _spans_lines(files, fmt, chunk_bytes):
+            yield from renumber(chunk, _validate_chunk(chunk, rules, lines))
         return
     own: Optional[concurrent.futures.Executor] = None
     if executor is None:
@@ -1641,7 +1378,7 @@ def _report_clash(report: str, paths: Sequence[str], files: Sequence[str]) -> Op
         if not inside:
             continue
         parts = os.path.relpath(target, folder).split(os.sep)
-        if not any(part.startswith(".") for part in parts) and _is_game_file(parts[-1]):
+        if not any(part.startswith(".") for part in parts) and _is_game_file(target):
             return f"it is a game file inside {path}, which is being checked"
     return None
 
@@ -1694,8 +1431,6 @@ def validate_main(argv: Sequence[str]) -> int:
     writer = None
     if report_stream is not None:
         writer = ReportWriter(report_stream, "csv" if str(args.report).lower().endswith(".csv") else "jsonl")
-    from xiangqi._progress import Progress
-
     progress = Progress(sys.stderr, total_files=len(files), enabled=not args.quiet)
     summary = Summary()
     games_in: Dict[str, int] = collections.defaultdict(int)  # reports per source file

@@ -30,8 +30,8 @@ import struct
 from typing import IO, Any, Dict, List, Optional, Tuple, Union
 
 from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Move
-from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
-from xiangqi.pgn import Game, GameError, GameNode, InvalidRecordError
+from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
+from xiangqi.game import Game, GameError, GameNode
 
 __all__ = ["read_xqf", "write_xqf", "XqfHeader", "decode_header", "PIECE_ORDER", "HEADER_STRINGS", "piece_slots"]
 

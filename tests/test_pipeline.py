@@ -1,0 +1,448 @@
+"""One record pipeline: ``pgn.read_games`` and ``validate`` say the same thing about every game, in every encoding.
+
+The differential test re-encodes every game file of the shared corpus and of
+``tests/data`` (UTF-8, GB18030, Big5 where the text allows) and mutates them
+(cut files, junk after gzip, mixed encodings, unclosed comments); for each
+game the first problem that the reader records (``game.errors``) and that
+validation reports is the same (kind, ply, token), and so is the number of
+games and of plies played.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import random
+from pathlib import Path
+from typing import Iterator, List, Optional, Tuple
+
+import pytest
+
+from conftest import SHARED_DIR
+from xiangqi import Board, formats, pgn
+from xiangqi import validate as V
+from xiangqi._encoding import TextLines, detect_encoding
+from xiangqi.convert import read_any
+from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
+                            InvalidRecordError)
+from xiangqi.game import Game
+from xiangqi.source import ByteSource
+
+DATA = Path(__file__).resolve().parent / "data"
+GAMES = SHARED_DIR / "data" / "games"
+
+#: What validation calls the reader's error types.
+_KINDS = ((InvalidFenError, "invalid-fen"), (InvalidMoveError, "invalid-notation"), (IllegalMoveError, "illegal-move"),
+          (AmbiguousMoveError, "ambiguous-move"))
+
+#: (kind, ply, token) of a game's first problem, and the plies played before it.
+Verdict = Tuple[Optional[str], Optional[int], Optional[str], int]
+
+
+def _reader_verdicts(games: Iterator[Game]) -> List[Verdict]:
+    out: List[Verdict] = []
+    for game in games:
+        plies = len(game.mainline_moves())
+        errors = [e for e in game.errors if e.mainline]
+        if not errors:
+            out.append((None, None, None, plies))
+            continue
+        e = errors[0]
+        kind = next((k for cls, k in _KINDS if isinstance(e.error, cls)), "parse-error")
+        out.append((kind, e.ply, e.token or None, plies))
+    return out
+
+
+def _report_verdicts(reports: List[V.GameReport]) -> List[Verdict]:
+    out: List[Verdict] = []
+    for r in reports:
+        e = r.error
+        if e is not None and e.kind == "truncated" and e.token is None:
+            out.append(("truncated", None, None, r.plies))  # the file ends in this game, all its moves sound
+        elif e is None or e.kind == "result-mismatch":
+            out.append((None, None, None, r.plies))  # the moves are sound: the reader has nothing to say
+        else:
+            out.append((e.kind, e.ply, e.token, r.plies))
+    return out
+
+
+def _same(a: List[Verdict], b: List[Verdict]) -> None:
+    assert len(a) == len(b)
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x[0] == y[0] == "invalid-fen":
+            # The one naming convention that differs: a report names the bad FEN tag, game.errors its first
+            # move (as the CCPD index of known-bad records does); both at ply 0, no move played.
+            x, y = (x[0], x[1], x[3]), (y[0], y[1], y[3])
+        if y[0] == "truncated" and y[2] is None:
+            # The file ends inside this game after sound moves: the reader has nothing to say, or the damage
+            # the cut left (a comment or tag line cut short).
+            assert x[0] in (None, "parse-error") and x[3] == y[3], (i + 1, x, y)
+            continue
+        if y[0] is not None and x[0] is not None and "truncated" in (x[0], y[0]):
+            x, y = x[1:], y[1:]  # a cut last game: validation says so; the bad token is the same
+        assert x == y, (i + 1, x, y)
+
+
+def _read_all(path: Path, fmt: str) -> List[Verdict]:
+    try:
+        games = list(read_any(str(path), fmt))
+    except InvalidRecordError:  # damaged gzip data: the reader raises after the games before the damage
+        games = []
+        it = read_any(str(path), fmt)
+        while True:
+            try:
+                games.append(next(it))
+            except (StopIteration, InvalidRecordError):
+                break
+    return _reader_verdicts(iter(games))
+
+
+def _check(path: Path) -> int:
+    """Both readings of ``path`` agree; returns the number of games."""
+    fmt = formats.detect_path(path)
+    reports = list(V.validate(str(path), chunk_bytes=8192))
+    _same(_read_all(path, fmt), _report_verdicts(reports))
+    return len(reports)
+
+
+def _game_files() -> List[Path]:
+    found = []
+    for root in (DATA, GAMES):
+        if root.is_dir():
+            found.extend(Path(p) for p in V.expand_paths([str(root)]))
+    return found
+
+
+def _encodings(text: str) -> Iterator[Tuple[str, bytes]]:
+    for enc in ("utf-8", "gb18030", "big5"):
+        try:
+            yield enc, text.encode(enc)
+        except UnicodeEncodeError:
+            continue  # a character Big5 lacks (simplified text)
+
+
+def _text_of(path: Path) -> Optional[str]:
+    """A text record's text (gunzipped, decoded), or None for binary XQF."""
+    if formats.detect_path(path) == "xqf":
+        return None
+    with ByteSource(path) as src:
+        return "\n".join(TextLines(src.read)) + "\n"
+
+
+@pytest.mark.parametrize("path", _game_files(), ids=lambda p: p.name)
+def test_reader_and_validation_agree_in_every_encoding(path: Path, tmp_path: Path) -> None:
+    text = _text_of(path)
+    if text is None:
+        assert _check(path) >= 1
+        return
+    counts = set()
+    suffix = "".join(path.suffixes[-2:]) if path.name.endswith(".gz") else path.suffix
+    for enc, data in _encodings(text):
+        p = tmp_path / f"{enc}{suffix}"
+        p.write_bytes(gzip.compress(data, mtime=0) if suffix.endswith(".gz") else data)
+        counts.add(_check(p))
+    assert len(counts) == 1 and counts.pop() >= 1
+
+
+def _pgn_texts() -> List[Path]:
+    return [p for p in _game_files() if p.name.endswith(".pgn")]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_reader_and_validation_agree_on_mutated_inputs(seed: int, tmp_path: Path) -> None:
+    files = _pgn_texts()
+    rnd = random.Random(seed)
+    path = rnd.choice(files)
+    text = path.read_text(encoding="utf-8")[:200_000]
+    cut = text[:rnd.randrange(len(text) // 2, len(text))]
+    k = rnd.randrange(len(text))
+    variants = {
+        "cut.pgn": cut.encode("gb18030"),
+        "cut.pgn.gz": gzip.compress(cut.encode("utf-8"), mtime=0)[:-rnd.randrange(1, 200)],
+        "junk.pgn.gz": gzip.compress(text.encode("utf-8"), mtime=0) + b"GARBAGE" + gzip.compress(b"x", mtime=0),
+        "mixed.pgn": text[:k].encode("utf-8") + text[k:].encode("gb18030", "replace"),
+        "unclosed.pgn": (text[:k] + " {" + text[k:]).encode("big5", "replace"),
+        "bom-cat.pgn": b"\xef\xbb\xbf" + text[:k].encode("utf-8") + b"\n\n\xef\xbb\xbf" + text[k:].encode("utf-8"),
+    }
+    for name, data in variants.items():
+        p = tmp_path / name
+        p.write_bytes(data)
+        assert _check(p) >= 1, name
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Double-byte encodings whose trail bytes are { } [ ] or a backslash
+# ---------------------------------------------------------------------------------------------------------------------
+
+def _trail_chars(enc: str) -> str:
+    """CJK characters whose encoding in ``enc`` is two bytes, the second one of ``{ } [ ] \\``."""
+    out = []
+    for cp in range(0x4E00, 0x9FA6):
+        ch = chr(cp)
+        try:
+            b = ch.encode(enc)
+        except UnicodeEncodeError:
+            continue
+        if len(b) == 2 and b[1:] in (b"{", b"}", b"[", b"]", b"\\"):
+            out.append(ch)
+    return "".join(out)
+
+
+@pytest.mark.parametrize("enc", ["gbk", "big5"])
+def test_trail_bytes_that_look_like_pgn_structure(enc: str, tmp_path: Path) -> None:
+    chars = _trail_chars(enc)
+    trails = {c.encode(enc)[1:] for c in chars}
+    assert trails == {b"{", b"}", b"[", b"]", b"\\"}  # every kind of such character is in the test
+    rnd = random.Random(enc)
+    moves = "1. 炮二平五 馬８進７ 2. 馬二進三 車９平８" if enc == "big5" else "1. 炮二平五 马８进７ 2. 马二进三 车９平８"
+    if enc == "big5":
+        moves = moves.replace("炮", "砲")
+    games = []
+    for i in range(400):
+        name = "".join(rnd.choice(chars) for _ in range(6))
+        comment = "".join(rnd.choice(chars) for _ in range(4))
+        # A comment holding a blank line and a tag-like line (the reader keeps it in the comment).
+        extra = f" {{{comment}\n\n[Event \"{comment}\"]\n{comment}}}" if i % 7 == 3 else f" {{{comment}}}"
+        games.append(f'[Event "{name}"]\n[Red "{name}"]\n[Result "*"]\n\n{moves}{extra} *\n')
+    text = "\n".join(games)
+    data = text.encode(enc)
+    path = tmp_path / f"{enc}.pgn"
+    path.write_bytes(data)
+    utf8 = tmp_path / "utf8.pgn"
+    utf8.write_text(text, encoding="utf-8")
+    assert detect_encoding(data[:1 << 16]) == ("big5" if enc == "big5" else "gb18030")
+    for chunk_bytes in (1024, 8192, 1 << 18):
+        reports = list(V.validate(str(path), chunk_bytes=chunk_bytes))
+        assert len(reports) == 400 and all(r.ok and r.plies == 4 for r in reports), chunk_bytes
+        assert [r.line for r in reports] == [r.line for r in V.validate(str(utf8), chunk_bytes=chunk_bytes)]
+    read = list(pgn.read_games(path))
+    assert [g.headers["Event"] for g in read] == [g.headers["Event"] for g in pgn.read_games(utf8)]
+    assert len(read) == 400 and all(len(g.mainline_moves()) == 4 and not g.errors for g in read)
+    assert _check(path) == 400
+    # Cut where the parent process found game starts: each chunk reads as it reads in the whole file.
+    chunks = list(V.iter_chunks([str(path)], chunk_bytes=4096))
+    assert len(chunks) >= len(data) // 8192 >= 4 and sum(len(c.data) for c in chunks) == len(data)
+    assert all(c.data.startswith(b'[Event "') for c in chunks)
+
+
+def test_game_starts_reads_decoded_text_and_skips_comments() -> None:
+    text = ('[Event "a"]\n\n1. h2e2 {x\n\n[Event "in comment"]\n} *\n\n[Event "b"]\n\n1. h2e2 ; {\n\n'
+            '[Event "c"]\n1. h2e2 *\n\n[Event "{"]\n1. h2e2 *\n\n[Event "d"]\n')
+    starts, open_ = pgn.game_starts(text)
+    assert [text[s:text.index("\n", s)] for s in starts] == ['[Event "b"]', '[Event "c"]', '[Event "{"]',
+                                                            '[Event "d"]']
+    assert not open_
+    assert pgn.game_starts("1. h2e2 {open\n\n[Event \"x\"]\n")[1]
+    assert pgn.game_starts('\n\n[Event "x"]\n', in_comment=True) == ([], True)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The five differences between the two readers that the single pipeline removed
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_a_gbk_game_inside_a_utf8_file(tmp_path: Path) -> None:
+    utf8 = '[Event "甲"]\n\n1. 炮二平五 马８进７ *\n\n'.encode("utf-8")
+    gbk = '[Event "乙"]\n\n1. 炮二平五 马８进７ 2. 马二进三 *\n\n'.encode("gbk")
+    path = tmp_path / "mixed.pgn"
+    path.write_bytes(utf8 * 3 + gbk + utf8)
+    games = list(pgn.read_games(path))
+    assert [len(g.mainline_moves()) for g in games] == [2, 2, 2, 3, 2] and not any(g.errors for g in games)
+    reports = list(V.validate(str(path)))
+    assert [(r.ok, r.plies) for r in reports] == [(True, 2)] * 3 + [(True, 3), (True, 2)]
+
+
+def test_junk_after_the_gzip_stream_is_damage_for_both(tmp_path: Path) -> None:
+    game = '[Event "x"]\n\n1. h2e2 h9g7 *\n\n'
+    path = tmp_path / "junk.pgn.gz"
+    path.write_bytes(gzip.compress(game.encode() * 3, mtime=0) + b"GARBAGE" + gzip.compress(game.encode(), mtime=0))
+    read: List[Game] = []
+    with pytest.raises(InvalidRecordError, match="not gzip"):
+        for g in pgn.read_games(path):
+            read.append(g)
+    assert len(read) == 3
+    reports = list(V.validate(str(path)))
+    assert len(reports) == 3 and [r.ok for r in reports] == [True, True, False]
+    assert reports[-1].error is not None and reports[-1].error.kind == "truncated"
+    assert "damaged compressed data" in reports[-1].error.message
+    # Several members in a row are one stream.
+    two = tmp_path / "two.pgn.gz"
+    two.write_bytes(gzip.compress(game.encode(), mtime=0) + gzip.compress(game.encode(), mtime=0))
+    assert len(list(pgn.read_games(two))) == 2 and [r.ok for r in V.validate(str(two))] == [True, True]
+
+
+def test_one_illegal_move_one_reason(tmp_path: Path) -> None:
+    board = Board()
+    words = []
+    for parse in (board.parse_iccs, board.parse_move):
+        with pytest.raises(IllegalMoveError) as exc:
+            parse("e3e5")
+        words.append(str(exc.value))
+    assert words[0] == words[1] and "moves one point forward" in words[0]
+    assert words[0].endswith(board.illegal_reason(pgn.Move.from_iccs("e3e5")))
+    path = tmp_path / "bad.pgn"
+    path.write_text("1. e3e5 *\n", encoding="utf-8")
+    (game,) = pgn.read_games(path)
+    (report,) = V.validate(str(path))
+    assert report.error is not None and game.errors[0].reason == words[0]
+    assert report.error.message == words[0] + "."
+
+
+def test_rule_set_aliases_everywhere(tmp_path: Path) -> None:
+    path = tmp_path / "g.pgn"
+    path.write_text("1. h2e2 h9g7 *\n", encoding="utf-8")
+    for name in ("asia", "Asian", "AXF", "china", "chinese"):
+        assert Board().outcome(rules=name) is None
+        assert [r.ok for r in V.validate(str(path), rules=name)] == [True]
+    with pytest.raises(ValueError, match="unknown rule set"):
+        list(V.validate(str(path), rules="fide"))
+
+
+def test_dhtmlxq_pages_saved_as_htm_and_txt_are_found(tmp_path: Path) -> None:
+    block = (DATA / "sample" / "wxf-ca-3.dhtmlxq.txt").read_text(encoding="utf-8")
+    (tmp_path / "page.htm").write_text(f"<html><body>\n{block}\n</body></html>\n", encoding="utf-8")
+    (tmp_path / "game.txt").write_text(block, encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not a game\n", encoding="utf-8")
+    found = sorted(os.path.basename(p) for p in V.expand_paths([str(tmp_path)]))
+    assert found == ["game.txt", "page.htm"]
+    reports = list(V.validate(str(tmp_path)))
+    converted = [g for name in found for g in read_any(str(tmp_path / name))]
+    assert len(reports) == len(converted) == 6 and all(r.ok for r in reports)
+    assert [r.plies for r in reports] == [len(g.mainline_moves()) for g in converted]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The source layer
+# ---------------------------------------------------------------------------------------------------------------------
+
+def test_worker_ranges_read_the_lines_the_parent_saw(tmp_path: Path) -> None:
+    text = "".join(f'[Event "第{i}局"]\n\n1. 炮二平五 马８进７ *\n\n' for i in range(3000))
+    path = tmp_path / "g.pgn"
+    path.write_bytes(text.encode("gb18030"))
+    spans = list(V._spans([str(path)], "auto", 8192))
+    assert len(spans) > 10
+    for chunk, offset in spans:
+        assert offset is not None and path.read_bytes()[offset:offset + len(chunk.data)] == chunk.data
+    lines = [line for c, _ in spans for line in TextLines(io.BytesIO(c.data).read, c.encoding)]
+    assert lines == text.split("\n")[:-1]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Games neither lost, merged nor split by the reader (each case read by read_games and validate alike)
+# ---------------------------------------------------------------------------------------------------------------------
+
+def _both(tmp_path: Path, data: bytes, name: str = "g.pgn") -> Tuple[List[Game], List[V.GameReport]]:
+    path = tmp_path / name
+    path.write_bytes(data)
+    games = list(pgn.read_games(path))
+    reports = list(V.validate(str(path)))
+    _same(_reader_verdicts(iter(games)), _report_verdicts(reports))
+    return games, reports
+
+
+def test_a_game_of_tags_only_is_not_merged_into_the_next(tmp_path: Path) -> None:
+    text = '[Event "one"]\n[Site "a"]\n\n[Event "two"]\n[Site "b"]\n\n1. h2e2 h9g7 *\n'
+    games, reports = _both(tmp_path, text.encode())
+    assert [(g.headers["Event"], len(g.mainline_moves())) for g in games] == [("one", 0), ("two", 2)]
+    assert [(r.index, r.line, r.plies) for r in reports] == [(1, 1, 0), (2, 4, 2)]
+    # A blank line inside one game's tags (no tag repeated) keeps them together.
+    games, _ = _both(tmp_path, b'[Event "x"]\n\n[Round "1"]\n\n1. h2e2 *\n')
+    assert len(games) == 1 and games[0].headers["Round"] == "1"
+
+
+def test_a_bom_in_the_middle_of_a_file(tmp_path: Path) -> None:
+    game = '[Event "{}"]\n\n1. 炮二平五 马８进７ *\n\n'
+    data = b"".join(b"\xef\xbb\xbf" + game.format(i).encode() for i in range(3))  # cat of BOM'd files
+    games, reports = _both(tmp_path, data)
+    assert [g.headers["Event"] for g in games] == ["0", "1", "2"] and all(r.ok and r.plies == 2 for r in reports)
+
+
+def test_cr_line_endings_and_utf32(tmp_path: Path) -> None:
+    text = "".join(f'[Event "{i}"]\n\n1. 炮二平五 马８进７ *\n\n' for i in range(3))
+    games, reports = _both(tmp_path, text.replace("\n", "\r").encode())
+    assert len(games) == 3 and all(r.ok and r.plies == 2 for r in reports)
+    assert [r.line for r in reports] == [1, 5, 9]
+    for enc in ("utf-32", "utf-16"):
+        games, reports = _both(tmp_path, text.encode(enc), f"{enc}.pgn")
+        assert len(games) == 3 and all(r.ok and r.plies == 2 for r in reports), enc
+
+
+def test_a_damaged_first_tag_line_starts_its_own_game(tmp_path: Path) -> None:
+    text = ('[Event "a"]\n\n1. h2e2 h9g7 *\n\n[Event "b]\n[Site "x"]\n\n1. h2e2 h9g7 *\n\n'
+            '[Event "c"]\n\n1. h2e2 *\n')
+    games, reports = _both(tmp_path, text.encode())
+    assert [len(g.mainline_moves()) for g in games] == [2, 2, 1]
+    assert not games[0].errors and games[1].errors[0].token == '[Event "b]' and games[1].errors[0].line == 5
+    assert [r.ok for r in reports] == [True, False, True] and reports[1].error is not None
+    assert (reports[1].error.kind, reports[1].line) == ("parse-error", 5)
+
+
+def test_valid_utf8_stays_utf8_and_damage_costs_one_token(tmp_path: Path) -> None:
+    ascii_games = "".join(f'[Event "{i}"]\n\n1. h2e2 h9g7 *\n\n' for i in range(2000))
+    latin1 = '[Event "caf\xe9"]\n\n1. h2e2 h9g7 *\n\n'.encode("latin-1")
+    chinese = '[Event "中"]\n\n1. 炮二平五 马８进７ 2. 马二进三 *\n'.encode("utf-8")
+    data = ascii_games.encode() + latin1 + ascii_games.encode() + chinese
+    assert detect_encoding(data[:1 << 16]) == "utf-8"  # one Latin-1 byte does not make the file GB18030
+    games, reports = _both(tmp_path, data)
+    assert len(games) == 4002 and len(games[-1].mainline_moves()) == 3 and reports[-1].ok
+    # One bad byte in a UTF-8 move line: the moves before it stay.
+    line = "1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 *\n".encode("utf-8")
+    k = line.index("车９".encode())
+    games, reports = _both(tmp_path, b'[Event "x"]\n\n' + line[:k] + b"\xff" + line[k:], "damaged.pgn")
+    assert len(games[0].mainline_moves()) == 3 and games[0].errors[0].ply == 3
+    assert reports[0].plies == 3 and reports[0].error is not None and reports[0].error.kind == "invalid-notation"
+
+
+def test_read_game_and_read_games_agree_on_a_cut_character(tmp_path: Path) -> None:
+    line = "1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 *".encode("utf-8")
+    data = b'[Event "x"]\n\n' + line[:-4] + b"\n" + b'\n[Event "y"]\n\n1. h2e2 *\n'
+    data = data.replace("车一平二".encode(), "车一平二".encode()[:-1])  # the line ends in a cut character
+    path = tmp_path / "cut.pgn"
+    path.write_bytes(data)
+    with open(path, "rb") as fh:
+        one_by_one = [pgn.read_game(fh), pgn.read_game(fh)]
+    streamed = list(pgn.read_games(path))
+    assert [len(g.mainline_moves()) for g in one_by_one if g] == [len(g.mainline_moves()) for g in streamed]
+    assert len(streamed) == 2 and len(streamed[0].mainline_moves()) == 4
+
+
+def test_an_unclosed_comment_costs_linear_time(tmp_path: Path) -> None:
+    games = "".join(f'[Event "{i}"]\n\n1. h2e2 h9g7 *\n\n' for i in range(34_000))
+    data = ('[Event "first"]\n\n1. h2e2 {never closed\n\n' + games).encode()
+    games_read, reports = _both(tmp_path, data)
+    assert len(reports) == len(games_read) == 34_001
+    assert reports[0].error is not None and reports[0].error.kind == "parse-error"
+    assert all(r.ok for r in reports[1:])
+    # Twice the input: about twice the time, not four times (measured here, loosely: a hang fails it).
+    import time
+    half = tmp_path / "half.pgn"
+    half.write_bytes(data[:len(data) // 2].rsplit(b"\n\n[", 1)[0] + b"\n")
+    t0 = time.perf_counter()
+    list(V.validate(str(half)))
+    t1 = time.perf_counter()
+    list(V.validate(str(tmp_path / "g.pgn")))
+    t2 = time.perf_counter()
+    assert t2 - t1 < 6 * (t1 - t0) + 0.5
+
+
+def test_tag_lines_read_without_the_regex_read_as_the_regex_reads_them() -> None:
+    """The splitter reads the usual ``[Name "value"]`` lines with string operations: the same tags as the tag
+    regex gives, line by line, for every tag block."""
+    pieces = ['[FEN "x"]', '[FEN  "x"]', '[Result "x" ]', ' [Result "x"]', '[FEN "a"] b"]', '[Result "a" "b"]',
+              '[FEN "a\\\\"b"]', '[FEN "a"]x', '[FEN "a"]\r', '[FEN "]', '[Result ""]', '[É "FEN"]', '[FEN "x"]]',
+              '[_9 "Result"]', '[FEN "v"\r]', '[FEN \u3000"x"]', '[a "\\"q"]', '[A1 "x"]', '[x-y "1"]', '[FEN x]']
+    rnd = random.Random(11)
+    for _ in range(3000):
+        block = [rnd.choice(pieces) for _ in range(rnd.randint(1, 5))]
+        text = '[Event "e"]\n' + "\n".join(block) + "\n\n1. h2e2 *\n"
+        chunk = next(pgn.split_games(iter(text.split("\n"))), None)
+        expected = [("Event", "e")]
+        for line in block:
+            m = pgn._TAG_RE.match(line)
+            if m is None:
+                break
+            name, value, bare = m.groups()
+            value = bare.strip() if value is None else value
+            expected.append((name, value.replace('\\"', '"').replace("\\\\", "\\")))
+        if len(expected) == len(block) + 1:
+            assert chunk is not None and chunk.tags == expected, repr(text)

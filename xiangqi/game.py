@@ -1,0 +1,487 @@
+"""The game model every record format reads into and writes from.
+
+A :class:`Game` is the root :class:`GameNode` of a tree whose children are
+moves (python-chess's :mod:`chess.pgn` model): the first child of a node is its
+main line, the others are variations. A game carries its :class:`Headers` (the
+xiangqi tag roster first) and the problems met while reading it, as
+:class:`GameError` values in ``game.errors``. The PGN, XQF and DhtmlXQ readers
+all build these objects; none of them owns the model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+
+from xiangqi.board import Board
+from xiangqi.core import STARTING_FEN, Move
+from xiangqi.display import game_html
+from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
+from xiangqi.pgn_writer import TAG_ROSTER, write_game
+
+__all__ = [
+    "TAG_ROSTER", "RESULTS",
+    "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
+    "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "STATUS_WORDS", "start_board", "MoveErrors",
+    "GameError", "Headers", "GameNode", "Game",
+]
+
+_ROSTER_DEFAULTS = {"Game": "Chinese Chess", "Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
+                    "Red": "?", "Black": "?", "Result": "*"}
+#: Game termination markers.
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+#: Numeric annotation glyph ``$1``, written ``!`` after a move.
+NAG_GOOD_MOVE = 1
+#: ``$2``: ``?``.
+NAG_MISTAKE = 2
+#: ``$3``: ``!!``.
+NAG_BRILLIANT_MOVE = 3
+#: ``$4``: ``??``.
+NAG_BLUNDER = 4
+#: ``$5``: ``!?``.
+NAG_SPECULATIVE_MOVE = 5
+#: ``$6``: ``?!``.
+NAG_DUBIOUS_MOVE = 6
+
+#: Words some files use instead of a result token, and the result each stands for.
+RESULT_WORDS: Dict[str, str] = {
+    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "½-½": "1/2-1/2",
+    "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
+}
+
+#: The same table under its former private name (the readers' imports).
+_RESULT_WORDS = RESULT_WORDS
+
+
+def normalize_result(text: Optional[str]) -> Optional[str]:
+    """The result (one of :data:`RESULTS`) a result token or ``Result`` tag value stands for, or ``None``.
+
+    >>> normalize_result("紅勝"), normalize_result(" 1/2 - 1/2 "), normalize_result("?")
+    ('1-0', '1/2-1/2', None)
+    """
+    if text is None:
+        return None
+    got = RESULT_WORDS.get(text)
+    if got is not None:
+        return got
+    t = text.strip()
+    return RESULT_WORDS.get(t, RESULT_WORDS.get(t.replace(" ", ""), None))
+
+
+#: What each bit of :meth:`Board.status() <xiangqi.Board.status>` says is wrong with a start position.
+STATUS_WORDS: Dict[int, str] = {
+    1: "a king outside its palace", 2: "an advisor off the advisor squares", 4: "an elephant off the elephant squares",
+    8: "a pawn on a square no pawn can reach", 16: "the kings facing each other on an open file",
+    32: "the side not to move in check",
+}
+
+
+def start_board(fen: str) -> Board:
+    """The board of a record's start position (its ``FEN`` tag), as every reader and validation accept it.
+
+    Raises :class:`~xiangqi.errors.InvalidFenError` for text that is not a
+    FEN and for a position that cannot occur in a game (a piece where its
+    side can never bring it, the kings facing each other, the side not to
+    move in check).
+    """
+    board = Board(fen)
+    status = int(board.status())
+    if status:
+        words = [w for bit, w in STATUS_WORDS.items() if status & bit]
+        raise InvalidFenError(f"invalid FEN: the position cannot occur in a game ({', '.join(words)}) in {fen!r}",
+                              fen=fen)
+    return board
+
+
+#: The errors a move token can raise when it is decoded on a position (caught together by the readers).
+MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Model
+# ---------------------------------------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class GameError:
+    """A problem met while reading a game, kept as data on :attr:`Game.errors`.
+
+    ``ply`` is the 0-based index of the offending move counted from the game's
+    start position along its line (for a bad ``FEN`` tag: 0), ``token`` the
+    move text as written (``""`` when there is none), ``reason`` a readable
+    explanation, ``line`` the 1-based line of the file (0 when not from a
+    text file), ``offset`` the byte offset of the record in a binary file such
+    as XQF (-1 otherwise), ``error`` the typed exception (:class:`~xiangqi.errors.InvalidMoveError`,
+    :class:`~xiangqi.errors.IllegalMoveError`, :class:`~xiangqi.errors.AmbiguousMoveError`,
+    :class:`~xiangqi.errors.InvalidFenError`, or :class:`InvalidRecordError` for a
+    damaged binary record), and ``mainline`` whether the problem is on the main
+    line (``False`` inside a variation).
+    """
+
+    ply: int
+    token: str
+    reason: str
+    line: int = 0
+    error: Optional[XiangqiError] = None
+    mainline: bool = True
+    offset: int = -1
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, " if self.line else f"byte {self.offset:#x}, " if self.offset >= 0 else ""
+        return f"{where}ply {self.ply}, {self.token!r}: {self.reason}"
+
+
+class Headers(Dict[str, str]):
+    """PGN tags in order; a new instance starts with the xiangqi tag roster.
+
+    >>> h = Headers(Event="Test")
+    >>> list(h)[:3], h["Game"], h["Event"], h["Result"]
+    (['Game', 'Event', 'Site'], 'Chinese Chess', 'Test', '*')
+    """
+
+    def __init__(self, data: Optional[Iterable[Tuple[str, str]]] = None, **kwargs: str) -> None:
+        super().__init__(_ROSTER_DEFAULTS)
+        if data is not None:
+            self.update(data)
+        self.update(kwargs)
+
+    @classmethod
+    def without_tag_roster(cls) -> "Headers":
+        """Empty headers (no roster)."""
+        h = cls()
+        h.clear()
+        return h
+
+    def is_custom_setup(self) -> bool:
+        """Whether a ``FEN`` tag names a position other than the standard start."""
+        fen = self.get("FEN")
+        return bool(fen) and fen.split()[:2] != STARTING_FEN.split()[:2] if fen else False
+
+
+class GameNode:
+    """A node of the game tree: the position after :attr:`move` (the root has none).
+
+    ``variations`` are the children (``variations[0]`` is the main
+    continuation), ``comment`` the text after the move, ``starting_comment``
+    the text before a move that begins a variation, ``nags`` numeric
+    annotation glyphs (``$1`` = ``!``).
+    """
+
+    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "__weakref__")
+
+    def __init__(self, parent: Optional["GameNode"] = None, move: Optional[Move] = None, *,
+                 comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> None:
+        self.parent = parent
+        self.move = move
+        self.variations: List[GameNode] = []
+        self.comment = comment
+        self.starting_comment = starting_comment
+        self.nags: Set[int] = set(nags)
+
+    @staticmethod
+    def _child(parent: "GameNode", move: Move) -> "GameNode":
+        """Append a bare child to ``parent`` (the readers' fast path)."""
+        node = GameNode.__new__(GameNode)
+        node.parent = parent
+        node.move = move
+        node.variations = []
+        node.comment = ""
+        node.starting_comment = ""
+        node.nags = set()
+        parent.variations.append(node)
+        return node
+
+    # --- navigation ---------------------------------------------------------------------------------------------
+    def game(self) -> "Game":
+        """The root of the tree."""
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        if not isinstance(node, Game):
+            raise TypeError("node is not attached to a Game")
+        return node
+
+    root = game
+
+    def ply(self) -> int:
+        """Number of moves from the game's start position to this node."""
+        n = 0
+        node = self
+        while node.parent is not None:
+            n += 1
+            node = node.parent
+        return n
+
+    def path(self) -> List[Move]:
+        """The moves from the start position to this node."""
+        moves: List[Move] = []
+        node = self
+        while node.parent is not None:
+            assert node.move is not None
+            moves.append(node.move)
+            node = node.parent
+        moves.reverse()
+        return moves
+
+    def board(self) -> Board:
+        """A new :class:`~xiangqi.Board` with the position at this node."""
+        board = self.game().board()
+        for move in self.path():
+            board.push(move)
+        return board
+
+    def iccs(self) -> str:
+        """The move leading to this node in ICCS (``h2e2``). Raises :class:`ValueError` at the root."""
+        if self.move is None:
+            raise ValueError("the root of a game has no move")
+        return self.move.iccs()
+
+    def chinese(self, *, traditional: bool = False, fullwidth: bool = True) -> str:
+        """The move leading to this node in Chinese notation (``炮二平五``)."""
+        if self.move is None or self.parent is None:
+            raise ValueError("the root of a game has no move")
+        return self.parent.board().chinese(self.move, traditional=traditional, fullwidth=fullwidth)
+
+    def wxf(self) -> str:
+        """The move leading to this node in WXF letters (``C2.5``)."""
+        if self.move is None or self.parent is None:
+            raise ValueError("the root of a game has no move")
+        return self.parent.board().wxf(self.move)
+
+    def next(self) -> Optional["GameNode"]:
+        """The main continuation, or ``None`` at the end of a line."""
+        return self.variations[0] if self.variations else None
+
+    def is_end(self) -> bool:
+        """Whether no move follows this node."""
+        return not self.variations
+
+    def end(self) -> "GameNode":
+        """The last node of this node's main continuation."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def is_main_variation(self) -> bool:
+        """Whether this node is its parent's first child (or the root)."""
+        return self.parent is None or self.parent.variations[0] is self
+
+    def is_mainline(self) -> bool:
+        """Whether this node lies on the game's main line."""
+        node = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def variation(self, move: Union[int, Move]) -> "GameNode":
+        """The child for ``move`` (or the child at an index). Raises :class:`KeyError`."""
+        if isinstance(move, int):
+            return self.variations[move]
+        for v in self.variations:
+            if v.move == move:
+                return v
+        raise KeyError(f"no variation {move!r} at this node")
+
+    def has_variation(self, move: Move) -> bool:
+        """Whether a child plays ``move``."""
+        return any(v.move == move for v in self.variations)
+
+    def mainline(self) -> Iterator["GameNode"]:
+        """The nodes of the main continuation after this node."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+            yield node
+
+    def mainline_moves(self) -> List[Move]:
+        """The moves of the main continuation after this node."""
+        moves: List[Move] = []
+        node = self
+        while node.variations:
+            node = node.variations[0]
+            assert node.move is not None
+            moves.append(node.move)
+        return moves
+
+    # --- editing ------------------------------------------------------------------------------------------------
+    def add_variation(self, move: Move, *, comment: str = "", starting_comment: str = "",
+                      nags: Iterable[int] = ()) -> "GameNode":
+        """Append a child playing ``move`` (not checked for legality) and return it."""
+        node = GameNode(self, move, comment=comment, starting_comment=starting_comment, nags=nags)
+        self.variations.append(node)
+        return node
+
+    def add_main_variation(self, move: Move, *, comment: str = "", nags: Iterable[int] = ()) -> "GameNode":
+        """Insert a child playing ``move`` as the main continuation and return it."""
+        node = GameNode(self, move, comment=comment, nags=nags)
+        self.variations.insert(0, node)
+        return node
+
+    def add_line(self, moves: Iterable[Move], *, comment: str = "") -> "GameNode":
+        """Add a chain of moves below this node; return the last node."""
+        node: GameNode = self
+        for move in moves:
+            node = node.add_variation(move)
+        node.comment = comment or node.comment
+        return node
+
+    def promote_to_main(self, move: Move) -> None:
+        """Make the child playing ``move`` the main continuation."""
+        v = self.variation(move)
+        self.variations.remove(v)
+        self.variations.insert(0, v)
+
+    def promote(self, move: Move) -> None:
+        """Move the child playing ``move`` one place up."""
+        v = self.variation(move)
+        i = self.variations.index(v)
+        if i > 0:
+            self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
+
+    def demote(self, move: Move) -> None:
+        """Move the child playing ``move`` one place down."""
+        v = self.variation(move)
+        i = self.variations.index(v)
+        if i < len(self.variations) - 1:
+            self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
+
+    def remove_variation(self, move: Move) -> None:
+        """Remove the child playing ``move`` and everything below it."""
+        self.variations.remove(self.variation(move))
+
+    def count_nodes(self) -> int:
+        """Number of move nodes below this node (all variations)."""
+        n = 0
+        stack = list(self.variations)
+        while stack:
+            node = stack.pop()
+            n += 1
+            stack.extend(node.variations)
+        return n
+
+    def __repr__(self) -> str:
+        move = self.move.iccs() if self.move is not None else "-"
+        return f"<{type(self).__name__} at {id(self):#x} (ply {self.ply()}, {move})>"
+
+
+class Game(GameNode):
+    """A game record: :class:`Headers`, the move tree, and the problems met reading it.
+
+    ``comment`` on the game is the text before the first move. ``errors``
+    lists :class:`GameError` values; an empty list means the record read
+    cleanly.
+    """
+
+    __slots__ = ("headers", "errors", "_lazy")
+
+    def __init__(self, headers: Optional[Union[Headers, Dict[str, str], Iterable[Tuple[str, str]]]] = None) -> None:
+        self._lazy: Optional[List[int]] = None
+        super().__init__()
+        if isinstance(headers, Headers):
+            self.headers = headers
+        else:
+            self.headers = Headers(headers.items() if isinstance(headers, dict) else headers)
+        self.errors: List[GameError] = []
+
+    @classmethod
+    def without_tag_roster(cls) -> "Game":
+        """A game whose headers start empty."""
+        return cls(Headers.without_tag_roster())
+
+    # The readers store a plain main line as move codes and build its nodes on first use: reading
+    # a game then costs no node objects unless they are wanted (mainline_moves() needs none).
+    @property
+    def variations(self) -> List[GameNode]:
+        """The moves from the start position (``variations[0]`` is the main line's first move).
+
+        As on :class:`GameNode`; a main line the reader kept as move codes
+        becomes nodes on this first access.
+        """
+        if self._lazy is not None:
+            self._materialize()
+        return _VARIATIONS_SLOT.__get__(self)  # type: ignore[no-any-return]
+
+    @variations.setter
+    def variations(self, value: List[GameNode]) -> None:
+        """Replace the first moves (any main line still kept as move codes is dropped)."""
+        self._lazy = None
+        _VARIATIONS_SLOT.__set__(self, value)
+
+    def _set_lazy_mainline(self, codes: List[int]) -> None:
+        _VARIATIONS_SLOT.__set__(self, [])
+        self._lazy = codes if codes else None
+
+    def _materialize(self) -> None:
+        codes, self._lazy = self._lazy, None
+        assert codes is not None
+        node: GameNode = self
+        new = GameNode._child
+        for move in _moves_of(codes):
+            node = new(node, move)
+
+    def mainline_moves(self) -> List[Move]:
+        """The moves of the main line."""
+        if self._lazy is not None:
+            return _moves_of(self._lazy)
+        return super().mainline_moves()
+
+    def board(self) -> Board:
+        """A new :class:`~xiangqi.Board` with the start position (``FEN`` tag or the standard start).
+
+        Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag.
+        """
+        fen = self.headers.get("FEN", "").strip()
+        return Board(fen) if fen else Board()
+
+    def setup(self, board_or_fen: Union[str, Board]) -> None:
+        """Set the start position (a FEN string or a board, whose current position is used)."""
+        fen = board_or_fen if isinstance(board_or_fen, str) else board_or_fen.fen()
+        if fen.split()[:2] == STARTING_FEN.split()[:2]:
+            self.headers.pop("FEN", None)
+        else:
+            self.headers["FEN"] = fen
+
+    @classmethod
+    def from_board(cls, board: Board) -> "Game":
+        """A game whose main line is ``board``'s move stack, from its root position."""
+        root = board.copy()
+        moves = []
+        while root.move_stack:
+            moves.append(root.pop())
+        moves.reverse()
+        game = cls()
+        game.setup(root)
+        game.add_line(moves)
+        if board.is_game_over():
+            outcome = board.outcome()
+            if outcome is not None:
+                winner = getattr(outcome, "winner", None)
+                game.headers["Result"] = "1-0" if winner is True else "0-1" if winner is False else "1/2-1/2"
+        return game
+
+    def __str__(self) -> str:
+        return write_game(self)
+
+    def _repr_html_(self) -> str:
+        """Headers, moves in Chinese notation and the final position (Jupyter shows it inline)."""
+        return game_html(self)
+
+
+_VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]
+
+#: One :class:`~xiangqi.Move` per move code (``from << 7 | to``), made on first use: moves are values (equal and
+#: hashed by their squares), so games share them as they share ICCS tokens' moves.
+_MOVE_TABLE: Dict[int, Move] = {}
+
+
+def _moves_of(codes: List[int]) -> List[Move]:
+    """The moves of a list of move codes."""
+    if not _MOVE_TABLE:
+        _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90) if f != t or not f)
+    try:
+        return list(map(_MOVE_TABLE.__getitem__, codes))
+    except KeyError:  # a code naming no square: Move says so
+        return [Move(c >> 7, c & 127) for c in codes]

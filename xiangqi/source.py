@@ -1,0 +1,231 @@
+"""Where the bytes of a game record come from: a path, ``bytes`` or an open file, gunzipped when compressed.
+
+Every reader (PGN, DhtmlXQ, bulk validation) opens its input here, so one
+input reads the same everywhere:
+
+* :class:`ByteSource` opens a path, ``bytes`` or a binary file and gives its
+  bytes, gunzipped when they start with the gzip magic bytes. Several gzip
+  members in a row are read in turn (what ``cat a.gz b.gz`` makes), and NUL
+  padding after the last one is ignored. Damage -- a stream cut short, a
+  corrupt block, bytes after a member that are not another member, a read
+  error -- ends the data there: everything before it is returned, and
+  :attr:`ByteSource.damage` says what happened. Nothing here raises on
+  damaged data; each reader decides how to report it.
+* Text lines and the one encoding policy are :mod:`xiangqi._encoding`'s
+  (:class:`~xiangqi._encoding.TextLines`): blocks of whole lines with their
+  byte offsets, so that a worker process given ``(path, offset, length)``
+  reads exactly the lines the parent saw.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zlib
+from typing import IO, Any, Callable, Iterator, List, Optional, Union
+
+from xiangqi._encoding import TextLines
+from xiangqi.errors import InvalidRecordError
+
+__all__ = ["GZIP_MAGIC", "Source", "ByteSource", "Gunzip", "is_text_handle", "text_lines"]
+
+#: The first two bytes of a gzip member.
+GZIP_MAGIC = b"\x1f\x8b"
+
+#: What the readers accept: a path, ``bytes``, or an open text or binary file.
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[str], IO[bytes]]
+
+
+def is_text_handle(handle: object) -> bool:
+    """Whether ``handle`` is an open file that reads ``str`` (not bytes)."""
+    if isinstance(handle, io.TextIOBase):
+        return True
+    if isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
+        return False
+    try:
+        return isinstance(handle.read(0), str)  # type: ignore[attr-defined]
+    except Exception:
+        return False
+
+
+def _error_text(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text[0].lower() + text[1:]
+
+
+class Gunzip:
+    """A forward-only gzip decompressor over ``raw_read`` whose ``read(n)`` never raises.
+
+    Members are read one after another; the data ends at the first damage,
+    and :attr:`error` says what it was (``None`` for a sound stream).
+    """
+
+    def __init__(self, raw_read: Callable[[int], bytes]) -> None:
+        self._raw = raw_read
+        self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self._pending = b""
+        self._done = False
+        #: Why the data ended early, or ``None``.
+        self.error: Optional[str] = None
+
+    def _input(self) -> bytes:
+        if self._d.unconsumed_tail:
+            return self._d.unconsumed_tail
+        if self._pending:
+            data, self._pending = self._pending, b""
+            return data
+        return self._raw(1 << 16) or b""
+
+    def read(self, n: int) -> bytes:
+        """Up to ``n`` decompressed bytes; ``b""`` at the end of the data (or at the damage)."""
+        out: List[bytes] = []
+        size = 0
+        while size < n and not self._done:
+            data = self._input()
+            if not data:
+                if not self._d.eof:
+                    self.error = "the compressed data ends early (no end-of-stream marker)"
+                self._done = True
+                break
+            try:
+                piece = self._d.decompress(data, n - size)
+            except zlib.error as exc:
+                self.error = f"damaged compressed data: {_error_text(exc)}"
+                self._done = True
+                break
+            out.append(piece)
+            size += len(piece)
+            if self._d.eof:
+                rest = self._d.unused_data
+                if not rest:
+                    rest = self._raw(1 << 16) or b""
+                if rest.strip(b"\x00"):
+                    if len(rest) < 2:
+                        rest += self._raw(1 << 16) or b""
+                    if rest[:2] != GZIP_MAGIC:
+                        self.error = "the data after the end of a gzip member is not gzip"
+                        self._done = True
+                        break
+                    self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                    self._pending = rest
+                else:
+                    self._done = True
+        return b"".join(out)
+
+
+class ByteSource:
+    """The bytes of one record input, read forward; gunzipped when they start with the gzip magic.
+
+    ``source`` is a path (opened here and closed by :meth:`close`), ``bytes``
+    or an open binary file (left open). Opening a path may raise
+    :class:`OSError`; reading never raises: a read error or damaged gzip data
+    ends the data and sets :attr:`damage`.
+    """
+
+    def __init__(self, source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]) -> None:
+        self._owned: Optional[IO[bytes]] = None
+        handle: Any
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            handle = io.BytesIO(bytes(source))
+        elif isinstance(source, (str, os.PathLike)):
+            handle = self._owned = open(source, "rb")
+        else:
+            handle = source
+        self._handle = handle
+        self._head = self._raw_read(2)
+        #: Whether the data is gzip-compressed.
+        self.gzipped = self._head == GZIP_MAGIC
+        self._gz = Gunzip(self._raw_after_head) if self.gzipped else None
+        #: Why the data ended early (damaged compression or a read error), or ``None``.
+        self.damage: Optional[str] = None
+        self._peeked = b""
+
+    @property
+    def plain(self) -> bool:
+        """Whether the bytes read are a path's own bytes (so an offset is a file offset) and undamaged."""
+        return self._owned is not None and not self.gzipped and self.damage is None
+
+    def _raw_read(self, n: int) -> bytes:
+        try:
+            data = self._handle.read(n)
+        except OSError as exc:
+            self.damage = f"read error: {_error_text(exc)}"
+            return b""
+        return data or b""
+
+    def _raw_after_head(self, n: int) -> bytes:
+        if self._head:
+            head, self._head = self._head, b""
+            return head + self._raw_read(max(0, n - len(head)))
+        return self._raw_read(n)
+
+    def peek(self, n: int) -> bytes:
+        """The next ``n`` bytes (fewer at the end), left to be read again."""
+        if len(self._peeked) < n:
+            self._peeked += self._read(n - len(self._peeked))
+        return self._peeked[:n]
+
+    def _read(self, n: int) -> bytes:
+        if self._gz is not None:
+            data = self._gz.read(n)
+            if self._gz.error is not None and self.damage is None:
+                self.damage = self._gz.error
+            return data
+        return self._raw_after_head(n)
+
+    def read(self, n: int) -> bytes:
+        """Up to ``n`` bytes; ``b""`` at the end of the data."""
+        if self._peeked:
+            out, self._peeked = self._peeked[:n], self._peeked[n:]
+            if len(out) < n:
+                out += self._read(n - len(out))
+            return out
+        return self._read(n)
+
+    def read_all(self) -> bytes:
+        """Everything left."""
+        parts: List[bytes] = []
+        while True:
+            block = self.read(1 << 20)
+            if not block:
+                return b"".join(parts)
+            parts.append(block)
+
+    def close(self) -> None:
+        """Close the file this source opened (a handle given to it stays open)."""
+        if self._owned is not None:
+            self._owned.close()
+
+    def __enter__(self) -> "ByteSource":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _handle_lines(handle: IO[str]) -> Iterator[str]:
+    for line in handle:
+        if "\ufeff" in line:
+            line = line.replace("\ufeff", "")
+        yield line[:-1] if line.endswith("\n") else line
+
+
+def text_lines(source: Source, encoding: Optional[str] = None) -> Iterator[str]:
+    """The text lines (without ``\n``) of a path, ``bytes``, or an open text or binary file.
+
+    Binary input is read by :class:`ByteSource` and decoded by
+    :class:`~xiangqi._encoding.TextLines` (``encoding`` overrides detection).
+    Damaged compressed data raises :class:`~xiangqi.errors.InvalidRecordError`
+    once every line read before the damage has been yielded. A file opened
+    from a path is closed when the iterator ends or is discarded.
+    """
+    if is_text_handle(source):
+        yield from _handle_lines(source)  # type: ignore[arg-type]
+        return
+    src = ByteSource(source)  # type: ignore[arg-type]
+    try:
+        yield from TextLines(src.read, encoding)
+    finally:
+        src.close()
+    if src.damage is not None:
+        raise InvalidRecordError(f"damaged gzip data: {src.damage}")
