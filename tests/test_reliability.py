@@ -8,12 +8,16 @@ them and a regression cannot pass.
 
 from __future__ import annotations
 
+import io
+import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import List
+from typing import Dict, List, Optional, Tuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fuzz.budget import Budget, run_within
 from xiangqi.core import Move
@@ -90,3 +94,191 @@ def test_judge_and_validate_do_not_pass_a_header_only_xqf_without_a_red_king(com
     assert run.returncode == 1 and "Traceback" not in run.stderr
     if command == "judge":
         assert "no red king" in run.stderr
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writers: nested variations without recursion
+# ---------------------------------------------------------------------------------------------------------------
+
+_DEAD_ENDS = [Move.from_iccs("a3a4"), Move.from_iccs("a6a5")]  # legal all along the horse shuffle
+
+
+def nested_variations(depth: int) -> Game:
+    """A game whose line runs through ``depth`` variations, each inside the previous one."""
+    game = Game()
+    node: GameNode = game
+    for i in range(depth):
+        GameNode._child(node, _DEAD_ENDS[i % 2])  # the main line's move here ends at once
+        node = GameNode._child(node, _SHUFFLE[i % 4])  # the line goes on in the variation
+    return game
+
+
+def shape(node: GameNode) -> List[Tuple[Optional[str], int, str]]:
+    """The tree below ``node`` in pre-order: (move, number of children, comment) per node (no recursion)."""
+    out: List[Tuple[Optional[str], int, str]] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        out.append((n.move.iccs() if n.move else None, len(n.variations), n.comment))
+        stack.extend(reversed(n.variations))
+    return out
+
+
+@pytest.mark.parametrize("writer", ["pgn-iccs", "pgn-chinese", "str", "dhtmlxq"])
+def test_writers_take_a_thousand_nested_variations(writer: str) -> None:
+    """1,000 nested variations (13 KB of PGN) raised RecursionError in write_game, str(game), write_dhtmlxq."""
+    from xiangqi.dhtmlxq import read_dhtmlxq, write_dhtmlxq
+    from xiangqi.pgn import read_game, write_game
+
+    game = nested_variations(1000)
+    game.variations[1].variations[1].comment = "a comment two variations deep"
+    write = {"pgn-iccs": lambda: write_game(game, notation="iccs"), "pgn-chinese": lambda: write_game(game),
+             "str": lambda: str(game), "dhtmlxq": lambda: write_dhtmlxq(game)}[writer]
+    text = run_within(write, Budget(seconds=1.0))
+    back = read_dhtmlxq(text) if writer == "dhtmlxq" else read_game(io.StringIO(text))
+    assert back is not None and back.errors == []
+    assert shape(back) == shape(game)
+
+
+def test_convert_takes_a_thousand_nested_variations(tmp_path: Path) -> None:
+    from xiangqi.pgn import write_game
+
+    src = tmp_path / "deep.pgn"
+    src.write_text(write_game(nested_variations(1000), notation="iccs"), encoding="utf-8")
+    for out in ("deep.chinese.pgn", "deep.txt"):
+        run = subprocess.run([sys.executable, "-m", "xiangqi", "convert", str(src), str(tmp_path / out)],
+                             capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert (run.returncode, run.stderr) == (0, "")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# DhtmlXQ reading: tags and variations in (near) linear time, the same result as before
+# ---------------------------------------------------------------------------------------------------------------
+
+def _dx(m: Move) -> str:
+    from xiangqi.dhtmlxq import _xy
+
+    return _xy(m.from_square) + _xy(m.to_square)
+
+
+def chained_variations(n: int) -> str:
+    """``n`` one-move variations, each branching from the one before, listed child first."""
+    tags = [f"[DhtmlXQ_movelist]{_dx(_SHUFFLE[0])}[/DhtmlXQ_movelist]"]
+    for k in range(n, 0, -1):
+        name = f"move_{k - 1}_{k + 1}_{k}"
+        tags.append(f"[DhtmlXQ_{name}]{_dx(_SHUFFLE[k % 4])}[/DhtmlXQ_{name}]")
+    return "[DhtmlXQ]" + "".join(tags) + "[/DhtmlXQ]"
+
+
+def test_dhtmlxq_unclosed_tags_take_linear_time() -> None:
+    """``"[DhtmlXQ]" + "[DhtmlXQ_a]" * 32000 + "[/DhtmlXQ]"`` (352 KB) took 108 s."""
+    from xiangqi.dhtmlxq import read_games
+
+    text = "[DhtmlXQ]" + "[DhtmlXQ_a]" * 32000 + "[/DhtmlXQ]"
+    games = run_within(lambda: list(read_games(text.encode())), BIG_INPUT)
+    assert len(games) == 1 and games[0].variations == []
+
+
+def test_dhtmlxq_chained_variations_listed_child_first_take_linear_time() -> None:
+    """4,000 chained move_B_P_N tags listed child first (about 250 KB) took 12.7 s: one pass per tag."""
+    from xiangqi.dhtmlxq import read_dhtmlxq
+
+    text = chained_variations(4000)
+    assert 240_000 < len(text) < 270_000
+    game = run_within(lambda: read_dhtmlxq(text), BIG_INPUT)
+    assert game.errors == []
+    assert len(shape(game)) == 4002  # the root, the move list's move and one node per variation
+
+
+_OLD_TAG_RE = re.compile(r"\[DhtmlXQ_([A-Za-z0-9_]+)\](.*?)\[/DhtmlXQ_\1\]", re.S)
+
+
+def _old_add_variations(game: Game, variations: List[Tuple[int, int, int, str]], comments: Dict[Tuple[int, int], str],
+                        nodes: Dict[Tuple[int, int], GameNode], fens: Dict[Tuple[int, int], str], line: int) -> None:
+    """The former loop (one pass over the list per round, each variation's board replayed from the root):
+    the oracle of the simulated passes."""
+    from xiangqi import dhtmlxq
+    from xiangqi.errors import InvalidMoveError
+    from xiangqi.pgn import GameError
+
+    while variations:
+        waiting = []
+        for b, p, n, value in variations:
+            target = nodes.get((b, p - 1)) if p >= 1 else None
+            if target is None:
+                waiting.append((b, p, n, value))
+                continue
+            moves, rest = dhtmlxq._moves(value)
+            if dhtmlxq._add_line(game, target.board(), target, n, p - 1, moves, comments, nodes, line, {}) and rest:
+                bad = InvalidMoveError(f"DhtmlXQ variation move_{b}_{p}_{n} ends with {rest!r}, "
+                                       "not a whole 4-digit move")
+                game.errors.append(GameError(p - 1 + len(moves), rest, str(bad), line, bad, False))
+        if len(waiting) == len(variations):
+            for b, p, n, _ in waiting:
+                bad = InvalidMoveError(f"DhtmlXQ variation move_{b}_{p}_{n} branches from a ply that does not exist")
+                game.errors.append(GameError(max(p - 1, 0), f"move_{b}_{p}_{n}", str(bad), line, bad, False))
+            break
+        variations = waiting
+
+
+_TAG_ALPHABET = ["[DhtmlXQ_", "[/DhtmlXQ_", "a", "b", "move", "]", "_", "1", "x", "[", "\n"]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_TAG_ALPHABET), max_size=40))
+def test_dhtmlxq_tag_pairs_match_the_regular_expression(parts: List[str]) -> None:
+    from xiangqi.dhtmlxq import _tag_pairs
+
+    text = "".join(parts)
+    assert list(_tag_pairs(text)) == [(m.group(1), m.group(2)) for m in _OLD_TAG_RE.finditer(text)]
+
+
+def _variation_tags(draw: st.DrawFn) -> str:
+    """A DhtmlXQ block with a random tree written by write_dhtmlxq, its move tags shuffled, some broken."""
+    from xiangqi.board import Board
+    from xiangqi.dhtmlxq import write_dhtmlxq
+
+    game = Game()
+    nodes: List[Tuple[GameNode, Board]] = [(game, Board())]
+    for _ in range(draw(st.integers(0, 25))):
+        parent, board = nodes[draw(st.integers(0, len(nodes) - 1))]
+        moves = list(board.legal_moves)
+        if not moves:
+            continue
+        move = moves[draw(st.integers(0, len(moves) - 1))]
+        child = GameNode._child(parent, move)
+        b = board.copy()
+        b.push(move)
+        nodes.append((child, b))
+    text = write_dhtmlxq(game)
+    tags = [(m.group(1), m.group(2)) for m in _OLD_TAG_RE.finditer(text)]
+    order = draw(st.permutations(range(len(tags))))
+    out = []
+    for i in order:
+        name, value = tags[i]
+        action = draw(st.sampled_from(["keep"] * 6 + ["renumber", "cut"]))
+        if action == "renumber" and name.startswith("move_"):
+            b, p, n = name.split("_")[1:]
+            name = f"move_{draw(st.integers(0, 3))}_{p}_{n}" if draw(st.booleans()) else f"move_{b}_{p}_{draw(st.integers(0, 9))}"
+        elif action == "cut":
+            value = value[:-1]
+        out.append(f"[DhtmlXQ_{name}]{value}[/DhtmlXQ_{name}]")
+    return "[DhtmlXQ]" + "".join(out) + "[/DhtmlXQ]"
+
+
+@settings(max_examples=150)
+@given(st.data())
+def test_dhtmlxq_variations_are_added_as_the_former_passes_added_them(data: st.DataObject) -> None:
+    from xiangqi import dhtmlxq
+
+    text = _variation_tags(data.draw)
+    new = dhtmlxq.read_dhtmlxq(text)
+    saved = dhtmlxq._add_variations
+    dhtmlxq._add_variations = _old_add_variations  # type: ignore[assignment]
+    try:
+        old = dhtmlxq.read_dhtmlxq(text)
+    finally:
+        dhtmlxq._add_variations = saved
+    assert shape(new) == shape(old)
+    assert [(e.ply, e.token, e.reason, e.mainline) for e in new.errors] == \
+        [(e.ply, e.token, e.reason, e.mainline) for e in old.errors]

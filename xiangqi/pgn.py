@@ -41,6 +41,7 @@ import zlib
 from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from xiangqi._encoding import SNIFF_BYTES, LineDecoder, detect_encoding, iter_text_lines
+from xiangqi._nested import Nested, run_nested
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRecordError,
                             XiangqiError)
@@ -1836,7 +1837,12 @@ class _Writer:
 
         The line follows first children; at each node its siblings are written
         as parenthesised variations right after it. ``board`` is restored.
+        Variations nest to any depth (no recursion).
         """
+        run_nested(self._line(first, board, force_number))
+
+    def _line(self, first: GameNode, board: Any, force_number: bool) -> Nested[None]:
+        """:meth:`write_line` as a step of a nested walk: yields the walk of each variation."""
         chain = [first]
         node = first
         while node.variations:
@@ -1866,7 +1872,7 @@ class _Writer:
                     self.token("(")
                     if var.starting_comment:
                         self.token("{" + _clean_comment(var.starting_comment) + "}")
-                    self.write_line(var, board, True)
+                    yield self._line(var, board, True)
                     self.token(")")
                 force_number = True
         for _ in range(pushed):
