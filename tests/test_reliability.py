@@ -13,13 +13,15 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fuzz.budget import Budget, run_within
+from xiangqi.board import Board
 from xiangqi.core import Move
 from xiangqi.pgn import Game, GameNode
 from xiangqi.xqf import read_xqf, write_xqf
@@ -282,3 +284,75 @@ def test_dhtmlxq_variations_are_added_as_the_former_passes_added_them(data: st.D
     assert shape(new) == shape(old)
     assert [(e.ply, e.token, e.reason, e.mainline) for e in new.errors] == \
         [(e.ply, e.token, e.reason, e.mainline) for e in old.errors]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Packed records: one rule for every consumer, a bad item never raises
+# ---------------------------------------------------------------------------------------------------------------
+
+_START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+_FULLMOVE_MAX = 999_999_999  # the nine digits a FEN holds
+
+
+def _with_fullmove(record: "np.ndarray[Any, Any]", fullmove: int) -> "np.ndarray[Any, Any]":
+    out = record.copy()
+    out[..., 48:52] = np.frombuffer(np.uint32(fullmove).tobytes(), dtype=np.uint8)
+    return out
+
+
+def _consumers_agree(packed: "np.ndarray[Any, Any]") -> List[bool]:
+    """Which records each consumer takes; asserts they all take the same ones and none raises."""
+    from xiangqi import batch
+
+    ok = batch.validate(packed) == batch.OK
+    fens = batch.fens(packed)
+    boards = batch.unpack(packed)
+    assert [bool(f) for f in fens] == list(ok)
+    assert [b is not None for b in boards] == list(ok)
+    for fn in (batch.legal_moves, batch.zobrist, batch.attack_maps, batch.planes, batch.legal_mask):
+        status = np.empty(len(packed), dtype=np.int8)
+        fn(packed, status=status)
+        assert list(status == batch.OK) == list(ok), fn.__name__
+    for record, fen, board, good in zip(packed, fens, boards, ok):
+        if good:  # a record taken reads back the same way through every path
+            assert board is not None and board.fen() == fen and Board(fen).fen() == fen
+            assert bytes(batch.pack([fen])[0]) == bytes(record)
+    return [bool(x) for x in ok]
+
+
+@pytest.mark.parametrize("fullmove", [1, 2, _FULLMOVE_MAX - 1, _FULLMOVE_MAX, _FULLMOVE_MAX + 1, 10**9 + 7,
+                                      2**31, 2**32 - 1, 0])
+def test_packed_fullmove_one_rule_for_all_consumers(fullmove: int) -> None:
+    """Fullmove >= 10**9: validate said 0 and fens printed it, unpack raised InvalidFenError."""
+    from xiangqi import batch
+
+    packed = _with_fullmove(batch.pack([_START]), fullmove)
+    assert _consumers_agree(packed) == [1 <= fullmove <= _FULLMOVE_MAX]
+
+
+def test_the_fullmove_number_stops_at_what_a_fen_holds() -> None:
+    """Black's move at the largest fullmove number keeps it there (as the halfmove clock stops at 65535), so
+    every position a board reaches has a FEN and a packed record that read back."""
+    from xiangqi import batch
+
+    board = Board(_START.replace(" w - - 0 1", f" b - - 0 {_FULLMOVE_MAX}"))
+    board.push(Move.from_iccs("h9g7"))
+    assert board.fullmove_number == _FULLMOVE_MAX
+    assert Board(board.fen()).fen() == board.fen()
+    assert _consumers_agree(batch.pack([board])) == [True]
+    board.pop()
+    assert board.fen().endswith(f" b - - 0 {_FULLMOVE_MAX}")
+    with pytest.raises(ValueError):
+        Board(_START.replace(" 0 1", f" 0 {_FULLMOVE_MAX + 1}"))
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.integers(0, 51), st.integers(0, 255)), max_size=6),
+       st.sampled_from([1, 77, _FULLMOVE_MAX, _FULLMOVE_MAX + 1, 2**32 - 1, 0]))
+def test_damaged_packed_records_never_raise(damage: List[Tuple[int, int]], fullmove: int) -> None:
+    from xiangqi import batch
+
+    record = _with_fullmove(batch.pack([_START, "4k4/9/9/9/9/9/9/9/9/4K4 b - - 12 40"]), fullmove)
+    for offset, value in damage:
+        record[offset % 2, offset] = value
+    _consumers_agree(record)
