@@ -189,7 +189,15 @@ def test_convert_to_a_directory_is_refused(games: Path, tmp_path: Path, capsys: 
 # Output that cannot be written: a full disk, a closed standard output, a reader that leaves
 # ---------------------------------------------------------------------------------------------------------------
 
-full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def _is_full_device() -> bool:
+    try:
+        return stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    except OSError:
+        return False
+
+
+# Only the real device: were /dev/full a regular file (something replaced it), writing it would succeed.
+full = pytest.mark.skipif(not _is_full_device(), reason="needs the /dev/full character device (Linux)")
 
 
 @full

@@ -14,13 +14,21 @@ import time
 import tracemalloc
 from typing import Callable, Optional, Tuple, TypeVar
 
-__all__ = ["Budget", "OverBudget", "TIME_S", "MEMORY_BYTES", "run_within"]
+__all__ = ["Budget", "OverBudget", "TIME_S", "MEMORY_BYTES", "PER_BYTE_S", "for_input", "run_within"]
 
 T = TypeVar("T")
 
 #: The budget of one input under 1 MB: 100 ms and 100 MB.
 TIME_S = 0.100
 MEMORY_BYTES = 100 * 1024 * 1024
+#: Linear work on big inputs: 2 s per MB more (the readers take 0.5-1 s per MB of dense records here; the
+#: quadratic faults took 3-100 s on a few hundred KB).
+PER_BYTE_S = 2e-6
+
+
+def for_input(size: int, attempts: int = 3) -> "Budget":
+    """The budget of one input of ``size`` bytes: 100 ms (plus 2 s per MB), 100 MB."""
+    return Budget(TIME_S + PER_BYTE_S * size, MEMORY_BYTES, attempts)
 
 
 class OverBudget(AssertionError):
