@@ -53,7 +53,7 @@ static int finish(xq_pos *p, const uint8_t count[16], uint64_t key) {
 int xq_pos_unpack(xq_pos *pos, const uint8_t *in) {
     if (!pos || !in) return XQ_E_ARG;
     uint32_t fullmove = (uint32_t)in[48] | (uint32_t)in[49] << 8 | (uint32_t)in[50] << 16 | (uint32_t)in[51] << 24;
-    if (in[45] > 1 || fullmove == 0) return XQ_E_FEN_POSITION;
+    if (in[45] > 1 || fullmove == 0 || fullmove > XQ_FULLMOVE_MAX) return XQ_E_FEN_POSITION;
     xq_pos p;
     memset(&p, 0, sizeof p);
     for (int k = 0; k < 45; k++) {
@@ -144,7 +144,7 @@ static int fen_fast(const char *s, size_t len, xq_pos *p) {
         if (len - i >= 4 && memcmp(s + i, " - -", 4) == 0) i += 4;
         if (i < len) {
             long half = read_number(s, len, &i), full = read_number(s, len, &i);
-            if (half < 0 || half > 65535 || full < 1 || i != len) return 0;
+            if (half < 0 || half > 65535 || full < 1 || full > (long)XQ_FULLMOVE_MAX || i != len) return 0;
             p->halfmove = (uint16_t)half;
             p->fullmove = (uint32_t)full;
         }

@@ -63,7 +63,7 @@ static int check_counts(const uint8_t board[90]) {
 
 int xq_pos_check(const xq_pos *p) {
     if (!p) return XQ_E_ARG;
-    if (p->side > 1 || p->fullmove == 0) return XQ_E_FEN_POSITION;
+    if (p->side > 1 || p->fullmove == 0 || p->fullmove > XQ_FULLMOVE_MAX) return XQ_E_FEN_POSITION;
     int st = check_counts(p->board);
     if (st != XQ_OK) return st;
     /* Everything derived from board[] must agree with it: a position that
@@ -149,7 +149,10 @@ int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset)
         size_t n = i - start;
         if (n == 1 && fen[start] == '-' && dashes < 2 && numbers == 0) { dashes++; continue; }
         long v = parse_uint(fen + start, n);
-        if (v < 0 || numbers >= 2 || (numbers == 0 && v > 65535)) { *err_offset = start; return XQ_E_FEN_SYNTAX; }
+        if (v < 0 || numbers >= 2 || (numbers == 0 && v > 65535) || v > (long)XQ_FULLMOVE_MAX) {
+            *err_offset = start;
+            return XQ_E_FEN_SYNTAX;
+        }
         if (numbers == 0) halfmove = v; else fullmove = v;
         numbers++;
     }
@@ -234,7 +237,7 @@ void pos_do_move_fast(xq_pos *p, xq_move m, xq_undo *u) {
     p->board[to] = (uint8_t)pc;
     p->board[from] = 0;
     if ((pc & 7) == XQ_KING) p->king_sq[us] = (uint8_t)to;
-    if (us == XQ_BLACK) p->fullmove++;
+    if (us == XQ_BLACK && p->fullmove < XQ_FULLMOVE_MAX) p->fullmove++;
     p->side = (uint8_t)(us ^ 1);
     p->key = k;
 }
@@ -322,7 +325,7 @@ void xq_pos_do_null(xq_pos *p, xq_undo *u) {
     u->move = 0;
     u->captured = 0;
     p->key ^= ZOBRIST_SIDE;
-    if (p->side == XQ_BLACK) p->fullmove++;
+    if (p->side == XQ_BLACK && p->fullmove < XQ_FULLMOVE_MAX) p->fullmove++;
     if (p->halfmove < 65535) p->halfmove++;
     p->side ^= 1;
 }

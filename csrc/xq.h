@@ -67,6 +67,13 @@ typedef unsigned __int128 xq_bb;
 #error "xq.h needs unsigned __int128 (GCC or Clang on a 64-bit target)"
 #endif
 
+/* The largest fullmove number: the nine digits FEN readers take.  Every
+   position the API makes keeps 1 <= fullmove <= XQ_FULLMOVE_MAX (moves
+   past it leave it there, as the halfmove clock stops at 65535), so its FEN
+   and its packed record can always be read back; a packed record beyond it
+   is rejected like any other bad record. */
+#define XQ_FULLMOVE_MAX 999999999u
+
 /* A position.  Treat the fields as read-only; change it through the API. */
 typedef struct xq_pos {
     xq_bb by_color[2];     /* pieces of each color */
@@ -104,7 +111,7 @@ int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset)
 int xq_pos_fen(const xq_pos *pos, char *buf, size_t cap);
 void xq_pos_copy(xq_pos *dst, const xq_pos *src);
 /* Full consistency check of a position built or changed outside the API:
-   side 0/1, fullmove >= 1, the piece counts set_fen enforces (one king a
+   side 0/1, 1 <= fullmove <= XQ_FULLMOVE_MAX, the piece counts set_fen enforces (one king a
    side, at most 5 pawns and 2 of each other type), and every derived field
    (bitboards, king squares, file-major occupancy, key) equal to what
    board[] implies.  XQ_OK, XQ_E_FEN_POSITION or XQ_E_ARG.  A position that

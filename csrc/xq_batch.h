@@ -49,7 +49,8 @@ extern "C" {
  *                (piece code = color << 3 | type, 0 = empty);
  *   byte   45    side to move: 1 = Red, 0 = Black;
  *   bytes 46-47  halfmove clock, unsigned 16-bit little-endian;
- *   bytes 48-51  fullmove number, unsigned 32-bit little-endian (>= 1).
+ *   bytes 48-51  fullmove number, unsigned 32-bit little-endian
+ *                (1 to XQ_FULLMOVE_MAX, as in a FEN).
  * An all-zero record is never a valid position (it has no kings): batch
  * functions write it for items they could not read. */
 #define XQ_PACKED_SIZE 52
@@ -58,7 +59,8 @@ extern "C" {
 int xq_pos_pack(const xq_pos *pos, uint8_t *out);
 /* Reads a packed record.  Returns XQ_OK, or XQ_E_FEN_POSITION when the
    record does not hold a position that xq_pos_set_fen would accept (bad
-   piece code, king or piece counts, side byte > 1, fullmove 0); the
+   piece code, king or piece counts, side byte > 1, fullmove 0 or above
+   XQ_FULLMOVE_MAX); the
    position is left unchanged then. */
 int xq_pos_unpack(xq_pos *pos, const uint8_t *in);
 

@@ -312,7 +312,8 @@ def pack(positions: Positions, *, threads: int = 1,
     piece_type``, 0 = empty) two per byte, square ``2k`` in the low nibble of
     byte ``k`` and square ``2k + 1`` in the high nibble; byte 45 is the side
     to move (1 Red, 0 Black); bytes 46-47 the halfmove clock (uint16, little
-    endian); bytes 48-51 the fullmove number (uint32, little endian). Items
+    endian); bytes 48-51 the fullmove number (uint32, little endian; 1 to
+    999,999,999, the nine digits a FEN holds, else the record is invalid). Items
     that cannot be read become all-zero records, which every batch function
     reports as :data:`FEN_POSITION`. Feed the array back to any batch function,
     or to :func:`unpack` / :func:`fens`.

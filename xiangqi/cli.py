@@ -2,6 +2,15 @@
 
 Each subcommand's real work lives in its own module; this file only
 dispatches, so ``xiangqi --help`` stays fast.
+
+Every command shares one policy for the end of a run (:func:`main`):
+
+* exit 2: a usage error, an input that cannot be read, an output that
+  cannot be written (a full disk, a closed standard output); exit 1: bad
+  data; one line on standard error, never a traceback;
+* standard output closed by its reader (``xiangqi … | head``): stop quietly,
+  exit 141 (128 + SIGPIPE, what the shell reports for other tools);
+* Ctrl-C: ``xiangqi COMMAND: interrupted`` on standard error, exit 130.
 """
 
 from __future__ import annotations
@@ -10,7 +19,7 @@ import argparse
 import importlib
 import sys
 import time
-from typing import IO, Callable, List, Optional
+from typing import IO, Callable, List, Optional, TextIO
 
 from xiangqi._progress import Progress, format_count
 from xiangqi.core import STARTING_FEN
@@ -70,8 +79,12 @@ def _perft_main(argv: List[str]) -> int:
     parser.add_argument("--proto", choices=("uci", "ucci"), default="uci", help="the engine's protocol (default: uci)")
     parser.add_argument("--engine-timeout", type=float, default=60.0, help="seconds to wait for each engine answer")
     args = parser.parse_args(argv)
-    if args.depth < 0:
-        parser.error(f"--depth must be >= 0, not {args.depth}")
+    from xiangqi.board import check_depth
+
+    try:
+        check_depth(args.depth)
+    except ValueError as exc:
+        parser.error(f"--{exc}")
     if args.divide and args.depth == 0:
         parser.error("--divide needs --depth >= 1")
     if args.threads < 1:
@@ -156,20 +169,43 @@ def main(argv: Optional[List[str]] = None) -> int:
     if handler is None:
         print(f"xiangqi: unknown command {command!r}\n\n" + _DESCRIPTION, file=sys.stderr)
         return 2
+    from xiangqi._cliio import OutputError, guard
+
+    stdout = sys.stdout
+    sys.stdout = guard(stdout, "standard output")
     try:
-        return handler(rest)
+        status = handler(rest)
+        sys.stdout.flush()  # here, not at exit, so that a failed write is reported like any other
+        return status
     except SystemExit as exc:  # argparse's usage errors
         return exc.code if isinstance(exc.code, int) else 2
     except KeyboardInterrupt:
+        print(f"xiangqi {command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # The reader went away (`xiangqi … | head`): stop quietly, as Unix tools do.
-        import os
+    except OutputError as exc:
+        if exc.broken_pipe and exc.target == "standard output":
+            # The reader went away (`xiangqi … | head`): stop quietly, as Unix tools do.
+            _silence_stdout(stdout)
+            return 141
+        print(f"xiangqi {command}: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        sys.stdout = stdout
 
+
+def _silence_stdout(stdout: Optional[TextIO]) -> None:
+    """Point standard output at the null device, so that the interpreter's flush at exit (of what is left
+    in the buffer) does not fail again."""
+    import os
+
+    if stdout is None:
+        return
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
-
+        os.dup2(devnull, stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -9,11 +9,14 @@ Formats are chosen by file extension:
   per line); a ``.txt``, ``.htm`` or ``.html`` input without a ``[DhtmlXQ``
   block is recognised by content (a PGN saved as ``.txt``).
 
-An input with another extension is recognised by content. ``-`` as OUT
-writes PGN (or DhtmlXQ with ``--to dhtmlxq``) to standard output. An OUT
-ending in ``.gz`` is written gzip-compressed. OUT is written to a temporary
-file beside it and renamed over OUT once every game is read, so OUT may be
-IN itself; when the input cannot be read, OUT is left as it was.
+An input with another extension is recognised by content; IN may be a
+stream (``/dev/stdin``, a FIFO). ``-`` as OUT writes PGN (or DhtmlXQ with
+``--to dhtmlxq``) to standard output. An OUT ending in ``.gz`` is written
+gzip-compressed. A regular OUT (or one that does not exist yet) is written
+to a temporary file beside it and renamed over it once every game is read,
+so OUT may be IN itself, and when the input cannot be read OUT is left as
+it was; a symbolic link OUT is kept and its target written. An OUT that is
+not a regular file (``/dev/null``, a FIFO) is written into directly.
 
 Exit status: 0 when every game converted cleanly, 1 when some game had
 problems (they are reported on standard error and the moves before them are
@@ -23,6 +26,7 @@ still written), 2 when the input cannot be read or the request makes no sense.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import io
 import os
@@ -32,6 +36,7 @@ from pathlib import Path
 from typing import IO, Iterator, List, Optional
 
 from xiangqi import formats
+from xiangqi._cliio import guard, input_problem, is_regular, reason, regular_input, writing
 from xiangqi.errors import XiangqiError
 from xiangqi.pgn import NOTATIONS, Game, write_game
 
@@ -80,18 +85,37 @@ def convert_main(argv: List[str]) -> int:
         parser.error(f"cannot tell the output format of {args.output!r} from its extension; use --to")
     if to_format == "xqf" and args.output == "-":
         parser.error("XQF is binary: give an output file, not -")
-    if Path(args.input).is_dir():
-        print(f"xiangqi convert: {args.input} is a directory (give one game file)", file=sys.stderr)
+    problem = input_problem(args.input)
+    if problem:
+        print(f"xiangqi convert: {problem}", file=sys.stderr)
         return 2
-    if not Path(args.input).is_file():
-        print(f"xiangqi convert: no such file: {args.input}", file=sys.stderr)
+    target = _output_target(args.output)
+    if args.output != "-" and os.path.isdir(target):
+        print(f"xiangqi convert: {args.output} is a directory (give an output file)", file=sys.stderr)
         return 2
+    # A regular (or new) OUT is written beside and renamed over at the end; anything else (a device, a FIFO)
+    # is written into directly: replacing it would put a regular file where /dev/null was.
+    direct = args.output != "-" and os.path.exists(target) and not is_regular(target)
+    with contextlib.ExitStack() as stack:
+        try:
+            source = stack.enter_context(regular_input(args.input))
+        except OSError as e:
+            print(f"xiangqi convert: {args.input}: {reason(e)}", file=sys.stderr)
+            return 2
+        return _convert(args, source, to_format, target, direct)
 
+
+def _output_target(output: str) -> str:
+    """The file OUT names: through symbolic links, so that writing OUT keeps a link and fills its target."""
+    return output if output == "-" else os.path.realpath(output)
+
+
+def _convert(args: argparse.Namespace, source: str, to_format: str, target: str, direct: bool) -> int:
     problems = 0
     count = 0
     tmp: Optional[str] = None  # the temporary file beside OUT, renamed over OUT at the end
     try:
-        games = read_any(args.input, args.from_format)
+        games = read_any(source, args.from_format)
         if to_format == "xqf":
             from xiangqi.xqf import write_xqf
 
@@ -104,19 +128,28 @@ def convert_main(argv: List[str]) -> int:
                 return 2
             problems += _report(first, 1, args.input)
             data = write_xqf(first)
-            tmp = _temporary_beside(args.output)
-            Path(tmp).write_bytes(data)
+            with writing(args.output):
+                if direct:
+                    with open(target, "wb") as fh:
+                        fh.write(data)
+                else:
+                    tmp = _temporary_beside(target)
+                    Path(tmp).write_bytes(data)
             count = 1
         else:
             out: IO[str]
             if args.output == "-":
-                out = sys.stdout
+                out = guard(sys.stdout, "standard output")
             else:
-                tmp = _temporary_beside(args.output)
-                if args.output.lower().endswith(".gz"):
-                    out = gzip.open(tmp, "wt", encoding="utf-8", newline="\n")
-                else:
-                    out = io.open(tmp, "w", encoding="utf-8", newline="\n")
+                with writing(args.output):
+                    path = target if direct else _temporary_beside(target)
+                    if not direct:
+                        tmp = path
+                    if args.output.lower().endswith(".gz"):
+                        raw: IO[str] = gzip.open(path, "wt", encoding="utf-8", newline="\n")
+                    else:
+                        raw = io.open(path, "w", encoding="utf-8", newline="\n")
+                out = guard(raw, args.output)
             try:
                 for game in games:
                     count += 1
@@ -128,16 +161,17 @@ def convert_main(argv: List[str]) -> int:
                     else:
                         write_game(game, out, notation=args.notation, traditional=args.traditional)
             finally:
-                if out is not sys.stdout:
+                if args.output != "-":
                     out.close()
         if count == 0:
             print(f"xiangqi convert: no game in {args.input}", file=sys.stderr)
             return 2
         if tmp is not None:
-            os.replace(tmp, args.output)
+            with writing(args.output):
+                os.replace(tmp, target)
             tmp = None
     except (OSError, XiangqiError) as e:
-        print(f"xiangqi convert: {args.input}: {e}", file=sys.stderr)
+        print(f"xiangqi convert: {args.input}: {reason(e) if isinstance(e, OSError) else e}", file=sys.stderr)
         return 2
     finally:
         if tmp is not None:  # not renamed: OUT stays as it was

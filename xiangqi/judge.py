@@ -215,43 +215,44 @@ def judge_main(argv: List[str]) -> int:
     if args.limit is not None and args.limit < 0:
         parser.error(f"--limit must be at least 0 (0 turns it off), not {args.limit}")
 
-    out = sys.stdout
+    from xiangqi._cliio import guard, input_problem, reason, regular_input
+
+    out = guard(sys.stdout, "standard output")
     first = args.position[0]
-    if len(args.position) == 1 and (os.path.isfile(first) or formats.format_of(first, writing=True) is not None):
-        if os.path.isdir(first):
-            print(f"xiangqi judge: {first} is a directory (give one game file)", file=sys.stderr)
-            return 2
-        if not os.path.isfile(first):
-            print(f"xiangqi judge: no such file: {first}", file=sys.stderr)
+    if len(args.position) == 1 and (os.path.exists(first) or formats.format_of(first, writing=True) is not None):
+        problem = input_problem(first)
+        if problem:
+            print(f"xiangqi judge: {problem}", file=sys.stderr)
             return 2
         status = 0
         index = 0
         try:
-            games = formats.read(first)
-            for index, game in enumerate(games, 1):
-                try:
-                    board = game.board()
-                    for move in game.mainline_moves():
-                        board.push(move)
-                except XiangqiError as exc:
-                    print(f"xiangqi judge: {first}: game {index}: {exc}", file=sys.stderr)
-                    status = 1
-                    continue
-                verdict = judge_board(board, rs.name, count=args.count, limit=args.limit)
-                verdict["game"] = index
-                verdict["recorded_result"] = game.headers.get("Result", "*")
-                for err in game.errors:
-                    print(f"xiangqi judge: {first}: game {index}: {err}", file=sys.stderr)
-                    status = 1
-                if args.json:
-                    print(json.dumps(verdict, ensure_ascii=False), file=out)
-                else:
-                    h = game.headers
-                    title = (f"game {index}: {h.get('Red', '?')} - {h.get('Black', '?')}, "
-                             f"recorded {verdict['recorded_result']}, {verdict['plies']} plies")
-                    _print(verdict, out, title=title, explain=args.explain)
+            with regular_input(first) as source:
+                games = formats.read(source)
+                for index, game in enumerate(games, 1):
+                    try:
+                        board = game.board()
+                        for move in game.mainline_moves():
+                            board.push(move)
+                    except XiangqiError as exc:
+                        print(f"xiangqi judge: {first}: game {index}: {exc}", file=sys.stderr)
+                        status = 1
+                        continue
+                    verdict = judge_board(board, rs.name, count=args.count, limit=args.limit)
+                    verdict["game"] = index
+                    verdict["recorded_result"] = game.headers.get("Result", "*")
+                    for err in game.errors:
+                        print(f"xiangqi judge: {first}: game {index}: {err}", file=sys.stderr)
+                        status = 1
+                    if args.json:
+                        print(json.dumps(verdict, ensure_ascii=False), file=out)
+                    else:
+                        h = game.headers
+                        title = (f"game {index}: {h.get('Red', '?')} - {h.get('Black', '?')}, "
+                                 f"recorded {verdict['recorded_result']}, {verdict['plies']} plies")
+                        _print(verdict, out, title=title, explain=args.explain)
         except (OSError, XiangqiError) as exc:
-            print(f"xiangqi judge: {first}: {exc}", file=sys.stderr)
+            print(f"xiangqi judge: {first}: {reason(exc) if isinstance(exc, OSError) else exc}", file=sys.stderr)
             return 2
         if index == 0:
             print(f"xiangqi judge: no game in {first}", file=sys.stderr)
@@ -272,4 +273,6 @@ def judge_main(argv: List[str]) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(judge_main(sys.argv[1:]))
+    from xiangqi.cli import main
+
+    sys.exit(main(["judge", *sys.argv[1:]]))

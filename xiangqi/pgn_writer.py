@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING, Any, List, Optional
 
+from xiangqi._nested import Nested, run_nested
 from xiangqi.core import Move
 
 if TYPE_CHECKING:  # the model imports this module (Game.__str__)
@@ -86,7 +87,12 @@ class _Writer:
 
         The line follows first children; at each node its siblings are written
         as parenthesised variations right after it. ``board`` is restored.
+        Variations nest to any depth (no recursion).
         """
+        run_nested(self._line(first, board, force_number))
+
+    def _line(self, first: GameNode, board: Any, force_number: bool) -> Nested[None]:
+        """:meth:`write_line` as a step of a nested walk: yields the walk of each variation."""
         chain = [first]
         node = first
         while node.variations:
@@ -116,7 +122,7 @@ class _Writer:
                     self.token("(")
                     if var.starting_comment:
                         self.token("{" + _clean_comment(var.starting_comment) + "}")
-                    self.write_line(var, board, True)
+                    yield self._line(var, board, True)
                     self.token(")")
                 force_number = True
         for _ in range(pushed):

@@ -138,6 +138,8 @@ class ByteSource:
         self._gz = Gunzip(self._raw_after_head) if self.gzipped else None
         #: Why the data ended early (damaged compression or a read error), or ``None``.
         self.damage: Optional[str] = None
+        #: The :class:`OSError` that ended the data, when it was a read error rather than damaged data.
+        self.read_error: Optional[OSError] = None
         self._peeked = b""
 
     @property
@@ -150,6 +152,7 @@ class ByteSource:
             data = self._handle.read(n)
         except OSError as exc:
             self.damage = f"read error: {_error_text(exc)}"
+            self.read_error = exc
             return b""
         return data or b""
 
@@ -216,7 +219,8 @@ def text_lines(source: Source, encoding: Optional[str] = None) -> Iterator[str]:
     Binary input is read by :class:`ByteSource` and decoded by
     :class:`~xiangqi._encoding.TextLines` (``encoding`` overrides detection).
     Damaged compressed data raises :class:`~xiangqi.errors.InvalidRecordError`
-    once every line read before the damage has been yielded. A file opened
+    once every line read before the damage has been yielded (a read error re-raises its :class:`OSError` the
+    same way). A file opened
     from a path is closed when the iterator ends or is discarded.
     """
     if is_text_handle(source):
@@ -227,5 +231,7 @@ def text_lines(source: Source, encoding: Optional[str] = None) -> Iterator[str]:
         yield from TextLines(src.read, encoding)
     finally:
         src.close()
+    if src.read_error is not None:
+        raise src.read_error  # an input/output failure, not damaged data: the caller's OSError handling applies
     if src.damage is not None:
         raise InvalidRecordError(f"damaged gzip data: {src.damage}")

@@ -62,7 +62,7 @@ import re
 import sys
 import threading
 import time
-from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 from xiangqi import dhtmlxq, formats, pgn, xqf
 from xiangqi import notation as _notation
@@ -77,6 +77,9 @@ from xiangqi.game import RESULT_WORDS as _RESULT_WORDS
 from xiangqi.game import normalize_result, start_board
 from xiangqi.pgn import game_starts
 from xiangqi.source import ByteSource
+
+if TYPE_CHECKING:
+    from xiangqi.report_html import HtmlReport  # which imports this module's report types
 
 __all__ = [
     "ERROR_KINDS", "WARNING_KINDS", "FORMATS", "RULE_SETS", "DEFAULT_CHUNK_BYTES",
@@ -1105,7 +1108,15 @@ def _process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
     if sys.platform.startswith("linux") and threading.active_count() == 1 and \
             "fork" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("fork")
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_interrupt)
+
+
+def _ignore_interrupt() -> None:
+    """In a pool worker: leave Ctrl-C (sent to the whole process group) to the parent, which stops the pool,
+    instead of each worker printing a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.futures.Executor], fmt: str,
@@ -1364,8 +1375,11 @@ def _parser() -> argparse.ArgumentParser:
 def _report_clash(report: str, paths: Sequence[str], files: Sequence[str]) -> Optional[str]:
     """Why the report file must not be written (it is an input, or a game file inside a folder being
     checked, which writing it would empty or add to the inputs), or None."""
+    from xiangqi._cliio import same_file
+
     target = os.path.realpath(report)
-    if any(os.path.realpath(f) == target for f in files):
+    # The same file, not the same name: a hard link or a bind mount reaches a game file under another path.
+    if any(os.path.realpath(f) == target or same_file(f, report) for f in files):
         return "it is one of the game files to check (writing it would destroy it)"
     for path in paths:
         if not os.path.isdir(path):
@@ -1416,18 +1430,42 @@ def validate_main(argv: Sequence[str]) -> int:
         from xiangqi.report_html import HtmlReport
 
         html_report = HtmlReport()
+    from xiangqi._cliio import guard, reason, regular_input
+
     jobs = args.jobs or (os.cpu_count() or 1)
+    stdout = guard(sys.stdout, "standard output")
     report_stream: Optional[TextIO] = None
-    summary_stream: TextIO = sys.stdout
+    summary_stream: TextIO = stdout
     if args.report == "-":
-        report_stream = sys.stdout
+        report_stream = stdout
         summary_stream = sys.stderr
     elif args.report:
         try:
-            report_stream = open(args.report, "w", encoding="utf-8", newline="")
+            report_stream = guard(open(args.report, "w", encoding="utf-8", newline=""), args.report)
         except OSError as exc:
-            print(f"xiangqi validate: cannot write the report: {exc}", file=sys.stderr)
+            print(f"xiangqi validate: cannot write the report {args.report}: {reason(exc)}", file=sys.stderr)
             return 2
+    with contextlib.ExitStack() as inputs_stack:
+        # Streams (a pipe, a FIFO, /dev/stdin) are read once into temporary files, which the chunk readers
+        # can seek and reopen; their reports still name the stream.
+        names: Dict[str, str] = {}
+        for i, f in enumerate(files):
+            try:
+                regular = inputs_stack.enter_context(regular_input(f))
+            except OSError as exc:
+                if report_stream is not None and report_stream is not stdout:
+                    report_stream.close()
+                print(f"xiangqi validate: cannot read {f}: {reason(exc)}", file=sys.stderr)
+                return 2
+            if regular != f:
+                names[regular] = f
+                files[i] = regular
+        return _validate_files(args, inputs, files, names, jobs, report_stream, summary_stream, html_report)
+
+
+def _validate_files(args: argparse.Namespace, inputs: List[Tuple[str, List[str]]], files: List[str],
+                    names: Dict[str, str], jobs: int, report_stream: Optional[TextIO],
+                    summary_stream: TextIO, html_report: "Optional[HtmlReport]") -> int:
     writer = None
     if report_stream is not None:
         writer = ReportWriter(report_stream, "csv" if str(args.report).lower().endswith(".csv") else "jsonl")
@@ -1451,6 +1489,8 @@ def validate_main(argv: Sequence[str]) -> int:
             reports = _run(files, args.rules, 1 if executor is None and jobs == 1 else jobs, executor,
                            args.format, args.chunk_kib * 1024)
             for r in reports:
+                if r.source in names:
+                    r = dataclasses.replace(r, source=names[r.source])
                 summary.add(r)
                 games_in[r.source] += 1
                 if writer is not None:
@@ -1461,7 +1501,7 @@ def validate_main(argv: Sequence[str]) -> int:
                                 errors=summary.invalid)
     finally:
         progress.close()
-        if report_stream is not None and report_stream is not sys.stdout:
+        if report_stream is not None and report_stream is not summary_stream and args.report != "-":
             report_stream.close()
     summary.seconds = time.perf_counter() - t0
     if html_report is not None:
@@ -1483,4 +1523,6 @@ def validate_main(argv: Sequence[str]) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(validate_main(sys.argv[1:]))
+    from xiangqi.cli import main
+
+    sys.exit(main(["validate", *sys.argv[1:]]))

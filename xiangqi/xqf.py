@@ -259,8 +259,13 @@ def _read_tree(game: Game, data: bytes, header: XqfHeader) -> None:
 
     body = _Body(data, header)
     if body.at_end():
-        game.headers["FEN"] = _start_fen(header, None)
+        fen = _start_fen(header, None)
+        game.headers["FEN"] = fen
         _drop_standard_fen(game)
+        try:
+            Board(fen)  # a header without moves still has to hold a position
+        except InvalidFenError as e:
+            game.errors.append(GameError(0, "", f"bad start position: {e}", 0, e))
         return
     try:
         _, _, root_next, _, root_comment = _read_record(body, header)
@@ -281,26 +286,30 @@ def _read_tree(game: Game, data: bytes, header: XqfHeader) -> None:
     except InvalidFenError as e:
         game.errors.append(GameError(0, "", f"bad start position: {e}", 0, e))
         return
-    # Pre-order walk. `parent` is the node the next record is a child of (None: a dropped subtree);
-    # `pending` holds, per record that announced a sibling, the parent and ply to return to.
+    # Pre-order walk. `parent` is the node the next record is a child of (None: a dropped subtree), `main`
+    # whether it is on the main line (kept here: asking the node walks to the root, per error);
+    # `pending` holds, per record that announced a sibling, the parent, its `main` and the ply to return to.
     parent: Optional[GameNode] = game
+    main = True
     ply = 0
-    pending: List[Tuple[Optional[GameNode], int]] = []
+    pending: List[Tuple[Optional[GameNode], bool, int]] = []
     while root_next:
         offset = body.pos
         try:
             src_b, dst_b, has_next, has_var, comment = _read_record(body, header)
         except InvalidRecordError as e:
-            game.errors.append(GameError(ply, "", str(e), 0, e, parent is not None and parent.is_mainline(), offset))
+            game.errors.append(GameError(ply, "", str(e), 0, e, parent is not None and main, offset))
             return
         if has_var:
-            pending.append((parent, ply))
+            pending.append((parent, main, ply))
         node: Optional[GameNode] = None
+        node_main = False
         if parent is not None:
             src, dst = _xy_square(src_b), _xy_square(dst_b)
             move: Optional[Move] = Move(src, dst) if src is not None and dst is not None else None
             if move is not None and board.is_legal(move):
                 node = GameNode._child(parent, move)
+                node_main = main and parent.variations[0] is node
                 node.comment = comment
                 board.push(move)
                 ply += 1
@@ -309,13 +318,13 @@ def _read_tree(game: Game, data: bytes, header: XqfHeader) -> None:
                 reason = (f"illegal move {token!r} in {board.fen()}: {board.illegal_reason(move)}"
                           if move is not None else f"move record with off-board squares ({src_b}, {dst_b})")
                 err: XiangqiError = IllegalMoveError(reason) if move is not None else InvalidMoveError(reason)
-                game.errors.append(GameError(ply, token, reason, 0, err, parent.is_mainline(), offset))
+                game.errors.append(GameError(ply, token, reason, 0, err, main, offset))
         if has_next:
-            parent = node
+            parent, main = node, node_main
         else:
             if not pending:
                 break
-            parent, back_ply = pending.pop()
+            parent, main, back_ply = pending.pop()
             while ply > back_ply:
                 board.pop()
                 ply -= 1

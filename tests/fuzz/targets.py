@@ -1,0 +1,178 @@
+"""Fuzz targets: one entry point each, fed bytes, checking the contract every input must keep.
+
+The contract: the call returns (or raises one of the library's typed errors, where the entry point documents
+raising) within the budget of :mod:`budget`; what it returns can be written back out. Anything else (an
+``IndexError``, ``RecursionError``, ``UnicodeError``, a hang, memory growth) is a finding.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any, Callable, Dict
+
+import numpy as np
+
+from xiangqi.errors import InternalError, XiangqiError
+
+__all__ = ["TARGETS", "Target"]
+
+Target = Callable[[bytes], None]
+
+
+def _typed(exc: BaseException) -> bool:
+    """A documented failure: a :class:`XiangqiError` other than the core's own bug report."""
+    return isinstance(exc, XiangqiError) and not isinstance(exc, InternalError)
+
+
+def pgn(data: bytes) -> None:
+    """pgn.read_games (bytes, any encoding, gzip); every game read writes back out as PGN."""
+    from xiangqi.pgn import read_games, write_game
+
+    try:
+        for game in read_games(data):
+            write_game(game, notation="iccs")
+    except Exception as exc:
+        if not _typed(exc):  # a damaged .gz raises InvalidRecordError after the games before it
+            raise
+
+
+def xqf(data: bytes) -> None:
+    """xqf.read_xqf; a game read writes back out as XQF (or says why its position does not fit) and PGN."""
+    from xiangqi.pgn import write_game
+    from xiangqi.xqf import read_xqf, write_xqf
+
+    try:
+        game = read_xqf(data)
+    except Exception as exc:
+        if not _typed(exc):
+            raise
+        return
+    write_game(game, notation="iccs")
+    try:
+        write_xqf(game)
+    except Exception as exc:
+        if not _typed(exc):
+            raise
+
+
+def dhtmlxq(data: bytes) -> None:
+    """dhtmlxq.read_games; every game read writes back out as DhtmlXQ and reads back without raising."""
+    from xiangqi.dhtmlxq import read_dhtmlxq, read_games, write_dhtmlxq
+
+    try:
+        for game in read_games(data):
+            read_dhtmlxq(write_dhtmlxq(game))
+    except Exception as exc:
+        if not _typed(exc):  # damaged gzip data raises InvalidRecordError after the games before it
+            raise
+
+
+_SCRATCH: Dict[str, str] = {}
+
+
+def validate(data: bytes) -> None:
+    """validate.validate on a file holding ``data``: every problem is a report, never an exception."""
+    from xiangqi.validate import validate as run
+
+    path = _SCRATCH.get("path")
+    if path is None:
+        fd, path = tempfile.mkstemp(prefix="xiangqi-fuzz-", suffix=".pgn")
+        os.close(fd)
+        _SCRATCH["path"] = path
+    with open(path, "wb") as fh:
+        fh.write(data)
+    list(run([path]))
+
+
+_POSITIONS = ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+              "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+              "3k5/4P4/9/9/9/9/9/9/4p4/5K3 b - - 3 60")
+
+
+def notation(data: bytes) -> None:
+    """notation.parse_move on text from the bytes, in three positions; a move found formats and parses back."""
+    from xiangqi.board import Board
+    from xiangqi.notation import format_chinese, format_wxf, parse_move
+
+    text = data.decode("utf-8", "replace")
+    for fen in _POSITIONS:
+        board = Board(fen)
+        for one_based in (False, True):
+            try:
+                move = parse_move(board, text, one_based=one_based)
+            except Exception as exc:
+                if not _typed(exc):
+                    raise
+                continue
+            assert board.is_legal(move), (fen, text, move)
+            assert parse_move(board, format_chinese(board, move)) == move
+            assert parse_move(board, format_wxf(board, move)) == move
+
+
+def fen(data: bytes) -> None:
+    """Board(FEN): a position read gives a FEN that reads back to itself."""
+    from xiangqi.board import Board
+
+    text = data.decode("utf-8", "replace")
+    try:
+        board = Board(text)
+    except Exception as exc:
+        if not _typed(exc):
+            raise
+        return
+    assert Board(board.fen()).fen() == board.fen()
+
+
+def packed(data: bytes) -> None:
+    """Packed batch input: every consumer takes the same records, none raises, a record taken reads back."""
+    from xiangqi import batch
+    from xiangqi.board import Board
+
+    size = batch.PACKED_SIZE
+    n = len(data) // size
+    arr = np.frombuffer(data[:n * size], dtype=np.uint8).reshape(n, size).copy()
+    ok = batch.validate(arr) == batch.OK
+    fens = batch.fens(arr)
+    boards = batch.unpack(arr)
+    assert [bool(f) for f in fens] == list(ok)
+    assert [b is not None for b in boards] == list(ok)
+    for fn in (batch.legal_moves, batch.zobrist, batch.attack_maps, batch.planes):
+        status = np.empty(n, dtype=np.int8)
+        fn(arr, status=status)
+        assert list(status == batch.OK) == list(ok), fn.__name__
+    _legal_mask_agrees(arr, ok)
+    for record, f, good in zip(arr, fens, ok):
+        if good:
+            assert Board(f).fen() == f
+            assert bytes(batch.pack([f])[0]) == bytes(record)
+
+
+def _legal_mask_agrees(arr: "np.ndarray[Any, Any]", ok: "np.ndarray[Any, Any]") -> None:
+    """legal_mask takes the records the others take, except (as documented) a position with a legal move
+    that no mask index names (a piece where it can never get in a game)."""
+    from xiangqi import batch
+    from xiangqi.board import Board
+
+    status = np.empty(len(arr), dtype=np.int8)
+    batch.legal_mask(arr, status=status)
+    fens = batch.fens(arr)
+    for i, good in enumerate(ok):
+        if status[i] == batch.OK:
+            assert good, i
+        elif good:
+            board = Board(fens[i])
+            unnamed = []
+            for move in board.legal_moves:
+                try:
+                    batch.move_index(move)
+                except ValueError:
+                    unnamed.append(move)
+            assert unnamed, (fens[i], int(status[i]))
+
+
+#: name -> target. The names are the corpus's and the runner's.
+TARGETS: Dict[str, Target] = {
+    "pgn": pgn, "xqf": xqf, "dhtmlxq": dhtmlxq, "validate": validate, "notation": notation, "fen": fen,
+    "packed": packed,
+}
