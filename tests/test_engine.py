@@ -297,3 +297,13 @@ def test_fairy_banmoves(fairy: SimpleEngine) -> None:
         return
     other = fairy.play(board, Limit(depth=4), banmoves=[best]).move
     assert other is not None and other != best and board.is_legal(other)
+
+
+@needs_fairy
+def test_fairy_ucci_gets_its_time_in_milliseconds() -> None:
+    # Fairy-Stockfish reads UCCI's go time in milliseconds (without a usemillisec option in older versions):
+    # sent as seconds, half a second would be 1 ms to it and it would answer at once.
+    with SimpleEngine.popen_ucci(FAIRY) as engine:
+        result = engine.play(Board(), Limit(time=0.5))
+        assert result.move is not None
+        assert result.info["time"] >= 0.2

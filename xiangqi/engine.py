@@ -983,6 +983,10 @@ class UcciProtocol(EngineProtocol):
         if opt is not None:
             self.send_line(self._setoption_line(opt.name, "true"))
             self._millisec = True
+        elif self.id.get("name", "").startswith("Fairy-Stockfish"):
+            # Fairy-Stockfish reads UCCI times in milliseconds, also in versions without a usemillisec option
+            # (its current default is usemillisec true); seconds would be a thousand times too short for it.
+            self._millisec = True
 
     def _t(self, seconds: float) -> str:
         if self._millisec:
@@ -1145,7 +1149,12 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
 
 async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0, **popen_args: object
                      ) -> Tuple[asyncio.SubprocessTransport, UcciProtocol]:
-    """Start a UCCI engine and shake hands (``ucci`` … ``ucciok``); ``usemillisec`` is switched on when offered."""
+    """Start a UCCI engine and shake hands (``ucci`` … ``ucciok``).
+
+    Times go in seconds, as UCCI says, unless the engine offers ``usemillisec``
+    (which is switched on) or is a Fairy-Stockfish, which reads them in
+    milliseconds whether or not it has the option.
+    """
     transport, protocol = await _popen(UcciProtocol, command, Dialect.UCCI, timeout, popen_args)
     assert isinstance(protocol, UcciProtocol)
     return transport, protocol
