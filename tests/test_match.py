@@ -205,6 +205,19 @@ def test_hanging_engine_loses_on_time(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "did not answer" in game.end().comment
 
 
+def test_hanging_engine_loses_under_a_depth_limit_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A depth or node limit has no time of its own: the move may take --timeout seconds, not forever.
+    out = tmp_path / "games.pgn"
+    started = time.monotonic()
+    rc = main(["match", "--engine", f"cmd={FAKE} normal", "--engine", f"cmd={FAKE} hang", "name=hang",
+               "--games", "1", "--depth", "3", "--timeout", "0.3", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    assert time.monotonic() - started < 5.0
+    (game,) = read_back(out)
+    assert game.headers["Result"] == "1-0" and game.headers["Termination"] == "time forfeit"
+    assert "did not answer" in game.end().comment and "killed" in game.end().comment
+
+
 def written(path: Path) -> int:
     return path.read_text(encoding="utf-8").count("[Result") if path.exists() else 0
 
