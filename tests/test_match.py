@@ -278,6 +278,7 @@ def test_specs_tc_and_elo(tmp_path: Path) -> None:
     assert parse_tc("10+0.1").increment == 0.1
     even = MatchScore(3, 4, 3)
     assert even.elo()[0] == 0.0 and 0 < even.elo()[1] < 400
+    assert "Elo +0.0 ±" in even.line() and "Elo +0.0 ±" in MatchScore(1, 0, 1).line()   # never -0.0
     ahead = MatchScore(6, 2, 2)
     elo, margin = ahead.elo()
     assert 140 < elo < 150 and margin > 0     # 70 %: -400 log10(1/0.7 - 1) = 147.2
