@@ -307,3 +307,14 @@ def test_fairy_ucci_gets_its_time_in_milliseconds() -> None:
         result = engine.play(Board(), Limit(time=0.5))
         assert result.move is not None
         assert result.info["time"] >= 0.2
+
+
+def test_ucci_seconds_engine_is_stopped_at_a_fraction_of_a_second() -> None:
+    # UCCI in seconds cannot say 0.3 s: the engine gets the whole second up, and the client stops it on time.
+    with SimpleEngine.popen_ucci(FAKE + ["seconds"]) as engine:
+        result = engine.play(Board(), Limit(time=0.3))
+        assert result.move is not None and result.info.get("string") == "stopped"
+        result = engine.play(Board(), Limit(time=1.5))
+        assert result.move is not None and result.info.get("string") == "stopped"
+        result = engine.play(Board(), Limit(depth=3))
+        assert result.move is not None and "string" not in result.info

@@ -38,6 +38,7 @@ import collections
 import dataclasses
 import enum
 import functools
+import math
 import shlex
 import threading
 from types import TracebackType
@@ -677,6 +678,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     def _go_line(self, board: Board, limit: Limit) -> str:
         raise NotImplementedError
 
+    def _stop_after(self, limit: Limit) -> Optional[float]:
+        """Seconds after which the client itself sends ``stop``: when the go line cannot say the limit's time."""
+        return None
+
     async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
         raise NotImplementedError
 
@@ -772,6 +777,16 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         self.send_line(go)
         what = f"{go!r} with 'bestmove' in {board.fen()}"
         one_based = self.dialect.one_based
+        after = self._stop_after(limit)
+        timer = self.loop.call_later(after, self._stop, search) if after is not None else None
+        try:
+            return await self._read_search(board, search, what, one_based)
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    async def _read_search(self, board: Board, search: _Search, what: str, one_based: bool) -> PlayResult:
+        """The infos of a running search, until ``bestmove`` or ``nobestmove``."""
         while True:
             line = await self._next_line(what, search=search)
             tokens = line.split()
@@ -993,6 +1008,12 @@ class UcciProtocol(EngineProtocol):
             return _ms(seconds)
         return str(max(1, int(seconds)))
 
+    def _stop_after(self, limit: Limit) -> Optional[float]:
+        # Whole seconds cannot say 0.3 s or 1.5 s: the engine is given the second up and stopped on time.
+        if limit.time is None or self._millisec or limit.time == int(limit.time):
+            return None
+        return limit.time
+
     def _go_line(self, board: Board, limit: Limit) -> str:
         if limit.mate is not None:
             raise ValueError("UCCI has no 'go mate'; use depth, nodes or time")
@@ -1003,7 +1024,7 @@ class UcciProtocol(EngineProtocol):
             parts += ["nodes", str(int(limit.nodes))]
         t = self._t
         if limit.time is not None:
-            parts += ["time", t(limit.time), "movestogo", "1"]
+            parts += ["time", t(limit.time) if self._millisec else str(max(1, math.ceil(limit.time))), "movestogo", "1"]
         else:
             own, opp = (limit.red_clock, limit.black_clock) if board.turn else (limit.black_clock, limit.red_clock)
             own_inc, opp_inc = (limit.red_inc, limit.black_inc) if board.turn else (limit.black_inc, limit.red_inc)

@@ -378,7 +378,8 @@ class MatchScore:
         """``games 12: +5 =4 -3, Elo +58.4 ± 140.2``."""
         elo, margin = self.elo()
         margin_text = "inf" if math.isinf(margin) or math.isnan(margin) else f"{margin:.1f}"
-        elo_text = f"{round(elo, 1) + 0.0:+.1f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")  # never -0.0
+        # round(...) + 0.0: an even score reads +0.0, never -0.0
+        elo_text = f"{round(elo, 1) + 0.0:+.1f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
         return f"games {self.games}: +{self.wins} ={self.draws} -{self.losses}, Elo {elo_text} ± {margin_text}"
 
 
