@@ -318,3 +318,22 @@ def test_ucci_seconds_engine_is_stopped_at_a_fraction_of_a_second() -> None:
         assert result.move is not None and result.info.get("string") == "stopped"
         result = engine.play(Board(), Limit(depth=3))
         assert result.move is not None and "string" not in result.info
+
+
+@needs_fairy
+def test_fairy_root_moves(fairy: SimpleEngine) -> None:
+    # UCI sends searchmoves; UCCI has none and bans every other move instead.
+    board = Board()
+    board.push_iccs("h2e2")
+    only = [Move.from_iccs("a6a5"), Move.from_iccs("i6i5")]
+    assert fairy.play(board, Limit(depth=5), root_moves=only[:1]).move == only[0]
+    assert fairy.analyse(board, Limit(depth=5), root_moves=only)["pv"][0] in only
+    with fairy.analysis(board, Limit(depth=5), root_moves=only) as analysis:
+        assert analysis.wait().move in only
+    with pytest.raises(ValueError, match="not legal"):
+        fairy.play(board, Limit(depth=2), root_moves=[Move.from_iccs("h2e2")])
+
+
+def test_own_engine_root_moves() -> None:
+    with SimpleEngine.popen_uci([sys.executable, "-m", "xiangqi", "engine"]) as engine:
+        assert engine.play(Board(), Limit(depth=4), root_moves=[Move.from_iccs("i3i4")]).move == Move.from_iccs("i3i4")

@@ -766,9 +766,17 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         self.send_line(line)
 
     async def _search(self, board: Board, limit: Limit, search: _Search, multipv: int, game: object,
-                      banmoves: Sequence[Move] = ()) -> PlayResult:
+                      banmoves: Sequence[Move] = (), root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
         """Send the position and ``go``, read infos until ``bestmove``; the caller holds the lock."""
         go = self._go_line(board, limit)
+        if root_moves:
+            for move in root_moves:
+                if not board.is_legal(move):
+                    raise ValueError(f"root move {move.iccs()} is not legal in {board.fen()}")
+            if isinstance(self, UcciProtocol):   # UCCI has no searchmoves: every other move is banned
+                banmoves = list(banmoves) + [m for m in board.legal_moves if m not in root_moves]
+            else:
+                go += " searchmoves " + " ".join(self._format(m) for m in root_moves)
         await self._prepare(board, multipv, game)
         if banmoves:
             if not isinstance(self, UcciProtocol):
@@ -827,38 +835,45 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             ponder = replies[0] if replies else None
         return PlayResult(move, ponder, info, draw_offered="draw" in tokens[2:], resigned="resign" in tokens[2:])
 
-    async def play(self, board: Board, limit: Limit, *, game: object = None,
-                   banmoves: Sequence[Move] = ()) -> PlayResult:
+    async def play(self, board: Board, limit: Limit, *, game: object = None, banmoves: Sequence[Move] = (),
+                   root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
         """Ask for a move in ``board``'s position (its move stack is sent too) under ``limit``.
 
         ``game``: any object identifying the game; a new one sends
-        ``ucinewgame``. ``banmoves`` (UCCI) forbids moves.
+        ``ucinewgame``. ``banmoves`` (UCCI) forbids moves; ``root_moves``
+        (legal moves) limits the search to them (UCI ``searchmoves``; in
+        UCCI the other moves are banned).
         """
         if limit.is_empty():
             raise ValueError("play needs a limit (time, depth, nodes, mate or a clock)")
         async with self._busy:
             search = _Search(board, self._deadline(limit.time_bound(board.turn)))
-            return await self._search(board, limit, search, 1, game, banmoves)
+            return await self._search(board, limit, search, 1, game, banmoves, root_moves)
 
     @overload
-    async def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...) -> InfoDict: ...
+    async def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...,
+                      root_moves: Optional[Sequence[Move]] = ...) -> InfoDict: ...
     @overload
-    async def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...) -> List[InfoDict]: ...
+    async def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...,
+                      root_moves: Optional[Sequence[Move]] = ...) -> List[InfoDict]: ...
 
-    async def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None,
-                      game: object = None) -> Union[InfoDict, List[InfoDict]]:
-        """Analyse the position until ``limit``; with ``multipv=N`` a list of the best N lines' infos."""
+    async def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None, game: object = None,
+                      root_moves: Optional[Sequence[Move]] = None) -> Union[InfoDict, List[InfoDict]]:
+        """Analyse the position until ``limit``; with ``multipv=N`` a list of the best N lines' infos.
+
+        ``root_moves``: as in :meth:`play`.
+        """
         if limit.is_empty():
             raise ValueError("analyse needs a limit (use analysis() for an infinite search)")
         async with self._busy:
             search = _Search(board, self._deadline(limit.time_bound(board.turn)))
-            await self._search(board, limit, search, multipv or 1, game)
+            await self._search(board, limit, search, multipv or 1, game, root_moves=root_moves)
         if multipv is None:
             return search.infos.get(1, InfoDict())
         return [search.infos[k] for k in sorted(search.infos)]
 
     async def analysis(self, board: Board, limit: Optional[Limit] = None, *, multipv: Optional[int] = None,
-                       game: object = None) -> "AnalysisResult":
+                       game: object = None, root_moves: Optional[Sequence[Move]] = None) -> "AnalysisResult":
         """Start analysing (until ``limit``, or until :meth:`AnalysisResult.stop`); infos stream as they come."""
         limit = limit or Limit()
         await self._busy.acquire()
@@ -869,7 +884,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
         async def run() -> None:
             try:
-                played = await self._search(board, limit, search, multipv or 1, game)
+                played = await self._search(board, limit, search, multipv or 1, game, root_moves=root_moves)
                 result._finish(BestMove(played.move, played.ponder), None)
             except BaseException as exc:  # handed to the reader of the result
                 result._finish(None, exc)
@@ -1264,26 +1279,29 @@ class SimpleEngine:
         """``isready`` / ``readyok``."""
         self._run(self.protocol.ping())
 
-    def play(self, board: Board, limit: Limit, *, game: object = None, banmoves: Sequence[Move] = ()) -> PlayResult:
+    def play(self, board: Board, limit: Limit, *, game: object = None, banmoves: Sequence[Move] = (),
+             root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
         """The engine's move (see :meth:`EngineProtocol.play`)."""
-        return self._run(self.protocol.play(board, limit, game=game, banmoves=banmoves))
+        return self._run(self.protocol.play(board, limit, game=game, banmoves=banmoves, root_moves=root_moves))
 
     @overload
-    def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...) -> InfoDict: ...
+    def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...,
+                root_moves: Optional[Sequence[Move]] = ...) -> InfoDict: ...
     @overload
-    def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...) -> List[InfoDict]: ...
+    def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...,
+                root_moves: Optional[Sequence[Move]] = ...) -> List[InfoDict]: ...
 
-    def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None,
-                game: object = None) -> Union[InfoDict, List[InfoDict]]:
+    def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None, game: object = None,
+                root_moves: Optional[Sequence[Move]] = None) -> Union[InfoDict, List[InfoDict]]:
         """Analyse until ``limit`` (see :meth:`EngineProtocol.analyse`)."""
         if multipv is None:
-            return self._run(self.protocol.analyse(board, limit, game=game))
-        return self._run(self.protocol.analyse(board, limit, multipv=multipv, game=game))
+            return self._run(self.protocol.analyse(board, limit, game=game, root_moves=root_moves))
+        return self._run(self.protocol.analyse(board, limit, multipv=multipv, game=game, root_moves=root_moves))
 
     def analysis(self, board: Board, limit: Optional[Limit] = None, *, multipv: Optional[int] = None,
-                 game: object = None) -> "SimpleAnalysisResult":
+                 game: object = None, root_moves: Optional[Sequence[Move]] = None) -> "SimpleAnalysisResult":
         """Start an analysis; iterate over its infos, ``stop()`` it, or use it as a context manager."""
-        result = self._run(self.protocol.analysis(board, limit, multipv=multipv, game=game))
+        result = self._run(self.protocol.analysis(board, limit, multipv=multipv, game=game, root_moves=root_moves))
         return SimpleAnalysisResult(self, result)
 
     def perft(self, board: Board, depth: int) -> Dict[Move, int]:
