@@ -337,3 +337,24 @@ def test_fairy_root_moves(fairy: SimpleEngine) -> None:
 def test_own_engine_root_moves() -> None:
     with SimpleEngine.popen_uci([sys.executable, "-m", "xiangqi", "engine"]) as engine:
         assert engine.play(Board(), Limit(depth=4), root_moves=[Move.from_iccs("i3i4")]).move == Move.from_iccs("i3i4")
+
+
+def test_bound_scores_are_marked_and_do_not_linger() -> None:
+    board = Board()
+    info = parse_info("depth 8 score cp -179 upperbound nodes 4519 pv h2e2".split(), board, one_based=False)
+    assert info["score"].relative == Cp(-179) and info.get("upperbound") is True and "lowerbound" not in info
+    assert info["nodes"] == 4519 and info["pv"] == [Move.from_iccs("h2e2")]
+    assert parse_info("score mate 3 lowerbound".split(), board, one_based=False).get("lowerbound") is True
+
+    async def merged() -> "dict[str, object]":
+        # A bound score followed by an exact one: the merged info has the exact score and no bound flag.
+        from xiangqi.engine import EngineProtocol, _Search
+
+        proto = EngineProtocol()
+        search = _Search(board, None)
+        for text in ("depth 8 score cp -179 upperbound pv h2e2", "depth 8 score cp -150 pv h2e2"):
+            proto._record(search, parse_info(text.split(), board, one_based=False))
+        return dict(search.infos[1])
+
+    result = asyncio.run(merged())
+    assert result["score"].relative == Cp(-150) and "upperbound" not in result

@@ -283,6 +283,9 @@ class InfoDict(TypedDict, total=False):
     hashfull: int
     tbhits: int
     string: str
+    #: The score is only a bound (the search failed high or low): the true score is at least/at most this.
+    lowerbound: bool
+    upperbound: bool
 
 
 @dataclasses.dataclass
@@ -413,6 +416,9 @@ def parse_info(tokens: Sequence[str], board: Board, one_based: bool) -> InfoDict
             score, i = _parse_score(toks, i)
             if score is not None:
                 info["score"] = PovScore(score, board.turn)
+                if i < n and toks[i] in ("lowerbound", "upperbound"):
+                    info[toks[i]] = True  # type: ignore[literal-required]
+                    i += 1
         elif key == "pv":
             j = i
             while j < n and toks[j] not in _INFO_KEYWORDS:
@@ -804,14 +810,21 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             if head == "info":
                 info = parse_info(tokens[1:], board, one_based)
                 if info:
-                    k = info.get("multipv", 1)
-                    search.infos.setdefault(k, InfoDict()).update(info)
-                    if search.sink is not None:
-                        search.sink._post(info, search.infos)
+                    self._record(search, info)
             elif head == "bestmove":
                 return self._bestmove(tokens, line, board, search)
             elif head == "nobestmove":
                 return PlayResult(None, None, search.infos.get(1, InfoDict()))
+
+    def _record(self, search: _Search, info: InfoDict) -> None:
+        """Merge one info into its line's, and hand it to a running analysis."""
+        merged = search.infos.setdefault(info.get("multipv", 1), InfoDict())
+        if "score" in info:     # a new score: an old bound flag no longer applies
+            merged.pop("lowerbound", None)
+            merged.pop("upperbound", None)
+        merged.update(info)
+        if search.sink is not None:
+            search.sink._post(info, search.infos)
 
     def _bestmove(self, tokens: List[str], line: str, board: Board, search: _Search) -> PlayResult:
         info = search.infos.get(1, InfoDict())
