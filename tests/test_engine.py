@@ -297,3 +297,64 @@ def test_fairy_banmoves(fairy: SimpleEngine) -> None:
         return
     other = fairy.play(board, Limit(depth=4), banmoves=[best]).move
     assert other is not None and other != best and board.is_legal(other)
+
+
+@needs_fairy
+def test_fairy_ucci_gets_its_time_in_milliseconds() -> None:
+    # Fairy-Stockfish reads UCCI's go time in milliseconds (without a usemillisec option in older versions):
+    # sent as seconds, half a second would be 1 ms to it and it would answer at once.
+    with SimpleEngine.popen_ucci(FAIRY) as engine:
+        result = engine.play(Board(), Limit(time=0.5))
+        assert result.move is not None
+        assert result.info["time"] >= 0.2
+
+
+def test_ucci_seconds_engine_is_stopped_at_a_fraction_of_a_second() -> None:
+    # UCCI in seconds cannot say 0.3 s: the engine gets the whole second up, and the client stops it on time.
+    with SimpleEngine.popen_ucci(FAKE + ["seconds"]) as engine:
+        result = engine.play(Board(), Limit(time=0.3))
+        assert result.move is not None and result.info.get("string") == "stopped"
+        result = engine.play(Board(), Limit(time=1.5))
+        assert result.move is not None and result.info.get("string") == "stopped"
+        result = engine.play(Board(), Limit(depth=3))
+        assert result.move is not None and "string" not in result.info
+
+
+@needs_fairy
+def test_fairy_root_moves(fairy: SimpleEngine) -> None:
+    # UCI sends searchmoves; UCCI has none and bans every other move instead.
+    board = Board()
+    board.push_iccs("h2e2")
+    only = [Move.from_iccs("a6a5"), Move.from_iccs("i6i5")]
+    assert fairy.play(board, Limit(depth=5), root_moves=only[:1]).move == only[0]
+    assert fairy.analyse(board, Limit(depth=5), root_moves=only)["pv"][0] in only
+    with fairy.analysis(board, Limit(depth=5), root_moves=only) as analysis:
+        assert analysis.wait().move in only
+    with pytest.raises(ValueError, match="not legal"):
+        fairy.play(board, Limit(depth=2), root_moves=[Move.from_iccs("h2e2")])
+
+
+def test_own_engine_root_moves() -> None:
+    with SimpleEngine.popen_uci([sys.executable, "-m", "xiangqi", "engine"]) as engine:
+        assert engine.play(Board(), Limit(depth=4), root_moves=[Move.from_iccs("i3i4")]).move == Move.from_iccs("i3i4")
+
+
+def test_bound_scores_are_marked_and_do_not_linger() -> None:
+    board = Board()
+    info = parse_info("depth 8 score cp -179 upperbound nodes 4519 pv h2e2".split(), board, one_based=False)
+    assert info["score"].relative == Cp(-179) and info.get("upperbound") is True and "lowerbound" not in info
+    assert info["nodes"] == 4519 and info["pv"] == [Move.from_iccs("h2e2")]
+    assert parse_info("score mate 3 lowerbound".split(), board, one_based=False).get("lowerbound") is True
+
+    async def merged() -> "dict[str, object]":
+        # A bound score followed by an exact one: the merged info has the exact score and no bound flag.
+        from xiangqi.engine import EngineProtocol, _Search
+
+        proto = EngineProtocol()
+        search = _Search(board, None)
+        for text in ("depth 8 score cp -179 upperbound pv h2e2", "depth 8 score cp -150 pv h2e2"):
+            proto._record(search, parse_info(text.split(), board, one_based=False))
+        return dict(search.infos[1])
+
+    result = asyncio.run(merged())
+    assert result["score"].relative == Cp(-150) and "upperbound" not in result

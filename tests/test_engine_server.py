@@ -188,6 +188,14 @@ def test_mate_in_one_and_two_are_reported(uci: Pipe) -> None:
         assert board.is_legal(Move.from_iccs(line.split()[1]))
 
 
+def test_ucci_mate_is_reported_as_mate(ucci: Pipe) -> None:
+    # UCCI's plain score would be a big centipawn number to a GUI; mates go as "mate N", as Fairy-Stockfish sends them.
+    ucci.send("position fen 4ka3/4a4/9/9/9/9/9/9/9/RC2K4 w - - 0 1")
+    ucci.send("go depth 5")
+    _, infos = ucci.read_until("bestmove")
+    assert " score mate 1 " in infos[-1], infos
+
+
 def test_no_legal_move(uci: Pipe, ucci: Pipe) -> None:
     mated = "position fen 3k5/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1"
     uci.send(mated)

@@ -205,6 +205,19 @@ def test_hanging_engine_loses_on_time(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "did not answer" in game.end().comment
 
 
+def test_hanging_engine_loses_under_a_depth_limit_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A depth or node limit has no time of its own: the move may take --timeout seconds, not forever.
+    out = tmp_path / "games.pgn"
+    started = time.monotonic()
+    rc = main(["match", "--engine", f"cmd={FAKE} normal", "--engine", f"cmd={FAKE} hang", "name=hang",
+               "--games", "1", "--depth", "3", "--timeout", "0.3", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    assert time.monotonic() - started < 5.0
+    (game,) = read_back(out)
+    assert game.headers["Result"] == "1-0" and game.headers["Termination"] == "time forfeit"
+    assert "did not answer" in game.end().comment and "killed" in game.end().comment
+
+
 def written(path: Path) -> int:
     return path.read_text(encoding="utf-8").count("[Result") if path.exists() else 0
 
@@ -265,6 +278,7 @@ def test_specs_tc_and_elo(tmp_path: Path) -> None:
     assert parse_tc("10+0.1").increment == 0.1
     even = MatchScore(3, 4, 3)
     assert even.elo()[0] == 0.0 and 0 < even.elo()[1] < 400
+    assert "Elo +0.0 ±" in even.line() and "Elo +0.0 ±" in MatchScore(1, 0, 1).line()   # never -0.0
     ahead = MatchScore(6, 2, 2)
     elo, margin = ahead.elo()
     assert 140 < elo < 150 and margin > 0     # 70 %: -400 log10(1/0.7 - 1) = 147.2

@@ -38,6 +38,7 @@ import collections
 import dataclasses
 import enum
 import functools
+import math
 import shlex
 import threading
 from types import TracebackType
@@ -282,6 +283,9 @@ class InfoDict(TypedDict, total=False):
     hashfull: int
     tbhits: int
     string: str
+    #: The score is only a bound (the search failed high or low): the true score is at least/at most this.
+    lowerbound: bool
+    upperbound: bool
 
 
 @dataclasses.dataclass
@@ -412,6 +416,9 @@ def parse_info(tokens: Sequence[str], board: Board, one_based: bool) -> InfoDict
             score, i = _parse_score(toks, i)
             if score is not None:
                 info["score"] = PovScore(score, board.turn)
+                if i < n and toks[i] in ("lowerbound", "upperbound"):
+                    info[toks[i]] = True  # type: ignore[literal-required]
+                    i += 1
         elif key == "pv":
             j = i
             while j < n and toks[j] not in _INFO_KEYWORDS:
@@ -677,6 +684,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     def _go_line(self, board: Board, limit: Limit) -> str:
         raise NotImplementedError
 
+    def _stop_after(self, limit: Limit) -> Optional[float]:
+        """Seconds after which the client itself sends ``stop``: when the go line cannot say the limit's time."""
+        return None
+
     async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
         raise NotImplementedError
 
@@ -761,9 +772,17 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         self.send_line(line)
 
     async def _search(self, board: Board, limit: Limit, search: _Search, multipv: int, game: object,
-                      banmoves: Sequence[Move] = ()) -> PlayResult:
+                      banmoves: Sequence[Move] = (), root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
         """Send the position and ``go``, read infos until ``bestmove``; the caller holds the lock."""
         go = self._go_line(board, limit)
+        if root_moves:
+            for move in root_moves:
+                if not board.is_legal(move):
+                    raise ValueError(f"root move {move.iccs()} is not legal in {board.fen()}")
+            if isinstance(self, UcciProtocol):   # UCCI has no searchmoves: every other move is banned
+                banmoves = list(banmoves) + [m for m in board.legal_moves if m not in root_moves]
+            else:
+                go += " searchmoves " + " ".join(self._format(m) for m in root_moves)
         await self._prepare(board, multipv, game)
         if banmoves:
             if not isinstance(self, UcciProtocol):
@@ -772,6 +791,16 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         self.send_line(go)
         what = f"{go!r} with 'bestmove' in {board.fen()}"
         one_based = self.dialect.one_based
+        after = self._stop_after(limit)
+        timer = self.loop.call_later(after, self._stop, search) if after is not None else None
+        try:
+            return await self._read_search(board, search, what, one_based)
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    async def _read_search(self, board: Board, search: _Search, what: str, one_based: bool) -> PlayResult:
+        """The infos of a running search, until ``bestmove`` or ``nobestmove``."""
         while True:
             line = await self._next_line(what, search=search)
             tokens = line.split()
@@ -781,14 +810,21 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             if head == "info":
                 info = parse_info(tokens[1:], board, one_based)
                 if info:
-                    k = info.get("multipv", 1)
-                    search.infos.setdefault(k, InfoDict()).update(info)
-                    if search.sink is not None:
-                        search.sink._post(info, search.infos)
+                    self._record(search, info)
             elif head == "bestmove":
                 return self._bestmove(tokens, line, board, search)
             elif head == "nobestmove":
                 return PlayResult(None, None, search.infos.get(1, InfoDict()))
+
+    def _record(self, search: _Search, info: InfoDict) -> None:
+        """Merge one info into its line's, and hand it to a running analysis."""
+        merged = search.infos.setdefault(info.get("multipv", 1), InfoDict())
+        if "score" in info:     # a new score: an old bound flag no longer applies
+            merged.pop("lowerbound", None)
+            merged.pop("upperbound", None)
+        merged.update(info)
+        if search.sink is not None:
+            search.sink._post(info, search.infos)
 
     def _bestmove(self, tokens: List[str], line: str, board: Board, search: _Search) -> PlayResult:
         info = search.infos.get(1, InfoDict())
@@ -812,38 +848,45 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             ponder = replies[0] if replies else None
         return PlayResult(move, ponder, info, draw_offered="draw" in tokens[2:], resigned="resign" in tokens[2:])
 
-    async def play(self, board: Board, limit: Limit, *, game: object = None,
-                   banmoves: Sequence[Move] = ()) -> PlayResult:
+    async def play(self, board: Board, limit: Limit, *, game: object = None, banmoves: Sequence[Move] = (),
+                   root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
         """Ask for a move in ``board``'s position (its move stack is sent too) under ``limit``.
 
         ``game``: any object identifying the game; a new one sends
-        ``ucinewgame``. ``banmoves`` (UCCI) forbids moves.
+        ``ucinewgame``. ``banmoves`` (UCCI) forbids moves; ``root_moves``
+        (legal moves) limits the search to them (UCI ``searchmoves``; in
+        UCCI the other moves are banned).
         """
         if limit.is_empty():
             raise ValueError("play needs a limit (time, depth, nodes, mate or a clock)")
         async with self._busy:
             search = _Search(board, self._deadline(limit.time_bound(board.turn)))
-            return await self._search(board, limit, search, 1, game, banmoves)
+            return await self._search(board, limit, search, 1, game, banmoves, root_moves)
 
     @overload
-    async def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...) -> InfoDict: ...
+    async def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...,
+                      root_moves: Optional[Sequence[Move]] = ...) -> InfoDict: ...
     @overload
-    async def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...) -> List[InfoDict]: ...
+    async def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...,
+                      root_moves: Optional[Sequence[Move]] = ...) -> List[InfoDict]: ...
 
-    async def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None,
-                      game: object = None) -> Union[InfoDict, List[InfoDict]]:
-        """Analyse the position until ``limit``; with ``multipv=N`` a list of the best N lines' infos."""
+    async def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None, game: object = None,
+                      root_moves: Optional[Sequence[Move]] = None) -> Union[InfoDict, List[InfoDict]]:
+        """Analyse the position until ``limit``; with ``multipv=N`` a list of the best N lines' infos.
+
+        ``root_moves``: as in :meth:`play`.
+        """
         if limit.is_empty():
             raise ValueError("analyse needs a limit (use analysis() for an infinite search)")
         async with self._busy:
             search = _Search(board, self._deadline(limit.time_bound(board.turn)))
-            await self._search(board, limit, search, multipv or 1, game)
+            await self._search(board, limit, search, multipv or 1, game, root_moves=root_moves)
         if multipv is None:
             return search.infos.get(1, InfoDict())
         return [search.infos[k] for k in sorted(search.infos)]
 
     async def analysis(self, board: Board, limit: Optional[Limit] = None, *, multipv: Optional[int] = None,
-                       game: object = None) -> "AnalysisResult":
+                       game: object = None, root_moves: Optional[Sequence[Move]] = None) -> "AnalysisResult":
         """Start analysing (until ``limit``, or until :meth:`AnalysisResult.stop`); infos stream as they come."""
         limit = limit or Limit()
         await self._busy.acquire()
@@ -854,7 +897,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
         async def run() -> None:
             try:
-                played = await self._search(board, limit, search, multipv or 1, game)
+                played = await self._search(board, limit, search, multipv or 1, game, root_moves=root_moves)
                 result._finish(BestMove(played.move, played.ponder), None)
             except BaseException as exc:  # handed to the reader of the result
                 result._finish(None, exc)
@@ -983,11 +1026,21 @@ class UcciProtocol(EngineProtocol):
         if opt is not None:
             self.send_line(self._setoption_line(opt.name, "true"))
             self._millisec = True
+        elif self.id.get("name", "").startswith("Fairy-Stockfish"):
+            # Fairy-Stockfish reads UCCI times in milliseconds, also in versions without a usemillisec option
+            # (its current default is usemillisec true); seconds would be a thousand times too short for it.
+            self._millisec = True
 
     def _t(self, seconds: float) -> str:
         if self._millisec:
             return _ms(seconds)
         return str(max(1, int(seconds)))
+
+    def _stop_after(self, limit: Limit) -> Optional[float]:
+        # Whole seconds cannot say 0.3 s or 1.5 s: the engine is given the second up and stopped on time.
+        if limit.time is None or self._millisec or limit.time == int(limit.time):
+            return None
+        return limit.time
 
     def _go_line(self, board: Board, limit: Limit) -> str:
         if limit.mate is not None:
@@ -999,7 +1052,7 @@ class UcciProtocol(EngineProtocol):
             parts += ["nodes", str(int(limit.nodes))]
         t = self._t
         if limit.time is not None:
-            parts += ["time", t(limit.time), "movestogo", "1"]
+            parts += ["time", t(limit.time) if self._millisec else str(max(1, math.ceil(limit.time))), "movestogo", "1"]
         else:
             own, opp = (limit.red_clock, limit.black_clock) if board.turn else (limit.black_clock, limit.red_clock)
             own_inc, opp_inc = (limit.red_inc, limit.black_inc) if board.turn else (limit.black_inc, limit.red_inc)
@@ -1145,7 +1198,12 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
 
 async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0, **popen_args: object
                      ) -> Tuple[asyncio.SubprocessTransport, UcciProtocol]:
-    """Start a UCCI engine and shake hands (``ucci`` … ``ucciok``); ``usemillisec`` is switched on when offered."""
+    """Start a UCCI engine and shake hands (``ucci`` … ``ucciok``).
+
+    Times go in seconds, as UCCI says, unless the engine offers ``usemillisec``
+    (which is switched on) or is a Fairy-Stockfish, which reads them in
+    milliseconds whether or not it has the option.
+    """
     transport, protocol = await _popen(UcciProtocol, command, Dialect.UCCI, timeout, popen_args)
     assert isinstance(protocol, UcciProtocol)
     return transport, protocol
@@ -1234,26 +1292,29 @@ class SimpleEngine:
         """``isready`` / ``readyok``."""
         self._run(self.protocol.ping())
 
-    def play(self, board: Board, limit: Limit, *, game: object = None, banmoves: Sequence[Move] = ()) -> PlayResult:
+    def play(self, board: Board, limit: Limit, *, game: object = None, banmoves: Sequence[Move] = (),
+             root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
         """The engine's move (see :meth:`EngineProtocol.play`)."""
-        return self._run(self.protocol.play(board, limit, game=game, banmoves=banmoves))
+        return self._run(self.protocol.play(board, limit, game=game, banmoves=banmoves, root_moves=root_moves))
 
     @overload
-    def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...) -> InfoDict: ...
+    def analyse(self, board: Board, limit: Limit, *, multipv: None = ..., game: object = ...,
+                root_moves: Optional[Sequence[Move]] = ...) -> InfoDict: ...
     @overload
-    def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...) -> List[InfoDict]: ...
+    def analyse(self, board: Board, limit: Limit, *, multipv: int, game: object = ...,
+                root_moves: Optional[Sequence[Move]] = ...) -> List[InfoDict]: ...
 
-    def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None,
-                game: object = None) -> Union[InfoDict, List[InfoDict]]:
+    def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None, game: object = None,
+                root_moves: Optional[Sequence[Move]] = None) -> Union[InfoDict, List[InfoDict]]:
         """Analyse until ``limit`` (see :meth:`EngineProtocol.analyse`)."""
         if multipv is None:
-            return self._run(self.protocol.analyse(board, limit, game=game))
-        return self._run(self.protocol.analyse(board, limit, multipv=multipv, game=game))
+            return self._run(self.protocol.analyse(board, limit, game=game, root_moves=root_moves))
+        return self._run(self.protocol.analyse(board, limit, multipv=multipv, game=game, root_moves=root_moves))
 
     def analysis(self, board: Board, limit: Optional[Limit] = None, *, multipv: Optional[int] = None,
-                 game: object = None) -> "SimpleAnalysisResult":
+                 game: object = None, root_moves: Optional[Sequence[Move]] = None) -> "SimpleAnalysisResult":
         """Start an analysis; iterate over its infos, ``stop()`` it, or use it as a context manager."""
-        result = self._run(self.protocol.analysis(board, limit, multipv=multipv, game=game))
+        result = self._run(self.protocol.analysis(board, limit, multipv=multipv, game=game, root_moves=root_moves))
         return SimpleAnalysisResult(self, result)
 
     def perft(self, board: Board, depth: int) -> Dict[Move, int]:

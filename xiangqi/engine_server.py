@@ -351,10 +351,12 @@ class EngineServer:
     def _send_info(self, info: SearchInfo) -> None:
         ms = int(info.time * 1000)
         mate = info.mate
-        if self._ucci:
-            score = f"score {info.score}"
+        # UCCI writes a plain number, but a mate is "mate N" in both (as Fairy-Stockfish writes it): a plain
+        # mate value would read as a centipawn score.
+        if mate is not None:
+            score = f"score mate {mate}"
         else:
-            score = f"score mate {mate}" if mate is not None else f"score cp {info.score}"
+            score = f"score {info.score}" if self._ucci else f"score cp {info.score}"
         pv = " ".join(m.iccs() for m in info.pv)
         self._send(f"info depth {info.depth} seldepth {info.seldepth} {score} nodes {info.nodes} nps {info.nps} "
                    f"time {ms}" + (f" pv {pv}" if pv else ""))

@@ -260,8 +260,21 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             limit = Limit(red_clock=clocks[True], black_clock=clocks[False], red_inc=tc.increment or None,
                           black_inc=tc.increment or None, movestogo=moves_left)
         started = loop.time()
+        # A depth or node limit has no time of its own, and the client waits as long as the limit allows:
+        # here a move may take the engine's timeout, so a hung engine loses instead of stopping the match.
+        unbounded = limit.time_bound(turn) is None and engine.timeout is not None
         try:
-            played = await engine.play(board, limit, game=game_id)
+            if unbounded:
+                played = await asyncio.wait_for(engine.play(board, limit, game=game_id), engine.timeout)
+            else:
+                played = await engine.play(board, limit, game=game_id)
+        except asyncio.TimeoutError:
+            await engine.kill()
+            winner, tag = not turn, "time forfeit"
+            reason = (f"{side} ({engine.name}) loses: engine {engine.name!r} did not answer in {engine.timeout:g} s "
+                      f"in {board.fen()}; the process was killed")
+            reason_zh = f"{side_zh}引擎无响应，负"
+            break
         except EngineTerminatedError as exc:
             winner, tag = not turn, "abandoned"
             reason, reason_zh = f"{side} ({engine.name}) loses: {exc}", f"{side_zh}引擎崩溃，负"
@@ -365,7 +378,8 @@ class MatchScore:
         """``games 12: +5 =4 -3, Elo +58.4 ± 140.2``."""
         elo, margin = self.elo()
         margin_text = "inf" if math.isinf(margin) or math.isnan(margin) else f"{margin:.1f}"
-        elo_text = f"{elo:+.1f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
+        # round(...) + 0.0: an even score reads +0.0, never -0.0
+        elo_text = f"{round(elo, 1) + 0.0:+.1f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
         return f"games {self.games}: +{self.wins} ={self.draws} -{self.losses}, Elo {elo_text} ± {margin_text}"
 
 
@@ -469,7 +483,8 @@ def _build_parser() -> argparse.ArgumentParser:
                                                            "e.g. 10:8")
     parser.add_argument("--max-plies", type=int, default=600, help="draw a game at this many plies (600)")
     parser.add_argument("--timeout", type=float, default=10.0,
-                        help="seconds an engine may take beyond its limit before it is killed (10)")
+                        help="seconds an engine may take beyond its limit (with --depth or --nodes: for the "
+                             "whole move) before it is killed and loses (10)")
     return parser
 
 

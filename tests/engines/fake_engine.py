@@ -13,12 +13,16 @@ the first legal move, except as its mode says (first argument):
   (comma-separated ICCS moves from the start position), everywhere the lie shows;
 * ``script M1,M2,... [CP]``: answers each ``go`` with the next move of the list, cyclically, reporting
   the score ``CP`` (0 by default);
-* ``slow SECONDS``: well behaved, but thinks that long over each move.
+* ``slow SECONDS``: well behaved, but thinks that long over each move;
+* ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
+  ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
 """
 
 from __future__ import annotations
 
+import queue
 import sys
+import threading
 import time
 from typing import List, Optional
 
@@ -64,7 +68,19 @@ def main() -> None:
         out.write(line + "\n")
         out.flush()
 
-    for raw in sys.stdin:
+    # Lines come through a queue so that a thinking "seconds" engine can wait for stop with a timeout.
+    inbox: "queue.Queue[Optional[str]]" = queue.Queue()
+
+    def read() -> None:
+        for line in sys.stdin:
+            inbox.put(line)
+        inbox.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    while True:
+        raw = inbox.get()
+        if raw is None:
+            return
         words = raw.split()
         if not words:
             continue
@@ -79,7 +95,8 @@ def main() -> None:
                 say("option name Style type combo default normal var solid var normal var risky")
             else:
                 say("option hashsize type spin min 0 max 1024 default 0")
-                say("option usemillisec type check default false")
+                if mode != "seconds":
+                    say("option usemillisec type check default false")
             say(cmd + "ok")
         elif cmd == "isready":
             say("readyok")
@@ -98,6 +115,18 @@ def main() -> None:
                 continue
             if mode == "slow":
                 time.sleep(float(arg))
+            if mode == "seconds" and "time" in words:
+                think_until = time.monotonic() + float(words[words.index("time") + 1])
+                ended = "time up"
+                while (left := think_until - time.monotonic()) > 0:
+                    try:
+                        line = inbox.get(timeout=left)
+                    except queue.Empty:
+                        break
+                    if line is not None and line.split()[:1] == ["stop"]:
+                        ended = "stopped"
+                        break
+                say(f"info string {ended}")
             if mode == "illegal":
                 say("bestmove a0a5")
                 continue
