@@ -120,6 +120,11 @@ def _num(v: float) -> str:
     return str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0")
 
 
+def _scale(k: float) -> str:
+    """A glyph's scale factor, exact to 1/10000 (``_num`` would round 0.016 to 0.02: a 25 % bigger, shifted glyph)."""
+    return f"{k:.4f}".rstrip("0").rstrip(".")
+
+
 def _paint(attr: str, color: str) -> str:
     """``fill="#rrggbb" fill-opacity=".5"`` for ``#rrggbbaa`` (renderers that read only 6 digits), else as is."""
     if len(color) == 9 and color[0] == "#":
@@ -178,7 +183,7 @@ def _piece_def(code: int, look: _Look) -> str:
         mark = (f'<text font-family="sans-serif" font-weight="bold" font-size="26" text-anchor="middle" '
                 f'dy=".35em" {_paint("fill", ink)}>{ch}</text>')
     else:
-        mark = (f'<use xlink:href="#{_glyph_id(ch)}" transform="matrix({_num(k)} 0 0 {_num(k)} '
+        mark = (f'<use xlink:href="#{_glyph_id(ch)}" transform="matrix({_scale(k)} 0 0 {_scale(k)} '
                 f'{_num(-_GLYPH / 2)} {_num(-_GLYPH / 2)})" {_paint("fill", ink)}/>')
     return (f'<g id="{_piece_id(code, look)}">'
             f'<circle r="{_RADIUS}" {_paint("fill", colors["piece"])} {_paint("stroke", ink)} stroke-width="3"/>'
@@ -227,7 +232,7 @@ def _static_chars(river: str) -> str:
 
 def _glyph(ch: str, cx: float, cy: float, size: float, fill: str = "") -> str:
     k = size / 1000
-    return (f'<use xlink:href="#{_glyph_id(ch)}" transform="matrix({_num(k)} 0 0 {_num(k)} {_num(cx - size / 2)} '
+    return (f'<use xlink:href="#{_glyph_id(ch)}" transform="matrix({_scale(k)} 0 0 {_scale(k)} {_num(cx - size / 2)} '
             f'{_num(cy - size / 2)})"{fill}/>')
 
 
