@@ -249,3 +249,19 @@ def test_readme_picture() -> None:
     assert got + "\n" == path.read_text(encoding="utf-8")
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert "](docs/board.svg)" in readme
+
+
+@pytest.mark.parametrize("orientation", [RED, BLACK])
+def test_highlights_stay_inside_the_frame(orientation: bool) -> None:
+    """A corner or edge point's highlight is cut at the frame, not spread over the file numbers."""
+    corners = [xiangqi.parse_square(s) for s in ("a0", "i9", "e0", "a5")]
+    root = ET.fromstring(svg.board(Board(), orientation=orientation, lastmove=Move(corners[0], corners[1]),
+                                   fill={corners[2]: "#ff0000", corners[3]: "#00ff00"}))
+    (frame,) = [e for e in root.iter(SVG_NS + "rect") if e.get("class") == "frame"]
+    fx, fy, fw, fh = (float(frame.get(k, "")) for k in ("x", "y", "width", "height"))
+    cells = [e for e in root.iter(SVG_NS + "rect") if e.get("class") in ("lastmove", "fill")]
+    assert len(cells) == 4
+    for e in cells:
+        x, y, w, h = (float(e.get(k, "")) for k in ("x", "y", "width", "height"))
+        assert fx <= x and x + w <= fx + fw and fy <= y and y + h <= fy + fh, e.attrib
+        assert w >= svg.CELL / 2 and h >= svg.CELL / 2  # still a good part of the cell

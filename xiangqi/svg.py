@@ -58,6 +58,7 @@ _PAD = 44             # from the outer grid line to the picture's edge: file num
 _COORD_BAND = 22      # extra band at the bottom for the ICCS file letters
 _GLYPH = 28           # size of a piece's character (the em square)
 _NUMERAL = 16         # size of a file numeral
+_FRAME_GAP = 6        # from the outer grid line to the frame
 
 STYLES = ("chinese", "letters")
 
@@ -273,8 +274,9 @@ def _static(look: _Look, orientation: bool, coordinates: bool, river: str) -> Tu
             lines.append(_marks(x0 + c * CELL, y0 + r * CELL, c > 0, c < 8))
     parts.append(f'<path class="grid" d="{"".join(lines)}" fill="none" {_paint("stroke", colors["lines"])} '
                  'stroke-width="1.5"/>')
-    parts.append(f'<rect class="frame" x="{x0 - 6}" y="{y0 - 6}" width="{8 * CELL + 12}" height="{9 * CELL + 12}" '
-                 f'fill="none" {_paint("stroke", colors["lines"])} stroke-width="3"/>')
+    gap = _FRAME_GAP
+    parts.append(f'<rect class="frame" x="{x0 - gap}" y="{y0 - gap}" width="{8 * CELL + 2 * gap}" '
+                 f'height="{9 * CELL + 2 * gap}" fill="none" {_paint("stroke", colors["lines"])} stroke-width="3"/>')
     ink = " " + _paint("fill", colors["lines"])
     ry = y0 + 4.5 * CELL
     words = [_glyph(ch, x0 + (c + 0.5) * CELL, ry, 0.62 * CELL) for ch, c in zip(river, (1, 2, 5, 6))]
@@ -320,6 +322,16 @@ def _arrow(a: Arrow, orientation: bool, colors: Mapping[str, str]) -> str:
     return f'<path class="arrow" d="{d}" {_paint("fill", color)}/>'
 
 
+def _cell(sq: Square, orientation: Color, cls: str, color: str) -> str:
+    """A square's highlight: a cell around its point, cut at the frame (an edge point's cell would stick out)."""
+    x, y = point(sq, orientation)
+    half, edge = CELL // 2, _FRAME_GAP
+    left, top = max(x - half, _PAD - edge), max(y - half, _PAD - edge)
+    right, bottom = min(x + half, _PAD + 8 * CELL + edge), min(y + half, _PAD + 9 * CELL + edge)
+    return (f'<rect class="{cls}" x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
+            f'{_paint("fill", color)}/>')
+
+
 def _sq(value: SquareLike) -> Square:
     if isinstance(value, str):
         return parse_square(value)
@@ -361,14 +373,10 @@ def board(board: Optional["Board"] = None, *, orientation: Color = RED, lastmove
     parts.append(background)
     half = CELL // 2
     for sq, color in fill.items():
-        x, y = point(_sq(sq), orientation)
-        parts.append(f'<rect class="fill" x="{x - half}" y="{y - half}" width="{CELL}" height="{CELL}" '
-                     f'{_paint("fill", color)}/>')
+        parts.append(_cell(_sq(sq), orientation, "fill", color))
     if lastmove is not None and lastmove:
         for sq in (lastmove.from_square, lastmove.to_square):
-            x, y = point(sq, orientation)
-            parts.append(f'<rect class="lastmove" x="{x - half}" y="{y - half}" width="{CELL}" height="{CELL}" '
-                         f'{_paint("fill", pal["lastmove"])}/>')
+            parts.append(_cell(sq, orientation, "lastmove", pal["lastmove"]))
     # The lines over the highlights (from the page's definitions when they are shared).
     parts.append(static if defs else f'<use xlink:href="#{_grid_id(look, bool(orientation), coordinates)}"/>')
     if check is not None:
