@@ -183,9 +183,10 @@ def test_report_in_the_browser(tmp_path: Path, reports: List[GameReport]) -> Non
         x, y = svg.point(sq)
         votes = []
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
-            # At this small size the disc's ring is under 2 pixels wide: look across it for its ink.
+            # At this small size the disc's ring (radius 20.5-23.5) is under 4 pixels wide: look across it for
+            # its ink, not at its outer edge, where a king in check meets its red glow.
             inks = {ink(px[round(x0 + (x + r * dx) * scale), round(y0 + (y + r * dy) * scale)])
-                    for r in (20.5, 21.5, 22.5, 23.5)}
+                    for r in (20.5, 21.5, 22.5)}
             votes.append("red" if "red" in inks else "black" if "black" in inks else "other")
         p = board.piece_at(sq)
         want = "other" if p is None else "red" if p.color else "black"

@@ -385,9 +385,13 @@ def board(board: Optional["Board"] = None, *, orientation: Color = RED, lastmove
         color, alpha = pal["check"], "1"
         if len(color) == 9 and color[0] == "#":
             color, alpha = color[:7], _num(round(int(color[7:], 16) / 255, 2))
-        parts.append(f'<radialGradient id="{gid}"><stop offset="0%" stop-color="{color}" stop-opacity="{alpha}"/>'
-                     f'<stop offset="100%" stop-color="{color}" stop-opacity="0"/></radialGradient>'
-                     f'<circle class="check" cx="{x}" cy="{y}" r="{half + 4}" fill="url(#{gid})"/>')
+        # Full colour out to the disc's edge, then fading: only the ring outside the disc shows, and it must
+        # be seen at a glance (a gradient fading from the centre left a faint pink halo).
+        glow = _RADIUS + 14
+        parts.append(f'<radialGradient id="{gid}"><stop offset="{_num(round(_RADIUS / glow, 2))}" '
+                     f'stop-color="{color}" stop-opacity="{alpha}"/>'
+                     f'<stop offset="1" stop-color="{color}" stop-opacity="0"/></radialGradient>'
+                     f'<circle class="check" cx="{x}" cy="{y}" r="{glow}" fill="url(#{gid})"/>')
     prefix = _prefix(look)
     for sq, code in enumerate(codes):
         if code:
