@@ -282,7 +282,8 @@ def _static(look: _Look, orientation: bool, coordinates: bool, river: str) -> Tu
     words = [_glyph(ch, x0 + (c + 0.5) * CELL, ry, 0.62 * CELL) for ch, c in zip(river, (1, 2, 5, 6))]
     parts.append(f'<g class="river"{ink}>{"".join(words)}</g>')
     # File numbers: Red 一…九 from Red's right (file i is 一), Black 1…9 from Black's right (file a is 1).
-    red_y, black_y = (y1 + 34, y0 - 34) if orientation else (y0 - 34, y1 + 34)
+    # 36 from the grid: clear of the discs (radius 22 + stroke) yet inside the picture's 44 units of margin.
+    red_y, black_y = (y1 + 36, y0 - 36) if orientation else (y0 - 36, y1 + 36)
     nums = []
     for f in range(9):
         x = point(square(f, 0), orientation)[0]
@@ -296,7 +297,7 @@ def _static(look: _Look, orientation: bool, coordinates: bool, river: str) -> Tu
         small = text.replace(f'font-size="{_NUMERAL}"', 'font-size="12"')
         ranks = "".join(f'<text x="{x0 - 32}" y="{point(square(0, r), orientation)[1]}">{r}</text>'
                         for r in range(10))
-        files = "".join(f'<text x="{point(square(f, 0), orientation)[0]}" y="{y1 + _PAD + 8}">'
+        files = "".join(f'<text x="{point(square(f, 0), orientation)[0]}" y="{y1 + _PAD + 12}">'
                         f'{"abcdefghi"[f]}</text>' for f in range(9))
         parts.append(f'<g class="coordinates" {small}>{ranks}{files}</g>')
     return background, "".join(parts), width, height
