@@ -64,9 +64,11 @@ def test_pieces_and_last_move_in_the_browser(tmp_path: Path, orientation: bool) 
     assert seen["red"] and seen["black"]
     lastmove = hex_rgb(svg.DEFAULT_COLORS["lastmove"])
     wood = hex_rgb(svg.DEFAULT_COLORS["board"])
+    middle = svg.point(40, orientation, coordinates=False)[1]
     for sq, off in ((move.from_square, 0.3), (move.to_square, 0.4)):  # the to-point's corner is outside its disc
         x, y = svg.point(sq, orientation, coordinates=False)
-        p = img.getpixel((round((x + off * svg.CELL) * scale), round((y + off * svg.CELL) * scale)))
+        inward = 1 if y < middle else -1  # an edge point's highlight stops at the frame
+        p = img.getpixel((round((x + off * svg.CELL) * scale), round((y + inward * off * svg.CELL) * scale)))
         assert close(p, lastmove), f"last-move point {sq}: {p} is not the highlight {lastmove}"
     x, y = svg.point(0 if orientation else 89, orientation, coordinates=False)
     p = img.getpixel((round((x + 0.3 * svg.CELL) * scale), round((y - 0.3 * svg.CELL) * scale)))
@@ -93,3 +95,22 @@ def test_same_picture_without_any_font(tmp_path: Path) -> None:
     assert normal.crop(low).tobytes() == bare.crop(low).tobytes()
     colors = a.getcolors(maxcolors=1 << 22) or []
     assert sum(n for n, p in colors if ink(p) == "red") > 1000 and sum(n for n, p in colors if ink(p) == "black") > 1000
+
+
+def test_check_is_seen_around_the_king(tmp_path: Path) -> None:
+    """The glow of a king in check is red ink just outside its disc, all around it; a king not in check has none."""
+    board = Board("4k4/9/9/9/9/9/9/9/4R4/3K5 b")
+    king = board.king(board.turn)
+    assert king is not None and board.is_check()
+    picture = svg.board(board, check=king, coordinates=False)
+    img = screenshot(_page(tmp_path, picture), WIDTH, 1000, tmp_path / "check.png")
+    scale = _scale(picture)
+    x, y = svg.point(king, RED, coordinates=False)
+    angles = [2 * math.pi * i / 12 for i in range(12)]
+    ring = [img.getpixel((round((x + 26 * math.cos(a)) * scale), round((y + 26 * math.sin(a)) * scale)))
+            for a in angles]
+    assert all(ink(p) == "red" for p in ring), ring
+    plain = screenshot(_page(tmp_path, svg.board(board, coordinates=False), "plain"), WIDTH, 1000,
+                       tmp_path / "plain.png")
+    assert not any(ink(plain.getpixel((round((x + 26 * math.cos(a)) * scale),
+                                       round((y + 26 * math.sin(a)) * scale)))) == "red" for a in angles)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 import xml.etree.ElementTree as ET
 
@@ -47,7 +48,9 @@ def test_game_repr_html() -> None:
     assert game is not None
     page = game._repr_html_()
     assert "&lt;demo&gt;" in page and "Hu Ronghua" in page
-    assert "1. 炮二平五 马８进７ 2. 马二进三" in page
+    moves = re.search(r"<p class='moves'>(.*?)</p>", page)
+    assert moves and re.sub(r"<[^>]+>", "", moves.group(1)) == "1. 炮二平五 马８进７ 2. 马二进三"
+    assert moves.group(1).count("<span style='white-space:nowrap'>") == 3  # a move never breaks across lines
     assert page.count("<svg") == 1 and 'class="lastmove"' in page
 
 

@@ -824,3 +824,21 @@ def test_error_messages_use_the_right_article() -> None:
     assert "a horse never moves sideways" in _error(InvalidMoveError, board, "马二平三")
     assert "an advisor cannot go" in _error(InvalidMoveError, board, "A4+6") or \
         "an advisor" in _error(InvalidMoveError, board, "A4+4")
+
+
+def test_decode_move_ignores_legality_only() -> None:
+    """decode_move keeps the pieces' rules but not the king's safety: the squares of a faulty move."""
+    from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+    from xiangqi.notation import decode_move
+
+    board = Board("3k5/9/9/9/9/9/9/9/4r4/3K5 w")
+    with pytest.raises(IllegalMoveError):
+        board.parse_move("帥六進一")
+    assert decode_move(board, "帥六進一") == Move.from_iccs("d0d1")
+    assert decode_move(Board(), "炮二平五") == Board().parse_move("炮二平五")
+    with pytest.raises(IllegalMoveError, match="hobbled"):
+        decode_move(Board(), "馬二進四")
+    with pytest.raises(InvalidMoveError):
+        decode_move(Board(), "xx")
+    with pytest.raises(AmbiguousMoveError):
+        decode_move(Board("4k4/9/9/9/9/7N1/9/9/9/3K3N1 w"), "马二进三")  # h0-g2 or h4-g6

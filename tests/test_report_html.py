@@ -183,11 +183,27 @@ def test_report_in_the_browser(tmp_path: Path, reports: List[GameReport]) -> Non
         x, y = svg.point(sq)
         votes = []
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
-            # At this small size the disc's ring is under 2 pixels wide: look across it for its ink.
+            # At this small size the disc's ring (radius 20.5-23.5) is under 4 pixels wide: look across it for
+            # its ink, not at its outer edge, where a king in check meets its red glow.
             inks = {ink(px[round(x0 + (x + r * dx) * scale), round(y0 + (y + r * dy) * scale)])
-                    for r in (20.5, 21.5, 22.5, 23.5)}
+                    for r in (20.5, 21.5, 22.5)}
             votes.append("red" if "red" in inks else "black" if "black" in inks else "other")
         p = board.piece_at(sq)
         want = "other" if p is None else "red" if p.color else "black"
         got = max(set(votes), key=votes.count)
         assert got == want and votes.count(got) >= 6, f"{first[0]} game {first[1]}: {sq} shows {votes}, FEN {want}"
+
+
+@pytest.mark.parametrize("fen, token, iccs", [
+    ("3k5/9/9/9/9/9/9/9/4r4/3K5 w", "帥六進一", "d0d1"),   # would walk into the rook's file: illegal, yet drawn
+    ("3k5/9/9/9/9/9/9/9/4r4/3K5 w", "K6+1", "d0d1"),       # the same in WXF
+    ("4k4/9/9/9/9/9/9/9/9/3K5 w", "d0e0", "d0e0"),         # ICCS: kings facing each other
+    ("4k4/9/9/9/9/9/9/9/9/3K5 w", "車二進一", None),        # no such piece, and the message names no squares
+])
+def test_problem_move_without_legality(fen: str, token: str, iccs: str) -> None:
+    """The arrow of an illegal move comes from the token itself, not from squares the message happens to name."""
+    from xiangqi.report_html import _problem_move
+    from xiangqi.validate import ErrorInfo
+
+    got = _problem_move(Board(fen), ErrorInfo("illegal-move", 0, token, "illegal move"))
+    assert (got.iccs() if got else None) == iccs

@@ -113,6 +113,36 @@ def test_file_numbers_follow_the_convention() -> None:
     assert numerals == "九八七六五四三二一"  # Red's 一 is on Red's right, file i
 
 
+def _glyph_boxes(root: ET.Element) -> List[Tuple[str, float, float, float]]:
+    """(group class, em size, left, top) of every glyph in a group (a piece's definition: class "")."""
+    out = []
+    for g in root.iter(SVG_NS + "g"):
+        for u in g:
+            if u.tag == SVG_NS + "use" and u.get(XLINK_HREF, "").startswith("#xq-g-"):
+                k, _, _, k2, x, y = (float(v) for v in u.get("transform", "")[7:-1].split())
+                assert k == k2
+                out.append((g.get("class", ""), 1000 * k, x, y))
+    return out
+
+
+@pytest.mark.parametrize("coordinates", [True, False])
+@pytest.mark.parametrize("orientation", [RED, BLACK])
+def test_glyphs_have_their_size_and_stay_inside(coordinates: bool, orientation: bool) -> None:
+    """Numerals and river words are drawn at their intended size, centred where meant, never past the edge."""
+    root = ET.fromstring(svg.board(Board(), coordinates=coordinates, orientation=orientation))
+    width, height = (float(v) for v in root.get("viewBox", "").split()[2:])
+    boxes = [b for b in _glyph_boxes(root) if b[0]]
+    assert {c for c, *_ in boxes} == {"numbers red", "river"}
+    for cls, size, x, y in boxes:
+        assert size == pytest.approx(16 if cls == "numbers red" else 0.62 * svg.CELL, abs=1e-3), (cls, size)
+        assert (x + size / 2 - svg.point(0, orientation)[0]) % svg.CELL == pytest.approx(0, abs=1e-3) or \
+            cls == "river"
+        assert 0 <= x and x + size <= width and 0 <= y and y + size <= height, (cls, x, y, size)
+    # The piece's character is centred on its disc.
+    for cls, size, x, y in _glyph_boxes(ET.fromstring(svg.piece(Piece.from_symbol("R")))):
+        assert (size, x, y) == (pytest.approx(28), pytest.approx(-14), pytest.approx(-14))
+
+
 def test_highlights_arrows_and_marks() -> None:
     board = Board()
     move = board.push_iccs("h2e2")
@@ -219,3 +249,19 @@ def test_readme_picture() -> None:
     assert got + "\n" == path.read_text(encoding="utf-8")
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert "](docs/board.svg)" in readme
+
+
+@pytest.mark.parametrize("orientation", [RED, BLACK])
+def test_highlights_stay_inside_the_frame(orientation: bool) -> None:
+    """A corner or edge point's highlight is cut at the frame, not spread over the file numbers."""
+    corners = [xiangqi.parse_square(s) for s in ("a0", "i9", "e0", "a5")]
+    root = ET.fromstring(svg.board(Board(), orientation=orientation, lastmove=Move(corners[0], corners[1]),
+                                   fill={corners[2]: "#ff0000", corners[3]: "#00ff00"}))
+    (frame,) = [e for e in root.iter(SVG_NS + "rect") if e.get("class") == "frame"]
+    fx, fy, fw, fh = (float(frame.get(k, "")) for k in ("x", "y", "width", "height"))
+    cells = [e for e in root.iter(SVG_NS + "rect") if e.get("class") in ("lastmove", "fill")]
+    assert len(cells) == 4
+    for e in cells:
+        x, y, w, h = (float(e.get(k, "")) for k in ("x", "y", "width", "height"))
+        assert fx <= x and x + w <= fx + fw and fy <= y and y + h <= fy + fh, e.attrib
+        assert w >= svg.CELL / 2 and h >= svg.CELL / 2  # still a good part of the cell

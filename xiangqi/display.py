@@ -48,7 +48,8 @@ def game_html(game: "Game", *, size: int = 360) -> str:
         except XiangqiError as exc:
             problem = str(exc)
             break
-        moves.append(f"{number}{html.escape(text)}")
+        # One move never breaks across lines (a move number, or 车 apart from 一平二, reads wrong).
+        moves.append(f"<span style='white-space:nowrap'>{number}{html.escape(text)}</span>")
     picture = svg.board(board, lastmove=board.peek() if board.move_stack else None,
                         check=board.king(board.turn) if board.is_check() else None, size=size)
     parts.append(f"<div>{picture}</div><div><table>{rows}</table>")

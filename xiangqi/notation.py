@@ -116,6 +116,7 @@ __all__ = [
     "format_iccs",
     "parse_iccs",
     "parse_move",
+    "decode_move",
     "parse_game",
     "format_game",
     "convert_game",
@@ -772,6 +773,31 @@ def parse_move(board: BaseBoard, text: str, *, one_based: bool = False) -> Move:
     :class:`IllegalMoveError` or :class:`AmbiguousMoveError`.
     """
     return _parse_with(board, text, lambda t: _any_entry(t, bool(one_based)), "")
+
+
+def decode_move(board: "Board", text: str, *, one_based: bool = False) -> Move:
+    """The move ``text`` names in ``board`` by the pieces' rules, whether or not it is legal (any notation).
+
+    For showing a faulty move: ``士４進５`` that would leave the king in check still has its two squares.
+    The piece must exist and move as its kind does; a king left in check, kings facing each other, or
+    (for ICCS) anything at all is let through. Raises :class:`InvalidMoveError` (no notation),
+    :class:`IllegalMoveError` (no piece can move so) or :class:`AmbiguousMoveError`.
+
+    >>> from xiangqi import Board
+    >>> decode_move(Board("3k5/9/9/9/9/9/9/9/4r4/3K5 w"), "帥六進一")
+    Move.from_iccs('d0d1')
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a move text must be a str, not {type(text).__name__}")
+    try:
+        d = _any_entry(text, bool(one_based))[2]
+    except _Invalid as exc:
+        raise _error(InvalidMoveError, "", text, board.fen(), str(exc)) from None
+    try:
+        code = _resolve(d, board.piece_codes(), bool(board.turn), lambda c: True)
+    except _Fail as fail:
+        raise _error(fail.cls, _KIND_NAMES[d.kind], text, board.fen(), fail.reason) from None
+    return Move(code >> 7, code & 127) if code else Move.null()
 
 
 # ---------------------------------------------------------------------------

@@ -6,9 +6,9 @@ It consumes the :class:`~xiangqi.validate.GameReport` records that validation yi
 * a sortable, filterable, paged table of the games with problems: file, game number, line, players, kind,
   ply, token, message, and for a rule violation the plies of its loop;
 * for each problem a board: for a faulty move the position just before it, with the move drawn as a red
-  arrow when its squares can be worked out (from the token, or from the message naming them); for a
-  rule violation the position before the move that completed the repetition, with that move in blue;
-  else the last good position.
+  arrow when its squares can be worked out (the token read by the pieces' rules alone, or the squares
+  the message names); for a rule violation the position before the move that completed the repetition,
+  with that move in blue; else the last good position.
 
 Scale: only games with problems get a row (a valid game costs nothing but its count in the summary),
 the rows are data (one JSON array) from which a small script builds one page of the table at a time,
@@ -39,6 +39,7 @@ from xiangqi import svg
 from xiangqi.board import Board
 from xiangqi.core import Move, parse_square
 from xiangqi.errors import XiangqiError
+from xiangqi.notation import decode_move
 from xiangqi.validate import ERROR_KINDS, WARNING_KINDS, ErrorInfo, GameReport, Summary
 
 __all__ = ["HtmlReport", "write_html", "DEFAULT_MAX_BOARDS", "PAGE_SIZE"]
@@ -48,7 +49,6 @@ DEFAULT_MAX_BOARDS = 5000
 PAGE_SIZE = 25
 _BOARD_PX = 300
 _SQUARES = re.compile(r"\bfrom ([a-i][0-9]) to ([a-i][0-9])\b")
-_ICCS = re.compile(r"\b([a-i][0-9])-?([a-i][0-9])\b")
 _LOOP = re.compile(r"\bplies (\d+)-(\d+)\b")
 
 
@@ -126,18 +126,17 @@ def _read_details(source: str, games: Iterable[Tuple[int, Optional[int]]]) -> Di
 
 
 def _problem_move(board: Board, error: ErrorInfo) -> Optional[Move]:
-    """The faulty move's squares, when they can be worked out: the token parsed in the position (an
-    ambiguous or illegal move does not parse), an ICCS token, or the squares the message names."""
-    token = error.token or ""
+    """The faulty move's squares, when they can be worked out: the token decoded by the pieces' rules
+    (:func:`xiangqi.notation.decode_move`: a move that would leave the king in check still has its
+    squares), else the squares the message names."""
     try:
-        return board.parse_move(token)
+        move = decode_move(board, error.token or "")
+        if move:
+            return move
     except ValueError:
         pass
-    for pattern, text in ((_ICCS, token), (_SQUARES, error.message)):
-        m = pattern.search(text)
-        if m:
-            return Move(parse_square(m.group(1)), parse_square(m.group(2)))
-    return None
+    m = _SQUARES.search(error.message)
+    return Move(parse_square(m.group(1)), parse_square(m.group(2))) if m else None
 
 
 class _Row:

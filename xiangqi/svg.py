@@ -56,6 +56,7 @@ _PAD = 44             # from the outer grid line to the picture's edge: file num
 _COORD_BAND = 22      # extra band at the bottom for the ICCS file letters
 _GLYPH = 28           # size of a piece's character (the em square)
 _NUMERAL = 16         # size of a file numeral
+_FRAME_GAP = 6        # from the outer grid line to the frame
 
 STYLES = ("chinese", "letters")
 
@@ -118,6 +119,11 @@ def _num(v: float) -> str:
     return str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0")
 
 
+def _scale(k: float) -> str:
+    """A glyph's scale factor, exact to 1/10000 (``_num`` would round 0.016 to 0.02: a 25 % bigger, shifted glyph)."""
+    return f"{k:.4f}".rstrip("0").rstrip(".")
+
+
 def _paint(attr: str, color: str) -> str:
     """``fill="#rrggbb" fill-opacity=".5"`` for ``#rrggbbaa`` (renderers that read only 6 digits), else as is."""
     if len(color) == 9 and color[0] == "#":
@@ -176,7 +182,7 @@ def _piece_def(code: int, look: _Look) -> str:
         mark = (f'<text font-family="sans-serif" font-weight="bold" font-size="26" text-anchor="middle" '
                 f'dy=".35em" {_paint("fill", ink)}>{ch}</text>')
     else:
-        mark = (f'<use xlink:href="#{_glyph_id(ch)}" transform="matrix({_num(k)} 0 0 {_num(k)} '
+        mark = (f'<use xlink:href="#{_glyph_id(ch)}" transform="matrix({_scale(k)} 0 0 {_scale(k)} '
                 f'{_num(-_GLYPH / 2)} {_num(-_GLYPH / 2)})" {_paint("fill", ink)}/>')
     return (f'<g id="{_piece_id(code, look)}">'
             f'<circle r="{_RADIUS}" {_paint("fill", colors["piece"])} {_paint("stroke", ink)} stroke-width="3"/>'
@@ -225,7 +231,7 @@ def _static_chars(river: str) -> str:
 
 def _glyph(ch: str, cx: float, cy: float, size: float, fill: str = "") -> str:
     k = size / 1000
-    return (f'<use xlink:href="#{_glyph_id(ch)}" transform="matrix({_num(k)} 0 0 {_num(k)} {_num(cx - size / 2)} '
+    return (f'<use xlink:href="#{_glyph_id(ch)}" transform="matrix({_scale(k)} 0 0 {_scale(k)} {_num(cx - size / 2)} '
             f'{_num(cy - size / 2)})"{fill}/>')
 
 
@@ -266,14 +272,16 @@ def _static(look: _Look, orientation: bool, coordinates: bool, river: str) -> Tu
             lines.append(_marks(x0 + c * CELL, y0 + r * CELL, c > 0, c < 8))
     parts.append(f'<path class="grid" d="{"".join(lines)}" fill="none" {_paint("stroke", colors["lines"])} '
                  'stroke-width="1.5"/>')
-    parts.append(f'<rect class="frame" x="{x0 - 6}" y="{y0 - 6}" width="{8 * CELL + 12}" height="{9 * CELL + 12}" '
-                 f'fill="none" {_paint("stroke", colors["lines"])} stroke-width="3"/>')
+    gap = _FRAME_GAP
+    parts.append(f'<rect class="frame" x="{x0 - gap}" y="{y0 - gap}" width="{8 * CELL + 2 * gap}" '
+                 f'height="{9 * CELL + 2 * gap}" fill="none" {_paint("stroke", colors["lines"])} stroke-width="3"/>')
     ink = " " + _paint("fill", colors["lines"])
     ry = y0 + 4.5 * CELL
     words = [_glyph(ch, x0 + (c + 0.5) * CELL, ry, 0.62 * CELL) for ch, c in zip(river, (1, 2, 5, 6))]
     parts.append(f'<g class="river"{ink}>{"".join(words)}</g>')
     # File numbers: Red 一…九 from Red's right (file i is 一), Black 1…9 from Black's right (file a is 1).
-    red_y, black_y = (y1 + 34, y0 - 34) if orientation else (y0 - 34, y1 + 34)
+    # 36 from the grid: clear of the discs (radius 22 + stroke) yet inside the picture's 44 units of margin.
+    red_y, black_y = (y1 + 36, y0 - 36) if orientation else (y0 - 36, y1 + 36)
     nums = []
     for f in range(9):
         x = point(square(f, 0), orientation)[0]
@@ -287,7 +295,7 @@ def _static(look: _Look, orientation: bool, coordinates: bool, river: str) -> Tu
         small = text.replace(f'font-size="{_NUMERAL}"', 'font-size="12"')
         ranks = "".join(f'<text x="{x0 - 32}" y="{point(square(0, r), orientation)[1]}">{r}</text>'
                         for r in range(10))
-        files = "".join(f'<text x="{point(square(f, 0), orientation)[0]}" y="{y1 + _PAD + 8}">'
+        files = "".join(f'<text x="{point(square(f, 0), orientation)[0]}" y="{y1 + _PAD + 12}">'
                         f'{"abcdefghi"[f]}</text>' for f in range(9))
         parts.append(f'<g class="coordinates" {small}>{ranks}{files}</g>')
     return background, "".join(parts), width, height
@@ -311,6 +319,16 @@ def _arrow(a: Arrow, orientation: bool, colors: Mapping[str, str]) -> str:
            (bx - px * shaft, by - py * shaft), (tx - px * shaft, ty - py * shaft)]
     d = "M" + "L".join(f"{_num(round(x, 1))} {_num(round(y, 1))}" for x, y in pts) + "Z"
     return f'<path class="arrow" d="{d}" {_paint("fill", color)}/>'
+
+
+def _cell(sq: Square, orientation: Color, cls: str, color: str) -> str:
+    """A square's highlight: a cell around its point, cut at the frame (an edge point's cell would stick out)."""
+    x, y = point(sq, orientation)
+    half, edge = CELL // 2, _FRAME_GAP
+    left, top = max(x - half, _PAD - edge), max(y - half, _PAD - edge)
+    right, bottom = min(x + half, _PAD + 8 * CELL + edge), min(y + half, _PAD + 9 * CELL + edge)
+    return (f'<rect class="{cls}" x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
+            f'{_paint("fill", color)}/>')
 
 
 def _sq(value: SquareLike) -> Square:
@@ -354,14 +372,10 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
     parts.append(background)
     half = CELL // 2
     for sq, color in fill.items():
-        x, y = point(_sq(sq), orientation)
-        parts.append(f'<rect class="fill" x="{x - half}" y="{y - half}" width="{CELL}" height="{CELL}" '
-                     f'{_paint("fill", color)}/>')
+        parts.append(_cell(_sq(sq), orientation, "fill", color))
     if lastmove is not None and lastmove:
         for sq in (lastmove.from_square, lastmove.to_square):
-            x, y = point(sq, orientation)
-            parts.append(f'<rect class="lastmove" x="{x - half}" y="{y - half}" width="{CELL}" height="{CELL}" '
-                         f'{_paint("fill", pal["lastmove"])}/>')
+            parts.append(_cell(sq, orientation, "lastmove", pal["lastmove"]))
     # The lines over the highlights (from the page's definitions when they are shared).
     parts.append(static if defs else f'<use xlink:href="#{_grid_id(look, bool(orientation), coordinates)}"/>')
     if check is not None:
@@ -370,9 +384,13 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
         color, alpha = pal["check"], "1"
         if len(color) == 9 and color[0] == "#":
             color, alpha = color[:7], _num(round(int(color[7:], 16) / 255, 2))
-        parts.append(f'<radialGradient id="{gid}"><stop offset="0%" stop-color="{color}" stop-opacity="{alpha}"/>'
-                     f'<stop offset="100%" stop-color="{color}" stop-opacity="0"/></radialGradient>'
-                     f'<circle class="check" cx="{x}" cy="{y}" r="{half + 4}" fill="url(#{gid})"/>')
+        # Full colour out to the disc's edge, then fading: only the ring outside the disc shows, and it must
+        # be seen at a glance (a gradient fading from the centre left a faint pink halo).
+        glow = _RADIUS + 14
+        parts.append(f'<radialGradient id="{gid}"><stop offset="{_num(round(_RADIUS / glow, 2))}" '
+                     f'stop-color="{color}" stop-opacity="{alpha}"/>'
+                     f'<stop offset="1" stop-color="{color}" stop-opacity="0"/></radialGradient>'
+                     f'<circle class="check" cx="{x}" cy="{y}" r="{glow}" fill="url(#{gid})"/>')
     prefix = _prefix(look)
     for sq, code in enumerate(codes):
         if code:
