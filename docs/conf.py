@@ -60,6 +60,8 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(.*\.)?_\w+(\..*)?"),
     # Returned by xiangqi.pgn.replay_mainline but not exported by xiangqi.pgn (not in its __all__).
     (r"py:.*", r"(xiangqi\.pgn\.)?Replay(\..*)?"),
+    # asyncio's classes as their defining modules name them; Python documents them as asyncio.X.
+    (r"py:class", r"asyncio\.(protocols|transports|events)\.\w+"),
     # The C standard library's types, in the C API's declarations.
     (r"c:identifier", r"u?int(8|16|32|64)_t|size_t"),
 ]

@@ -59,6 +59,7 @@ _COORD_BAND = 22      # extra band at the bottom for the ICCS file letters
 _GLYPH = 28           # size of a piece's character (the em square)
 _NUMERAL = 16         # size of a file numeral
 
+#: The piece styles :func:`board` and :func:`piece` accept: Chinese characters or FEN letters.
 STYLES = ("chinese", "letters")
 
 #: The colours a picture uses; ``colors={...}`` overrides any of them (CSS colours, ``#rrggbbaa`` allowed).
