@@ -36,15 +36,27 @@ import c_header  # noqa: E402  (docs/_ext: needs no Sphinx)
 Console = List[Tuple[str, str]]
 #: System tools a tutorial's console blocks call, and the Debian packages that bring them.
 TOOLS = {"c": (("cc", "c++", "make"), "build-essential")}
+#: A comment on a page that the examples after it need a tool: ``.. needs /usr/games/fairy-stockfish (Debian
+#: package fairy-stockfish)``. Without the tool the examples before it run and the test then skips, naming the
+#: package, so a page can show an optional engine at its end and still be tested everywhere else.
+NEEDS = re.compile(r"\.\. needs (\S+) \(Debian package ([\w.+-]+)\)\s*$")
 
 
-def blocks(text: str) -> Iterator[Tuple[str, Union[str, Console], int]]:
-    """The page in order: ("doctest", text, first line) chunks and ("console", [(command, output)], line)."""
+def blocks(text: str) -> Iterator[Tuple[str, Union[str, Console, Tuple[str, str]], int]]:
+    """The page in order: ("doctest", text, first line) chunks, ("console", [(command, output)], line) and
+    ("needs", (tool, package), line) markers."""
     lines = text.split("\n")
     chunk: List[str] = []
     chunk_start = 1
     i = 0
     while i < len(lines):
+        needs = NEEDS.match(lines[i].strip())
+        if needs:
+            yield "doctest", "\n".join(chunk), chunk_start
+            yield "needs", (needs.group(1), needs.group(2)), i + 1
+            i += 1
+            chunk, chunk_start = [], i + 1
+            continue
         m = re.match(r"\.\. (code-block|code|sourcecode)::\s*(\S*)", lines[i].strip())
         if not m:
             chunk.append(lines[i])
@@ -95,6 +107,14 @@ def test_tutorial_runs(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     checker = doctest.OutputChecker()
     examples = commands = 0
     for kind, content, line in blocks(page.read_text(encoding="utf-8")):
+        if kind == "needs":
+            assert isinstance(content, tuple)
+            tool, package = content
+            if shutil.which(tool) is None:
+                assert examples + commands > 0, f"{page.name} runs no example before line {line}"
+                pytest.skip(f"{page.name} from line {line} needs {tool} (apt-get install {package}); the "
+                            f"{examples + commands} examples before it passed")
+            continue
         if kind == "doctest":
             assert isinstance(content, str)
             test = parser.get_doctest(content, globs, page.stem, str(page), line - 1)
@@ -123,6 +143,9 @@ def test_blocks_reject_code_that_does_not_run() -> None:
         list(blocks("Text\n\n.. code-block:: python\n\n   print(1)\n"))
     kinds = [k for k, _, _ in blocks("a\n\n>>> 1\n1\n\n.. code-block:: console\n\n   $ echo hi\n   hi\n\nb\n")]
     assert kinds == ["doctest", "console", "doctest"]
+    marked = list(blocks(">>> 1\n1\n\n.. needs /usr/games/x (Debian package x-pkg)\n\n>>> 2\n2\n"))
+    assert [k for k, _, _ in marked] == ["doctest", "needs", "doctest"]
+    assert marked[1] == ("needs", ("/usr/games/x", "x-pkg"), 4)
 
 
 def _declared(header: Path) -> List[str]:
