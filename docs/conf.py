@@ -25,6 +25,7 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
     "xqdocs",  # docs/_ext/xqdocs.py: CLI help, the C headers, the __all__ coverage check
+    "xqboard",  # docs/_ext/xqboard.py: boards drawn by xiangqi.svg at build time
 ]
 
 exclude_patterns = ["_build", "README.md"]
