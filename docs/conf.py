@@ -26,6 +26,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "xqdocs",  # docs/_ext/xqdocs.py: CLI help, the C headers, the __all__ coverage check
     "xqboard",  # docs/_ext/xqboard.py: boards drawn by xiangqi.svg at build time
+    "xqreport",  # docs/_ext/xqreport.py: the real xiangqi validate --html report, in the site
 ]
 
 exclude_patterns = ["_build", "README.md"]
