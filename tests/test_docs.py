@@ -9,6 +9,8 @@
   that is not valid reST, or a name of a public module's ``__all__`` missing from the reference fails the build
   (docs/_ext/xqdocs.py). These tests skip, saying what to install, when Sphinx or the offline Python inventory
   (Debian's python3-doc) is missing; CI installs both.
+* The tutorials' boards are the pictures of :func:`xiangqi.svg.board` and headless Chromium paints them; the
+  validation tutorial frames the real ``xiangqi validate --html`` report, written into the site at build time.
 """
 
 from __future__ import annotations
@@ -228,3 +230,39 @@ def test_cli_help_lists_every_command(site: Path) -> None:
     page = (site / "cli.html").read_text(encoding="utf-8")
     for command in commands:
         assert f"usage: xiangqi {command}" in page
+
+
+def test_tutorial_boards_are_drawn_by_svg(site: Path) -> None:
+    """``.. xiangqi-board::`` puts the picture of :func:`xiangqi.svg.board` itself into the page."""
+    import xiangqi
+    from xiangqi import svg
+
+    page = (site / "tutorials" / "rulings.html").read_text(encoding="utf-8")
+    source = (DOCS / "tutorials" / "rulings.rst").read_text(encoding="utf-8")
+    assert page.count('<figure class="xiangqi-board">') == source.count(".. xiangqi-board::") >= 5
+    board = xiangqi.Board("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1")
+    arrows = [(m.from_square, m.to_square) for m in map(xiangqi.Move.from_iccs, ("f5e5", "e9f9"))]
+    assert svg.board(board, arrows=arrows, size=300) in page
+
+
+def test_validation_report_is_in_the_site(site: Path) -> None:
+    """``.. xiangqi-html-report::`` ran the real ``xiangqi validate --html`` and the tutorial frames its output."""
+    report = (site / "_reports" / "sample.html").read_text(encoding="utf-8")
+    assert "xiangqi validation report" in report and "illegal-move" in report and "<svg" in report
+    page = (site / "tutorials" / "validate.html").read_text(encoding="utf-8")
+    assert 'src="../_reports/sample.html"' in page
+
+
+def test_tutorial_boards_show_in_the_browser(site: Path, tmp_path: Path) -> None:
+    """Headless Chromium paints the rulings page's boards: the board's wood covers most of each picture."""
+    from _browser import close, hex_rgb, screenshot
+
+    from xiangqi import svg
+
+    source = (DOCS / "tutorials" / "rulings.rst").read_text(encoding="utf-8")
+    boards = source.count(".. xiangqi-board::")
+    img = screenshot(site / "tutorials" / "rulings.html", 1300, 9000, tmp_path / "rulings.png")
+    wood = hex_rgb(svg.DEFAULT_COLORS["board"])
+    painted = sum(n for n, p in img.convert("RGB").getcolors(maxcolors=1 << 24) if close(p, wood, 12))
+    # A 300-pixel picture is 300 x 330 pixels, well over half of them wood; nothing else on the page is.
+    assert painted > boards * 300 * 330 // 2, f"{painted} wood pixels for {boards} boards"
