@@ -25,6 +25,8 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
     "xqdocs",  # docs/_ext/xqdocs.py: CLI help, the C headers, the __all__ coverage check
+    "xqboard",  # docs/_ext/xqboard.py: boards drawn by xiangqi.svg at build time
+    "xqreport",  # docs/_ext/xqreport.py: the real xiangqi validate --html report, in the site
 ]
 
 exclude_patterns = ["_build", "README.md"]
@@ -60,6 +62,8 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(.*\.)?_\w+(\..*)?"),
     # Returned by xiangqi.pgn.replay_mainline but not exported by xiangqi.pgn (not in its __all__).
     (r"py:.*", r"(xiangqi\.pgn\.)?Replay(\..*)?"),
+    # asyncio's classes as their defining modules name them; Python documents them as asyncio.X.
+    (r"py:class", r"asyncio\.(protocols|transports|events)\.\w+"),
     # The C standard library's types, in the C API's declarations.
     (r"c:identifier", r"u?int(8|16|32|64)_t|size_t"),
 ]

@@ -9,6 +9,8 @@
   that is not valid reST, or a name of a public module's ``__all__`` missing from the reference fails the build
   (docs/_ext/xqdocs.py). These tests skip, saying what to install, when Sphinx or the offline Python inventory
   (Debian's python3-doc) is missing; CI installs both.
+* The tutorials' boards are the pictures of :func:`xiangqi.svg.board` and headless Chromium paints them; the
+  validation tutorial frames the real ``xiangqi validate --html`` report, written into the site at build time.
 """
 
 from __future__ import annotations
@@ -36,15 +38,27 @@ import c_header  # noqa: E402  (docs/_ext: needs no Sphinx)
 Console = List[Tuple[str, str]]
 #: System tools a tutorial's console blocks call, and the Debian packages that bring them.
 TOOLS = {"c": (("cc", "c++", "make"), "build-essential")}
+#: A comment on a page that the examples after it need a tool: ``.. needs /usr/games/fairy-stockfish (Debian
+#: package fairy-stockfish)``. Without the tool the examples before it run and the test then skips, naming the
+#: package, so a page can show an optional engine at its end and still be tested everywhere else.
+NEEDS = re.compile(r"\.\. needs (\S+) \(Debian package ([\w.+-]+)\)\s*$")
 
 
-def blocks(text: str) -> Iterator[Tuple[str, Union[str, Console], int]]:
-    """The page in order: ("doctest", text, first line) chunks and ("console", [(command, output)], line)."""
+def blocks(text: str) -> Iterator[Tuple[str, Union[str, Console, Tuple[str, str]], int]]:
+    """The page in order: ("doctest", text, first line) chunks, ("console", [(command, output)], line) and
+    ("needs", (tool, package), line) markers."""
     lines = text.split("\n")
     chunk: List[str] = []
     chunk_start = 1
     i = 0
     while i < len(lines):
+        needs = NEEDS.match(lines[i].strip())
+        if needs:
+            yield "doctest", "\n".join(chunk), chunk_start
+            yield "needs", (needs.group(1), needs.group(2)), i + 1
+            i += 1
+            chunk, chunk_start = [], i + 1
+            continue
         m = re.match(r"\.\. (code-block|code|sourcecode)::\s*(\S*)", lines[i].strip())
         if not m:
             chunk.append(lines[i])
@@ -95,6 +109,14 @@ def test_tutorial_runs(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     checker = doctest.OutputChecker()
     examples = commands = 0
     for kind, content, line in blocks(page.read_text(encoding="utf-8")):
+        if kind == "needs":
+            assert isinstance(content, tuple)
+            tool, package = content
+            if shutil.which(tool) is None:
+                assert examples + commands > 0, f"{page.name} runs no example before line {line}"
+                pytest.skip(f"{page.name} from line {line} needs {tool} (apt-get install {package}); the "
+                            f"{examples + commands} examples before it passed")
+            continue
         if kind == "doctest":
             assert isinstance(content, str)
             test = parser.get_doctest(content, globs, page.stem, str(page), line - 1)
@@ -123,6 +145,9 @@ def test_blocks_reject_code_that_does_not_run() -> None:
         list(blocks("Text\n\n.. code-block:: python\n\n   print(1)\n"))
     kinds = [k for k, _, _ in blocks("a\n\n>>> 1\n1\n\n.. code-block:: console\n\n   $ echo hi\n   hi\n\nb\n")]
     assert kinds == ["doctest", "console", "doctest"]
+    marked = list(blocks(">>> 1\n1\n\n.. needs /usr/games/x (Debian package x-pkg)\n\n>>> 2\n2\n"))
+    assert [k for k, _, _ in marked] == ["doctest", "needs", "doctest"]
+    assert marked[1] == ("needs", ("/usr/games/x", "x-pkg"), 4)
 
 
 def _declared(header: Path) -> List[str]:
@@ -205,3 +230,39 @@ def test_cli_help_lists_every_command(site: Path) -> None:
     page = (site / "cli.html").read_text(encoding="utf-8")
     for command in commands:
         assert f"usage: xiangqi {command}" in page
+
+
+def test_tutorial_boards_are_drawn_by_svg(site: Path) -> None:
+    """``.. xiangqi-board::`` puts the picture of :func:`xiangqi.svg.board` itself into the page."""
+    import xiangqi
+    from xiangqi import svg
+
+    page = (site / "tutorials" / "rulings.html").read_text(encoding="utf-8")
+    source = (DOCS / "tutorials" / "rulings.rst").read_text(encoding="utf-8")
+    assert page.count('<figure class="xiangqi-board">') == source.count(".. xiangqi-board::") >= 5
+    board = xiangqi.Board("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1")
+    arrows = [(m.from_square, m.to_square) for m in map(xiangqi.Move.from_iccs, ("f5e5", "e9f9"))]
+    assert svg.board(board, arrows=arrows, size=300) in page
+
+
+def test_validation_report_is_in_the_site(site: Path) -> None:
+    """``.. xiangqi-html-report::`` ran the real ``xiangqi validate --html`` and the tutorial frames its output."""
+    report = (site / "_reports" / "sample.html").read_text(encoding="utf-8")
+    assert "xiangqi validation report" in report and "illegal-move" in report and "<svg" in report
+    page = (site / "tutorials" / "validate.html").read_text(encoding="utf-8")
+    assert 'src="../_reports/sample.html"' in page
+
+
+def test_tutorial_boards_show_in_the_browser(site: Path, tmp_path: Path) -> None:
+    """Headless Chromium paints the rulings page's boards: the board's wood covers most of each picture."""
+    from _browser import close, hex_rgb, screenshot
+
+    from xiangqi import svg
+
+    source = (DOCS / "tutorials" / "rulings.rst").read_text(encoding="utf-8")
+    boards = source.count(".. xiangqi-board::")
+    img = screenshot(site / "tutorials" / "rulings.html", 1300, 9000, tmp_path / "rulings.png")
+    wood = hex_rgb(svg.DEFAULT_COLORS["board"])
+    painted = sum(n for n, p in img.convert("RGB").getcolors(maxcolors=1 << 24) if close(p, wood, 12))
+    # A 300-pixel picture is 300 x 330 pixels, well over half of them wood; nothing else on the page is.
+    assert painted > boards * 300 * 330 // 2, f"{painted} wood pixels for {boards} boards"

@@ -29,6 +29,7 @@ from xiangqi.search import MAX_DEPTH, Searcher, SearchInfo, SearchResult
 
 __all__ = ["main", "EngineServer", "ENGINE_NAME"]
 
+#: The name the engine gives in its ``id name`` line (with this package's version).
 ENGINE_NAME = f"pyxiangqi {__version__}"
 _AUTHOR = "the pyxiangqi authors"
 _DEFAULT_HASH_MB = 16

@@ -69,7 +69,7 @@ class EngineError(XiangqiError, RuntimeError):
     """An engine process misbehaved: it did not answer in time, broke the protocol or sent an illegal move.
 
     The message names the engine, what it sent (or failed to send) and the
-    position; :attr:`stderr` holds the last lines the engine wrote there.
+    position; ``stderr`` holds the last lines the engine wrote there.
     """
 
     def __init__(self, message: str, *, stderr: str = "") -> None:

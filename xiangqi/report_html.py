@@ -44,6 +44,7 @@ from xiangqi.validate import ERROR_KINDS, WARNING_KINDS, ErrorInfo, GameReport, 
 
 __all__ = ["HtmlReport", "write_html", "DEFAULT_MAX_BOARDS", "PAGE_SIZE"]
 
+#: How many problem boards a report draws at most; rows past that show the FEN instead.
 DEFAULT_MAX_BOARDS = 5000
 #: Rows per page of the problems table.
 PAGE_SIZE = 25

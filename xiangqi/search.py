@@ -1,7 +1,7 @@
 """Our own alpha-beta search (in C): the engine behind ``xiangqi engine``.
 
 :class:`Searcher` owns the C search state and its transposition table and
-runs iterative deepening over :func:`xq_search_depth`, one C call per depth
+runs iterative deepening over :c:func:`xq_search_depth`, one C call per depth
 (the GIL is released during each, so :meth:`Searcher.stop` works from
 another thread).
 

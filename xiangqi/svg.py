@@ -58,6 +58,7 @@ _GLYPH = 28           # size of a piece's character (the em square)
 _NUMERAL = 16         # size of a file numeral
 _FRAME_GAP = 6        # from the outer grid line to the frame
 
+#: The piece styles :func:`board` and :func:`piece` accept: Chinese characters or FEN letters.
 STYLES = ("chinese", "letters")
 
 #: The colours a picture uses; ``colors={...}`` overrides any of them (CSS colours, ``#rrggbbaa`` allowed).

@@ -47,7 +47,7 @@ _DEFINE = re.compile(r"#define\s+(\w+(?:\([^)]*\))?)\s*(.*)$")
 _FUNC = re.compile(r"(?:const\s+)?[\w\s]+?[\s*]+(xq_\w+)\s*\(.*\)$", re.S)
 _TYPEDEF = re.compile(r"typedef\s+([\w\s]+?)\s+(xq_\w+)\s*;$")
 _STRUCT = re.compile(r"typedef struct (xq_\w+) \{$")
-_MEMBER = re.compile(r"(.*?)\b(\w+)\s*(\[[^\]]*\])?\s*;$")
+_MEMBER = re.compile(r"(.*?)\b(\w+)\s*((?:\[[^\]]*\])*)\s*;$")
 _ENUMERATOR = re.compile(r"(XQ_\w+)\s*=\s*(-?\w+)$")
 
 
@@ -227,6 +227,11 @@ def _inline(text: str, known: Dict[str, str]) -> str:
         if name not in known:
             continue
         out.append(_escape(text[pos:m.start()]))
+        # Inline markup must also start after a space or an opening bracket; an escaped space stands in for
+        # one after other text ("1..XQ_MAX").
+        before = text[m.start() - 1:m.start()]
+        if before and not before.isspace() and before not in "([{'\"<-/:":
+            out.append("\\ ")
         # The function role writes its own parentheses; other names keep the text's.
         parens = m.group(2) if m.group(2) and known[name] != "c:func" else ""
         # reST needs a word boundary after inline markup; an escaped space provides one when a word follows.
