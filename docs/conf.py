@@ -64,6 +64,8 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(xiangqi\.pgn\.)?Replay(\..*)?"),
     # asyncio's classes as their defining modules name them; Python documents them as asyncio.X.
     (r"py:class", r"asyncio\.(protocols|transports|events)\.\w+"),
+    # A string annotation's generic alias (``"os.PathLike[str]"``) is looked up whole; Python documents os.PathLike.
+    (r"py:class", r"os\.PathLike\[str\]"),
     # The C standard library's types, in the C API's declarations.
     (r"c:identifier", r"u?int(8|16|32|64)_t|size_t"),
 ]

@@ -35,7 +35,7 @@ class Board(BaseBoard):
     ('H8+7', True)
 
     Everything about the position itself (FEN, moves, attacks, editing, copies) is :class:`BaseBoard`'s.
-    A Board is not thread-safe: give each thread its own :meth:`copy` (see :class:`BaseBoard`).
+    A Board is not thread-safe: give each thread its own :meth:`~xiangqi.position.BaseBoard.copy` (see :class:`BaseBoard`).
     """
 
     # Notation (implemented in xiangqi.notation).

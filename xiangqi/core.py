@@ -172,6 +172,7 @@ class Piece:
 
 #: How the null move is written; :data:`NULL_MOVE_TEXTS` are read as it.
 NULL_MOVE_TEXT = "0000"
+#: The texts read as the null move in every notation (``0000``, and ``--`` as some PGN programs write it).
 NULL_MOVE_TEXTS = frozenset(["0000", "--"])
 
 

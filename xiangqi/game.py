@@ -1,7 +1,7 @@
 """The game model every record format reads into and writes from.
 
 A :class:`Game` is the root :class:`GameNode` of a tree whose children are
-moves (python-chess's :mod:`chess.pgn` model): the first child of a node is its
+moves (python-chess's ``chess.pgn`` model): the first child of a node is its
 main line, the others are variations. A game carries its :class:`Headers` (the
 xiangqi tag roster first) and the problems met while reading it, as
 :class:`GameError` values in ``game.errors``. The PGN, XQF and DhtmlXQ readers
@@ -69,7 +69,7 @@ def normalize_result(text: Optional[str]) -> Optional[str]:
     return RESULT_WORDS.get(t, RESULT_WORDS.get(t.replace(" ", ""), None))
 
 
-#: What each bit of :meth:`Board.status() <xiangqi.Board.status>` says is wrong with a start position.
+#: What each bit of :meth:`Board.status() <xiangqi.position.BaseBoard.status>` says is wrong with a start position.
 STATUS_WORDS: Dict[int, str] = {
     1: "a king outside its palace", 2: "an advisor off the advisor squares", 4: "an elephant off the elephant squares",
     8: "a pawn on a square no pawn can reach", 16: "the kings facing each other on an open file",

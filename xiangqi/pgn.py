@@ -1,6 +1,6 @@
 """Xiangqi PGN: a game model, a streaming reader that never loses a game, and a writer.
 
-The model follows python-chess's :mod:`chess.pgn`: a :class:`Game` is the root
+The model follows python-chess's ``chess.pgn``: a :class:`Game` is the root
 :class:`GameNode` of a tree whose children are moves; the first child of a node
 is its main line and the others are variations. A game carries its
 :class:`Headers` (the xiangqi tag roster first: ``Game``, ``Event``, ``Site``,

@@ -312,7 +312,7 @@ class Chunk:
     ``last`` says the chunk ends its file, ``eof_newline`` that the file
     ends with a newline, ``cut`` that reading stopped early (a damaged
     ``.gz``), ``read_error`` why nothing could be read, ``cr`` that the
-    file's lines end in a bare ``\r``. Chunks are plain picklable data, so
+    file's lines end in a bare carriage return. Chunks are plain picklable data, so
     any executor (processes, Dask) can run :func:`validate_chunk` on them.
     """
 
