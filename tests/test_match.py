@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -152,7 +153,8 @@ def test_time_control(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert len(games) == 2 and all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
     # Each move's comment carries the time it took; the engines kept within their clocks.
     for g in games:
-        spent = [float(n.comment.split()[1].rstrip("s")) for n in g.mainline() if n.comment]
+        # A move's comment is "[score][/depth] T.TTTs" (score and depth only when the engine sent them).
+        spent = [float(m.group(1)) for n in g.mainline() if (m := re.match(r"\S*\s*(\d+\.\d+)s\b", n.comment))]
         assert spent and sum(spent) < 2 * (1 + 0.01 * len(spent)) + 0.5
 
 

@@ -36,6 +36,9 @@ __all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScor
            "match_main", "parse_engine_spec", "parse_tc", "read_openings"]
 
 #: The PGN ``Termination`` tag for each way a game can end.
+#: Seconds an engine may take to start and answer the handshake, at least (``--timeout`` when larger).
+_START_TIMEOUT = 10.0
+
 _TERMINATION_TAG = {
     Termination.CHECKMATE: "normal",
     Termination.STALEMATE: "normal",
@@ -58,13 +61,16 @@ class EngineSpec:
     options: Dict[str, OptionValue] = dataclasses.field(default_factory=dict)
 
     async def start(self, timeout: Optional[float]) -> EngineProtocol:
-        """Start the engine, shake hands and set its options."""
+        """Start the engine, shake hands and set its options; ``timeout`` is then each answer's grace time."""
+        # Starting up (loading networks, tables) may take longer than a move's grace time.
+        handshake = None if timeout is None else max(timeout, _START_TIMEOUT)
         if self.proto == "ucci":
-            _, protocol = await popen_ucci(self.cmd, timeout=timeout)
+            _, protocol = await popen_ucci(self.cmd, timeout=handshake)
             engine: EngineProtocol = protocol
         else:
-            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=timeout)
+            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake)
             engine = uci
+        engine.timeout = timeout
         try:
             if self.options:
                 await engine.configure(self.options)
