@@ -201,11 +201,19 @@ def test_node_limit_is_honoured(searcher: Searcher) -> None:
 
 
 def test_time_limit_is_honoured(searcher: Searcher) -> None:
-    start = time.perf_counter()
-    result = searcher.search(Board(), time_limit=0.1)
-    elapsed = time.perf_counter() - start
-    assert result.stopped and result.best is not None
-    assert 0.1 <= elapsed < 0.15
+    # The search never stops early, and stops within 50 ms of its limit. On a shared machine the scheduler can
+    # hold the thread past that once; an overrun counts only if three searches in a row all overrun.
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        result = searcher.search(Board(), time_limit=0.1)
+        elapsed = time.perf_counter() - start
+        assert result.stopped and result.best is not None
+        assert elapsed >= 0.1
+        times.append(elapsed)
+        if elapsed < 0.15:
+            break
+    assert min(times) < 0.15, times
 
 
 def test_stop_from_another_thread(searcher: Searcher) -> None:
