@@ -506,15 +506,18 @@ def match_main(argv: List[str]) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
     if len(args.engine) != 2:
-        parser.error(f"give --engine exactly twice, not {len(args.engine)} times")
+        parser.error(f"give --engine exactly twice (got it {len(args.engine)} time{'s' if len(args.engine) != 1 else ''})")
     try:
         specs = (parse_engine_spec(args.engine[0]), parse_engine_spec(args.engine[1]))
     except ValueError as exc:
         parser.error(str(exc))
     if specs[0].name == specs[1].name:
         specs[1].name += " (2)"
-    if args.games < 1 or args.concurrency < 1:
-        parser.error("--games and --concurrency must be >= 1")
+    for name in ("games", "concurrency", "max_plies"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1, not {getattr(args, name)}")
+    if not args.timeout > 0:
+        parser.error(f"--timeout must be positive, not {args.timeout:g}")
     tc: Optional[TimeControl] = None
     limit = Limit()
     try:
