@@ -3,7 +3,8 @@
 The picture comes from :func:`xiangqi.svg.board`; PNG goes through cairosvg, an optional extra
 (``pip install 'pyxiangqi[png]'``). Game files are read by :func:`xiangqi.convert.read_any` (PGN, XQF,
 DhtmlXQ). Exit status: 0 on success, 1 when the game file cannot be read, 2 for a bad request (a FEN
-that does not parse, a ply past the end, an unknown output type, cairosvg missing for PNG).
+that does not parse, a ply past the end, an unknown output type, cairosvg missing for PNG) and for an
+output file that cannot be written.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import sys
 from typing import List, Optional, Tuple
 
+from xiangqi._cliio import writing
 from xiangqi.board import Board
 from xiangqi.core import BLACK, RED, Move
 from xiangqi.errors import XiangqiError
@@ -26,14 +28,16 @@ class _Usage(ValueError):
 
 def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[Board, Optional[Move]]:
     """The board to draw and the move that led to it: ``source`` is a game file (its ``game``-th game, after
-    ``ply`` plies of the main line, default all) or a FEN.
+    ``ply`` plies of the main line, default all), a FEN, or ``startpos``.
 
     Raises :class:`ValueError` (a :class:`~xiangqi.errors.XiangqiError` for bad data) naming the problem.
     """
     if not os.path.exists(source):
         from xiangqi.convert import format_of
 
-        if format_of(source) is not None or "/" not in source:
+        if source == "startpos":  # as in `xiangqi judge` and the engine protocols
+            source = Board().fen()
+        elif format_of(source) is not None or "/" not in source:
             raise _Usage(f"{source}: no such file (and not a FEN)")
         if ply is not None:
             raise _Usage("--ply needs a game file, not a FEN")
@@ -64,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
                "  xiangqi render \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\" -o start.svg\n"
                "  xiangqi render game.pgn --ply 20 --lastmove --arrows h2e2,b0c2 -o ply20.png",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("source", metavar="FEN|FILE", help="a FEN, or a game file")
+    p.add_argument("source", metavar="FEN|FILE", help="a FEN (or startpos), or a game file")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="OUT.svg or OUT.png (PNG needs the png extra: pip install 'pyxiangqi[png]'); - for SVG on "
                         "standard output")
@@ -126,11 +130,12 @@ def render_main(argv: List[str]) -> int:
                             coordinates=not args.no_coordinates, size=args.size, style=args.style,
                             distinguish=not args.same_characters)
         if kind == "png":
-            _png(picture, out, args.size or 600)
+            with writing(out):
+                _png(picture, out, args.size or 600)
         elif out == "-":
             sys.stdout.write(picture + "\n")
         else:
-            with open(out, "w", encoding="utf-8") as fh:
+            with writing(out), open(out, "w", encoding="utf-8") as fh:
                 fh.write(picture + "\n")
     except _Usage as exc:
         print(f"xiangqi render: {exc}", file=sys.stderr)
