@@ -72,7 +72,8 @@ def _perft_main(argv: List[str]) -> int:
     parser.add_argument("--fen", default=STARTING_FEN, help="position (default: the start position)")
     parser.add_argument("--depth", "-d", type=int, default=5, help="plies to search (default: 5)")
     parser.add_argument("--divide", action="store_true", help="print the count under each root move")
-    parser.add_argument("--threads", "-t", type=int, default=1, help="split the root moves across N threads")
+    parser.add_argument("--threads", "-t", type=int, default=1, metavar="N",
+                        help="split the root moves across N threads (default: 1)")
     parser.add_argument("--no-bulk", action="store_true", help="make every leaf move instead of counting them")
     parser.add_argument("--engine", metavar="CMD", help="compare divides with this engine's 'go perft' and print "
                         "the first position and move where the counts differ (exit 1)")

@@ -179,9 +179,9 @@ def judge_main(argv: List[str]) -> int:
     """``xiangqi judge`` entry point; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="xiangqi judge",
-        description="Rule on a game's end: checkmate, stalemate, perpetual check or chase and their mixes "
-                    "(Asian or Chinese rules), the 60-move natural limit. Give a PGN file, or a FEN "
-                    "(or 'startpos') followed by moves in ICCS, WXF or Chinese notation.",
+        description="Rule on a game's end: checkmate, stalemate, perpetual check or chase and their mixes\n"
+                    "(Asian or Chinese rules), the 60-move natural limit. Give a game file (PGN, XQF,\n"
+                    "DhtmlXQ), or a FEN (or 'startpos') followed by moves in ICCS, WXF or Chinese notation.",
         epilog="examples:\n"
                "  xiangqi judge games.pgn                 (also .pgn.gz, .xqf, DhtmlXQ .txt/.htm)\n"
                "  xiangqi judge startpos moves h2e2 h9g7 b0c2\n"
@@ -196,9 +196,9 @@ def judge_main(argv: List[str]) -> int:
     parser.add_argument("--rules", default="axf", choices=("axf", "cxa"),
                         help="axf (Asian, default) or cxa (Chinese)")
     parser.add_argument("--count", type=int, default=None,
-                        help="occurrences of a position that make it adjudicable (default 3)")
+                        help="occurrences of a position that make it adjudicable (default: 3)")
     parser.add_argument("--limit", type=int, default=None,
-                        help="natural limit in plies without capture (default 120; 0 turns it off)")
+                        help="natural limit in plies without capture (default: 120; 0 turns it off)")
     parser.add_argument("--explain", action="store_true", help="show what each move of the loop does")
     parser.add_argument("--json", action="store_true", help="print one JSON object per game")
     args = parser.parse_args(argv)

@@ -63,7 +63,8 @@ def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="xiangqi render",
-        description="Draw a position as an SVG or PNG picture: a FEN, or a game file (PGN, XQF, DhtmlXQ) at a ply.",
+        description="Draw a position as an SVG or PNG picture: a FEN, or a game file (PGN, XQF, DhtmlXQ)\n"
+                    "at a ply.",
         epilog="examples:\n"
                "  xiangqi render \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\" -o start.svg\n"
                "  xiangqi render game.pgn --ply 20 --lastmove --arrows h2e2,b0c2 -o ply20.png",
