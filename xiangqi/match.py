@@ -520,6 +520,11 @@ def match_main(argv: List[str]) -> int:
             parser.error(f"--{name.replace('_', '-')} must be >= 1, not {getattr(args, name)}")
     if not args.timeout > 0:
         parser.error(f"--timeout must be positive, not {args.timeout:g}")
+    for name in ("depth", "nodes"):  # 0 or less used to start games that every engine lost on time
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            parser.error(f"--{name} must be >= 1, not {getattr(args, name)}")
+    if args.movetime is not None and not args.movetime > 0:
+        parser.error(f"--movetime must be positive, not {args.movetime:g}")
     tc: Optional[TimeControl] = None
     limit = Limit()
     try:
