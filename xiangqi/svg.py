@@ -358,6 +358,7 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
     in the river (``"楚河汉界"`` for the simplified form). ``defs=False``: leave out the ``<defs>`` for a
     page that holds one :func:`definitions` with the same look.
     """
+    _check_size(size)
     look = _look(style, distinguish, colors)
     chars = _static_chars(river)
     background, static, width, height = _static(look, bool(orientation), coordinates, river)
@@ -410,6 +411,12 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
     return "".join(parts)
 
 
+def _check_size(size: Optional[int]) -> None:
+    # A size of 0 or less used to be drawn as width="-5" (or, for 0, silently as no size at all).
+    if size is not None and not size > 0:
+        raise ValueError(f"size must be a positive number of pixels (or None to scale), not {size!r}")
+
+
 def piece(piece: Piece, *, size: Optional[int] = None, style: str = "chinese", distinguish: bool = True,
           colors: Mapping[str, str] = {}) -> str:
     """A standalone SVG picture of one piece (a disc of ``2 * 22`` user units plus a margin).
@@ -418,6 +425,7 @@ def piece(piece: Piece, *, size: Optional[int] = None, style: str = "chinese", d
     >>> svg.piece(Piece.from_symbol("R"))[:60]
     '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://'
     """
+    _check_size(size)
     look = _look(style, distinguish, colors)
     code = piece.code
     s = 2 * _RADIUS + 4
