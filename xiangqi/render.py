@@ -32,6 +32,12 @@ def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[
 
     Raises :class:`ValueError` (a :class:`~xiangqi.errors.XiangqiError` for bad data) naming the problem.
     """
+    board, last, _ = _position(source, game=game, ply=ply)
+    return board, last
+
+
+def _position(source: str, *, game: int, ply: Optional[int]) -> Tuple[Board, Optional[Move], List[str]]:
+    """:func:`position`, and the reading errors of the game (its main line stops at the first)."""
     if not os.path.exists(source):
         from xiangqi.convert import format_of
 
@@ -41,7 +47,7 @@ def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[
             raise _Usage(f"{source}: no such file (and not a FEN)")
         if ply is not None:
             raise _Usage("--ply needs a game file, not a FEN")
-        return Board(source), None
+        return Board(source), None, []
     from xiangqi.convert import read_any
 
     record = None
@@ -57,7 +63,7 @@ def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[
         raise _Usage(f"--ply {ply} is outside game {game} of {source}, which has {len(moves)} plies")
     for move in moves[:len(moves) if ply is None else ply]:
         board.push(move)
-    return board, board.peek() if board.move_stack else None
+    return board, board.peek() if board.move_stack else None, [str(e) for e in record.errors]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -121,7 +127,9 @@ def render_main(argv: List[str]) -> int:
         parser.error(f"--game counts from 1, not {args.game}")
     try:
         arrows = _arrows(args.arrows)
-        board, last = position(args.source, game=args.game, ply=args.ply)
+        board, last, errors = _position(args.source, game=args.game, ply=args.ply)
+        for err in errors:  # drawn all the same: the position the readable moves reach
+            print(f"xiangqi render: warning: {args.source}: game {args.game}: {err}", file=sys.stderr)
         if args.lastmove and last is None:
             raise _Usage("--lastmove: no move led to this position (a FEN, or ply 0)")
         picture = svg.board(board, orientation=BLACK if args.black else RED,
@@ -143,8 +151,11 @@ def render_main(argv: List[str]) -> int:
         return 2
     except XiangqiError as exc:
         # A FEN on the command line that does not parse is a bad request; a game file that does not read is bad data.
+        if os.path.exists(args.source):
+            print(f"xiangqi render: {args.source}: {exc}", file=sys.stderr)
+            return 1
         print(f"xiangqi render: {exc}", file=sys.stderr)
-        return 1 if os.path.exists(args.source) else 2
+        return 2
     except OSError as exc:
         print(f"xiangqi render: {exc}", file=sys.stderr)
         return 1
