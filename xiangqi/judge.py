@@ -157,7 +157,7 @@ def _goes_on(board: Any, rs: Any) -> str:
     n = rulings.repetition_count(board)
     nl = rulings.natural_limit(board, rules=rs)
     return (f"The game goes on: the position has occurred {n} time{'s' if n != 1 else ''}, "
-            f"{nl.plies} plies without a capture (natural limit {nl.limit}).")
+            f"{nl.plies} pl{'ies' if nl.plies != 1 else 'y'} without a capture (natural limit {nl.limit}).")
 
 
 def _print(verdict: Dict[str, Any], out: TextIO, *, title: str = "", explain: bool = False) -> None:
@@ -201,7 +201,7 @@ def judge_main(argv: List[str]) -> int:
                         help="natural limit in plies without capture (default: 120; 0 turns it off)")
     parser.add_argument("--explain", action="store_true", help="show what each move of the loop does")
     parser.add_argument("--json", action="store_true", help="print one JSON object per game")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)  # options may come between the moves
 
     from xiangqi import rules as rulings
     from xiangqi.errors import XiangqiError
