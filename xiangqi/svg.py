@@ -352,7 +352,8 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
     highlighted. ``check``: the square of a king in check (``Board._repr_svg_`` passes it). ``arrows``:
     :class:`Arrow`\\ s (or ``(tail, head)`` pairs). ``fill``: square -> colour highlights. ``squares``:
     squares marked with a ring. ``coordinates``: the ICCS ranks 0-9 and files a-i besides the file
-    numbers. ``size``: width in pixels (the height follows), else the picture scales to its container.
+    numbers. ``size``: width in pixels, positive (the height follows); ``None``: the picture scales to its
+    container.
     ``style``: ``"chinese"`` (characters) or ``"letters"`` (FEN letters). ``distinguish=False``: the same
     車馬炮 for both sides. ``colors``: overrides of :data:`DEFAULT_COLORS`. ``river``: the four characters
     in the river (``"楚河汉界"`` for the simplified form). ``defs=False``: leave out the ``<defs>`` for a
