@@ -33,7 +33,8 @@ exclude_patterns = ["_build", "README.md"]
 html_theme = "alabaster"
 html_theme_options = {"description": "Xiangqi (Chinese chess) for Python, on a C bitboard core", "fixed_sidebar": True,
                       "page_width": "1240px", "body_max_width": "none"}
-html_static_path: list[str] = []
+html_static_path: list[str] = ["_static"]
+html_css_files = ["xiangqi.css"]
 html_title = f"xiangqi {release}"
 
 # Every cross-reference must resolve: a missing target is a warning, and -W makes it an error.

@@ -37,6 +37,9 @@ def test_subcommand_usage_errors_return_2(capsys: pytest.CaptureFixture[str]) ->
     assert main(["judge", "startpos", "--limit", "-1"]) == 2
     assert main(["perft", "--depth", "-1"]) == 2
     assert "--depth" in capsys.readouterr().err
+    # Checked before any engine is started: a timeout of 0 or less used to kill the engine at once.
+    assert main(["perft", "--engine", "/nonexistent/engine", "--engine-timeout", "0"]) == 2
+    assert "error: --engine-timeout must be positive, not 0" in capsys.readouterr().err
 
 
 def test_python_dash_m_xiangqi_without_arguments() -> None:

@@ -254,7 +254,13 @@ def test_ctrl_c_keeps_the_games_written(tmp_path: Path) -> None:
 
 def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "--engine", "cmd=x", "--depth", "1"]) == 2
-    assert "exactly twice" in capsys.readouterr().err
+    assert "exactly twice (got it 1 time)" in capsys.readouterr().err
+    for option, value in (("--games", "0"), ("--concurrency", "0"), ("--max-plies", "0"), ("--timeout", "-1")):
+        assert main(["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", option, value]) == 2
+        assert f"error: {option} must be" in capsys.readouterr().err
+    for option, value in (("--depth", "0"), ("--nodes", "-5"), ("--movetime", "0")):
+        assert main(["match", "--engine", "cmd=x", "--engine", "cmd=y", option, value]) == 2
+        assert f"error: {option} must be" in capsys.readouterr().err
     assert main(["match", "--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"]) == 2
     assert "time control 'fast'" in capsys.readouterr().err
     assert main(["match", "--engine", "cmd=x", "--engine", "bogus", "--depth", "1"]) == 2

@@ -29,6 +29,34 @@ def test_fen_to_svg(tmp_path: Path) -> None:
         svg.Arrow(Move.from_iccs("d0d1").from_square, Move.from_iccs("d0d1").to_square)]) + "\n"
 
 
+def test_startpos_is_the_start_position(tmp_path: Path) -> None:
+    out = tmp_path / "start.svg"
+    assert main(["render", "startpos", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == svg.board(Board()) + "\n"
+
+
+def test_a_game_with_a_bad_move_is_drawn_where_it_stops_with_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "bad.pgn"
+    game.write_text("1. h2e2 h9g7 2. a0a9 *\n", encoding="utf-8")
+    out = tmp_path / "bad.svg"
+    assert main(["render", str(game), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"xiangqi render: warning: {game}: game 1: ") and "a0a9" in err
+    board = Board()
+    board.push_iccs("h2e2")
+    board.push_iccs("h9g7")
+    assert out.read_text(encoding="utf-8") == svg.board(board) + "\n"
+
+
+def test_a_file_that_is_not_a_game_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.xqf"
+    junk.write_bytes(b"\x85z" + bytes(300))
+    assert main(["render", str(junk), "-o", str(tmp_path / "x.svg")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"xiangqi render: {junk}: not an XQF file")
+
+
 def test_game_at_a_ply_with_last_move(tmp_path: Path) -> None:
     out = tmp_path / "ply.svg"
     assert main(["render", str(GAMES), "--ply", "3", "--lastmove", "--black", "-o", str(out)]) == 0
@@ -76,6 +104,8 @@ def test_png_without_cairosvg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     ([str(GAMES), "--ply", "100000", "-o", "x.svg"], 2, "--ply 100000 is outside game 1"),
     ([str(GAMES), "--game", "100000", "-o", "x.svg"], 2, "has no game 100000"),
     ([str(GAMES), "--arrows", "e4e", "-o", "x.svg"], 2, "--arrows"),
+    # An output that cannot be written: the file named, the reason in words (no "[Errno 2]"), as convert says it.
+    (["startpos", "-o", "no/such/folder/x.svg"], 2, "cannot write no/such/folder/x.svg: No such file or directory"),
 ])
 def test_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                 args: list, code: int, message: str) -> None:

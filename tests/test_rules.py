@@ -458,6 +458,11 @@ def test_judge_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     assert capsys.readouterr().out.startswith("*\nThe game goes on")
     assert judge_main(["炮二平五", "马8进7"]) == 0
     capsys.readouterr()
+    # Options may stand between the moves; one ply is a ply.
+    assert main(["judge", "startpos", "--json", "h2e2"]) == 0
+    assert json.loads(capsys.readouterr().out)["plies"] == 1
+    assert judge_main(["startpos", "--rules", "cxa", "h2e2"]) == 0
+    assert "1 ply without a capture" in capsys.readouterr().out
     assert judge_main([fen, "b4a4", "zz"]) == 2
     assert "zz" in capsys.readouterr().err
     assert main(["judge", fen, "--rules", "fide"]) == 2

@@ -265,3 +265,12 @@ def test_highlights_stay_inside_the_frame(orientation: bool) -> None:
         x, y, w, h = (float(e.get(k, "")) for k in ("x", "y", "width", "height"))
         assert fx <= x and x + w <= fx + fw and fy <= y and y + h <= fy + fh, e.attrib
         assert w >= svg.CELL / 2 and h >= svg.CELL / 2  # still a good part of the cell
+
+
+@pytest.mark.parametrize("size", [0, -5])
+def test_a_size_below_one_pixel_is_refused(size: int) -> None:
+    with pytest.raises(ValueError, match=f"size must be a positive number of pixels .*not {size}"):
+        svg.board(Board(), size=size)
+    with pytest.raises(ValueError, match="size must be a positive"):
+        svg.piece(Piece.from_symbol("R"), size=size)
+    assert 'width="300"' in svg.board(Board(), size=300) and "width=" not in svg.board(Board())[:200]

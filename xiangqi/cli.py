@@ -72,12 +72,14 @@ def _perft_main(argv: List[str]) -> int:
     parser.add_argument("--fen", default=STARTING_FEN, help="position (default: the start position)")
     parser.add_argument("--depth", "-d", type=int, default=5, help="plies to search (default: 5)")
     parser.add_argument("--divide", action="store_true", help="print the count under each root move")
-    parser.add_argument("--threads", "-t", type=int, default=1, help="split the root moves across N threads")
+    parser.add_argument("--threads", "-t", type=int, default=1, metavar="N",
+                        help="split the root moves across N threads (default: 1)")
     parser.add_argument("--no-bulk", action="store_true", help="make every leaf move instead of counting them")
     parser.add_argument("--engine", metavar="CMD", help="compare divides with this engine's 'go perft' and print "
                         "the first position and move where the counts differ (exit 1)")
     parser.add_argument("--proto", choices=("uci", "ucci"), default="uci", help="the engine's protocol (default: uci)")
-    parser.add_argument("--engine-timeout", type=float, default=60.0, help="seconds to wait for each engine answer")
+    parser.add_argument("--engine-timeout", type=float, default=60.0, metavar="SECONDS",
+                        help="seconds to wait for each engine answer (default: 60)")
     args = parser.parse_args(argv)
     from xiangqi.board import check_depth
 
@@ -89,6 +91,8 @@ def _perft_main(argv: List[str]) -> int:
         parser.error("--divide needs --depth >= 1")
     if args.threads < 1:
         parser.error(f"--threads must be >= 1, not {args.threads}")
+    if not args.engine_timeout > 0:
+        parser.error(f"--engine-timeout must be positive, not {args.engine_timeout:g}")
     if args.engine:
         from xiangqi.perftree import perftree_main
         return perftree_main(args)

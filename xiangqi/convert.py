@@ -61,8 +61,9 @@ def convert_main(argv: List[str]) -> int:
     """Run ``xiangqi convert`` with ``argv`` (the arguments after ``convert``); return the exit status."""
     parser = argparse.ArgumentParser(
         prog="xiangqi convert",
-        description="Convert game records between PGN (.pgn, .pgn.gz), XQF (.xqf) and DhtmlXQ "
-                    "(.txt, .dhtmlxq, .htm, .html). The format of each file comes from its extension.",
+        description="Convert game records between PGN (.pgn, .pgn.gz), XQF (.xqf) and DhtmlXQ\n"
+                    "(.txt, .dhtmlxq, .htm, .html). The format of each file comes from its extension\n"
+                    "(or --from/--to); an XQF file holds one game, so IN must hold one game for XQF output.",
         epilog="examples:\n  xiangqi convert game.xqf game.pgn\n"
                "  xiangqi convert games.pgn games.iccs.pgn --notation iccs\n"
                "  xiangqi convert page.html - --notation wxf",

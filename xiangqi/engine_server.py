@@ -426,11 +426,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     """``xiangqi engine``: run the engine on standard input and output."""
     parser = argparse.ArgumentParser(
         prog="xiangqi engine",
-        description="Our own xiangqi engine on the C core, speaking UCI (ranks 0-9, h2e2) or UCCI: "
+        description="Our own xiangqi engine on the C core, speaking UCI (ranks 0-9, h2e2) or UCCI:\n"
                     "the first command, uci or ucci, chooses. Point a GUI at `xiangqi engine`.",
+        epilog="example:\n"
+               "  printf 'uci\\nposition startpos moves h2e2\\ngo movetime 500\\n' | xiangqi engine",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--hash", type=int, default=_DEFAULT_HASH_MB,
-                        help=f"transposition table size in MB (default {_DEFAULT_HASH_MB})")
+    parser.add_argument("--hash", type=int, default=_DEFAULT_HASH_MB, metavar="MB",
+                        help=f"transposition table size in MB (default: {_DEFAULT_HASH_MB})")
     args = parser.parse_args(argv)
     if not 0 <= args.hash <= _MAX_HASH_MB:
         parser.error(f"--hash must be 0-{_MAX_HASH_MB} MB, not {args.hash}")

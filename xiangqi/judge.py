@@ -157,7 +157,7 @@ def _goes_on(board: Any, rs: Any) -> str:
     n = rulings.repetition_count(board)
     nl = rulings.natural_limit(board, rules=rs)
     return (f"The game goes on: the position has occurred {n} time{'s' if n != 1 else ''}, "
-            f"{nl.plies} plies without a capture (natural limit {nl.limit}).")
+            f"{nl.plies} pl{'ies' if nl.plies != 1 else 'y'} without a capture (natural limit {nl.limit}).")
 
 
 def _print(verdict: Dict[str, Any], out: TextIO, *, title: str = "", explain: bool = False) -> None:
@@ -179,9 +179,9 @@ def judge_main(argv: List[str]) -> int:
     """``xiangqi judge`` entry point; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="xiangqi judge",
-        description="Rule on a game's end: checkmate, stalemate, perpetual check or chase and their mixes "
-                    "(Asian or Chinese rules), the 60-move natural limit. Give a PGN file, or a FEN "
-                    "(or 'startpos') followed by moves in ICCS, WXF or Chinese notation.",
+        description="Rule on a game's end: checkmate, stalemate, perpetual check or chase and their mixes\n"
+                    "(Asian or Chinese rules), the 60-move natural limit. Give a game file (PGN, XQF,\n"
+                    "DhtmlXQ), or a FEN (or 'startpos') followed by moves in ICCS, WXF or Chinese notation.",
         epilog="examples:\n"
                "  xiangqi judge games.pgn                 (also .pgn.gz, .xqf, DhtmlXQ .txt/.htm)\n"
                "  xiangqi judge startpos moves h2e2 h9g7 b0c2\n"
@@ -196,12 +196,12 @@ def judge_main(argv: List[str]) -> int:
     parser.add_argument("--rules", default="axf", choices=("axf", "cxa"),
                         help="axf (Asian, default) or cxa (Chinese)")
     parser.add_argument("--count", type=int, default=None,
-                        help="occurrences of a position that make it adjudicable (default 3)")
+                        help="occurrences of a position that make it adjudicable (default: 3)")
     parser.add_argument("--limit", type=int, default=None,
-                        help="natural limit in plies without capture (default 120; 0 turns it off)")
+                        help="natural limit in plies without capture (default: 120; 0 turns it off)")
     parser.add_argument("--explain", action="store_true", help="show what each move of the loop does")
     parser.add_argument("--json", action="store_true", help="print one JSON object per game")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)  # options may come between the moves
 
     from xiangqi import rules as rulings
     from xiangqi.errors import XiangqiError

@@ -463,12 +463,14 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="xiangqi match",
-        description="Play engines against each other; every game is adjudicated by this library's rule books "
-                    "(mate, stalemate, perpetual check and chase, the natural move limit; illegal moves, crashes "
-                    "and lost clocks lose).",
-        epilog="example: xiangqi match --engine cmd=/usr/games/fairy-stockfish name=fsf-uci "
-               "--engine cmd=/usr/games/fairy-stockfish proto=ucci name=fsf-ucci --games 4 --depth 4 "
-               "--pgnout games.pgn",
+        description="Play engines against each other; every game is adjudicated by this library's rule\n"
+                    "books (mate, stalemate, perpetual check and chase, the natural move limit; illegal\n"
+                    "moves, crashes and lost clocks lose).",
+        epilog="example:\n"
+               "  xiangqi match --engine cmd=/usr/games/fairy-stockfish name=fsf-uci \\\n"
+               "                --engine cmd=/usr/games/fairy-stockfish proto=ucci name=fsf-ucci \\\n"
+               "                --games 4 --depth 4 --pgnout games.pgn",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE", required=True,
                         help="cmd=COMMAND [proto=uci|ucci] [name=NAME] [dialect=uci|uci-one-based] [option.X=Y ...]"
@@ -483,14 +485,14 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--concurrency", type=int, default=1, help="games played at a time (default: 1)")
     parser.add_argument("--rules", default="axf", choices=("axf", "cxa"), help="rule book (default: axf)")
     parser.add_argument("--pgnout", type=Path, help="write the games to this PGN file (as each one ends)")
-    parser.add_argument("--notation", default="iccs", choices=pgn.NOTATIONS, help="PGN move notation (iccs)")
+    parser.add_argument("--notation", default="iccs", choices=pgn.NOTATIONS, help="PGN move notation (default: iccs)")
     parser.add_argument("--resign", metavar="CP:MOVES", help="adjudicate a loss when both engines agree, e.g. 1000:3")
     parser.add_argument("--draw", metavar="CP:MOVES", help="adjudicate a draw when both engines see a level game, "
                                                            "e.g. 10:8")
-    parser.add_argument("--max-plies", type=int, default=600, help="draw a game at this many plies (600)")
+    parser.add_argument("--max-plies", type=int, default=600, help="draw a game at this many plies (default: 600)")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds an engine may take beyond its limit (with --depth or --nodes: for the "
-                             "whole move) before it is killed and loses (10)")
+                             "whole move) before it is killed and loses (default: 10)")
     return parser
 
 
@@ -512,15 +514,23 @@ def match_main(argv: List[str]) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
     if len(args.engine) != 2:
-        parser.error(f"give --engine exactly twice, not {len(args.engine)} times")
+        parser.error(f"give --engine exactly twice (got it {len(args.engine)} time{'s' if len(args.engine) != 1 else ''})")
     try:
         specs = (parse_engine_spec(args.engine[0]), parse_engine_spec(args.engine[1]))
     except ValueError as exc:
         parser.error(str(exc))
     if specs[0].name == specs[1].name:
         specs[1].name += " (2)"
-    if args.games < 1 or args.concurrency < 1:
-        parser.error("--games and --concurrency must be >= 1")
+    for name in ("games", "concurrency", "max_plies"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1, not {getattr(args, name)}")
+    if not args.timeout > 0:
+        parser.error(f"--timeout must be positive, not {args.timeout:g}")
+    for name in ("depth", "nodes"):  # 0 or less used to start games that every engine lost on time
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            parser.error(f"--{name} must be >= 1, not {getattr(args, name)}")
+    if args.movetime is not None and not args.movetime > 0:
+        parser.error(f"--movetime must be positive, not {args.movetime:g}")
     tc: Optional[TimeControl] = None
     limit = Limit()
     try:

@@ -103,7 +103,8 @@ def perftree_main(args: argparse.Namespace) -> int:
         print(f"xiangqi perft: {exc}", file=sys.stderr)
         return 1
     if diff is None:
-        print(f"engine agrees: perft {args.depth} = {perft(board.fen(), args.depth)} under every root move equal")
+        total = perft(board.fen(), args.depth)
+        print(f"engine agrees: perft {args.depth} = {total} (the same count under every root move)")
         return 0
     print(diff.describe())
     return 1

@@ -3,7 +3,8 @@
 The picture comes from :func:`xiangqi.svg.board`; PNG goes through cairosvg, an optional extra
 (``pip install 'pyxiangqi[png]'``). Game files are read by :func:`xiangqi.convert.read_any` (PGN, XQF,
 DhtmlXQ). Exit status: 0 on success, 1 when the game file cannot be read, 2 for a bad request (a FEN
-that does not parse, a ply past the end, an unknown output type, cairosvg missing for PNG).
+that does not parse, a ply past the end, an unknown output type, cairosvg missing for PNG) and for an
+output file that cannot be written.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import sys
 from typing import List, Optional, Tuple
 
+from xiangqi._cliio import writing
 from xiangqi.board import Board
 from xiangqi.core import BLACK, RED, Move
 from xiangqi.errors import XiangqiError
@@ -26,18 +28,26 @@ class _Usage(ValueError):
 
 def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[Board, Optional[Move]]:
     """The board to draw and the move that led to it: ``source`` is a game file (its ``game``-th game, after
-    ``ply`` plies of the main line, default all) or a FEN.
+    ``ply`` plies of the main line, default all), a FEN, or ``startpos``.
 
     Raises :class:`ValueError` (a :class:`~xiangqi.errors.XiangqiError` for bad data) naming the problem.
     """
+    board, last, _ = _position(source, game=game, ply=ply)
+    return board, last
+
+
+def _position(source: str, *, game: int, ply: Optional[int]) -> Tuple[Board, Optional[Move], List[str]]:
+    """:func:`position`, and the reading errors of the game (its main line stops at the first)."""
     if not os.path.exists(source):
         from xiangqi.convert import format_of
 
-        if format_of(source) is not None or "/" not in source:
+        if source == "startpos":  # as in `xiangqi judge` and the engine protocols
+            source = Board().fen()
+        elif format_of(source) is not None or "/" not in source:
             raise _Usage(f"{source}: no such file (and not a FEN)")
         if ply is not None:
             raise _Usage("--ply needs a game file, not a FEN")
-        return Board(source), None
+        return Board(source), None, []
     from xiangqi.convert import read_any
 
     record = None
@@ -53,18 +63,19 @@ def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[
         raise _Usage(f"--ply {ply} is outside game {game} of {source}, which has {len(moves)} plies")
     for move in moves[:len(moves) if ply is None else ply]:
         board.push(move)
-    return board, board.peek() if board.move_stack else None
+    return board, board.peek() if board.move_stack else None, [str(e) for e in record.errors]
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="xiangqi render",
-        description="Draw a position as an SVG or PNG picture: a FEN, or a game file (PGN, XQF, DhtmlXQ) at a ply.",
+        description="Draw a position as an SVG or PNG picture: a FEN, or a game file (PGN, XQF, DhtmlXQ)\n"
+                    "at a ply.",
         epilog="examples:\n"
                "  xiangqi render \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\" -o start.svg\n"
                "  xiangqi render game.pgn --ply 20 --lastmove --arrows h2e2,b0c2 -o ply20.png",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("source", metavar="FEN|FILE", help="a FEN, or a game file")
+    p.add_argument("source", metavar="FEN|FILE", help="a FEN (or startpos), or a game file")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="OUT.svg or OUT.png (PNG needs the png extra: pip install 'pyxiangqi[png]'); - for SVG on "
                         "standard output")
@@ -116,7 +127,9 @@ def render_main(argv: List[str]) -> int:
         parser.error(f"--game counts from 1, not {args.game}")
     try:
         arrows = _arrows(args.arrows)
-        board, last = position(args.source, game=args.game, ply=args.ply)
+        board, last, errors = _position(args.source, game=args.game, ply=args.ply)
+        for err in errors:  # drawn all the same: the position the readable moves reach
+            print(f"xiangqi render: warning: {args.source}: game {args.game}: {err}", file=sys.stderr)
         if args.lastmove and last is None:
             raise _Usage("--lastmove: no move led to this position (a FEN, or ply 0)")
         picture = svg.board(board, orientation=BLACK if args.black else RED,
@@ -126,19 +139,23 @@ def render_main(argv: List[str]) -> int:
                             coordinates=not args.no_coordinates, size=args.size, style=args.style,
                             distinguish=not args.same_characters)
         if kind == "png":
-            _png(picture, out, args.size or 600)
+            with writing(out):
+                _png(picture, out, args.size or 600)
         elif out == "-":
             sys.stdout.write(picture + "\n")
         else:
-            with open(out, "w", encoding="utf-8") as fh:
+            with writing(out), open(out, "w", encoding="utf-8") as fh:
                 fh.write(picture + "\n")
     except _Usage as exc:
         print(f"xiangqi render: {exc}", file=sys.stderr)
         return 2
     except XiangqiError as exc:
         # A FEN on the command line that does not parse is a bad request; a game file that does not read is bad data.
+        if os.path.exists(args.source):
+            print(f"xiangqi render: {args.source}: {exc}", file=sys.stderr)
+            return 1
         print(f"xiangqi render: {exc}", file=sys.stderr)
-        return 1 if os.path.exists(args.source) else 2
+        return 2
     except OSError as exc:
         print(f"xiangqi render: {exc}", file=sys.stderr)
         return 1

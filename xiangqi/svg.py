@@ -352,12 +352,14 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
     highlighted. ``check``: the square of a king in check (``Board._repr_svg_`` passes it). ``arrows``:
     :class:`Arrow`\\ s (or ``(tail, head)`` pairs). ``fill``: square -> colour highlights. ``squares``:
     squares marked with a ring. ``coordinates``: the ICCS ranks 0-9 and files a-i besides the file
-    numbers. ``size``: width in pixels (the height follows), else the picture scales to its container.
+    numbers. ``size``: width in pixels, positive (the height follows); ``None``: the picture scales to its
+    container.
     ``style``: ``"chinese"`` (characters) or ``"letters"`` (FEN letters). ``distinguish=False``: the same
     車馬炮 for both sides. ``colors``: overrides of :data:`DEFAULT_COLORS`. ``river``: the four characters
     in the river (``"楚河汉界"`` for the simplified form). ``defs=False``: leave out the ``<defs>`` for a
     page that holds one :func:`definitions` with the same look.
     """
+    _check_size(size)
     look = _look(style, distinguish, colors)
     chars = _static_chars(river)
     background, static, width, height = _static(look, bool(orientation), coordinates, river)
@@ -410,6 +412,12 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
     return "".join(parts)
 
 
+def _check_size(size: Optional[int]) -> None:
+    # A size of 0 or less used to be drawn as width="-5" (or, for 0, silently as no size at all).
+    if size is not None and not size > 0:
+        raise ValueError(f"size must be a positive number of pixels (or None to scale), not {size!r}")
+
+
 def piece(piece: Piece, *, size: Optional[int] = None, style: str = "chinese", distinguish: bool = True,
           colors: Mapping[str, str] = {}) -> str:
     """A standalone SVG picture of one piece (a disc of ``2 * 22`` user units plus a margin).
@@ -418,6 +426,7 @@ def piece(piece: Piece, *, size: Optional[int] = None, style: str = "chinese", d
     >>> svg.piece(Piece.from_symbol("R"))[:60]
     '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://'
     """
+    _check_size(size)
     look = _look(style, distinguish, colors)
     code = piece.code
     s = 2 * _RADIUS + 4
