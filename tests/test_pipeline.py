@@ -446,3 +446,51 @@ def test_tag_lines_read_without_the_regex_read_as_the_regex_reads_them() -> None
             expected.append((name, value.replace('\\"', '"').replace("\\\\", "\\")))
         if len(expected) == len(block) + 1:
             assert chunk is not None and chunk.tags == expected, repr(text)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The splitter given a whole text (validation's path) and given its lines (the reader's)
+# ---------------------------------------------------------------------------------------------------------------------
+
+def _split_signature(games: Iterator[pgn.GameLines], names: List[str]) -> List[Tuple[object, ...]]:
+    return [(g.first_line, g.tags, g.tag_lines, g.movetext, g.movetext_text, g.movetext_start,
+             [(e.reason, e.line) for e in g.errors], [g.tag(name) for name in names]) for g in games]
+
+
+def _same_split(text: str) -> int:
+    names = ["FEN", "Result", "Event", "Red", "Format", "Nope", "E"]
+    by_lines = _split_signature(pgn.split_games(iter(text.split("\n")), 7), names)
+    assert _split_signature(pgn.split_games(text, 7), names) == by_lines
+    return len(by_lines)
+
+
+def test_the_splitter_reads_a_text_as_it_reads_its_lines() -> None:
+    """Whole-text splitting (common games cut out of the text, the rest by the line loop) gives the games the
+    line loop gives, on every corpus PGN file and on texts whose games mix the common form with everything
+    that needs the line loop."""
+    count = 0
+    for path in _pgn_texts():
+        text = _text_of(path)
+        if text is not None:
+            count += _same_split(text)
+    tags = ['[Event "e"]', '[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"]',
+            '[Result "1-0"]', '[Result "0-1"]', '[Red "a\\\\"b"]', '[E "x"]', '[E "y"]', '[FEN  "x"]', ' [Result "x"]',
+            '[FEN "a"] b"]', '[Event "b]', '[Result "*"]\r', '[É "FEN"]', '[Format "ICCS"]', '[a "\\"q"]', '[FEN x]',
+            "% escape", ""]
+    moves = ["1. h2e2 h9g7", "2. h0g2 i9h9 1-0", "1. c3c4 *", " 1. b2e2", "{a comment", "}", "{ [Event \"c\"] }",
+             "3. g3g4 ; rest", "% escape", "", "  ", "\r", "10. a0a1 0-1", "(1. b0c2)", "[Event \"m\"]", "1-0", "*"]
+    rnd = random.Random(5)
+    for _ in range(1500):
+        parts: List[str] = []
+        for _ in range(rnd.randint(1, 5)):
+            parts += [rnd.choice(tags[:7]) for _ in range(rnd.randint(0, 3))]
+            if rnd.random() < 0.3:
+                parts.append(rnd.choice(tags))
+            parts += [""] * rnd.choice([0, 1, 1, 1, 2])
+            parts += ["1. h2e2 h9g7", "2. h0g2 i9h9"][:rnd.randint(0, 2)]
+            if rnd.random() < 0.4:
+                parts.append(rnd.choice(moves))
+            parts.append(rnd.choice(["1-0", "*", "", "0-1"]))
+            parts += [""] * rnd.choice([0, 1, 1, 2])
+        count += _same_split("\n".join(parts))
+    assert count > 9000

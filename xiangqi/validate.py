@@ -904,9 +904,14 @@ def _chunk_lines(chunk: Chunk) -> TextLines:
     return TextLines(io.BytesIO(chunk.data).read, chunk.encoding or "utf-8", cr=chunk.cr)
 
 
+#: The tags that judging a game reads (:func:`_check_game`): the fast path reads these alone.
+_TAGS_READ = ("FEN", "Result")
+
+
 def _game_text(raw: pgn.GameLines) -> _GameText:
     """A game as the PGN reader's splitter gives it, for the C replay of its move text (``movetext``)."""
-    g = _GameText(raw.first_line, dict(raw.tags), None, None, False, "\n".join(raw.movetext))
+    headers = {name: value for name in _TAGS_READ if (value := raw.tag(name)) is not None}
+    g = _GameText(raw.first_line, headers, None, None, False, raw.movetext_text)
     g.errors = raw.errors
     return g
 
@@ -929,7 +934,7 @@ def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) ->
     rp = _replayer()
     src = chunk.source
     out: List[GameReport] = []
-    games = pgn.split_games(iter(_chunk_lines(chunk) if lines is None else lines), chunk.line_offset)
+    games = pgn.split_games("\n".join(_chunk_lines(chunk) if lines is None else lines), chunk.line_offset)
     raw = next(games, None)
     while raw is not None:
         after = next(games, None)
