@@ -1314,8 +1314,41 @@ def _forget_handle(handle: Any) -> None:
         _READERS_STRONG.pop(id(handle), None)
 
 
-def _chunks(source: Source, encoding: Optional[str] = None) -> Iterator[GameLines]:
-    yield from split_games(text_lines(source, encoding))
+#: The longest PGN line read, in bytes (the PGN standard's export format keeps lines under 255 characters):
+#: a line still unfinished after it when a read block ends is cut there, the rest of it skipped, and its game
+#: records an :class:`InvalidRecordError` naming the line. ``validate`` reads PGN with the same limit.
+MAX_LINE_BYTES = 1 << 16
+
+
+def _last_line(chunk: GameLines) -> int:
+    return chunk.movetext_start + len(chunk.movetext) - 1 if chunk.movetext else chunk.first_line
+
+
+def _chunks(source: Source,
+            encoding: Optional[str] = None) -> Iterator[Tuple[GameLines, Optional[InvalidRecordError]]]:
+    """The games of ``source`` as the splitter cuts them, each with ``None``, or the last with the damage that
+    ended the input early (damaged compressed data; a game without lines when none came before it). A line
+    cut at :data:`MAX_LINE_BYTES` is an error of its game (:class:`InvalidRecordError`)."""
+    cut: List[int] = []
+    held: Optional[GameLines] = None
+    try:
+        for chunk in split_games(text_lines(source, encoding, long_lines=cut, max_line=MAX_LINE_BYTES)):
+            if held is not None:
+                yield held, None
+            held = chunk
+            while cut and cut[0] <= _last_line(chunk):
+                n = cut.pop(0)
+                reason = f"line {n} is longer than {MAX_LINE_BYTES} bytes: it is cut there, the rest of it skipped"
+                chunk.errors.append(GameError(0, "", reason, n, InvalidRecordError(reason)))
+    except InvalidRecordError as exc:
+        yield (held if held is not None else GameLines(1)), exc
+        return
+    if held is not None:
+        yield held, None
+
+
+def _damage_error(exc: InvalidRecordError, ply: int, chunk: GameLines) -> GameError:
+    return GameError(ply, "", f"{exc}: the input ends early, what follows is lost", _last_line(chunk) + 1, exc)
 
 
 def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
@@ -1324,9 +1357,21 @@ def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ga
     ``encoding`` overrides detection for binary input. Only one game is held
     in memory at a time; a file opened from a path is closed when the
     iterator is exhausted or discarded.
+
+    Damage is data, as in the games' other errors: where compressed data is
+    damaged (``gzip(a) + b"GARBAGE" + gzip(b)``, a cut ``.gz``), the games
+    read before it are yielded and the last of them records the damage in
+    its :attr:`~xiangqi.game.Game.errors` (an :class:`InvalidRecordError` at
+    the ply after its last move; a game without moves or tags carries it
+    when the damage comes first). A line longer than :data:`MAX_LINE_BYTES`
+    (64 KiB) is cut there and its game records that too, so that one
+    endless line costs time in proportion to its length, not memory.
     """
-    for chunk in _chunks(source, encoding):
-        yield _build_game(chunk)
+    for chunk, damage in _chunks(source, encoding):
+        game = _build_game(chunk)
+        if damage is not None:
+            game.errors.append(_damage_error(damage, len(game.mainline_moves()), chunk))
+        yield game
 
 
 class RawGame:
@@ -1384,8 +1429,11 @@ def scan_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ra
     The fast front end for bulk validation: no board, no tree. Use
     :func:`replay_mainline` to turn a :class:`RawGame` into legal moves.
     """
-    for chunk in _chunks(source, encoding):
-        yield RawGame(chunk)
+    for chunk, damage in _chunks(source, encoding):
+        raw = RawGame(chunk)
+        if damage is not None:
+            raw.errors.append(_damage_error(damage, len(raw.moves), chunk))
+        yield raw
 
 
 class Replay:
