@@ -85,17 +85,8 @@ def _same(a: List[Verdict], b: List[Verdict]) -> None:
 
 
 def _read_all(path: Path, fmt: str) -> List[Verdict]:
-    try:
-        games = list(read_any(str(path), fmt))
-    except InvalidRecordError:  # damaged gzip data: the reader raises after the games before the damage
-        games = []
-        it = read_any(str(path), fmt)
-        while True:
-            try:
-                games.append(next(it))
-            except (StopIteration, InvalidRecordError):
-                break
-    return _reader_verdicts(iter(games))
+    # Damaged gzip data is an error of the last game read, not a raise.
+    return _reader_verdicts(iter(list(read_any(str(path), fmt))))
 
 
 def _check(path: Path) -> int:
@@ -256,11 +247,16 @@ def test_junk_after_the_gzip_stream_is_damage_for_both(tmp_path: Path) -> None:
     game = '[Event "x"]\n\n1. h2e2 h9g7 *\n\n'
     path = tmp_path / "junk.pgn.gz"
     path.write_bytes(gzip.compress(game.encode() * 3, mtime=0) + b"GARBAGE" + gzip.compress(game.encode(), mtime=0))
-    read: List[Game] = []
-    with pytest.raises(InvalidRecordError, match="not gzip"):
-        for g in pgn.read_games(path):
-            read.append(g)
-    assert len(read) == 3
+    # The reader keeps what it read and records the damage as data: an error of the last game read.
+    read = list(pgn.read_games(path))
+    assert len(read) == 3 and [iccs_of(g) for g in read] == [["h2e2", "h9g7"]] * 3
+    assert not read[0].errors and not read[1].errors
+    (damage,) = read[-1].errors
+    assert isinstance(damage.error, InvalidRecordError) and "not gzip" in damage.reason
+    assert damage.ply == 2 and damage.line == 13 and "what follows is lost" in damage.reason
+    raws = list(pgn.scan_games(path))
+    error = pgn.replay_mainline(raws[-1]).error
+    assert len(raws) == 3 and error is not None and (error.ply, error.reason, error.line) == (2, damage.reason, 13)
     reports = list(V.validate(str(path)))
     assert len(reports) == 3 and [r.ok for r in reports] == [True, True, False]
     assert reports[-1].error is not None and reports[-1].error.kind == "truncated"
@@ -269,6 +265,17 @@ def test_junk_after_the_gzip_stream_is_damage_for_both(tmp_path: Path) -> None:
     two = tmp_path / "two.pgn.gz"
     two.write_bytes(gzip.compress(game.encode(), mtime=0) + gzip.compress(game.encode(), mtime=0))
     assert len(list(pgn.read_games(two))) == 2 and [r.ok for r in V.validate(str(two))] == [True, True]
+
+
+def iccs_of(game: Game) -> List[str]:
+    return [m.iccs() for m in game.mainline_moves()]
+
+
+def test_damage_before_any_game_is_a_game_with_the_error() -> None:
+    (game,) = pgn.read_games(b"\x1f\x8b" + b"not gzip at all")
+    assert not game.mainline_moves() and dict(game.headers).get("Event") == "?"
+    (e,) = game.errors
+    assert isinstance(e.error, InvalidRecordError) and e.ply == 0
 
 
 def test_one_illegal_move_one_reason(tmp_path: Path) -> None:
@@ -446,3 +453,72 @@ def test_tag_lines_read_without_the_regex_read_as_the_regex_reads_them() -> None
             expected.append((name, value.replace('\\"', '"').replace("\\\\", "\\")))
         if len(expected) == len(block) + 1:
             assert chunk is not None and chunk.tags == expected, repr(text)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The splitter given a whole text (validation's path) and given its lines (the reader's)
+# ---------------------------------------------------------------------------------------------------------------------
+
+def _split_signature(games: Iterator[pgn.GameLines], names: List[str]) -> List[Tuple[object, ...]]:
+    return [(g.first_line, g.tags, g.tag_lines, g.movetext, g.movetext_text, g.movetext_start,
+             [(e.reason, e.line) for e in g.errors], [g.tag(name) for name in names]) for g in games]
+
+
+def _same_split(text: str) -> int:
+    names = ["FEN", "Result", "Event", "Red", "Format", "Nope", "E"]
+    by_lines = _split_signature(pgn.split_games(iter(text.split("\n")), 7), names)
+    assert _split_signature(pgn.split_games(text, 7), names) == by_lines
+    return len(by_lines)
+
+
+def test_the_splitter_reads_a_text_as_it_reads_its_lines() -> None:
+    """Whole-text splitting (common games cut out of the text, the rest by the line loop) gives the games the
+    line loop gives, on every corpus PGN file and on texts whose games mix the common form with everything
+    that needs the line loop."""
+    count = 0
+    for path in _pgn_texts():
+        text = _text_of(path)
+        if text is not None:
+            count += _same_split(text)
+    tags = ['[Event "e"]', '[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"]',
+            '[Result "1-0"]', '[Result "0-1"]', '[Red "a\\\\"b"]', '[E "x"]', '[E "y"]', '[FEN  "x"]', ' [Result "x"]',
+            '[FEN "a"] b"]', '[Event "b]', '[Result "*"]\r', '[É "FEN"]', '[Format "ICCS"]', '[a "\\"q"]', '[FEN x]',
+            "% escape", ""]
+    moves = ["1. h2e2 h9g7", "2. h0g2 i9h9 1-0", "1. c3c4 *", " 1. b2e2", "{a comment", "}", "{ [Event \"c\"] }",
+             "3. g3g4 ; rest", "% escape", "", "  ", "\r", "10. a0a1 0-1", "(1. b0c2)", "[Event \"m\"]", "1-0", "*"]
+    rnd = random.Random(5)
+    for _ in range(1500):
+        parts: List[str] = []
+        for _ in range(rnd.randint(1, 5)):
+            parts += [rnd.choice(tags[:7]) for _ in range(rnd.randint(0, 3))]
+            if rnd.random() < 0.3:
+                parts.append(rnd.choice(tags))
+            parts += [""] * rnd.choice([0, 1, 1, 1, 2])
+            parts += ["1. h2e2 h9g7", "2. h0g2 i9h9"][:rnd.randint(0, 2)]
+            if rnd.random() < 0.4:
+                parts.append(rnd.choice(moves))
+            parts.append(rnd.choice(["1-0", "*", "", "0-1"]))
+            parts += [""] * rnd.choice([0, 1, 1, 2])
+        count += _same_split("\n".join(parts))
+    assert count > 9000
+
+
+def test_a_line_over_the_limit_is_cut_and_recorded(tmp_path: Path) -> None:
+    """A line longer than pgn.MAX_LINE_BYTES is cut there and its game records it; the games after it are
+    read, by the reader and by validation (one job or two) alike."""
+    game = '[Event "x"]\n\n1. h2e2 h9g7 *\n\n'
+    long = '[Event "long"]\n\n1. h2e2 {' + "c" * (6 * pgn.MAX_LINE_BYTES) + "}\n h9g7 *\n\n"
+    path = tmp_path / "long.pgn"
+    path.write_text(game * 30000 + long + game, encoding="utf-8")
+    games = list(pgn.read_games(path))
+    assert len(games) == 30002 and [m.iccs() for m in games[-1].mainline_moves()] == ["h2e2", "h9g7"]
+    first = games[-2].errors[0]
+    assert isinstance(first.error, InvalidRecordError) and first.line == 120003
+    assert f"longer than {pgn.MAX_LINE_BYTES} bytes" in first.reason
+    for jobs in (1, 2):
+        reports = list(V.validate(str(path), jobs=jobs, chunk_bytes=8192))
+        assert len(reports) == 30002 and not reports[-2].ok and reports[-1].ok and reports[-1].plies == 2
+    gz = tmp_path / "long.pgn.gz"
+    gz.write_bytes(gzip.compress(b"1. " + b"h2e2 " * 400_000, mtime=0))
+    (one,) = pgn.read_games(gz)
+    assert one.errors[0].line == 1 and isinstance(one.errors[0].error, InvalidRecordError)

@@ -233,6 +233,11 @@ class LineDecoder:
 
 #: Bytes read from a stream at a time once the encoding is known.
 BLOCK_BYTES = 1 << 18
+#: The longest line :class:`TextLines` reads by default (in bytes): a line still unfinished after it when a
+#: read block ends is cut there, the rest of it skipped without being kept, and the cut recorded
+#: (:attr:`TextLines.long_lines`), so that one endless line costs time in proportion to its length and memory
+#: in proportion to this limit (a line up to one read block longer may pass whole).
+MAX_LINE_BYTES = 1 << 20
 
 
 class TextBlock:
@@ -282,8 +287,12 @@ class TextLines:
     """
 
     def __init__(self, read: "Callable[[int], bytes]", encoding: Optional[str] = None,
-                 block_size: int = BLOCK_BYTES, *, cr: Optional[bool] = None) -> None:
+                 block_size: int = BLOCK_BYTES, *, cr: Optional[bool] = None,
+                 max_line: int = MAX_LINE_BYTES) -> None:
         self._read = read
+        self.max_line = max_line
+        #: The 1-based numbers of the lines cut at :attr:`max_line` bytes, as they are read.
+        self.long_lines: List[int] = []
         self._first = read(SNIFF_BYTES)
         enc = encoding or (detect_encoding(self._first) if self._first else "utf-8")
         self.encoding = "utf-8" if enc == "utf-8-sig" else enc
@@ -312,6 +321,8 @@ class TextLines:
             return
         cr, decode = self.cr, self.decoder.decode_lines
         carry: List[bytes] = []   # an unfinished line's bytes
+        held = 0                  # their length
+        skipped = -1              # within a line cut at max_line: the bytes of it skipped so far (else -1)
         offset = line = 0
         while True:
             if not block:
@@ -321,10 +332,47 @@ class TextLines:
                 return
             if cr:
                 block = block.replace(b"\r", b"\n")
+            if skipped >= 0:
+                nl = block.find(b"\n")
+                if nl < 0:
+                    skipped += len(block)
+                    block = read(size)
+                    continue
+                # The cut line ends here: it is a block of its own (the offsets after it count what was skipped).
+                kept = b"".join(carry)
+                data = kept + b"\n"
+                yield TextBlock(offset, line, data, decode(data)[0][:1] or [""])
+                offset += len(kept) + skipped + nl + 1
+                line += 1
+                carry, held, skipped = [], 0, -1
+                block = block[nl + 1:]
+                if not block:
+                    block = read(size)
+                continue
             k = block.rfind(b"\n") + 1
             if not k:
                 carry.append(block)
+                held += len(block)
+                if held > self.max_line:
+                    data = b"".join(carry)
+                    cut = self._cut(data)
+                    carry, held, skipped = [data[:cut]], cut, len(data) - cut
+                    self.long_lines.append(line + 1)
                 block = read(size)
+                continue
+            if carry and held + block.find(b"\n") > self.max_line:
+                # An unfinished line ends in this block, too long: cut, a block of its own.
+                nl = block.find(b"\n")
+                data = b"".join(carry) + block[:nl]
+                kept = data[:self._cut(data)] + b"\n"
+                self.long_lines.append(line + 1)
+                yield TextBlock(offset, line, kept, decode(kept)[0][:1] or [""])
+                offset += len(data) + 1
+                line += 1
+                carry, held = [], 0
+                block = block[nl + 1:]
+                if not block:
+                    block = read(size)
                 continue
             if carry:
                 carry.append(block[:k])
@@ -332,11 +380,20 @@ class TextLines:
             else:
                 data = block[:k]
             carry = [block[k:]] if k < len(block) else []
+            held = len(block) - k
             lines, strict, joined = decode(data)
             yield TextBlock(offset, line, data, lines, strict, joined)
             offset += len(data)
             line += len(lines)
             block = read(size)
+
+    def _cut(self, data: bytes) -> int:
+        """Where a line's bytes ``data`` (longer than :attr:`max_line`) are cut: at :attr:`max_line`, back to a
+        character start in UTF-8 (other encodings' decoders replace a cut character)."""
+        cut = self.max_line
+        while cut > 0 and self.encoding == "utf-8" and 0x80 <= data[cut] < 0xC0:
+            cut -= 1
+        return cut
 
     def __iter__(self) -> Iterator[str]:
         for block in self.blocks():

@@ -55,9 +55,12 @@ class InvalidRecordError(XiangqiError, ValueError):
     """Data that is not a game record of the expected format at all (XQF magic missing, say).
 
     Readers raise it when nothing more can be read: a file that is not XQF,
-    damaged gzip data (raised after every game before the damage has been
-    yielded). Problems inside a record that can be read go to
-    :attr:`Game.errors` instead; there it also stands for a truncated XQF body.
+    damaged gzip data (raised after every line before the damage has been
+    yielded by the source layer; :func:`xiangqi.pgn.read_games` records it
+    in the last game's errors instead). Problems inside a record that can be
+    read go to :attr:`Game.errors` instead; there it also stands for a
+    truncated XQF body, damaged compressed data or a PGN line cut at its
+    length limit.
     """
 
 

@@ -30,11 +30,12 @@ this module can.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import threading
 import weakref
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
 from xiangqi.core import STARTING_FEN, Move
@@ -90,16 +91,72 @@ class GameLines:
     ``errors`` holds what is wrong with the lines themselves (a damaged tag line that began the game).
     """
 
-    __slots__ = ("first_line", "tags", "tag_lines", "movetext", "movetext_start", "overread", "errors")
+    __slots__ = ("first_line", "_tags", "_tag_lines", "_head", "_lines", "movetext_start", "overread", "errors",
+                 "_text")
 
     def __init__(self, first_line: int) -> None:
         self.overread = 0
         self.errors: List[GameError] = []
         self.first_line = first_line
-        self.tags: List[Tuple[str, str]] = []
-        self.tag_lines: Dict[str, int] = {}
-        self.movetext: List[str] = []
+        self._tags: Optional[List[Tuple[str, str]]] = []
+        self._tag_lines: Optional[Dict[str, int]] = {}
+        self._head: Optional[str] = None       # the tag lines, when they are read on first access
+        self._lines: Optional[List[str]] = []
         self.movetext_start = first_line
+        self._text: Optional[str] = None
+
+    def _read_head(self) -> None:
+        assert self._head is not None
+        tags = _PLAIN_TAG_LINE.findall(self._head)
+        if "\\" in self._head:
+            tags = [(name, _unescape(value)) for name, value in tags]
+        first = self.first_line
+        self._tags = tags
+        self._tag_lines = dict(zip([name for name, _ in tags], range(first, first + len(tags))))
+
+    @property
+    def tags(self) -> List[Tuple[str, str]]:
+        """The tags (name, value) in file order."""
+        if self._tags is None:
+            self._read_head()
+        assert self._tags is not None
+        return self._tags
+
+    @property
+    def tag_lines(self) -> Dict[str, int]:
+        """The line of each tag name (of its last tag when a name comes twice)."""
+        if self._tag_lines is None:
+            self._read_head()
+        assert self._tag_lines is not None
+        return self._tag_lines
+
+    def tag(self, name: str) -> Optional[str]:
+        """The value of the last tag ``name`` (what ``dict(tags)`` holds), or ``None``; reading it alone
+        costs a search of the tag lines, not the parsing of every tag."""
+        head = self._head
+        if head is None or self._tags is not None:
+            return dict(self.tags).get(name)
+        k = head.rfind(f'\n[{name} "') + 1
+        if k == 0 and not head.startswith(f'[{name} "'):
+            return None
+        eol = head.find("\n", k)
+        value = head[k + len(name) + 3:(len(head) if eol < 0 else eol) - 2]
+        return _unescape(value) if "\\" in value else value
+
+    @property
+    def movetext(self) -> List[str]:
+        """The move-text lines (split on first access when the game was cut out of a text)."""
+        if self._lines is None:
+            assert self._text is not None
+            self._lines = self._text.split("\n")
+        return self._lines
+
+    @property
+    def movetext_text(self) -> str:
+        """The move-text lines joined by ``\\n``."""
+        if self._text is None:
+            return "\n".join(self.movetext)
+        return self._text
 
     @property
     def movetext_lines(self) -> List[int]:
@@ -120,8 +177,99 @@ def _ends_with_result(movetext: List[str]) -> bool:
 _SLOW_FIRST = frozenset((" ", "\t", "[", "%", "1"))
 
 
-def split_games(lines: Iterator[str], lineno: int = 0) -> Iterator[GameLines]:
+#: A tag line in the form the splitter's inner tag loop reads without the regular expression; a block of them.
+_PLAIN_TAG_LINE = re.compile(r'\[([A-Za-z0-9]+) "(.*)"\]$', re.M)
+_PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "[^\n]*"\]')
+#: A line of move text that needs the splitter's line loop: a tag or ``%`` line, a line that may begin a new
+#: game at move 1 (searched from the end of the first move-text line; comment marks are looked for apart).
+_LINE_LOOP_LINE = re.compile(r"\n\s*(?:[\[%]|1\s*\.)")
+#: Blank lines at the start of a text.
+_LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c]*\n)*")
+
+
+def _split_plain(body: str, lineno: int) -> Optional[GameLines]:
+    """The one game of ``body`` (the lines, joined by ``\\n``, between two places where a game surely
+    begins, see :func:`game_starts`; ``lineno`` lines before them) when it has the common form -- tag lines
+    as the inner tag loop reads them, blank lines, move text without comments, tag or ``%`` lines or a
+    second move 1 -- as :func:`split_games` reads it; else ``None``."""
+    if body[:1] != "[":
+        return None
+    end = body.find("\n\n")
+    blank = _LEADING_BLANKS.match(body, end + 1) if end >= 0 else None
+    if blank is None or blank.end() == len(body):
+        return None                            # no blank line after the tags, or no move text
+    head = body[:end]
+    if _PLAIN_TAG_BLOCK.fullmatch(head) is None:
+        return None                            # a line that is not a plain tag
+    start = blank.end()
+    eol = body.find("\n", start)
+    text = body[start:]
+    if text[0] in "[%" or text[0].isspace() or "{" in text or ";" in text \
+            or eol >= 0 and _LINE_LOOP_LINE.search(body, eol) is not None:
+        return None
+    game = GameLines(lineno + 1)
+    game._head = head
+    game._tags = game._tag_lines = None
+    game.movetext_start = lineno + 1 + body.count("\n", 0, start)
+    game._lines = None
+    game._text = text
+    return game
+
+
+#: A line starting with ``[`` after empty lines: where a game of the common form may end.
+_EMPTY_THEN_BRACKET = re.compile(r"\n\n+(?=\[)")
+
+
+def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
+    """:func:`split_games` of whole lines joined by ``\\n``.
+
+    From a place where the line loop would be in its start state (the
+    text's start, or the end of a game of the common form), the piece up
+    to the next tag line after empty lines is one game of the common form
+    when :func:`_split_plain` accepts it (the line loop then ends it there
+    too, in its start state). Otherwise the line loop reads the text from
+    there to the next place where a game surely begins
+    (:func:`game_starts`, worked out once, when first needed), as it
+    would read it in the whole text.
+    """
+    sure: Optional[List[int]] = None
+    tag_match = _TAG_RE.match
+    found = _EMPTY_THEN_BRACKET.finditer(text)
+    pos, end = 0, len(text) + 1
+    while pos < end:
+        cut = end
+        for m in found:
+            c = m.end()
+            if c <= pos:
+                continue
+            eol = text.find("\n", c)
+            if tag_match(text[c:] if eol < 0 else text[c:eol]) is not None:
+                cut = c
+                break
+        body = text[pos:cut - 1]               # a cut follows a line's "\n"
+        game = _split_plain(body, lineno)
+        if game is not None:
+            yield game
+        else:
+            if sure is None:
+                sure = game_starts(text)[0]
+                sure.append(end)
+            cut = sure[bisect.bisect_right(sure, pos)]
+            body = text[pos:cut - 1]
+            yield from split_games(iter(body.split("\n")), lineno)
+        lineno += body.count("\n") + 1
+        pos = cut
+
+
+def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[GameLines]:
     """Group numbered lines into games.
+
+    ``lines`` is an iterator of lines, or whole lines joined by ``\\n`` in one
+    string: games of the common form (tag lines, blank lines, plain move
+    text) are then cut out of the text by a scan of the text, between places
+    where a game surely begins (:func:`game_starts`), and the rest goes
+    through the line loop, with the same result. ``lineno`` is the number of
+    lines before the first.
 
     A game ends where the next one's tags begin, or after a result token
     when the next move text starts again at move 1. Tag-like lines inside a
@@ -135,6 +283,10 @@ def split_games(lines: Iterator[str], lineno: int = 0) -> Iterator[GameLines]:
     decision (no tag, escape, comment or new game can start there) are
     taken by an inner loop that does nothing else.
     """
+    if isinstance(lines, str):
+        if lines:
+            yield from _split_text(lines, lineno)
+        return
     chunk: Optional[GameLines] = None
     movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
     in_comment = False
@@ -1162,8 +1314,41 @@ def _forget_handle(handle: Any) -> None:
         _READERS_STRONG.pop(id(handle), None)
 
 
-def _chunks(source: Source, encoding: Optional[str] = None) -> Iterator[GameLines]:
-    yield from split_games(text_lines(source, encoding))
+#: The longest PGN line read, in bytes (the PGN standard's export format keeps lines under 255 characters):
+#: a line still unfinished after it when a read block ends is cut there, the rest of it skipped, and its game
+#: records an :class:`InvalidRecordError` naming the line. ``validate`` reads PGN with the same limit.
+MAX_LINE_BYTES = 1 << 16
+
+
+def _last_line(chunk: GameLines) -> int:
+    return chunk.movetext_start + len(chunk.movetext) - 1 if chunk.movetext else chunk.first_line
+
+
+def _chunks(source: Source,
+            encoding: Optional[str] = None) -> Iterator[Tuple[GameLines, Optional[InvalidRecordError]]]:
+    """The games of ``source`` as the splitter cuts them, each with ``None``, or the last with the damage that
+    ended the input early (damaged compressed data; a game without lines when none came before it). A line
+    cut at :data:`MAX_LINE_BYTES` is an error of its game (:class:`InvalidRecordError`)."""
+    cut: List[int] = []
+    held: Optional[GameLines] = None
+    try:
+        for chunk in split_games(text_lines(source, encoding, long_lines=cut, max_line=MAX_LINE_BYTES)):
+            if held is not None:
+                yield held, None
+            held = chunk
+            while cut and cut[0] <= _last_line(chunk):
+                n = cut.pop(0)
+                reason = f"line {n} is longer than {MAX_LINE_BYTES} bytes: it is cut there, the rest of it skipped"
+                chunk.errors.append(GameError(0, "", reason, n, InvalidRecordError(reason)))
+    except InvalidRecordError as exc:
+        yield (held if held is not None else GameLines(1)), exc
+        return
+    if held is not None:
+        yield held, None
+
+
+def _damage_error(exc: InvalidRecordError, ply: int, chunk: GameLines) -> GameError:
+    return GameError(ply, "", f"{exc}: the input ends early, what follows is lost", _last_line(chunk) + 1, exc)
 
 
 def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
@@ -1172,9 +1357,21 @@ def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ga
     ``encoding`` overrides detection for binary input. Only one game is held
     in memory at a time; a file opened from a path is closed when the
     iterator is exhausted or discarded.
+
+    Damage is data, as in the games' other errors: where compressed data is
+    damaged (``gzip(a) + b"GARBAGE" + gzip(b)``, a cut ``.gz``), the games
+    read before it are yielded and the last of them records the damage in
+    its :attr:`~xiangqi.game.Game.errors` (an :class:`InvalidRecordError` at
+    the ply after its last move; a game without moves or tags carries it
+    when the damage comes first). A line longer than :data:`MAX_LINE_BYTES`
+    (64 KiB) is cut there and its game records that too, so that one
+    endless line costs time in proportion to its length, not memory.
     """
-    for chunk in _chunks(source, encoding):
-        yield _build_game(chunk)
+    for chunk, damage in _chunks(source, encoding):
+        game = _build_game(chunk)
+        if damage is not None:
+            game.errors.append(_damage_error(damage, len(game.mainline_moves()), chunk))
+        yield game
 
 
 class RawGame:
@@ -1232,8 +1429,11 @@ def scan_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ra
     The fast front end for bulk validation: no board, no tree. Use
     :func:`replay_mainline` to turn a :class:`RawGame` into legal moves.
     """
-    for chunk in _chunks(source, encoding):
-        yield RawGame(chunk)
+    for chunk, damage in _chunks(source, encoding):
+        raw = RawGame(chunk)
+        if damage is not None:
+            raw.errors.append(_damage_error(damage, len(raw.moves), chunk))
+        yield raw
 
 
 class Replay:

@@ -24,7 +24,7 @@ import os
 import zlib
 from typing import IO, Any, Callable, Iterator, List, Optional, Union
 
-from xiangqi._encoding import TextLines
+from xiangqi._encoding import MAX_LINE_BYTES, TextLines
 from xiangqi.errors import InvalidRecordError
 
 __all__ = ["GZIP_MAGIC", "Source", "ByteSource", "Gunzip", "is_text_handle", "text_lines"]
@@ -213,7 +213,8 @@ def _handle_lines(handle: IO[str]) -> Iterator[str]:
         yield line[:-1] if line.endswith("\n") else line
 
 
-def text_lines(source: Source, encoding: Optional[str] = None) -> Iterator[str]:
+def text_lines(source: Source, encoding: Optional[str] = None, *,
+               long_lines: Optional[List[int]] = None, max_line: int = MAX_LINE_BYTES) -> Iterator[str]:
     """The text lines (without ``\n``) of a path, ``bytes``, or an open text or binary file.
 
     Binary input is read by :class:`ByteSource` and decoded by
@@ -221,14 +222,19 @@ def text_lines(source: Source, encoding: Optional[str] = None) -> Iterator[str]:
     Damaged compressed data raises :class:`~xiangqi.errors.InvalidRecordError`
     once every line read before the damage has been yielded (a read error re-raises its :class:`OSError` the
     same way). A file opened
-    from a path is closed when the iterator ends or is discarded.
+    from a path is closed when the iterator ends or is discarded. A line still unfinished after ``max_line``
+    bytes is cut there (:class:`~xiangqi._encoding.TextLines`); the numbers of the lines cut are appended to
+    ``long_lines`` as they are read.
     """
     if is_text_handle(source):
         yield from _handle_lines(source)  # type: ignore[arg-type]
         return
     src = ByteSource(source)  # type: ignore[arg-type]
     try:
-        yield from TextLines(src.read, encoding)
+        lines = TextLines(src.read, encoding, max_line=max_line)
+        if long_lines is not None:
+            lines.long_lines = long_lines
+        yield from lines
     finally:
         src.close()
     if src.read_error is not None:

@@ -388,7 +388,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
     """Cut a PGN file into chunks of about ``chunk_bytes`` where the PGN reader surely begins a game
     (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
     the whole file."""
-    lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16))
+    lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16), max_line=pgn.MAX_LINE_BYTES)
     enc, cr = lines.encoding, lines.cr
     parts: List[bytes] = []   # the bytes of the chunk being gathered, from earlier blocks
     texts: List[str] = []     # and its lines
@@ -437,7 +437,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
             pos, line = cut, line + k
             piece = b"".join(parts)
             yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr), \
-                start if src.plain else None, texts
+                start if src.plain and not lines.long_lines else None, texts
             start += len(piece)
             line_offset += len(texts)
             parts, texts, size, done = [], [], 0, at
@@ -447,7 +447,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
     piece = b"".join(parts)
     damaged = src.damage
     yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
-                damaged if not piece and line_offset == 0 else None, number, cr), start if src.plain else None, texts
+                damaged if not piece and line_offset == 0 else None, number, cr), start if src.plain and not lines.long_lines else None, texts
 
 
 # =====================================================================================================================
@@ -901,12 +901,19 @@ def _only_numbers_after(tokens: Sequence[str], i: int) -> bool:
 
 def _chunk_lines(chunk: Chunk) -> TextLines:
     """The text lines of a chunk's bytes, decoded as the whole file is (:class:`xiangqi._encoding.TextLines`)."""
-    return TextLines(io.BytesIO(chunk.data).read, chunk.encoding or "utf-8", cr=chunk.cr)
+    # No line limit here: a PGN chunk's lines were cut, where they were, by the parent's reading (a chunk read
+    # from file offsets has no cut line: the offsets are not given after one).
+    return TextLines(io.BytesIO(chunk.data).read, chunk.encoding or "utf-8", cr=chunk.cr, max_line=sys.maxsize)
+
+
+#: The tags that judging a game reads (:func:`_check_game`): the fast path reads these alone.
+_TAGS_READ = ("FEN", "Result")
 
 
 def _game_text(raw: pgn.GameLines) -> _GameText:
     """A game as the PGN reader's splitter gives it, for the C replay of its move text (``movetext``)."""
-    g = _GameText(raw.first_line, dict(raw.tags), None, None, False, "\n".join(raw.movetext))
+    headers = {name: value for name in _TAGS_READ if (value := raw.tag(name)) is not None}
+    g = _GameText(raw.first_line, headers, None, None, False, raw.movetext_text)
     g.errors = raw.errors
     return g
 
@@ -929,7 +936,7 @@ def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) ->
     rp = _replayer()
     src = chunk.source
     out: List[GameReport] = []
-    games = pgn.split_games(iter(_chunk_lines(chunk) if lines is None else lines), chunk.line_offset)
+    games = pgn.split_games("\n".join(_chunk_lines(chunk) if lines is None else lines), chunk.line_offset)
     raw = next(games, None)
     while raw is not None:
         after = next(games, None)

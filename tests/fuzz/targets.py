@@ -33,7 +33,7 @@ def pgn(data: bytes) -> None:
         for game in read_games(data):
             write_game(game, notation="iccs")
     except Exception as exc:
-        if not _typed(exc):  # a damaged .gz raises InvalidRecordError after the games before it
+        if not _typed(exc):  # a bad input may raise a typed error (damaged .gz is data: the last game's error)
             raise
 
 
