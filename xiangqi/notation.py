@@ -775,7 +775,7 @@ def parse_move(board: BaseBoard, text: str, *, one_based: bool = False) -> Move:
     return _parse_with(board, text, lambda t: _any_entry(t, bool(one_based)), "")
 
 
-def decode_move(board: "Board", text: str, *, one_based: bool = False) -> Move:
+def decode_move(board: BaseBoard, text: str, *, one_based: bool = False) -> Move:
     """The move ``text`` names in ``board`` by the pieces' rules, whether or not it is legal (any notation).
 
     For showing a faulty move: ``士４進５`` that would leave the king in check still has its two squares.
