@@ -94,8 +94,10 @@ class Board(BaseBoard):
 
         Checkmate and stalemate lose for the side to move; repetition rulings
         and the natural move limit come from :mod:`xiangqi.rules` when
-        available.
+        available. A position without both kings (being set up) has no
+        outcome: it raises :class:`~xiangqi.errors.InvalidFenError`.
         """
+        self._require_kings("outcome()")
         if not self.legal_moves:
             loser = self.turn
             checked = self.is_check()
