@@ -260,6 +260,8 @@ def test_a_side_without_a_king_is_never_in_check_and_moves_freely() -> None:
     assert len(board.legal_moves) == len(board.pseudo_legal_moves) == 17
     assert board.gives_check(Move.from_iccs("h1d1")) and not board.gives_check(Move.from_iccs("h1h2"))
     # A king is never captured, so play keeps the kings there are.
+    assert board.variation_text([Move.from_iccs("h1h5")], notation="wxf") == "1... R8-4"
+    assert board.chinese(Move.from_iccs("h1h5")) == "车８退４" and "svg" in board._repr_svg_()
     attacked = Board("9/9/9/9/3r5/9/9/9/9/3K5 b", allow_missing_king=True)
     assert attacked.status() == Status.NO_BLACK_KING | Status.OPPOSITE_CHECK
     assert Move.from_iccs("d5d0") not in attacked.pseudo_legal_moves and len(attacked.legal_moves) == 16

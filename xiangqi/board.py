@@ -80,7 +80,7 @@ class Board(BaseBoard):
         starting with Black to move begins ``12...``. Every move must be legal in turn
         (:class:`IllegalMoveError` names the first that is not); the board is not changed.
         """
-        return notations.format_variation(self.fen(), list(moves), to=notation, traditional=traditional,
+        return notations.format_variation(self, list(moves), to=notation, traditional=traditional,
                                           fullwidth=fullwidth)
 
     def push_move(self, text: str, *, one_based: bool = False) -> Move:

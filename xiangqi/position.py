@@ -39,7 +39,11 @@ def _preview(text: str) -> str:
 
 
 class Status(enum.IntFlag):
-    """Soft problems of a position that the C core accepts (see :meth:`Board.status`)."""
+    """Soft problems of a position that the C core accepts (see :meth:`Board.status`).
+
+    ``NO_RED_KING`` and ``NO_BLACK_KING`` occur only in a position being set up (``Board(None)``, the editing
+    methods, ``allow_missing_king=True``): a FEN without a king is refused everywhere else.
+    """
 
     VALID = 0
     KING_OUTSIDE_PALACE = 1
