@@ -288,6 +288,11 @@ def test_what_needs_both_kings_refuses_a_position_without_one() -> None:
         Searcher().search(board, depth=1)
     assert list(batch.validate([fen, STARTING_FEN])) == [batch.FEN_POSITION, batch.OK]
     assert list(batch.validate([board, Board()])) == [batch.FEN_POSITION, batch.OK]
+    from xiangqi.game import Game
+    with pytest.raises(InvalidFenError, match="a game record needs both kings: no red king"):
+        Game.from_board(board)
+    with pytest.raises(InvalidFenError, match="a game record needs both kings"):
+        Game().setup(board)
     board.set_piece_at(4, Piece(KING, RED))
     assert board.outcome() is None
 
