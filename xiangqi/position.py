@@ -220,9 +220,8 @@ class BaseBoard:
     # position can hold (at most one king a side, 5 pawns and 2 of each other piece): an edit it refuses raises
     # InvalidFenError and leaves the board as it was. What the position can hold but play cannot reach (a side
     # without a king while it is set up, a king outside its palace, kings facing) is accepted and reported by
-    # status(). An edit starts a new history: the
-    # move stack is cleared and the edited position becomes the starting FEN (the undo records of the old moves
-    # would not undo into it).
+    # status(). An edit starts a new history: the move stack is cleared and the edited position becomes the
+    # starting FEN (the undo records of the old moves would not undo into it).
 
     def _set_codes(self, codes: "bytes | bytearray", turn: Optional[Color] = None) -> None:
         side = self.turn if turn is None else turn
