@@ -5,7 +5,7 @@
 
 uint8_t RANK_OF[90];
 uint8_t FILE_OF[90];
-xq_bb SQ_BB[90];
+xq_bb SQ_BB[SQ_TABLE];
 xq_bb ROT_BB[90];
 uint16_t ROOK_RANK[9][512];
 uint16_t CANNON_RANK[9][512];
@@ -14,14 +14,14 @@ uint16_t CANNON_FILE[10][1024];
 uint16_t CANNON_CTL_RANK[9][512];
 uint16_t CANNON_CTL_FILE[10][1024];
 xq_bb FILE_SPREAD[1024];
-xq_bb LINE_EMPTY[90];
-xq_bb FILE_OF_BB[90];
+xq_bb LINE_EMPTY[SQ_TABLE];
+xq_bb FILE_OF_BB[SQ_TABLE];
 xq_bb HALF_BB[2];
 xq_bb BETWEEN[90][90];
 xq_bb KING_ATT[2][90];
 xq_bb ADVISOR_ATT[2][90];
 xq_bb PAWN_ATT[2][90];
-xq_bb PAWN_TO[2][90];
+xq_bb PAWN_TO[2][SQ_TABLE];
 uint8_t ELEPHANT_EYE[90][4];
 uint8_t ELEPHANT_TGT[2][90][4];
 uint8_t HORSE_LEG[90][4];
@@ -29,7 +29,7 @@ xq_bb HORSE_TGT[90][4];
 uint8_t HORSE_TO_LEG[90][4];
 xq_bb HORSE_TO_SRC[90][4];
 uint8_t HORSE_LEG_BETWEEN[90][90];
-xq_bb HORSE_REV_EMPTY[90];
+xq_bb HORSE_REV_EMPTY[SQ_TABLE];
 uint64_t ZOBRIST[16][90];
 uint64_t ZOBRIST_SIDE;
 

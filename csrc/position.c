@@ -43,9 +43,11 @@ uint64_t xq_pos_key_recompute(const xq_pos *p) {
 
 uint64_t xq_pos_key(const xq_pos *p) { return p ? p->key : 0; }
 
-/* Piece counts of a board: one king a side, at most MAX_COUNT of each type,
-   no code outside 1-7 / 9-15.  XQ_OK or XQ_E_FEN_POSITION. */
-static int check_counts(const uint8_t board[90]) {
+/* Piece counts of a board: one king a side (or, with XQ_FEN_ALLOW_NO_KING,
+   at most one), at most MAX_COUNT of each type, no code outside 1-7 / 9-15.
+   XQ_OK or XQ_E_FEN_POSITION. */
+static int check_counts(const uint8_t board[90], unsigned flags) {
+    int min_kings = (flags & XQ_FEN_ALLOW_NO_KING) ? 0 : 1;
     int count[16] = {0};
     for (int s = 0; s < 90; s++) {
         int pc = board[s];
@@ -54,7 +56,7 @@ static int check_counts(const uint8_t board[90]) {
         count[pc]++;
     }
     for (int c = 0; c < 2; c++) {
-        if (count[c << 3 | XQ_KING] != 1) return XQ_E_FEN_POSITION;
+        if (count[c << 3 | XQ_KING] < min_kings) return XQ_E_FEN_POSITION;
         for (int t = 1; t < 8; t++)
             if (count[c << 3 | t] > MAX_COUNT[t]) return XQ_E_FEN_POSITION;
     }
@@ -64,7 +66,7 @@ static int check_counts(const uint8_t board[90]) {
 int xq_pos_check(const xq_pos *p) {
     if (!p) return XQ_E_ARG;
     if (p->side > 1 || p->fullmove == 0 || p->fullmove > XQ_FULLMOVE_MAX) return XQ_E_FEN_POSITION;
-    int st = check_counts(p->board);
+    int st = check_counts(p->board, 0);
     if (st != XQ_OK) return st;
     /* Everything derived from board[] must agree with it: a position that
        passes is safe for every function. */
@@ -96,6 +98,10 @@ static long parse_uint(const char *s, size_t n) {
 }
 
 int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset) {
+    return xq_pos_set_fen_flags(pos, fen, len, err_offset, 0);
+}
+
+int xq_pos_set_fen_flags(xq_pos *pos, const char *fen, size_t len, size_t *err_offset, unsigned flags) {
     size_t dummy;
     if (!err_offset) err_offset = &dummy;
     *err_offset = 0;
@@ -156,8 +162,9 @@ int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset)
         if (numbers == 0) halfmove = v; else fullmove = v;
         numbers++;
     }
-    int st = check_counts(p.board);
+    int st = check_counts(p.board, flags);
     if (st != XQ_OK) { *err_offset = len; return st; }
+    p.king_sq[XQ_BLACK] = p.king_sq[XQ_RED] = XQ_SQ_NONE;  /* put_piece sets the kings there are */
     p.halfmove = (uint16_t)halfmove;
     p.fullmove = (uint32_t)(fullmove < 1 ? 1 : fullmove);
     uint8_t board[90];

@@ -49,6 +49,13 @@ enum { XQ_SQUARE_NB = 90, XQ_FILE_NB = 9, XQ_RANK_NB = 10 };
 #define XQ_MAX_MOVES 256
 /* Buffer size that always holds a FEN written by xq_pos_fen (with NUL). */
 #define XQ_FEN_MAX 128
+/* king_sq[] of a side without a king (positions read with
+   XQ_FEN_ALLOW_NO_KING only).  The attack tables have an all-empty entry
+   for it, so check detection and move generation need no branch: a side
+   without a king is never in check and every pseudo-legal move is legal. */
+#define XQ_SQ_NONE 90
+/* Flags of xq_pos_set_fen_flags. */
+#define XQ_FEN_ALLOW_NO_KING 1u  /* accept a side without a king (setting up a position) */
 
 /* Status codes. */
 #define XQ_OK 0
@@ -83,7 +90,7 @@ typedef struct xq_pos {
     uint32_t fullmove;     /* FEN fullmove number */
     uint16_t halfmove;     /* plies since the last capture */
     uint8_t side;          /* side to move: XQ_RED or XQ_BLACK */
-    uint8_t king_sq[2];    /* king square by color */
+    uint8_t king_sq[2];    /* king square by color, XQ_SQ_NONE if it has none */
     uint8_t board[90];     /* piece code per square, 0 = empty */
 } xq_pos;
 
@@ -106,6 +113,14 @@ const char *xq_status_str(int status);
    first bad character.  Returns XQ_OK or a negative status; on failure the
    position is left unchanged. */
 int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset);
+/* xq_pos_set_fen with flags: XQ_FEN_ALLOW_NO_KING also accepts a side with
+   no king (at most one each still), for setting up a position piece by
+   piece.  Such a position is safe for the position, move generation,
+   attack and perft functions and for the per-move facts (xq_rules.h) but
+   fails xq_pos_check, so the batch, replay and search functions, which
+   need both kings, keep refusing it (XQ_E_FEN_POSITION).  Moves never
+   capture a king, so play keeps the kings a position has. */
+int xq_pos_set_fen_flags(xq_pos *pos, const char *fen, size_t len, size_t *err_offset, unsigned flags);
 /* Writes the FEN (NUL-terminated) into buf; returns its length or
    XQ_E_BUFFER_SMALL.  XQ_FEN_MAX bytes always suffice. */
 int xq_pos_fen(const xq_pos *pos, char *buf, size_t cap);
@@ -116,7 +131,8 @@ void xq_pos_copy(xq_pos *dst, const xq_pos *src);
    (bitboards, king squares, file-major occupancy, key) equal to what
    board[] implies.  XQ_OK, XQ_E_FEN_POSITION or XQ_E_ARG.  A position that
    passes is safe for every function; positions from set_fen, unpack and
-   make/unmake always pass. */
+   make/unmake always pass (a position read by set_fen_flags without a king
+   fails: it is not safe for the functions that need both kings). */
 int xq_pos_check(const xq_pos *pos);
 
 /* Make/unmake.  do_move checks only what memory safety needs (squares in

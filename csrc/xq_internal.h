@@ -10,6 +10,11 @@
 
 #define NO_SQ 255
 
+/* Tables a king square indexes have XQ_SQ_NONE + 1 entries: the last, for
+   a side without a king, is empty (no lines, no horse or pawn sources, no
+   bit), so attack and check queries on it find nothing without a branch. */
+#define SQ_TABLE (XQ_SQ_NONE + 1)
+
 static inline xq_bb bb_sq(int s) { return (xq_bb)1 << s; }
 static inline int bb_test(xq_bb b, int s) { return (int)((b >> s) & 1); }
 static inline uint64_t bb_lo(xq_bb b) { return (uint64_t)b; }
@@ -40,7 +45,7 @@ static inline void bb_out(xq_bb b, uint64_t out[2]) {
 /* Square geometry. */
 extern uint8_t RANK_OF[90];
 extern uint8_t FILE_OF[90];
-extern xq_bb SQ_BB[90];
+extern xq_bb SQ_BB[SQ_TABLE];           /* [XQ_SQ_NONE] = 0 */
 extern xq_bb ROT_BB[90];              /* file-major bit of a square */
 
 /* Sliders: rank lookups by 9-bit rank occupancy, file lookups by 10-bit
@@ -54,8 +59,8 @@ extern uint16_t CANNON_CTL_RANK[9][512];   /* cannon control: see cannon_ctl() *
 extern uint16_t CANNON_CTL_FILE[10][1024];
 extern xq_bb FILE_SPREAD[1024];       /* 10-bit file mask -> bits on file a */
 
-extern xq_bb LINE_EMPTY[90];          /* rook rays on an empty board */
-extern xq_bb FILE_OF_BB[90];
+extern xq_bb LINE_EMPTY[SQ_TABLE];    /* rook rays on an empty board */
+extern xq_bb FILE_OF_BB[SQ_TABLE];
 extern xq_bb HALF_BB[2];              /* each color's own half (ranks 0-4 Red, 5-9 Black) */          /* the whole file of a square (flying general is a file rule) */
 extern xq_bb BETWEEN[90][90];         /* squares strictly between two squares on a line */
 
@@ -63,7 +68,7 @@ extern xq_bb BETWEEN[90][90];         /* squares strictly between two squares on
 extern xq_bb KING_ATT[2][90];
 extern xq_bb ADVISOR_ATT[2][90];
 extern xq_bb PAWN_ATT[2][90];
-extern xq_bb PAWN_TO[2][90];          /* squares a pawn of that color attacks `s` from */
+extern xq_bb PAWN_TO[2][SQ_TABLE];         /* squares a pawn of that color attacks `s` from */
 extern uint8_t ELEPHANT_EYE[90][4];
 extern uint8_t ELEPHANT_TGT[2][90][4];
 extern uint8_t HORSE_LEG[90][4];
@@ -71,7 +76,7 @@ extern xq_bb HORSE_TGT[90][4];        /* targets unlocked by each leg */
 extern uint8_t HORSE_TO_LEG[90][4];   /* diagonal neighbour of s: leg of horses that attack s */
 extern xq_bb HORSE_TO_SRC[90][4];     /* horse squares using that leg to attack s */
 extern uint8_t HORSE_LEG_BETWEEN[90][90]; /* leg square of a horse on [from] attacking [to] */
-extern xq_bb HORSE_REV_EMPTY[90];     /* squares a horse attacks s from on an empty board */
+extern xq_bb HORSE_REV_EMPTY[SQ_TABLE];     /* squares a horse attacks s from on an empty board */
 
 /* Zobrist keys. */
 extern uint64_t ZOBRIST[16][90];

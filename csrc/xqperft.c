@@ -83,6 +83,10 @@ static const char *SEEDS[] = {
     "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
     "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b",
     "4k4/9/9/9/9/9/9/9/9/4K4 r 12 40",
+    /* Set-up positions: a side without a king (read with XQ_FEN_ALLOW_NO_KING). */
+    "9/9/9/9/9/9/9/9/9/9 w - - 0 1",
+    "3k5/9/2n6/9/9/4c4/9/9/R8/9 w",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR b - - 0 1",
 };
 
 /* A random game from pos that often shuffles back and forth (so that
@@ -176,16 +180,24 @@ static int fuzz(long iterations, uint64_t seed) {
         }
         xq_pos pos;
         size_t off = 0;
-        int st = xq_pos_set_fen(&pos, buf, len, &off);
+        unsigned flags = (rnd() & 1) ? XQ_FEN_ALLOW_NO_KING : 0;
+        int st = xq_pos_set_fen_flags(&pos, buf, len, &off, flags);
         if (st == XQ_E_FEN_SYNTAX && off > len) { fprintf(stderr, "offset %zu beyond input %zu\n", off, len); return 1; }
         if (st != XQ_OK) continue;
         parsed++;
         char out[XQ_FEN_MAX];
         xq_pos again;
         int n = xq_pos_fen(&pos, out, sizeof out);
-        if (n < 0 || xq_pos_set_fen(&again, out, (size_t)n, NULL) != XQ_OK || xq_pos_key(&again) != xq_pos_key(&pos) ||
-            xq_pos_key(&pos) != xq_pos_key_recompute(&pos)) {
+        if (n < 0 || xq_pos_set_fen_flags(&again, out, (size_t)n, NULL, flags) != XQ_OK ||
+            xq_pos_key(&again) != xq_pos_key(&pos) || xq_pos_key(&pos) != xq_pos_key_recompute(&pos)) {
             fprintf(stderr, "round trip failed for %.*s\n", (int)len, buf);
+            return 1;
+        }
+        /* The strict reader and xq_pos_check agree on which positions have both kings. */
+        int both_kings = pos.king_sq[XQ_RED] != XQ_SQ_NONE && pos.king_sq[XQ_BLACK] != XQ_SQ_NONE;
+        if ((xq_pos_set_fen(&again, out, (size_t)n, NULL) == XQ_OK) != both_kings ||
+            (xq_pos_check(&pos) == XQ_OK) != both_kings) {
+            fprintf(stderr, "king check disagrees for %s\n", out);
             return 1;
         }
         xq_move moves[XQ_MAX_MOVES];

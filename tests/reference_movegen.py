@@ -327,11 +327,12 @@ class RefPosition:
         return f"{self.board_fen()} {side} - - {self.halfmove} {self.fullmove}"
 
 
-def parse_fen(fen: str) -> RefPosition:
+def parse_fen(fen: str, *, allow_missing_king: bool = False) -> RefPosition:
     """Read a FEN: ``KABNRCP`` (and ``H``/``E``) in both cases, side ``w``/``r``/``b``.
 
     The side and the counters are optional (Red to move, 0, 1). Raises
-    :class:`RefFenError` on anything else, including a side without exactly one king.
+    :class:`RefFenError` on anything else, including a side without exactly one king
+    (at most one with ``allow_missing_king``: a side without a king is never in check).
     """
     parts = fen.split()
     if not parts:
@@ -360,7 +361,7 @@ def parse_fen(fen: str) -> RefPosition:
             raise RefFenError(f"row {i + 1} has {file} squares: {fen!r}")
     for color in (RED, BLACK):
         n = board.count(color << 3 | KING)
-        if n != 1:
+        if n > 1 or (n == 0 and not allow_missing_king):
             raise RefFenError(f"{'red' if color else 'black'} has {n} kings: {fen!r}")
     side = parts[1] if len(parts) > 1 else "w"
     if side not in ("w", "r", "b"):

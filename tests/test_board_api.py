@@ -192,9 +192,14 @@ def test_editing_api_refuses_only_what_the_position_cannot_hold() -> None:
     assert board.remove_piece_at(xiangqi.parse_square("e4")) == Piece(ROOK, RED)
     assert board.remove_piece_at(xiangqi.parse_square("e4")) is None
     board.set_piece_at(0, Piece(ROOK, RED))
+    # A king may be taken away while the position is set up: status() reports it; a second king is refused.
+    assert board.remove_piece_at(4) == Piece(KING, RED)
+    assert board.king(RED) is None and board.status() & Status.NO_RED_KING and not board.is_valid()
+    board.set_piece_at(4, Piece(KING, RED))
+    assert board.king(RED) == 4 and not board.status() & Status.NO_RED_KING
     before = board.fen()
-    with pytest.raises(InvalidFenError, match="no red king"):
-        board.remove_piece_at(4)
+    with pytest.raises(InvalidFenError, match="2 red kings"):
+        board.set_piece_at(xiangqi.parse_square("e1"), Piece(KING, RED))
     with pytest.raises(InvalidFenError, match="3 red rooks"):
         board.set_piece_at(xiangqi.parse_square("e4"), Piece(ROOK, RED))
     with pytest.raises(InvalidFenError, match="6 red pawns"):
@@ -218,6 +223,94 @@ def test_editing_api_refuses_only_what_the_position_cannot_hold() -> None:
         board.set_board_fen("3k5/9/9/9/9/9/9/9/9/4K4 w")
     board.reset()
     assert board.fen() == STARTING_FEN and board.move_stack == []
+
+
+def test_empty_board_and_clear_as_in_python_chess() -> None:
+    from xiangqi import KING, ROOK, Piece, Status
+
+    empty = "9/9/9/9/9/9/9/9/9/9 w - - 0 1"
+    board = Board(None)
+    assert board.fen() == empty and board.piece_map() == {} and board.move_stack == []
+    assert board.status() == Status.NO_RED_KING | Status.NO_BLACK_KING
+    assert board.king(RED) is None and board.king(BLACK) is None
+    assert not board.legal_moves and board.perft(3) == 0 and not board.is_check()
+    start = Board()
+    start.push_iccs("h2e2")
+    start.clear()
+    assert start.fen() == empty and start.move_stack == [] and start.starting_fen == empty
+    # Set up piece by piece, python-chess style.
+    board.set_piece_at(xiangqi.parse_square("e0"), Piece(KING, RED))
+    board.set_piece_at(xiangqi.parse_square("a8"), Piece(ROOK, RED))
+    assert board.status() == Status.NO_BLACK_KING
+    assert not board.is_check() and not board.was_into_check()
+    assert len(board.legal_moves) == 3 + 17  # the king's three steps, the rook's seventeen
+    board.set_piece_at(xiangqi.parse_square("d9"), Piece(KING, BLACK))
+    assert board.status() == Status.VALID and board == Board("3k5/R8/9/9/9/9/9/9/9/4K4 w - - 0 1")
+
+
+def test_a_side_without_a_king_is_never_in_check_and_moves_freely() -> None:
+    from xiangqi import Status
+
+    # Black has no king; its rook on h1 holds rank 1, so the red king on d0 may only step to e0.
+    board = Board("9/9/9/9/9/9/9/9/7r1/3K5 w", allow_missing_king=True)
+    assert board.status() == Status.NO_BLACK_KING and not board.is_check()
+    assert {m.iccs() for m in board.legal_moves} == {"d0e0"}
+    board.turn = BLACK
+    assert not board.is_check() and all(board.is_legal(m) for m in board.pseudo_legal_moves)
+    assert len(board.legal_moves) == len(board.pseudo_legal_moves) == 17
+    assert board.gives_check(Move.from_iccs("h1d1")) and not board.gives_check(Move.from_iccs("h1h2"))
+    # A king is never captured, so play keeps the kings there are.
+    assert board.variation_text([Move.from_iccs("h1h5")], notation="wxf") == "1... R8-4"
+    assert board.chinese(Move.from_iccs("h1h5")) == "车８退４" and "svg" in board._repr_svg_()
+    attacked = Board("9/9/9/9/3r5/9/9/9/9/3K5 b", allow_missing_king=True)
+    assert attacked.status() == Status.NO_BLACK_KING | Status.OPPOSITE_CHECK
+    assert Move.from_iccs("d5d0") not in attacked.pseudo_legal_moves and len(attacked.legal_moves) == 16
+
+
+def test_what_needs_both_kings_refuses_a_position_without_one() -> None:
+    from xiangqi import KING, Piece
+    from xiangqi import batch
+    from xiangqi.errors import InvalidFenError
+    from xiangqi.game import start_board
+    from xiangqi.search import Searcher
+
+    fen = "3k5/9/9/9/9/9/9/9/9/R8 w - - 0 1"
+    with pytest.raises(InvalidFenError, match="no red king"):
+        Board(fen)  # every reader of game records goes through this
+    with pytest.raises(InvalidFenError, match="no red king"):
+        start_board(fen)
+    board = Board(fen, allow_missing_king=True)
+    with pytest.raises(InvalidFenError, match=r"outcome\(\) needs both kings: no red king"):
+        board.outcome()
+    with pytest.raises(InvalidFenError, match="needs both kings"):
+        board.is_game_over()
+    with pytest.raises(InvalidFenError, match="search needs both kings: no red king"):
+        Searcher().search(board, depth=1)
+    assert list(batch.validate([fen, STARTING_FEN])) == [batch.FEN_POSITION, batch.OK]
+    assert list(batch.validate([board, Board()])) == [batch.FEN_POSITION, batch.OK]
+    from xiangqi.game import Game
+    with pytest.raises(InvalidFenError, match="a game record needs both kings: no red king"):
+        Game.from_board(board)
+    with pytest.raises(InvalidFenError, match="a game record needs both kings"):
+        Game().setup(board)
+    board.set_piece_at(4, Piece(KING, RED))
+    assert board.outcome() is None
+
+
+def test_a_board_without_kings_pickles_copies_and_transforms() -> None:
+    import copy
+    import pickle
+
+    from xiangqi import ROOK, Piece
+
+    board = Board(None)
+    board.set_piece_at(0, Piece(ROOK, RED))
+    board.push_iccs("a0a5")
+    for other in (pickle.loads(pickle.dumps(board)), copy.deepcopy(board), board.copy()):
+        assert other == board and other.move_stack == board.move_stack and other.starting_fen == board.starting_fen
+    assert board.root().fen() == "9/9/9/9/9/9/9/9/9/R8 w - - 0 1"
+    assert board.mirror().fen() == "9/9/9/9/8R/9/9/9/9/9 b - - 1 1"
+    assert board.flip().fen() == "9/9/9/9/9/8r/9/9/9/9 w - - 1 2"
 
 
 def _random_board(choices: "list[int]") -> Board:
@@ -252,12 +345,43 @@ if given is not None:
             except InvalidFenError:
                 assert board.fen() == before
                 continue
-            rebuilt = Board(before)
+            rebuilt = Board(before, allow_missing_king=True)
             rebuilt.set_piece_map(expected)
             assert board.piece_map() == expected and board == rebuilt
-            assert board.zobrist_hash() == Board(board.fen()).zobrist_hash()
-            assert sorted(m.code for m in board.legal_moves) == sorted(m.code for m in Board(board.fen()).legal_moves)
+            fresh = Board(board.fen(), allow_missing_king=True)
+            assert board.zobrist_hash() == fresh.zobrist_hash()
+            assert sorted(m.code for m in board.legal_moves) == sorted(m.code for m in fresh.legal_moves)
             assert board.move_stack == [] and board.starting_fen == board.fen()
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.tuples(st.integers(0, 89), st.integers(0, 15)), max_size=30), st.booleans())
+    def test_setting_up_from_an_empty_board_matches_a_fen_rebuild(edits: "list[tuple[int, int]]",
+                                                                 black: bool) -> None:
+        from xiangqi import KING, Piece, Status
+        from xiangqi.errors import InvalidFenError
+
+        board = Board(None)
+        board.turn = not black
+        for sq, code in edits:
+            piece = None if code in (0, 8) else Piece.from_code(code)
+            before = board.fen()
+            try:
+                board.set_piece_at(sq, piece)
+            except InvalidFenError:
+                assert board.fen() == before  # more pieces of a kind than the position holds
+                continue
+            fresh = Board(board.fen(), allow_missing_king=True)
+            assert fresh == board and fresh.zobrist_hash() == board.zobrist_hash()
+            assert sorted(m.code for m in board.legal_moves) == sorted(m.code for m in fresh.legal_moves)
+            assert board.perft(2) == fresh.perft(2)
+            kings = {c: board.pieces(KING, c) for c in (RED, BLACK)}
+            assert bool(board.status() & Status.NO_RED_KING) == (not kings[RED])
+            assert bool(board.status() & Status.NO_BLACK_KING) == (not kings[BLACK])
+            if kings[RED] and kings[BLACK]:
+                assert Board(board.fen()) == board  # with both kings the strict reader takes it too
+            else:
+                with pytest.raises(InvalidFenError, match="no (red|black) king"):
+                    Board(board.fen())
 
     @settings(max_examples=40, deadline=None)
     @given(st.lists(st.integers(0, 10_000), max_size=80))

@@ -188,3 +188,22 @@ def test_pos_check_refuses_structs_that_disagree_with_their_board():
     assert lib.xq_pos_check(bad) == lib.XQ_E_FEN_POSITION
     ffi.buffer(bad)[:] = b"\xff" * ffi.sizeof("xq_pos")
     assert lib.xq_pos_check(bad) == lib.XQ_E_FEN_POSITION
+
+
+def test_a_side_without_a_king_only_with_the_flag():
+    fen = b"9/9/9/9/9/9/9/9/4r4/3K5 w"
+    pos = ffi.new("xq_pos *")
+    assert lib.xq_pos_set_fen(pos, fen, len(fen), ffi.NULL) == lib.XQ_E_FEN_POSITION
+    assert lib.xq_pos_set_fen_flags(pos, fen, len(fen), ffi.NULL, 0) == lib.XQ_E_FEN_POSITION
+    assert lib.xq_pos_set_fen_flags(pos, fen, len(fen), ffi.NULL, lib.XQ_FEN_ALLOW_NO_KING) == 0
+    assert pos.king_sq[1] == 3 and pos.king_sq[0] == lib.XQ_SQ_NONE == 90
+    # Not a position for the functions that need both kings (batch, replay, search check it).
+    assert lib.xq_pos_check(pos) == lib.XQ_E_FEN_POSITION
+    two = b"9/9/9/9/9/9/9/9/3K5/3K5 w"
+    assert lib.xq_pos_set_fen_flags(pos, two, len(two), ffi.NULL, lib.XQ_FEN_ALLOW_NO_KING) == lib.XQ_E_FEN_POSITION
+    empty = b"9/9/9/9/9/9/9/9/9/9 b"
+    assert lib.xq_pos_set_fen_flags(pos, empty, len(empty), ffi.NULL, lib.XQ_FEN_ALLOW_NO_KING) == 0
+    assert list(pos.king_sq) == [90, 90] and lib.xq_count_legal(pos) == 0 and not lib.xq_pos_in_check(pos)
+    out = ffi.new("uint64_t[2]")
+    lib.xq_pos_checkers(pos, out)
+    assert out[0] == out[1] == 0

@@ -104,7 +104,7 @@ def check_push_pop(board: Any, moves: List[str], where: str) -> None:
         board.push(mv)
         after = board.fen()
         assert board.is_check() == gives, f"{where}: gives_check({text}) = {gives} at {fen}"
-        fresh = _lib().Board(after)
+        fresh = _lib().Board(after, allow_missing_king=True)
         assert board.zobrist_hash() == fresh.zobrist_hash(), f"{where}: incremental key after {text} at {fen}"
         assert fresh.fen() == after, f"{where}: FEN round trip after {text}: {after}"
         assert board.pop() == mv
@@ -112,11 +112,13 @@ def check_push_pop(board: Any, moves: List[str], where: str) -> None:
         assert board.zobrist_hash() == key, f"{where}: pop after {text} did not restore the key at {fen}"
 
 
-def playout(fen: str, choose: Any, plies: int, where: str, *, push_pop_every: int = 0) -> int:
+def playout(fen: str, choose: Any, plies: int, where: str, *, push_pop_every: int = 0,
+            allow_missing_king: bool = False) -> int:
     """Play ``plies`` moves chosen by ``choose(sorted_moves)``, comparing at every ply; returns positions seen."""
     xq = _lib()
-    board = xq.Board(fen)
-    pos = ref.parse_fen(fen)
+    board = xq.Board(fen, allow_missing_king=allow_missing_king)
+    pos = ref.parse_fen(fen, allow_missing_king=allow_missing_king)
+    kingless = allow_missing_king and None in (ref.find_king(pos.board, ref.RED), ref.find_king(pos.board, ref.BLACK))
     seen = 0
     for ply in range(plies + 1):
         here = f"{where} ply {ply} (after {' '.join(m.iccs() for m in board.move_stack) or 'no moves'})"
@@ -127,14 +129,18 @@ def playout(fen: str, choose: Any, plies: int, where: str, *, push_pop_every: in
         if not moves:
             assert board.is_checkmate() == pos.is_check(), here
             assert board.is_stalemate() == (not pos.is_check()), here
-            assert board.is_game_over(), here
+            if kingless:
+                with pytest.raises(xq.InvalidFenError, match="needs both kings"):
+                    board.is_game_over()
+            else:
+                assert board.is_game_over(), here
             break
         assert not board.is_checkmate() and not board.is_stalemate(), here
         mv = choose(moves)
         board.push(xq.Move.from_iccs(mv))
         pos.push(mv)
     # unwind the whole stack and land on the start position again
-    start_fen = xq.Board(fen).fen()
+    start_fen = xq.Board(fen, allow_missing_king=allow_missing_king).fen()
     while board.move_stack:
         board.pop()
     assert board.fen() == start_fen, where
@@ -220,13 +226,17 @@ _COUNTS = {ref.ADVISOR: 2, ref.ELEPHANT: 2, ref.HORSE: 2, ref.ROOK: 2, ref.CANNO
 
 
 def random_position(rng: random.Random, *, odd: bool = False, odd_kings: bool = False,
-                    density: float = 0.5) -> Optional[str]:
-    """A random position, the side not to move not in check (kings in their palaces unless ``odd_kings``).
+                    density: float = 0.5, drop_kings: bool = False) -> Optional[str]:
+    """A random position, the side not to move not in check (kings in their palaces unless ``odd_kings``;
+    with ``drop_kings`` one side or both without a king, as while a position is set up).
 
     Returns None when the draw is unusable (the side not to move is in check).
     """
     board = [0] * 90
+    kingless = rng.choice([(ref.RED,), (ref.BLACK,), (ref.RED, ref.BLACK)]) if drop_kings else ()
     for color in (ref.RED, ref.BLACK):
+        if color in kingless:
+            continue
         # odd_kings sometimes puts a king outside its palace (it may then only step back in)
         squares = list(range(90)) if odd_kings and rng.random() < 0.5 else _region(color, ref.KING, odd)
         board[rng.choice([s for s in squares if not board[s]])] = color << 3 | ref.KING
@@ -243,6 +253,43 @@ def random_position(rng: random.Random, *, odd: bool = False, odd_kings: bool = 
     if other.is_check():
         return None
     return pos.fen()
+
+
+def test_random_positions_missing_king() -> None:
+    """A side without a king (a position being set up): never in check, every pseudo-legal move legal, the
+    enemy king still never captured; perft against the reference."""
+    xq = _lib()
+    rng = random.Random(17)
+    seen = 0
+    while seen < 600:
+        fen = random_position(rng, density=rng.choice((0.15, 0.35, 0.6, 0.9)), drop_kings=True)
+        if fen is None:
+            continue
+        with pytest.raises(xq.InvalidFenError, match="no (red|black) king"):
+            xq.Board(fen)
+        board = xq.Board(fen, allow_missing_king=True)
+        pos = ref.parse_fen(fen, allow_missing_king=True)
+        where = f"missing-king position {seen}"
+        moves = compare_position(board, pos, where)
+        want = ((xq.Status.NO_RED_KING if ref.find_king(pos.board, ref.RED) is None else 0)
+                | (xq.Status.NO_BLACK_KING if ref.find_king(pos.board, ref.BLACK) is None else 0))
+        assert board.status() & (xq.Status.NO_RED_KING | xq.Status.NO_BLACK_KING) == want, fen
+        if seen % 10 == 0:
+            check_push_pop(board, moves, where)
+        if seen % 25 == 0:
+            assert board.perft(2) == ref.perft(pos, 2), f"{where}: perft(2) at {fen}"
+            assert board.perft(2, bulk=False) == ref.perft(pos, 2), f"{where}: perft(2) no bulk at {fen}"
+        seen += 1
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), density=st.sampled_from([0.1, 0.3, 0.6, 1.0]), plies=st.integers(0, 6))
+def test_hypothesis_missing_king_playouts(seed: int, density: float, plies: int) -> None:
+    rng = random.Random(seed)
+    fen = random_position(rng, density=density, drop_kings=True)
+    if fen is None:
+        return
+    playout(fen, rng.choice, plies, f"missing-king position {fen}", push_pop_every=2, allow_missing_king=True)
 
 
 def _random_fens(seed: int, n: int, **kw: Any) -> List[str]:

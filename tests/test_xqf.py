@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from conftest import SHARED_DIR, shared_path
 from xiangqi import Move
-from xiangqi.errors import IllegalMoveError, InvalidFenError, XiangqiError
+from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn import Game, GameNode, InvalidRecordError, read_games, write_game
 from xiangqi.xqf import decode_header, read_xqf, write_xqf
 
@@ -215,3 +215,19 @@ def test_fuzz_random_bytes(data: bytes) -> None:
             read_xqf(blob)
         except InvalidRecordError:
             pass
+
+
+def test_a_move_record_that_stays_put_is_reported_not_raised() -> None:
+    def one_move(iccs: str) -> bytes:
+        game = Game()
+        game.add_variation(Move.from_iccs(iccs))
+        return write_xqf(game)
+
+    a, b = one_move("h2e2"), one_move("h2i2")
+    (at,) = [i for i in range(len(a)) if a[i] != b[i]]  # the destination byte of the move record
+    data = bytearray(a)
+    data[at] = (a[at - 1] - 24 + 32) & 0xFF  # destination = source (h2)
+    game = read_xqf(bytes(data))
+    assert [e.reason for e in game.errors] == [
+        "invalid move 'h2h2': its from and to squares are the same (the null move is written 0000)"]
+    assert isinstance(game.errors[0].error, InvalidMoveError) and not game.variations

@@ -80,7 +80,7 @@ class Board(BaseBoard):
         starting with Black to move begins ``12...``. Every move must be legal in turn
         (:class:`IllegalMoveError` names the first that is not); the board is not changed.
         """
-        return notations.format_variation(self.fen(), list(moves), to=notation, traditional=traditional,
+        return notations.format_variation(self, list(moves), to=notation, traditional=traditional,
                                           fullwidth=fullwidth)
 
     def push_move(self, text: str, *, one_based: bool = False) -> Move:
@@ -94,8 +94,10 @@ class Board(BaseBoard):
 
         Checkmate and stalemate lose for the side to move; repetition rulings
         and the natural move limit come from :mod:`xiangqi.rules` when
-        available.
+        available. A position without both kings (being set up) has no
+        outcome: it raises :class:`~xiangqi.errors.InvalidFenError`.
         """
+        self._require_kings("outcome()")
         if not self.legal_moves:
             loser = self.turn
             checked = self.is_check()

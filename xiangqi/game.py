@@ -73,7 +73,7 @@ def normalize_result(text: Optional[str]) -> Optional[str]:
 STATUS_WORDS: Dict[int, str] = {
     1: "a king outside its palace", 2: "an advisor off the advisor squares", 4: "an elephant off the elephant squares",
     8: "a pawn on a square no pawn can reach", 16: "the kings facing each other on an open file",
-    32: "the side not to move in check",
+    32: "the side not to move in check", 64: "no red king", 128: "no black king",
 }
 
 
@@ -437,7 +437,10 @@ class Game(GameNode):
         return Board(fen) if fen else Board()
 
     def setup(self, board_or_fen: Union[str, Board]) -> None:
-        """Set the start position (a FEN string or a board, whose current position is used)."""
+        """Set the start position (a FEN string or a board, whose current position is used; a board being set up
+        without both kings raises :class:`~xiangqi.errors.InvalidFenError`, as its FEN would on reading)."""
+        if not isinstance(board_or_fen, str):
+            board_or_fen._require_kings("a game record")
         fen = board_or_fen if isinstance(board_or_fen, str) else board_or_fen.fen()
         if fen.split()[:2] == STARTING_FEN.split()[:2]:
             self.headers.pop("FEN", None)
@@ -447,6 +450,7 @@ class Game(GameNode):
     @classmethod
     def from_board(cls, board: Board) -> "Game":
         """A game whose main line is ``board``'s move stack, from its root position."""
+        board._require_kings("a game record")
         root = board.copy()
         moves = []
         while root.move_stack:

@@ -985,7 +985,9 @@ def format_iccs(move: Move, *, one_based: bool = False) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _new_board(fen: Optional[str]) -> BaseBoard:
+def _new_board(fen: "Optional[str] | BaseBoard") -> BaseBoard:
+    if isinstance(fen, BaseBoard):
+        return fen.copy(stack=False)  # a board as it is (also one being set up, which a FEN could not give)
     return BaseBoard(STARTING_FEN if fen is None else fen)
 
 
@@ -1238,10 +1240,11 @@ def _write_in_game(pc: _Codes, red: bool, frm: int, dst: int, chinese: bool, sty
         _write_wxf(pc, red, frm, dst, legal)
 
 
-def format_variation(fen: Optional[str], moves: Iterable[Union[Move, int]], *, to: str = "chinese",
+def format_variation(fen: "Optional[str] | BaseBoard", moves: Iterable[Union[Move, int]], *, to: str = "chinese",
                      traditional: bool = False, fullwidth: bool = True, compact: bool = False,
                      one_based: bool = False) -> str:
-    """A line of moves from ``fen`` with move numbers, as :func:`format_game` writes each move.
+    """A line of moves from ``fen`` (a FEN, ``None`` for the start, or a board, which is not changed) with move
+    numbers, as :func:`format_game` writes each move.
 
     >>> format_variation(None, [Move.from_iccs("h2e2"), Move.from_iccs("h9g7"), Move.from_iccs("h0g2")])
     '1. 炮二平五 马８进７ 2. 马二进三'

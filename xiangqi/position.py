@@ -39,7 +39,11 @@ def _preview(text: str) -> str:
 
 
 class Status(enum.IntFlag):
-    """Soft problems of a position that the C core accepts (see :meth:`Board.status`)."""
+    """Soft problems of a position that the C core accepts (see :meth:`Board.status`).
+
+    ``NO_RED_KING`` and ``NO_BLACK_KING`` occur only in a position being set up (``Board(None)``, the editing
+    methods, ``allow_missing_king=True``): a FEN without a king is refused everywhere else.
+    """
 
     VALID = 0
     KING_OUTSIDE_PALACE = 1
@@ -48,7 +52,12 @@ class Status(enum.IntFlag):
     PAWN_ON_IMPOSSIBLE_SQUARE = 8
     KINGS_FACING = 16
     OPPOSITE_CHECK = 32
+    NO_RED_KING = 64
+    NO_BLACK_KING = 128
 
+
+_EMPTY_FEN = "9/9/9/9/9/9/9/9/9/9 w - - 0 1"
+_NO_KING = lib.XQ_SQ_NONE
 
 _RED_ADVISOR_SQUARES = {3, 5, 13, 21, 23}
 _RED_ELEPHANT_SQUARES = {2, 6, 18, 22, 26, 38, 42}
@@ -144,15 +153,20 @@ class BaseBoard:
     >>> board.pop()
     Move.from_iccs('h2e2')
 
+    ``BaseBoard(None)`` is an empty board, to set up a position piece by piece (as in python-chess). A FEN must
+    hold both kings (a FEN without one raises :class:`~xiangqi.errors.InvalidFenError`, as every game reader
+    does); the editing methods (:meth:`set_piece_at`, :meth:`clear`, ...) and ``allow_missing_king=True`` also
+    accept a side without a king, which :meth:`status` reports.
+
     A Board is not thread-safe: give each thread its own :meth:`copy`. Overlapping :meth:`push` and
     :meth:`pop` calls from two threads are detected after the fact (the move stack and the C undo records no
     longer agree) and raise :class:`~xiangqi.errors.ConcurrentUseError`; the board is then unusable. The check
     costs one length comparison per call; making every method safe would cost a lock per call.
     """
 
-    def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
+    def __init__(self, fen: Optional[str] = STARTING_FEN, *, allow_missing_king: bool = False) -> None:
         self._alloc(64)
-        self.set_fen(STARTING_FEN if fen is None else fen)
+        self.set_fen(_EMPTY_FEN if fen is None else fen, allow_missing_king=fen is None or allow_missing_king)
 
     def _alloc(self, cap: int) -> None:
         """Fresh C buffers: the position, ``cap`` undo records and a move list."""
@@ -165,11 +179,12 @@ class BaseBoard:
 
     # ------------------------------------------------------------------ FEN
 
-    def set_fen(self, fen: str) -> None:
+    def set_fen(self, fen: str, *, allow_missing_king: bool = False) -> None:
         """Set the position from a FEN and clear the move stack.
 
         Accepts ``KABNRCP``/``kabnrcp`` with ``H``/``E`` aliases, side ``w``/``r``/``b``,
-        optional ``- -`` fields and counters. Raises :class:`InvalidFenError`.
+        optional ``- -`` fields and counters. Raises :class:`InvalidFenError`, also for a side without a king
+        unless ``allow_missing_king`` (a position being set up; :meth:`status` then reports it).
         """
         if not isinstance(fen, str):
             raise TypeError(f"FEN must be a str, not {type(fen).__name__}")
@@ -180,7 +195,8 @@ class BaseBoard:
                 f"invalid FEN: non-ASCII character {fen[exc.start]!r} at offset {exc.start} in {_preview(fen)!r}",
                 fen=fen, offset=exc.start) from None
         off = ffi.new("size_t *")
-        st = lib.xq_pos_set_fen(self._pos, data, len(data), off)
+        flags = lib.XQ_FEN_ALLOW_NO_KING if allow_missing_king else 0
+        st = lib.xq_pos_set_fen_flags(self._pos, data, len(data), off, flags)
         if st != _ffi.OK:
             raise _fen_error(fen, data, st, int(off[0]))
         self.move_stack = []
@@ -201,15 +217,16 @@ class BaseBoard:
     # -------------------------------------------------------------- editing
     #
     # Every edit builds the new position's FEN and loads it through set_fen, so one reader checks what the C
-    # position can hold (one king a side, at most 5 pawns and 2 of each other piece): an edit it refuses raises
-    # InvalidFenError and leaves the board as it was. What the position can hold but play cannot reach (a king
-    # outside its palace, kings facing) is accepted and reported by status(). An edit starts a new history: the
-    # move stack is cleared and the edited position becomes the starting FEN (the undo records of the old moves
-    # would not undo into it).
+    # position can hold (at most one king a side, 5 pawns and 2 of each other piece): an edit it refuses raises
+    # InvalidFenError and leaves the board as it was. What the position can hold but play cannot reach (a side
+    # without a king while it is set up, a king outside its palace, kings facing) is accepted and reported by
+    # status(). An edit starts a new history: the move stack is cleared and the edited position becomes the
+    # starting FEN (the undo records of the old moves would not undo into it).
 
     def _set_codes(self, codes: "bytes | bytearray", turn: Optional[Color] = None) -> None:
         side = self.turn if turn is None else turn
-        self.set_fen(f"{_placement(codes)} {'w' if side else 'b'} - - {self.halfmove_clock} {self.fullmove_number}")
+        self.set_fen(f"{_placement(codes)} {'w' if side else 'b'} - - {self.halfmove_clock} {self.fullmove_number}",
+                     allow_missing_king=True)
 
     def set_board_fen(self, fen: str) -> None:
         """Set the piece placement (the FEN's first field), keeping the side to move and the counters."""
@@ -219,7 +236,8 @@ class BaseBoard:
             raise InvalidFenError(f"invalid board FEN {_preview(fen)!r}: expected the piece placement alone "
                                   "(10 rows of 9 squares)", fen=fen, offset=0)
         side = "w" if self.turn else "b"
-        self.set_fen(f"{fen.strip()} {side} - - {self.halfmove_clock} {self.fullmove_number}")
+        self.set_fen(f"{fen.strip()} {side} - - {self.halfmove_clock} {self.fullmove_number}",
+                     allow_missing_king=True)
 
     def set_piece_at(self, square: Square, piece: Optional[Piece]) -> None:
         """Put ``piece`` on ``square`` (``None`` empties it), replacing what stood there."""
@@ -233,7 +251,7 @@ class BaseBoard:
     def remove_piece_at(self, square: Square) -> Optional[Piece]:
         """Empty ``square`` and return the piece that stood there (``None`` if it was empty).
 
-        Removing a king raises :class:`InvalidFenError`: the position holds one king a side.
+        Removing a king is allowed: :meth:`status` then reports the side without one.
         """
         piece = self.piece_at(_square_index(square))
         if piece is not None:
@@ -253,6 +271,11 @@ class BaseBoard:
         """Back to the starting position, with an empty move stack."""
         self.set_fen(STARTING_FEN)
 
+    def clear(self) -> None:
+        """An empty board, Red to move, counters reset and an empty move stack (python-chess's ``clear``): set
+        the position up with :meth:`set_piece_at`."""
+        self.set_fen(_EMPTY_FEN, allow_missing_king=True)
+
     def mirror(self: _B) -> _B:
         """A copy mirrored left to right (file a ↔ i), same side to move; the move stack is mirrored too."""
         return self.transform(square_mirror)
@@ -271,10 +294,10 @@ class BaseBoard:
         image = [f(s) for s in range(90)]
         if sorted(image) != list(range(90)):
             raise ValueError("transform: f must map the squares 0-89 one to one onto themselves")
-        start = BaseBoard(self._start_fen)
+        start = BaseBoard(self._start_fen, allow_missing_king=True)
         b = type(self).__new__(type(self))
         b._alloc(64)
-        b.set_fen(start.fen())  # counters kept; placement and side set below
+        b.set_fen(start.fen(), allow_missing_king=True)  # counters kept; placement and side set below
         b._set_codes(_mapped(start.piece_codes(), image, swap_colors), start.turn != swap_colors)
         for m in self.move_stack:
             b.push(Move(image[m.from_square], image[m.to_square]) if m else m)
@@ -287,7 +310,7 @@ class BaseBoard:
 
     def root(self: _B) -> _B:
         """A new board at the start of the move stack."""
-        return type(self)(self._start_fen)
+        return type(self)(self._start_fen, allow_missing_king=True)
 
     # ------------------------------------------------------------ accessors
 
@@ -348,8 +371,17 @@ class BaseBoard:
         return SquareSet(self.pieces_mask(piece_type, color))
 
     def king(self, color: Color) -> Optional[Square]:
-        """The square of ``color``'s king (every accepted position has both)."""
-        return int(self._pos.king_sq[int(color)])
+        """The square of ``color``'s king, or ``None`` if it has none (a position being set up)."""
+        sq = int(self._pos.king_sq[_color_index(color)])
+        return None if sq == _NO_KING else sq
+
+    def _require_kings(self, what: str) -> None:
+        """Raise :class:`InvalidFenError` naming the missing kings, if a side has none: ``what`` needs both."""
+        missing = [side for side, color in (("red", RED), ("black", BLACK)) if self.king(color) is None]
+        if missing:
+            fen = self.fen()
+            raise InvalidFenError(f"{what} needs both kings: {' and '.join(f'no {m} king' for m in missing)} "
+                                  f"in {_preview(fen)!r}", fen=fen, offset=-1)
 
     def zobrist_hash(self) -> int:
         """The 64-bit Zobrist key of the position (side to move included)."""
@@ -577,7 +609,9 @@ class BaseBoard:
         code = self._pos.board[sq]
         if not code or bool(code >> 3) != bool(_color_index(color)) or code & 7 == KING:
             return 0
-        ksq = int(self._pos.king_sq[int(color)])
+        ksq = self.king(color)
+        if ksq is None:
+            return 0  # no king to shield
         codes = bytearray(self.piece_codes())
         codes[sq] = 0
         return _attackers_in(codes, ksq, not color) & ~self.attackers_mask(not color, ksq)
@@ -593,7 +627,8 @@ class BaseBoard:
         pinners = self._pinners(color, square)
         if not pinners:
             return BB_ALL
-        ksq = int(self._pos.king_sq[int(color)])
+        ksq = self.king(color)
+        assert ksq is not None  # a piece has pinners only if its king is there
         codes = self.piece_codes()
         piece, mask = codes[square], 1 << square
         for t in range(90):
@@ -615,7 +650,8 @@ class BaseBoard:
     def was_into_check(self) -> bool:
         """Whether the side that just moved left its own king attacked (the position is then not reachable by
         legal play)."""
-        return self.is_attacked_by(self.turn, int(self._pos.king_sq[int(not self.turn)]))
+        ksq = self.king(not self.turn)
+        return ksq is not None and self.is_attacked_by(self.turn, ksq)
 
     def is_attacked_by(self, color: Color, square: Square) -> bool:
         """Whether any piece of ``color`` attacks ``square``."""
@@ -652,6 +688,10 @@ class BaseBoard:
             if t == PAWN and not _pawn_square_possible(sq, c):
                 st |= Status.PAWN_ON_IMPOSSIBLE_SQUARE
         rk, bk = self.king(RED), self.king(BLACK)
+        if rk is None:
+            st |= Status.NO_RED_KING
+        if bk is None:
+            st |= Status.NO_BLACK_KING
         if rk is not None and bk is not None and square_file(rk) == square_file(bk):
             if all(codes[s] == 0 for s in range(rk + 9, bk, 9)):
                 st |= Status.KINGS_FACING
@@ -706,7 +746,7 @@ class BaseBoard:
         if not isinstance(fen, str) or not isinstance(moves, list):
             raise TypeError("not a pickled Board: expected a FEN str and a list of move codes")
         self._alloc(64)
-        self.set_fen(fen)
+        self.set_fen(fen, allow_missing_king=True)
         codes: List[int] = moves
         start = 0
         # Play back as push did: no legality check, null moves (code 0) pass the turn.
@@ -774,7 +814,7 @@ def _attackers_in(codes: "bytes | bytearray", square: Square, color: Color) -> i
     matter for attacks)."""
     pos = ffi.new("xq_pos *")
     fen = f"{_placement(codes)} w".encode("ascii")
-    if lib.xq_pos_set_fen(pos, fen, len(fen), ffi.NULL) != _ffi.OK:  # pragma: no cover - counts never grow here
+    if lib.xq_pos_set_fen_flags(pos, fen, len(fen), ffi.NULL, lib.XQ_FEN_ALLOW_NO_KING) != _ffi.OK:  # pragma: no cover - counts never grow here
         _ffi.raise_internal(lib.XQ_E_FEN_POSITION, "a board without one of its pieces")
     out = ffi.new("uint64_t[2]")
     lib.xq_attackers_to(pos, square, _color_index(color), out)

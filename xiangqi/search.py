@@ -135,7 +135,8 @@ class Searcher:
         the root. ``on_iteration`` is called after every completed depth. Without any limit
         the search runs to :data:`MAX_DEPTH` or until :meth:`stop`. A stop requested before
         the search starts takes effect immediately (the answer is then the first move
-        ordered); call :meth:`reset_stop` first to discard one.
+        ordered); call :meth:`reset_stop` first to discard one. A board without both kings (being
+        set up) raises :class:`~xiangqi.errors.InvalidFenError`.
         """
         max_depth = MAX_DEPTH if depth is None else depth
         if not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
@@ -145,6 +146,7 @@ class Searcher:
         for name, value in (("time_limit", time_limit), ("soft_time", soft_time)):
             if value is not None and not 0 <= value <= 1e9:
                 raise ValueError(f"{name} must be a number of seconds from 0 to 1e9, not {value!r}")
+        board._require_kings("search")
         keys = board.key_history()[:-1]
         restrict = [m.code for m in root_moves] if root_moves is not None else []
         if root_moves is not None and not restrict:

@@ -29,7 +29,9 @@ import os
 import struct
 from typing import IO, Any, Dict, List, Optional, Tuple, Union
 
-from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Move
+from xiangqi.core import (
+    ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, SQUARE_NAMES, STARTING_FEN, Move, same_square_message,
+)
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
 from xiangqi.game import Game, GameError, GameNode
 
@@ -306,13 +308,18 @@ def _read_tree(game: Game, data: bytes, header: XqfHeader) -> None:
         node_main = False
         if parent is not None:
             src, dst = _xy_square(src_b), _xy_square(dst_b)
-            move: Optional[Move] = Move(src, dst) if src is not None and dst is not None else None
+            same = src is not None and src == dst  # no move stays put (the null move has no XQF record)
+            move: Optional[Move] = Move(src, dst) if src is not None and dst is not None and not same else None
             if move is not None and board.is_legal(move):
                 node = GameNode._child(parent, move)
                 node_main = main and parent.variations[0] is node
                 node.comment = comment
                 board.push(move)
                 ply += 1
+            elif same and src is not None:
+                token = SQUARE_NAMES[src] * 2
+                reason = same_square_message(token)
+                game.errors.append(GameError(ply, token, reason, 0, InvalidMoveError(reason), main, offset))
             else:
                 token = move.iccs() if move is not None else f"{src_b:02x}{dst_b:02x}"
                 reason = (f"illegal move {token!r} in {board.fen()}: {board.illegal_reason(move)}"
