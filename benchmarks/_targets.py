@@ -9,7 +9,9 @@ the measured figure, and CI's brief pass cannot fail on a noisy neighbour.
 from __future__ import annotations
 
 import os
+import time
 import warnings
+from typing import Any, Callable, Dict
 
 STRICT = os.environ.get("XIANGQI_BENCH_STRICT") == "1"
 
@@ -20,3 +22,14 @@ def speed_target(met: bool, message: str) -> None:
         assert met, message
     elif not met:
         warnings.warn(f"speed target missed (not asserted without XIANGQI_BENCH_STRICT=1): {message}", stacklevel=2)
+
+
+def best_time(fn: Callable[[], Any], key: str, timings: Dict[str, float]) -> Callable[[], Any]:
+    """``fn`` wrapped to keep its best wall time in ``timings[key]`` (so ratios compare runs of one session)."""
+    def run() -> Any:
+        t0 = time.perf_counter()
+        out = fn()
+        dt = time.perf_counter() - t0
+        timings[key] = min(dt, timings.get(key, dt))
+        return out
+    return run

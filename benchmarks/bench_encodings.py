@@ -13,12 +13,11 @@ benchmarks before them in the same run).
 
 from __future__ import annotations
 
-from _targets import speed_target
+from _targets import best_time as _timed, speed_target
 
 import os
-import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any, Dict, List
 
 import pytest
 
@@ -55,16 +54,6 @@ def copies(shared_games: Path, tmp_path_factory: pytest.TempPathFactory) -> Dict
         for _ in range(-(-BIG_BYTES // len(data))):
             fh.write(data + b"\n")
     return out
-
-
-def _timed(fn: Callable[[], Any], key: str, timings: Dict[str, float]) -> Callable[[], Any]:
-    def run() -> Any:
-        t0 = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t0
-        timings[key] = min(dt, timings.get(key, dt))
-        return out
-    return run
 
 
 def _check(reports: List[V.GameReport], times: int = 1) -> None:

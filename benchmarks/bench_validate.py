@@ -24,12 +24,11 @@ benchmarks before them in the same run, and skip cleanly without pyffish).
 
 from __future__ import annotations
 
-from _targets import speed_target
+from _targets import best_time as _timed, speed_target
 
 import os
-import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
@@ -43,16 +42,6 @@ PLIES = 254_333
 def timings() -> Dict[str, float]:
     """Best wall time of each benchmark in this run, in seconds."""
     return {}
-
-
-def _timed(fn: Callable[[], Any], key: str, timings: Dict[str, float]) -> Callable[[], Any]:
-    def run() -> Any:
-        t0 = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t0
-        timings[key] = min(dt, timings.get(key, dt))
-        return out
-    return run
 
 
 def _pyffish_games(path: Path) -> List[Tuple[str, List[str]]]:

@@ -12,11 +12,16 @@ Tests that read the project's shared data locate it beside the repository
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from xiangqi.engine import SimpleEngine
 
 # CI machines are shared and noisy: no per-example deadline and no "too slow" health check unless a test asks for
 # one explicitly (decorator settings override only what they name).
@@ -73,3 +78,19 @@ def sample_fen(request: pytest.FixtureRequest) -> str:
     """Each of :data:`SAMPLE_FENS` in turn."""
     fen: str = request.param[1]
     return fen
+
+
+#: The real engine the engine tests talk to (Debian's fairy-stockfish package).
+FAIRY = "/usr/games/fairy-stockfish"
+
+
+@pytest.fixture(scope="module", params=["uci", "ucci"])
+def fairy(request: pytest.FixtureRequest) -> Iterator["SimpleEngine"]:
+    """Fairy-Stockfish in UCI (ranks 1-10) and in UCCI; the test skips, naming the package, where it is absent."""
+    if not os.access(FAIRY, os.X_OK):
+        pytest.skip("needs the Debian package fairy-stockfish (/usr/games/fairy-stockfish)")
+    from xiangqi.engine import SimpleEngine
+
+    engine = SimpleEngine.popen_uci(FAIRY) if request.param == "uci" else SimpleEngine.popen_ucci(FAIRY)
+    yield engine
+    engine.quit()

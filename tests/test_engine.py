@@ -8,7 +8,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Iterator, List
+from typing import List
 
 import pytest
 
@@ -93,13 +93,6 @@ def test_parse_option_both_syntaxes() -> None:
 # ---------------------------------------------------------------------------------------------- Fairy-Stockfish
 
 
-@pytest.fixture(scope="module", params=["uci", "ucci"])
-def fairy(request: pytest.FixtureRequest) -> Iterator[SimpleEngine]:
-    if not os.access(FAIRY, os.X_OK):
-        pytest.skip("needs the Debian package fairy-stockfish (/usr/games/fairy-stockfish)")
-    engine = SimpleEngine.popen_uci(FAIRY) if request.param == "uci" else SimpleEngine.popen_ucci(FAIRY)
-    yield engine
-    engine.quit()
 
 
 @needs_fairy

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from test_perft import PERFT_FILE, read_perft_file
@@ -20,13 +18,6 @@ FAIRY = "/usr/games/fairy-stockfish"
 LIE = "h2e2,h9g7,h0g2"
 
 
-@pytest.fixture(scope="module", params=["uci", "ucci"])
-def fairy(request: pytest.FixtureRequest) -> Iterator[SimpleEngine]:
-    if not os.access(FAIRY, os.X_OK):
-        pytest.skip("needs the Debian package fairy-stockfish (/usr/games/fairy-stockfish)")
-    engine = SimpleEngine.popen_uci(FAIRY) if request.param == "uci" else SimpleEngine.popen_ucci(FAIRY)
-    yield engine
-    engine.quit()
 
 
 @pytest.mark.perft
