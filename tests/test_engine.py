@@ -207,7 +207,8 @@ def test_engine_that_dies_mid_search() -> None:
 
 
 def test_engine_that_hangs_is_killed() -> None:
-    engine = SimpleEngine.popen_uci(FAKE + ["hang"], timeout=0.3)
+    engine = SimpleEngine.popen_uci(FAKE + ["hang"])    # the handshake at the default grace: a loaded
+    engine.protocol.timeout = 0.3                        # machine may start Python slowly; then 0.3 s a move
     pid = engine.protocol.transport.get_pid() if engine.protocol.transport else -1
     started = time.monotonic()
     with pytest.raises(EngineError, match="did not answer 'go movetime 200'.*killed"):
@@ -227,7 +228,8 @@ def test_engine_that_never_shakes_hands() -> None:
 
 
 def test_engine_that_hangs_ignores_quit() -> None:
-    engine = SimpleEngine.popen_ucci(FAKE + ["hang"], timeout=0.3)
+    engine = SimpleEngine.popen_ucci(FAKE + ["hang"])
+    engine.protocol.timeout = 0.3
     pid = engine.protocol.transport.get_pid() if engine.protocol.transport else -1
     engine.quit()
     assert not alive(pid)
