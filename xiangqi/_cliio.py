@@ -157,6 +157,33 @@ def input_problem(path: str) -> Optional[str]:
     return None
 
 
+#: How long a read of a stream waits for input before the interpreter looks again for a Ctrl-C.
+_POLL_MS = 200
+
+
+def _copy_stream(src: IO[bytes], dst: IO[bytes]) -> None:
+    """Copy the stream ``src`` to ``dst``, interruptible by Ctrl-C at any moment.
+
+    A plain blocking ``read`` is not: a SIGINT that arrives just before the read starts is taken by
+    Python's signal handler, which only flags it, and the read then waits for input that may never come
+    (a FIFO nobody writes to) with the ``KeyboardInterrupt`` still pending. Waiting in ``poll`` with a
+    timeout returns to the interpreter every :data:`_POLL_MS` ms, where the flag is seen."""
+    import select
+
+    if not hasattr(select, "poll"):  # no poll (Windows): the plain copy
+        shutil.copyfileobj(src, dst, 1 << 20)
+        return
+    poller = select.poll()
+    poller.register(src.fileno(), select.POLLIN | select.POLLPRI)
+    while True:
+        while not poller.poll(_POLL_MS):
+            pass
+        block = src.read(1 << 20)
+        if not block:
+            return
+        dst.write(block)
+
+
 @contextlib.contextmanager
 def regular_input(path: str) -> Iterator[str]:
     """A regular file holding ``path``'s bytes: ``path`` itself, or for a stream (pipe, FIFO, device such
@@ -169,8 +196,8 @@ def regular_input(path: str) -> Iterator[str]:
     suffix = "".join(Path(path).suffixes)[-32:]
     fd, tmp = tempfile.mkstemp(prefix="xiangqi-input-", suffix=suffix)
     try:
-        with os.fdopen(fd, "wb") as dst, open(path, "rb") as src:
-            shutil.copyfileobj(src, dst, 1 << 20)
+        with os.fdopen(fd, "wb") as dst, open(path, "rb", buffering=0) as src:
+            _copy_stream(src, dst)
         yield tmp
     finally:
         os.unlink(tmp)
