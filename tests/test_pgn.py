@@ -194,7 +194,7 @@ def test_unreadable_and_ambiguous_tokens_are_typed() -> None:
     assert iccs(g) == ["h2e2"] and isinstance(g.errors[0].error, InvalidMoveError)
     assert g.errors[0].ply == 1 and g.errors[0].token == "xyzzy"
     # Two red rooks on file 一 (i): 车一进一 does not say which.
-    g = one('[FEN "4k4/9/9/9/9/9/8R/9/8R/4K4 w - - 0 1"]\n1. 车一进一 *\n')
+    g = one('[FEN "4k4/9/9/9/9/9/8R/9/8R/3K5 w - - 0 1"]\n1. 车一进一 *\n')
     assert g.mainline_moves() == [] and isinstance(g.errors[0].error, (AmbiguousMoveError, IllegalMoveError))
 
 

@@ -522,3 +522,26 @@ def test_a_line_over_the_limit_is_cut_and_recorded(tmp_path: Path) -> None:
     gz.write_bytes(gzip.compress(b"1. " + b"h2e2 " * 400_000, mtime=0))
     (one,) = pgn.read_games(gz)
     assert one.errors[0].line == 1 and isinstance(one.errors[0].error, InvalidRecordError)
+
+
+@pytest.mark.parametrize("movetext", ["1. h2e2 0000 2. h0g2 zz *\n", "1. h2e2 {c} 0000 2. h0g2 zz *\n",
+                                      "1. h2e2 0000 2. h0g2 h9g7 *\n"])
+def test_a_null_move_reads_alike_in_a_line_with_a_bad_move(movetext: str, tmp_path: Path) -> None:
+    """The one main-line replayer: a null move plays (python-chess's reading of ``0000``) whether or not a
+    later token is bad, in the reader and in validation."""
+    games, reports = _both(tmp_path, ('[Event "x"]\n\n' + movetext).encode())
+    bad = "zz" in movetext
+    assert [m.iccs() for m in games[0].mainline_moves()][:3] == ["h2e2", "0000", "h0g2"]
+    assert (reports[0].error is not None) == bad
+    if bad:
+        assert (reports[0].error.kind, reports[0].error.ply, reports[0].error.token) == ("invalid-notation", 3, "zz")
+
+
+@pytest.mark.parametrize("movetext", ["1. e1e9 *\n", "1. e1e9 {c} *\n"])
+def test_an_impossible_start_position_is_a_bad_fen_tag_for_every_reader(movetext: str, tmp_path: Path) -> None:
+    """Black in check with Red to move: no game reaches it, so the FEN tag is the error (game.start_board),
+    whether the reader's fast path or its tree builder reads the game."""
+    fen = "4k4/9/9/9/9/9/9/9/4R4/3K5 w"
+    games, reports = _both(tmp_path, f'[Event "x"]\n[FEN "{fen}"]\n\n{movetext}'.encode())
+    assert isinstance(games[0].errors[0].error, InvalidFenError) and games[0].mainline_moves() == []
+    assert reports[0].error is not None and reports[0].error.kind == "invalid-fen"

@@ -36,7 +36,7 @@ from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 from xiangqi._nested import Nested, run_nested
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
-from xiangqi.game import Game, GameError, GameNode
+from xiangqi.game import Game, GameError, GameNode, start_board
 from xiangqi.source import text_lines
 from xiangqi.xqf import PIECE_ORDER, piece_slots
 
@@ -207,7 +207,7 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
     main, leftover = _moves(tags.get("movelist", ""))
     try:
         fen = _start_fen(tags, main[0][1] if main else None)
-        board = Board(fen)
+        board = start_board(fen)
     except InvalidFenError as e:
         game.errors.append(GameError(0, main[0][0] if main else "", f"bad start position: {e}", line, e))
         return game

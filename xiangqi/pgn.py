@@ -40,7 +40,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import InvalidFenError, InvalidRecordError, XiangqiError
-from xiangqi.game import (_RESULT_WORDS, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
+from xiangqi.game import (_RESULT_WORDS, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
                           NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
                           MoveErrors, _moves_of)
 from xiangqi.pgn_writer import NOTATIONS, game_to_string, write_game  # noqa: F401
@@ -789,8 +789,8 @@ def _decode_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[L
     """
     from xiangqi.board import Board
 
+    board = start_board(fen)
     if not moves:
-        Board(fen)
         return [], None
     from xiangqi import notation as _notation
 
@@ -798,7 +798,7 @@ def _decode_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[L
     try:
         return _notation.parse_game(fen, moves, notation=kind), None
     except MoveErrors:
-        return _decode_tokens(Board(fen), moves)
+        return _decode_tokens(board, moves)
 
 
 def _decode_tokens(board: Any, moves: List[str]) -> Tuple[List[int], Optional[LineError]]:
@@ -853,7 +853,7 @@ def _build_game(chunk: GameLines) -> Game:
         if toks.tokens is None:
             _build_plain(game, toks)
         else:
-            _build_tree(game, game.board(), toks.tokens)
+            _build_tree(game, start_board(game.headers.get("FEN", "").strip() or STARTING_FEN), toks.tokens)
     except InvalidFenError as e:
         game.errors.append(_fen_error(game.headers, chunk.tag_lines, chunk.first_line, toks.moves, e))
         for kind, text, _ in toks.iter_tokens():
@@ -913,17 +913,20 @@ class _TextPlayer:
         self.starts: Dict[str, Any] = {}
 
     def grow(self, need: int) -> None:
+        """Room for ``need`` undo records; the records held are kept (validation plays on after a stop)."""
+        old, old_cap = self.undo, self.cap
         self.cap = max(need, 2 * self.cap)
         self.cap_bytes = 4 * (self.cap - 2)
         self.undo = self.ffi.new("xq_undo[]", self.cap)
+        if old_cap:
+            self.ffi.memmove(self.undo, old, self.size * old_cap)
 
     def start(self, fen: str) -> Any:
-        """The C start position for ``fen``. Raises :class:`InvalidFenError` as :class:`~xiangqi.Board` does."""
+        """The C start position for ``fen``. Raises :class:`InvalidFenError` as
+        :func:`xiangqi.game.start_board` does."""
         pos = self.starts.get(fen)
         if pos is None:
-            from xiangqi.board import Board
-
-            board = Board(fen)
+            board = start_board(fen)
             pos = self.ffi.new("xq_pos *")
             self.lib.xq_pos_copy(pos, board._pos)
             if len(self.starts) >= 1024:
@@ -931,20 +934,29 @@ class _TextPlayer:
             self.starts[fen] = pos
         return pos
 
-    def play(self, start: Any, data: bytes) -> Tuple[List[int], int]:
-        """Play ``data`` from ``start``: the codes of the moves played and the byte offset where it stopped."""
+    def run(self, start: Any, data: bytes) -> int:
+        """Play ``data`` from ``start`` on :attr:`pos`, an undo record per move in :attr:`undo`: the number of
+        moves played (the byte offset where it stopped is ``stop[0]``)."""
         n = len(data)
         if n > self.cap_bytes:
             self.grow(n // 4 + 2)   # a played token and its separator take at least five bytes
         pos = self.pos
         self.copy(pos, start)
         plies: int = self.play_text(pos, data, n, self.undo, self.cap, self.stop)
+        if plies < 0:  # pragma: no cover - only for bad arguments
+            raise RuntimeError(f"xq_play_text failed with status {plies}")
+        return plies
+
+    def codes(self, plies: int) -> List[int]:
+        """The codes of the first ``plies`` moves of the undo records."""
         if plies <= 0:
-            if plies < 0:  # pragma: no cover - only for bad arguments
-                raise RuntimeError(f"xq_play_text failed with status {plies}")
-            return [], self.stop[0]
+            return []
         view = memoryview(self.buffer(self.undo, plies * self.size)).cast("H")
-        return view[self.first::self.stride].tolist(), self.stop[0]
+        return view[self.first::self.stride].tolist()
+
+    def play(self, start: Any, data: bytes) -> Tuple[List[int], int]:
+        """Play ``data`` from ``start``: the codes of the moves played and the byte offset where it stopped."""
+        return self.codes(self.run(start, data)), self.stop[0]
 
 
 _PLAY_TEXT_LOCAL = threading.local()
@@ -1028,24 +1040,31 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
 _C_MOVE_NUMBER = re.compile(r"(?:^| )[0-9]+\.(?:\.\.)?(?= |$)")
 
 
-def _play_tokens(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
-    """:func:`_decode_line` for move tokens, played by the C core as far as it goes.
+def play_line(fen: str, moves: List[str], notation: Optional[str],
+              c_replay: bool = True) -> Tuple[List[int], Optional[LineError], int]:
+    """The one main-line replayer: :func:`_decode_line` for move tokens, played by the C core
+    (``xq_play_text``) as far as it goes and the rest by the notation module.
 
-    Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
+    Returns the move codes before the first bad move, that move as ``(ply, error)`` (or ``None``), and how
+    many of the moves the C core played: this thread's :func:`_text_player` then holds the position after
+    them and their undo records (validation judges the game on them). ``c_replay=False`` (or a core
+    without the C replay) decodes every move with the notation module. Raises
+    :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
     """
     text = " ".join(moves)
-    if _C_MOVE_NUMBER.search(text):
-        return _decode_line(fen, moves, notation)
+    if not (c_replay and _TEXT_PLAYER_OK and moves) or _C_MOVE_NUMBER.search(text):
+        codes, error = _decode_line(fen, moves, notation)
+        return codes, error, 0
     player = _text_player()
     data = text.encode("utf-8", "surrogatepass")
     codes, stop = player.play(player.start(fen), data)
-    if stop >= len(data):
-        return codes, None
     plies = len(codes)
+    if stop >= len(data):
+        return codes, None, plies
     more, error = _decode_rest(fen, codes, data[:stop], moves[plies:], notation)
     if error is not None:
         error = (error[0] + plies, error[1])
-    return codes + more, error
+    return codes + more, error, plies
 
 
 def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
@@ -1483,10 +1502,7 @@ def replay_mainline(raw: RawGame) -> Replay:
     """
     fen = raw.fen
     try:
-        if _TEXT_PLAYER_OK and raw.moves:
-            codes, error = _play_tokens(fen, raw.moves, raw.notation)
-        else:
-            codes, error = _decode_line(fen, raw.moves, raw.notation)
+        codes, error, _ = play_line(fen, raw.moves, raw.notation)
     except InvalidFenError as e:
         return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
     if error is None:

@@ -65,16 +65,14 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 from xiangqi import dhtmlxq, formats, pgn, xqf
-from xiangqi import notation as _notation
 from xiangqi import rules as _rules
 from xiangqi._encoding import TextLines, detect_encoding
 from xiangqi._ffi import ffi, lib
 from xiangqi._progress import Progress
-from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.game import RESULT_WORDS as _RESULT_WORDS
-from xiangqi.game import normalize_result, start_board
+from xiangqi.game import normalize_result
 from xiangqi.pgn import game_starts
 from xiangqi.source import ByteSource
 
@@ -458,9 +456,6 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
 _RESULT_BYTES = {k.encode("utf-8"): v for k, v in _RESULT_WORDS.items()}
 #: A move number token ("12.", "12..."): skipped in move text, as the C replay skips it.
 _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?")
-#: A move number token inside tokens joined by spaces (``xq_play_text`` would skip it; a clean token list has
-#: none, but a token that is one must fail as a move, so such a list is not given to the C replay).
-_MOVE_NUMBER_IN_TEXT = re.compile(r"(?:^| )[0-9]+\.(?:\.\.)?(?= |$)")
 #: ``False`` plays every move with the notation module alone (the tests compare both).
 _C_REPLAY = True
 
@@ -487,7 +482,6 @@ class _Delegate(Exception):
     """The fast scanner met text whose tokens only the PGN reader may cut."""
 
 
-_MOVE_ERRORS = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 _KIND_OF = {InvalidMoveError: "invalid-notation", IllegalMoveError: "illegal-move",
             AmbiguousMoveError: "ambiguous-move", InvalidFenError: "invalid-fen"}
 
@@ -505,55 +499,52 @@ def _sentence(text: str) -> str:
 
 
 class _Start:
-    """A start position ready to copy: the C position and its piece codes, or why it is unusable."""
+    """A start position ready to copy: its FEN text and C position, or why it is unusable."""
 
-    __slots__ = ("pos", "codes", "error")
+    __slots__ = ("fen", "pos", "error")
 
-    def __init__(self, pos: Any, codes: bytearray, error: Optional[ErrorInfo]) -> None:
+    def __init__(self, fen: str, pos: Any, error: Optional[ErrorInfo]) -> None:
+        self.fen = fen
         self.pos = pos
-        self.codes = codes
         self.error = error
 
 
 class _Replayer:
-    """Replays move tokens on one reusable C position (one per worker process)."""
+    """Judges games on the PGN reader's C position (one per thread: :func:`xiangqi.pgn._text_player`),
+    replayed by the reader's one main-line replayer (:func:`xiangqi.pgn.play_line`) or, for a game's raw
+    move text, by the C replay alone (:meth:`replay_text`)."""
 
     def __init__(self) -> None:
-        self.pos: Any = ffi.new("xq_pos *")
-        self.cap = 0
-        self.undo: Any = None
-        self.undos: List[Any] = []
-        self._grow(1024)
+        self.player = pgn._text_player()
         self.fen_max = int(lib.XQ_FEN_MAX)
         self.fen_buf: Any = ffi.new("char[]", self.fen_max)
         self.starts: Dict[str, _Start] = {}
         self.initial = self._start(STARTING_FEN)
         self.loops_cap = 0
         self.loops: Any = None
-        self.stop: Any = ffi.new("size_t *")
         self.rule_sets: Dict[str, Tuple[Any, int, int, int, int]] = {}
 
-    def _grow(self, need: int) -> None:
-        cap = max(need, 2 * self.cap)
-        new = ffi.new("xq_undo[]", cap)
-        if self.cap:
-            ffi.memmove(new, self.undo, ffi.sizeof("xq_undo") * self.cap)
-        self.undo = new
-        self.undos = [new + i for i in range(cap)]
-        self.cap = cap
+    @property
+    def pos(self) -> Any:
+        """The C position after the game last replayed."""
+        return self.player.pos
+
+    @property
+    def undo(self) -> Any:
+        """The undo records of the game last replayed, one per ply."""
+        return self.player.undo
 
     def _start(self, fen: str) -> _Start:
         hit = self.starts.get(fen)
         if hit is not None:
             return hit
-        pos = ffi.new("xq_pos *")
+        pos: Any = None
         error: Optional[ErrorInfo] = None
         try:
-            board = start_board(fen)
-            lib.xq_pos_copy(pos, board._pos)
+            pos = self.player.start(fen)
         except InvalidFenError as exc:
             error = ErrorInfo("invalid-fen", 0, fen, _sentence(str(exc)))
-        start = _Start(pos, bytearray(ffi.buffer(pos.board, 90)), error)
+        start = _Start(fen, pos, error)
         if len(self.starts) > 4096:
             self.starts.clear()
         self.starts[fen] = start
@@ -567,44 +558,38 @@ class _Replayer:
         return self._start(fen_tag) if fen_tag else self.initial
 
     def fen(self) -> str:
-        n = lib.xq_pos_fen(self.pos, self.fen_buf, self.fen_max)
+        n = lib.xq_pos_fen(self.player.pos, self.fen_buf, self.fen_max)
         text: str = ffi.unpack(self.fen_buf, n).decode("ascii")
         return text
 
-    def _slow(self, text: str) -> int:
-        """Decode a token with the notation module at the current position (typed errors)."""
-        board = Board(self.fen())
-        move = board.parse_move(text)
-        if move.code == 0:
-            raise IllegalMoveError(f"null move {text!r} is not a move of a game record, in {board.fen()}")
-        return int(move.code)
-
-    def replay(self, start: _Start, tokens: Sequence[str], clean: bool) -> "_Replay":
+    def replay(self, start: _Start, tokens: List[str], clean: bool, notation: Optional[str] = None) -> "_Replay":
         """Play ``tokens`` from ``start``; stop at the first bad move.
 
-        ``clean`` tokens are moves only (from the PGN reader or a game's moves);
-        otherwise they are move text (move numbers and a result token may be
-        mixed in), played as :meth:`replay_text` plays it (which may raise
-        :class:`_Delegate`).
+        ``clean`` tokens are moves only (from the PGN reader or a game's moves), played by the reader's
+        main-line replayer; otherwise they are move text (move numbers and a result token may be mixed
+        in), played as :meth:`replay_text` plays it (which may raise :class:`_Delegate`).
         """
         if not clean:
             return self.replay_text(start, " ".join(tokens))
-        pos = self.pos
-        lib.xq_pos_copy(pos, start.pos)
-        n = len(tokens)
-        if n + 2 >= self.cap:
-            self._grow(n + 2)
-        plies = 0
-        if _C_REPLAY and n:
-            text = " ".join(tokens)
-            # Each token played by the C replay is one ply, so the one it stops on is tokens[plies]: unless a
-            # token is a move number (skipped there, an error here) or holds whitespace (two tokens there).
-            if _MOVE_NUMBER_IN_TEXT.search(text) is None and len(text.split()) == n:
-                data = text.encode("utf-8", "surrogatepass")
-                plies = int(lib.xq_play_text(pos, data, len(data), self.undo, self.cap, self.stop))
-                if plies >= n:
-                    return _Replay(plies, None, None, False)
-        return self._play(tokens, plies)
+        codes, error, played = pgn.play_line(start.fen, tokens, notation, _C_REPLAY)
+        player = self.player
+        pos = player.pos
+        if played == 0:
+            lib.xq_pos_copy(pos, start.pos)
+        n = len(codes)
+        if n > played:
+            # Moves the notation module decoded after the C replay stopped: played here too, for their undo
+            # records (the rulings read them).
+            if n + 2 >= player.cap:
+                player.grow(n + 2)
+            do_move, undo = lib.xq_pos_do_move, player.undo
+            for ply in range(played, n):
+                do_move(pos, codes[ply], undo + ply)
+        if error is None:
+            return _Replay(n, None, None, False)
+        ply, exc = error
+        return _Replay(n, ErrorInfo(_kind_of(exc), ply, tokens[ply], _sentence(str(exc))), None,
+                       _only_numbers_after(tokens, ply))
 
     def replay_text(self, start: _Start, movetext: str) -> "_Replay":
         """Play a game's move text in C (``xq_play_text``).
@@ -617,13 +602,10 @@ class _Replayer:
         """
         if not _C_REPLAY:
             raise _Delegate()
-        pos = self.pos
-        lib.xq_pos_copy(pos, start.pos)
         data = movetext.encode("utf-8", "surrogatepass")
-        if len(data) // 2 + 2 >= self.cap:
-            self._grow(len(data) // 2 + 2)
-        plies = int(lib.xq_play_text(pos, data, len(data), self.undo, self.cap, self.stop))
-        stop = int(self.stop[0])
+        player = self.player
+        plies = player.run(start.pos, data)
+        stop = int(player.stop[0])
         if stop >= len(data):
             return _Replay(plies, None, None, False)
         tail = data[stop:].split()
@@ -633,36 +615,6 @@ class _Replayer:
             if result is not None:
                 return _Replay(plies, None, result, False)
         raise _Delegate()
-
-    def _play(self, tokens: Sequence[str], ply: int) -> "_Replay":
-        """Play the moves ``tokens[ply:]`` with the notation module from the current position: the whole
-        list at once (:func:`xiangqi.notation.parse_game`), and when that fails token by token, for the
-        first bad move and its error as :meth:`Board.parse_move <xiangqi.Board.parse_move>` words it."""
-        rest = tokens[ply:]
-        if len(tokens) + 2 >= self.cap:
-            self._grow(len(tokens) + 2)
-        pos = self.pos
-        undos = self.undos
-        do_move = lib.xq_pos_do_move
-        try:
-            codes = _notation.parse_game(self.fen(), rest)
-        except _MOVE_ERRORS:
-            pass
-        else:
-            for code in codes:
-                do_move(pos, code, undos[ply])
-                ply += 1
-            return _Replay(ply, None, None, False)
-        for i in range(ply, len(tokens)):
-            text = tokens[i]
-            try:
-                code = self._slow(text)
-            except _MOVE_ERRORS as exc:
-                return _Replay(ply, ErrorInfo(_kind_of(exc), ply, text, _sentence(str(exc))), None,
-                               _only_numbers_after(tokens, i))
-            do_move(pos, code, undos[ply])
-            ply += 1
-        return _Replay(ply, None, None, False)  # pragma: no cover - parse_game failed on moves that all parse
 
     def repetition_loops(self, plies: int, count: int, flags: int) -> int:
         """``xq_repetition_loops`` over the game just replayed, into :attr:`loops`: how many positions
@@ -705,7 +657,8 @@ def _token_at(tokens: Sequence[str], ply: int, clean: bool) -> Optional[str]:
     k = -1
     number = _MOVE_NUMBER.fullmatch
     for tok in tokens:
-        if tok in _RESULT_WORDS or number(tok):
+        # A move number ends in a dot, a move never does: the cheap test first (this runs once per token).
+        if tok[-1] == "." and number(tok) or tok in _RESULT_WORDS:
             continue
         k += 1
         if k == ply:
@@ -719,7 +672,7 @@ def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) 
     Only called when the C core's loop summary (``xq_repetition_loops``, one
     pass over the game's keys, then over the moves inside loops) or the
     halfmove clock says a ruling is possible. Works on the replay's own undo
-    records: no :class:`Board` is built, and only the rulings reported are
+    records: no :class:`~xiangqi.Board` is built, and only the rulings reported are
     worded (:func:`xiangqi.rules._game_rulings`).
     """
     outcome, found = _rules._game_rulings(rp.pos, rp.undo, plies, rs,
@@ -783,11 +736,13 @@ def _report(source: str, index: int, line: Optional[int], ok: bool, plies: int, 
 class _GameText:
     """One game as scanned: first line, tags, move tokens and the result token."""
 
-    __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last", "errors")
+    __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last", "errors", "notation")
 
     def __init__(self, line: Optional[int], headers: Dict[str, str], tokens: Optional[List[str]],
-                 result: Optional[str], clean: bool, movetext: Optional[str] = None) -> None:
+                 result: Optional[str], clean: bool, movetext: Optional[str] = None,
+                 notation: Optional[str] = None) -> None:
         self.line = line
+        self.notation = notation  # the moves' notation where the record says (None: told per line)
         self.headers = headers
         self._tokens = tokens
         self.movetext = movetext
@@ -815,7 +770,7 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     if g.movetext is not None:
         rep = rp.replay_text(start, g.movetext)
     else:
-        rep = rp.replay(start, g.tokens, g.clean)
+        rep = rp.replay(start, g.tokens, g.clean, g.notation)
     plies, error, result_tok = rep.plies, rep.error, rep.result
     if result_tok is None:
         result_tok = g.result
@@ -922,7 +877,8 @@ def _read_game_text(raw: pgn.GameLines) -> _GameText:
     """The same game read by the PGN reader's tokenizer (comments, variations, odd tokens): its main-line
     move tokens, result token and structural errors."""
     scanned = pgn.RawGame(raw)
-    g = _GameText(scanned.first_line, dict(scanned.headers), list(scanned.moves), scanned.result, True)
+    g = _GameText(scanned.first_line, dict(scanned.headers), list(scanned.moves), scanned.result, True,
+                  notation=scanned.notation)
     g.errors = scanned.errors
     return g
 
@@ -970,7 +926,7 @@ def _game_report(rp: _Replayer, source: str, index: int, line: Optional[int], ga
         return GameReport(source, index, line, False, 0, ErrorInfo("invalid-fen", 0, fen, _sentence(e.reason)),
                           headers.get("Result"), None, None, None)
     tokens = [m.iccs() for m in moves]
-    g = _GameText(line, headers, tokens, None, True)
+    g = _GameText(line, headers, tokens, None, True, notation="iccs")
     g.last = False
     report = _check_game(rp, source, index, g, rules, chunk)
     if errors and report.error is None or errors and report.error is not None and \

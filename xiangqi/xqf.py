@@ -33,7 +33,7 @@ from xiangqi.core import (
     ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, SQUARE_NAMES, STARTING_FEN, Move, same_square_message,
 )
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
-from xiangqi.game import Game, GameError, GameNode
+from xiangqi.game import Game, GameError, GameNode, start_board
 
 __all__ = ["read_xqf", "write_xqf", "XqfHeader", "decode_header", "PIECE_ORDER", "HEADER_STRINGS", "piece_slots"]
 
@@ -265,7 +265,7 @@ def _read_tree(game: Game, data: bytes, header: XqfHeader) -> None:
         game.headers["FEN"] = fen
         _drop_standard_fen(game)
         try:
-            Board(fen)  # a header without moves still has to hold a position
+            start_board(fen)  # a header without moves still has to hold a position
         except InvalidFenError as e:
             game.errors.append(GameError(0, "", f"bad start position: {e}", 0, e))
         return
@@ -284,7 +284,7 @@ def _read_tree(game: Game, data: bytes, header: XqfHeader) -> None:
     game.headers["FEN"] = fen
     _drop_standard_fen(game)
     try:
-        board = Board(fen)
+        board = start_board(fen)
     except InvalidFenError as e:
         game.errors.append(GameError(0, "", f"bad start position: {e}", 0, e))
         return
