@@ -200,5 +200,6 @@ int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint
 #include "xq_batch.h"   /* array-in / array-out loops over many positions */
 #include "xq_replay.h"  /* replaying a game's move text */
 #include "xq_search.h"  /* alpha-beta search and evaluation */
+#include "xq_scan.h"    /* where games begin in PGN text */
 
 #endif /* XQ_H */

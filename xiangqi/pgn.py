@@ -52,7 +52,7 @@ __all__ = [
     "NAG_DUBIOUS_MOVE",
     "InvalidRecordError", "GameError", "Headers", "GameNode", "Game", "RawGame",
     "read_game", "read_games", "scan_games", "replay_mainline", "game_starts",
-    "GameLines", "split_games",
+    "GameLines", "split_games", "game_starts_in_bytes",
     "write_game", "game_to_string",
 ]
 
@@ -521,6 +521,55 @@ def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
                 if eol < 0:
                     return out, in_comment
                 pos = eol  # the reader reads a tag line's value, not braces in it
+
+
+#: Encodings whose bytes :func:`game_starts_in_bytes` reads, as the C scan's kind: 0 where every byte below 0x80
+#: is an ASCII character (UTF-8), 1 where a byte from 0x81 begins a two-byte character (GBK, GB18030, Big5).
+_SCAN_KINDS = {"utf-8": 0, "ascii": 0, "gb18030": 1, "gbk": 1, "gb2312": 1, "cp936": 1, "big5": 1, "cp950": 1,
+               "big5hkscs": 1}
+
+
+def _load_scan() -> Any:
+    try:
+        from xiangqi._ffi import ffi, lib
+    except ImportError:  # pragma: no cover - no compiled core
+        return None
+    return (ffi, lib.xq_pgn_game_starts, int(lib.XQ_SCAN_UNDECIDED)) if hasattr(lib, "xq_pgn_game_starts") else None
+
+
+_SCAN = _load_scan()
+
+
+def game_starts_in_bytes(data: bytes, encoding: str, in_comment: bool = False) -> Optional[Tuple[List[int], bool]]:
+    """:func:`game_starts` of the text ``data`` decodes to, as byte offsets into ``data``, found by the C core
+    (``xq_pgn_game_starts``) without decoding; ``None`` where it leaves the text to :func:`game_starts`.
+
+    ``data`` holds whole lines that decode strictly (nothing replaced) in
+    ``encoding``: UTF-8, GBK/GB18030 or Big5 (other encodings give
+    ``None``). The scan reads a two-byte character's second byte as part of
+    it, never as a ``{``, ``}``, ``[`` or ``;``. It reports the starts whose
+    tag line has the plain form ``[Name "value"]`` (a subset of
+    :func:`game_starts`' starts, which is all a chunker needs: leaving a
+    start out only makes a piece longer) and gives up (``None``) on a
+    tag-like line of another form holding comment marks.
+
+    >>> text = '[Event "a"]\\n\\n1. h2e2 *\\n\\n[Event "b"]\\n\\n1. h2e2 *\\n'
+    >>> game_starts_in_bytes(text.encode(), "utf-8"), game_starts(text)
+    (([24], False), ([24], False))
+    """
+    kind = _SCAN_KINDS.get(encoding.replace("_", "-").lower())
+    if kind is None or _SCAN is None:
+        return None
+    ffi, scan, undecided = _SCAN
+    cap = len(data) // 4 + 1   # a start needs at least a move line, a blank line and "[" before the next
+    starts = ffi.new("size_t[]", cap)
+    state = ffi.new("int *", in_comment)
+    n = int(scan(data, len(data), kind, state, starts, cap))
+    if n < 0:
+        if n == undecided:
+            return None
+        raise ValueError(f"xq_pgn_game_starts failed with status {n}")  # pragma: no cover - bad arguments
+    return list(ffi.unpack(starts, n)), bool(state[0])
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, Iterator
 
 from xiangqi import dhtmlxq, formats, pgn, xqf
 from xiangqi import rules as _rules
-from xiangqi._encoding import TextLines, detect_encoding
+from xiangqi._encoding import TextBlock, TextLines, detect_encoding
 from xiangqi._ffi import ffi, lib
 from xiangqi._progress import Progress
 from xiangqi.core import STARTING_FEN
@@ -382,6 +382,28 @@ def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[_
             src.close()
 
 
+def _block_starts(block: TextBlock, encoding: str, in_comment: bool) -> Tuple[List[int], bool]:
+    """Where the PGN reader surely begins a game in ``block`` (byte offsets into its data), and whether a
+    comment is open at its end: :func:`xiangqi.pgn.game_starts` of its text, by the C scan of its bytes where
+    the block decoded strictly (:func:`xiangqi.pgn.game_starts_in_bytes`)."""
+    if block.strict:
+        found = pgn.game_starts_in_bytes(block.data, encoding, in_comment)
+        if found is not None:
+            return found
+    text = block.text
+    starts, in_comment = game_starts(text, in_comment)
+    # Text offsets to byte offsets: each start begins a line, found by counting lines.
+    data = block.data
+    out: List[int] = []
+    pos = at = 0
+    for s in starts:
+        for _ in range(text.count("\n", pos, s)):
+            at = data.index(b"\n", at) + 1
+        pos = s
+        out.append(at)
+    return out, in_comment
+
+
 def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> Iterator[_Span]:
     """Cut a PGN file into chunks of about ``chunk_bytes`` where the PGN reader surely begins a game
     (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
@@ -400,39 +422,30 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
             parts.append(data)
             texts.extend(block.lines)
             continue
-        text = block.text
-        starts, in_comment = game_starts(text, in_comment)
-        ratio = len(data) / max(1, len(text))
-        # A chunk ends at the last game start before it holds chunk_bytes (bytes estimated from the text
-        # offset; the cut itself is exact), or at the first one after a bigger game.
+        starts, in_comment = _block_starts(block, enc, in_comment)
+        # A chunk ends at the last game start before it holds chunk_bytes, or at the first one after a
+        # bigger game.
         cuts: List[int] = []
         done = 0
         held = -1
         for s in starts:
-            if size + int(s * ratio) - done >= chunk_bytes:
+            if size + s - done >= chunk_bytes:
                 if held >= 0:
                     cuts.append(held)
-                    done, size = int(held * ratio), 0
-                if held < 0 or size + int(s * ratio) - done >= chunk_bytes:
+                    done, size = held, 0
+                if held < 0 or size + s - done >= chunk_bytes:
                     cuts.append(s)
-                    done, size, s = int(s * ratio), 0, -1
+                    done, size, s = s, 0, -1
             held = s
         if held >= 0 and size + len(data) - done >= chunk_bytes:
             cuts.append(held)
         done = 0              # bytes of this block already in chunks
-        pos = 0               # the text offset of the line starting there
-        line = 0              # and its number in the block
-        for cut in cuts:
-            k = text.count("\n", pos, cut)
-            if block.strict:  # the text is the bytes decoded in one piece: its length in bytes is exact
-                at = done + len(text[pos:cut].encode(enc))
-            else:
-                at = done
-                for _ in range(k):
-                    at = data.index(b"\n", at) + 1
+        line = 0              # the number in the block of the line starting there
+        for at in cuts:
+            k = data.count(b"\n", done, at)
             parts.append(data[done:at])
             texts.extend(block.lines[line:line + k])
-            pos, line = cut, line + k
+            line += k
             piece = b"".join(parts)
             yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr), \
                 start if src.plain and not lines.long_lines else None, texts

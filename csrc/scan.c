@@ -1,0 +1,165 @@
+/*
+ * scan.c - where games begin in PGN text (declared in xq_scan.h).
+ *
+ * long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comment,
+ *                         size_t *starts, size_t cap);
+ *
+ * The byte form of xiangqi.pgn.game_starts, for the validation chunker, which
+ * cuts big files into pieces where a game surely begins.  It walks the text
+ * a character at a time (in a double-byte encoding a byte >= 0x81 and the
+ * byte after it are one character, so a second byte that happens to be
+ * '{', '}' or ']' is never read as one) and tracks what the Python scan
+ * tracks:
+ *   - '{' opens a comment, '}' closes it (no nesting);
+ *   - outside a comment ';' comments out the rest of its line;
+ *   - outside a comment, a "\n" followed by blank lines (only ' ', '\t',
+ *     '\r') and then a line starting with optional blanks and '[' is a
+ *     candidate: the tag line there begins a game when the line before the
+ *     blank lines is not empty (after leading white space) and does not start
+ *     with '[' or '%'.  A candidate tag line is not searched for comment
+ *     marks when it is a tag (its value may hold braces).
+ * The Python scan asks its tag pattern whether the candidate line is a tag;
+ * here only the plain form  [Name "value"]  (optional blanks around it) is
+ * taken as one, which that pattern surely accepts.  Another tag-like line is
+ * not reported; when it holds '{', '}' or ';' (whose meaning depends on the
+ * pattern) the scan gives up: XQ_SCAN_UNDECIDED.  A line before the blank
+ * lines that starts with a non-ASCII character is not taken as move text
+ * (the Python scan strips Unicode white space there).  Leaving a start out
+ * is always safe: the chunker's piece is only longer.
+ */
+#include <string.h>
+
+#include "xq.h"
+
+/* White space as Python's str.lstrip strips it, ASCII part. */
+static inline int is_py_space(unsigned char c) {
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F);
+}
+
+static inline int is_blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+static inline int is_name_start(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+static inline int is_name_char(unsigned char c) {
+    return is_name_start(c) || c == '_' || c == '+' || c == '#' || c == '=' || c == ':' || c == '-';
+}
+
+/* The length of the character starting with byte c. */
+static inline size_t char_len(unsigned char c, int double_byte, size_t left) {
+    return double_byte && c >= 0x81 && c != 0xFF && left >= 2 ? 2 : 1;
+}
+
+/* Reads the tag-like line s[0..n) (no "\n"), which starts with optional blanks and '['.
+   Returns 1 for a plain tag, 0 for another line without comment marks, -1 for another line with some. */
+static int plain_tag(const unsigned char *s, size_t n, int double_byte) {
+    size_t i = 0, last = n, before = n, open_quote = n;
+    int marks = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    size_t bracket = i;
+    /* One pass: the positions of the last two characters that are not blanks, the first '"', comment marks. */
+    for (size_t k = i; k < n;) {
+        unsigned char c = s[k];
+        size_t w = char_len(c, double_byte, n - k);
+        if (w == 1) {
+            if (c == '{' || c == '}' || c == ';') marks = 1;
+            if (c == '"' && open_quote == n) open_quote = k;
+        }
+        if (!(w == 1 && is_blank(c))) {
+            before = last;
+            last = k;
+        }
+        k += w;
+    }
+    int plain = 0;
+    if (bracket < n && s[bracket] == '[' && bracket + 1 < n && is_name_start(s[bracket + 1])) {
+        size_t k = bracket + 2;
+        while (k < n && is_name_char(s[k])) k++;
+        size_t gap = k;
+        while (k < n && (s[k] == ' ' || s[k] == '\t')) k++;
+        plain = k > gap && k == open_quote && last < n && before < n && s[last] == ']' && s[before] == '"' &&
+                before == last - 1 && before > open_quote;
+    }
+    if (plain) return 1;
+    return marks ? -1 : 0;
+}
+
+long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comment, size_t *starts, size_t cap) {
+    if ((!data && len) || !in_comment || (!starts && cap) ||
+        (encoding != XQ_SCAN_UTF8 && encoding != XQ_SCAN_DOUBLE_BYTE))
+        return XQ_E_ARG;
+    const unsigned char *s = (const unsigned char *)data;
+    int double_byte = encoding == XQ_SCAN_DOUBLE_BYTE;
+    int comment = *in_comment != 0;
+    size_t found = 0, line_start = 0, i = 0;
+    while (i < len) {
+        unsigned char c = s[i];
+        if (c >= 0x80) {
+            i += char_len(c, double_byte, len - i);
+            continue;
+        }
+        if (c == '{') {
+            comment = 1;
+        } else if (c == '}') {
+            comment = 0;
+        } else if (c == ';' && !comment) {
+            const unsigned char *nl = memchr(s + i, '\n', len - i);
+            if (!nl) break;
+            i = (size_t)(nl - s);  /* the "\n" is read next: blank lines may follow it */
+            continue;
+        } else if (c == '\n') {
+            size_t prev = line_start;
+            line_start = i + 1;
+            if (!comment) {
+                /* Blank lines after this one, then a line starting with blanks and '['? */
+                size_t j = i + 1, tag = 0;
+                int blank_lines = 0;
+                for (;;) {
+                    size_t k = j;
+                    while (k < len && is_blank(s[k])) k++;
+                    if (k < len && s[k] == '\n') {
+                        j = k + 1;
+                        blank_lines = 1;
+                    } else {
+                        break;
+                    }
+                }
+                if (blank_lines) {
+                    size_t k = j;
+                    while (k < len && (s[k] == ' ' || s[k] == '\t')) k++;
+                    tag = k < len && s[k] == '[';
+                }
+                if (tag) {
+                    const unsigned char *nl = memchr(s + j, '\n', len - j);
+                    size_t eol = nl ? (size_t)(nl - s) : len;
+                    int kind = plain_tag(s + j, eol - j, double_byte);
+                    if (kind < 0) {
+                        *in_comment = comment;
+                        return XQ_SCAN_UNDECIDED;
+                    }
+                    if (kind == 1) {
+                        size_t p = prev;
+                        while (p < i && is_py_space(s[p])) p++;
+                        if (p < i && s[p] < 0x80 && s[p] != '[' && s[p] != '%') {
+                            if (found == cap) {
+                                *in_comment = comment;
+                                return XQ_SCAN_UNDECIDED;
+                            }
+                            starts[found++] = j;
+                        }
+                        line_start = j;
+                        i = eol;   /* a tag's value is not searched for comment marks */
+                        continue;
+                    }
+                    line_start = j;
+                    i = j;
+                    continue;
+                }
+            }
+        }
+        i++;
+    }
+    *in_comment = comment;
+    return (long)found;
+}

@@ -1,0 +1,36 @@
+/* xq_scan.h - public C API: where games begin in PGN text (included by xq.h). */
+#ifndef XQ_SCAN_H
+#define XQ_SCAN_H
+#include "xq.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The text is one of these encodings: UTF-8 (and ASCII), or a double-byte
+   one (GBK, GB18030, Big5), where a byte >= 0x81 starts a two-byte
+   character whose second byte may be any of { } [ ] " (GB18030's
+   four-byte characters read as two such pairs). */
+#define XQ_SCAN_UTF8 0
+#define XQ_SCAN_DOUBLE_BYTE 1
+/* Returned when the scan cannot decide (see xq_pgn_game_starts). */
+#define XQ_SCAN_UNDECIDED (-7)
+
+/* The byte offsets in data[0..len) (whole lines of PGN text that decode
+   without error in `encoding`, an XQ_SCAN_* value; lines end in "\n") of
+   tag lines where a PGN reader surely begins a new game: a plain tag line
+   ([Name "value"]) after blank lines that follow a line of move text,
+   outside any { } comment.  *in_comment says whether a comment is open
+   where data begins, and is set to whether one is open at its end.  This
+   is the C form of xiangqi.pgn.game_starts on the decoded text, which is
+   its specification; it finds a subset of that function's offsets (the
+   plain tags; a tag line of another form is left out when that cannot
+   change what follows).  Writes at most `cap` offsets to starts and returns
+   how many it wrote; XQ_SCAN_UNDECIDED for text it leaves to the caller
+   (a tag-like line that is not plain and holds comment marks, or more than
+   `cap` starts), XQ_E_ARG for bad arguments. */
+long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comment, size_t *starts, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* XQ_SCAN_H */

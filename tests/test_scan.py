@@ -1,0 +1,138 @@
+"""The C scan for game starts (``xq_pgn_game_starts``, :func:`xiangqi.pgn.game_starts_in_bytes`) against its
+specification, :func:`xiangqi.pgn.game_starts` on the decoded text: real collections in UTF-8, GB18030 and
+Big5, characters whose second byte is ``{ } [ ] \\``, and generated text full of comment marks and tag-like
+lines."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from xiangqi import pgn
+from xiangqi._encoding import LineDecoder
+
+from conftest import SHARED_DIR
+
+GAMES = SHARED_DIR / "data" / "games"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _compare(data: bytes, enc: str, in_comment: bool = False) -> Tuple[Optional[List[int]], List[int]]:
+    """The C scan's starts as text offsets (``None``: it left the text to Python) and Python's, after
+    checking that the C starts are among Python's and that both end in the same comment state."""
+    text = data.decode(enc)
+    text = text[:-1] if text.endswith("\n") else text
+    want, want_comment = pgn.game_starts(text, in_comment)
+    got = pgn.game_starts_in_bytes(data, enc, in_comment)
+    if got is None:
+        return None, want
+    offsets, comment = got
+    as_text = [len(data[:o].decode(enc)) for o in offsets]
+    assert comment == want_comment
+    assert set(as_text) <= set(want), sorted(set(as_text) - set(want))[:5]
+    return as_text, want
+
+
+def _pgn_files() -> List[Path]:
+    files = sorted(DATA.rglob("*.pgn"))
+    if GAMES.is_dir():
+        files += sorted(GAMES.glob("*.pgn"))
+    return files
+
+
+def _blocks(data: bytes, size: int) -> List[bytes]:
+    """``data`` cut into blocks of whole lines of about ``size`` bytes (as the chunker reads it)."""
+    out, start = [], 0
+    while start < len(data):
+        end = data.rfind(b"\n", start, start + size) + 1
+        if end <= start:
+            end = data.find(b"\n", start + size) + 1 or len(data)
+        out.append(data[start:end])
+        start = end
+    return out
+
+
+@pytest.mark.parametrize("path", _pgn_files(), ids=lambda p: p.name)
+def test_real_collections_in_every_encoding(path: Path) -> None:
+    raw = path.read_bytes()
+    enc0 = LineDecoder(raw[:1 << 16]).encoding
+    try:
+        text = raw.decode(enc0)
+    except UnicodeDecodeError:
+        pytest.skip(f"{path.name} does not decode strictly as {enc0} (the scan is for strict blocks)")
+    text = text.replace("\r\n", "\n").replace("\ufeff", "")
+    if "\r" in text:
+        pytest.skip(f"{path.name} has bare carriage returns")
+    for enc in ("utf-8", "gb18030", "big5"):
+        try:
+            data = text.encode(enc)
+        except UnicodeEncodeError:
+            continue
+        in_comment = False
+        total = 0
+        for block in _blocks(data, 1 << 14):
+            got, want = _compare(block, enc, in_comment)
+            assert got is not None, (enc, "undecided on a real collection")
+            assert got == want, (enc, "a real collection's tags are plain: the same starts")
+            total += len(got)
+            in_comment = pgn.game_starts(block.decode(enc).rstrip("\n"), in_comment)[1]
+        assert total or len(data) < 1 << 14 or b"[Event" not in data[1000:]
+
+
+def _trail_chars(enc: str) -> str:
+    out = []
+    for cp in range(0x4E00, 0x9FA6):
+        try:
+            b = chr(cp).encode(enc)
+        except UnicodeEncodeError:
+            continue
+        if len(b) == 2 and b[1:] in (b"{", b"}", b"[", b"]", b"\\", b";"):
+            out.append(chr(cp))
+    return "".join(out)
+
+
+@pytest.mark.parametrize("enc", ["gb18030", "big5"])
+def test_second_bytes_that_look_like_structure(enc: str) -> None:
+    chars = _trail_chars(enc)
+    assert {c.encode(enc)[1:] for c in chars} >= {b"{", b"}", b"[", b"]", b"\\"}
+    rnd = random.Random(enc)
+    games = []
+    for i in range(300):
+        name = "".join(rnd.choice(chars) for _ in range(5))
+        comment = "".join(rnd.choice(chars) for _ in range(3))
+        games.append(f'[Event "{name}"]\n[Site "{comment}"]\n\n1. h2e2 {{{comment}}} h9g7 {name} *\n')
+    data = "\n".join(games).encode(enc)
+    got, want = _compare(data, enc)
+    assert got == want and len(want) == 299
+
+
+#: Pieces of PGN-like text: comment marks, tag lines plain and not, blank lines, CJK, escapes.
+_PIECES = ['[Event "x"]', '[Event "{"]', '[Event "a;b"]', '[Ev x]', ' [Site "y"] ', '[Site "a"] x', '[Site "a" ]',
+           '[%clk 1]', '[ Event "x"]', '[Event  "x"]\r', "{", "}", ";", "; c", "1. h2e2", "h9g7", "*", "%x", "炮二平五",
+           "車", "\u3000", " ", "\t", "\r", "\n", "\n\n", "\n \n", '"', "]", "[", "\\", "\x1c"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=60), st.sampled_from(["utf-8", "gb18030", "big5"]),
+       st.booleans())
+def test_generated_text(pieces: List[str], enc: str, in_comment: bool) -> None:
+    text = "".join(pieces)
+    try:
+        data = text.encode(enc)
+    except UnicodeEncodeError:
+        data = text.replace("\u3000", " ").encode(enc, "replace")
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    _compare(data, enc, in_comment)
+
+
+def test_other_encodings_and_undecided_text_are_left_to_python() -> None:
+    assert pgn.game_starts_in_bytes(b'1. h2e2\n\n[Event "x"]\n', "latin-1") is None
+    assert pgn.game_starts_in_bytes(b'1. h2e2\n\n[Event x {]\n', "utf-8") is None
+    assert pgn.game_starts_in_bytes(b'1. h2e2\n\n[Event x]\n', "utf-8") == ([], False)  # not plain: left out
+    assert pgn.game_starts_in_bytes(b'1. h2e2 {\n\n[Event "x"]\n', "utf-8") == ([], True)
+    assert pgn.game_starts_in_bytes(b'1. h2e2 ; {\n\n[Event "x"]\n', "utf-8") == ([13], False)
