@@ -93,12 +93,19 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
     int double_byte = encoding == XQ_SCAN_DOUBLE_BYTE;
     int comment = *in_comment != 0;
     size_t found = 0, line_start = 0, i = 0;
+    /* What each byte is to the scan: 0 nothing (skipped in the inner loop), 1 a mark to look at, 2 the
+       first byte of a two-byte character. */
+    unsigned char kind[256] = {0};
+    kind['{'] = kind['}'] = kind[';'] = kind['\n'] = 1;
+    if (double_byte)
+        for (int b = 0x81; b < 0xFF; b++) kind[b] = 2;
     while (i < len) {
-        unsigned char c = s[i];
-        if (c >= 0x80) {
-            i += char_len(c, double_byte, len - i);
-            continue;
+        unsigned char k;
+        while ((k = kind[s[i]]) != 1) {
+            i += k ? 2 : 1;
+            if (i >= len) goto done;
         }
+        unsigned char c = s[i];
         if (c == '{') {
             comment = 1;
         } else if (c == '}') {
@@ -160,6 +167,7 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
         }
         i++;
     }
+done:
     *in_comment = comment;
     return (long)found;
 }

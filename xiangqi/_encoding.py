@@ -209,6 +209,17 @@ class LineDecoder:
         :meth:`decode` decodes it (a block that decodes strictly is decoded at once)."""
         return self.decode_lines(data)[0]
 
+    def decode_text(self, data: bytes) -> "tuple[Optional[List[str]], bool, Optional[str]]":
+        """:meth:`decode_lines`, but for ``data`` that decodes strictly in one piece the lines are not split:
+        ``(None, True, text)`` (:class:`TextBlock` splits them when they are asked for)."""
+        try:
+            text = data.decode(self.encoding)
+        except UnicodeDecodeError:
+            return self.decode_lines(data)
+        if "\ufeff" in text:
+            return self.decode_lines(data)
+        return None, True, text[:-1] if data.endswith(b"\n") else text
+
     def decode_lines(self, data: bytes) -> "tuple[List[str], bool, Optional[str]]":
         """:meth:`decode_block`, whether ``data`` decoded strictly in one piece (nothing replaced), and then
         the lines joined by ``\\n`` (else ``None``)."""
@@ -245,16 +256,31 @@ class TextBlock:
     decoded lines, without ``\\n``), ``line`` (the 0-based number of the first of them in the stream) and
     ``strict`` (the lines are ``data`` decoded strictly in one piece, nothing replaced or dropped)."""
 
-    __slots__ = ("offset", "line", "data", "lines", "strict", "_text")
+    __slots__ = ("offset", "line", "data", "_lines", "strict", "_text")
 
-    def __init__(self, offset: int, line: int, data: bytes, lines: List[str], strict: bool = False,
+    def __init__(self, offset: int, line: int, data: bytes, lines: Optional[List[str]], strict: bool = False,
                  text: Optional[str] = None) -> None:
         self.offset = offset
         self.line = line
         self.data = data
-        self.lines = lines
-        self.strict = strict
+        self._lines = lines   # None: split from the text when first asked for (a reader that only scans
+        self.strict = strict  # the bytes never pays for it)
         self._text = text
+
+    @property
+    def lines(self) -> List[str]:
+        """The decoded lines, without ``\\n``."""
+        if self._lines is None:
+            assert self._text is not None
+            self._lines = self._text.split("\n")
+        return self._lines
+
+    @property
+    def line_count(self) -> int:
+        """How many lines the block holds (without splitting them)."""
+        if self._lines is not None:
+            return len(self._lines)
+        return self.data.count(b"\n") + (0 if self.data.endswith(b"\n") else 1)
 
     @property
     def text(self) -> str:
@@ -381,10 +407,10 @@ class TextLines:
                 data = block[:k]
             carry = [block[k:]] if k < len(block) else []
             held = len(block) - k
-            lines, strict, joined = decode(data)
-            yield TextBlock(offset, line, data, lines, strict, joined)
+            text_block = TextBlock(offset, line, data, *self.decoder.decode_text(data))
+            yield text_block
             offset += len(data)
-            line += len(lines)
+            line += text_block.line_count
             block = read(size)
 
     def _cut(self, data: bytes) -> int:

@@ -349,7 +349,7 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
 def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[Chunk, Optional[int]]]:
     """:func:`iter_chunks`'s chunks, each with the file offset of its data where the data is the file's
     own bytes read whole (not gunzipped, no read error), else ``None``."""
-    for chunk, offset, _ in _spans_lines(files, fmt, chunk_bytes):
+    for chunk, offset, _ in _spans_lines(files, fmt, chunk_bytes, keep_lines=False):
         yield chunk, offset
 
 
@@ -357,8 +357,9 @@ def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[C
 _Span = Tuple[Chunk, Optional[int], Optional[List[str]]]
 
 
-def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[_Span]:
-    """:func:`_spans` with each PGN chunk's decoded lines (read once where the chunk is checked here)."""
+def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: int, keep_lines: bool = True) -> Iterator[_Span]:
+    """:func:`_spans` with each PGN chunk's decoded lines (read once where the chunk is checked here; not
+    split at all without ``keep_lines``, when workers read the chunks)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     chunk_bytes = max(1024, int(chunk_bytes))
@@ -377,7 +378,7 @@ def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[_
                 yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), src.damage is not None,
                             src.damage if not data else None, number), 0 if src.plain else None, None
                 continue
-            yield from _pgn_chunks(path, src, chunk_bytes, number)
+            yield from _pgn_chunks(path, src, chunk_bytes, number, keep_lines)
         finally:
             src.close()
 
@@ -404,14 +405,15 @@ def _block_starts(block: TextBlock, encoding: str, in_comment: bool) -> Tuple[Li
     return out, in_comment
 
 
-def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> Iterator[_Span]:
+def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_lines: bool) -> Iterator[_Span]:
     """Cut a PGN file into chunks of about ``chunk_bytes`` where the PGN reader surely begins a game
     (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
     the whole file."""
     lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16), max_line=pgn.MAX_LINE_BYTES)
     enc, cr = lines.encoding, lines.cr
     parts: List[bytes] = []   # the bytes of the chunk being gathered, from earlier blocks
-    texts: List[str] = []     # and its lines
+    texts: List[str] = []     # and its lines (kept with keep_lines)
+    held_lines = 0            # how many lines it holds
     size = 0                  # the length of parts
     start = 0                 # the chunk's offset in the (decompressed) data
     line_offset = 0           # the lines of the file before it
@@ -421,6 +423,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
         if lines.whole:       # UTF-16 or UTF-32: one chunk
             parts.append(data)
             texts.extend(block.lines)
+            held_lines += len(block.lines)
             continue
         starts, in_comment = _block_starts(block, enc, in_comment)
         # A chunk ends at the last game start before it holds chunk_bytes, or at the first one after a
@@ -444,21 +447,25 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
         for at in cuts:
             k = data.count(b"\n", done, at)
             parts.append(data[done:at])
-            texts.extend(block.lines[line:line + k])
+            if keep_lines:
+                texts.extend(block.lines[line:line + k])
             line += k
             piece = b"".join(parts)
             yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr), \
-                start if src.plain and not lines.long_lines else None, texts
+                start if src.plain and not lines.long_lines else None, texts if keep_lines else None
             start += len(piece)
-            line_offset += len(texts)
-            parts, texts, size, done = [], [], 0, at
+            line_offset += held_lines + k
+            parts, texts, size, done, held_lines = [], [], 0, at, 0
         parts.append(data[done:])
-        texts.extend(block.lines[line:])
+        if keep_lines:
+            texts.extend(block.lines[line:])
+        held_lines += block.line_count - line
         size += len(data) - done
     piece = b"".join(parts)
     damaged = src.damage
     yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
-                damaged if not piece and line_offset == 0 else None, number, cr), start if src.plain and not lines.long_lines else None, texts
+                damaged if not piece and line_offset == 0 else None, number, cr), \
+        start if src.plain and not lines.long_lines else None, texts if keep_lines else None
 
 
 # =====================================================================================================================
