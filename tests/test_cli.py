@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import List
 
 import pytest
 
@@ -45,3 +46,31 @@ def test_subcommand_usage_errors_return_2(capsys: pytest.CaptureFixture[str]) ->
 def test_python_dash_m_xiangqi_without_arguments() -> None:
     run = subprocess.run([sys.executable, "-m", "xiangqi"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and run.stdout == "" and "usage: xiangqi" in run.stderr
+
+
+#: One bad option value per command: each is refused before any work, the same way (argparse's usage line, then
+#: ``xiangqi CMD: error: ...``), with exit 2.
+_BAD_OPTION_VALUES = [
+    (["perft", "--depth", "65"], "--depth must be between 0 and 64, not 65"),
+    (["perft", "--threads", "0"], "--threads must be >= 1, not 0"),
+    (["validate", str(ROOT / "tests" / "data" / "sample"), "--jobs", "-1"],
+     "--jobs must be >= 0 (0: one per CPU), not -1"),
+    (["judge", "startpos", "--limit", "-1"], "--limit must be at least 0 (0 turns it off), not -1"),
+    (["render", "startpos", "-o", "x.svg", "--size", "0"], "--size must be positive, not 0"),
+    (["render", "startpos", "-o", "x.svg", "--arrows", "e4e"], "--arrows: "),
+    (["match", "--engine", "cmd=a", "--engine", "cmd=b", "--games", "0"], "--games must be >= 1, not 0"),
+    (["engine", "--hash", "-1"], "--hash must be 0-"),
+]
+
+
+@pytest.mark.parametrize("argv, message", _BAD_OPTION_VALUES, ids=[" ".join(a[:1] + a[-2:]) for a, _ in
+                                                                     _BAD_OPTION_VALUES])
+def test_every_command_reports_a_bad_option_value_alike(argv: List[str], message: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``validate --jobs -1`` printed a bare message, without the usage line argparse prints for the others."""
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert lines[0].startswith(f"usage: xiangqi {argv[0]} ")
+    assert lines[-1].startswith(f"xiangqi {argv[0]}: error: {message}")

@@ -92,13 +92,13 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _arrows(text: str) -> List[Move]:
+def _arrows(parser: argparse.ArgumentParser, text: str) -> List[Move]:
     out = []
     for tok in filter(None, (t.strip() for t in text.split(","))):
         try:
             out.append(Move.from_iccs(tok))
         except ValueError as exc:
-            raise _Usage(f"--arrows: {exc}") from None
+            parser.error(f"--arrows: {exc}")
     return out
 
 
@@ -125,8 +125,8 @@ def render_main(argv: List[str]) -> int:
         parser.error(f"--size must be positive, not {args.size}")
     if args.game < 1:
         parser.error(f"--game counts from 1, not {args.game}")
+    arrows = _arrows(parser, args.arrows)
     try:
-        arrows = _arrows(args.arrows)
         board, last, errors = _position(args.source, game=args.game, ply=args.ply)
         for err in errors:  # drawn all the same: the position the readable moves reach
             print(f"xiangqi render: warning: {args.source}: game {args.game}: {err}", file=sys.stderr)

@@ -1410,11 +1410,10 @@ def validate_main(argv: Sequence[str]) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(list(argv))
+        if args.jobs < 0:  # a usage error like argparse's own (usage line, then the error), as in every command
+            parser.error(f"--jobs must be >= 0 (0: one per CPU), not {args.jobs}")
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
-    if args.jobs < 0:
-        print("xiangqi validate: --jobs must be >= 0", file=sys.stderr)
-        return 2
     try:
         inputs = [(p, expand_paths([p])) for p in args.paths]
     except FileNotFoundError as exc:
