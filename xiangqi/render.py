@@ -54,12 +54,14 @@ def _position(source: str, *, game: int, ply: Optional[int]) -> Tuple[Board, Opt
     from xiangqi.convert import read_any
 
     record = None
-    for i, g in enumerate(read_any(source), 1):
-        if i == game:
+    total = 0
+    for total, g in enumerate(read_any(source), 1):
+        if total == game:
             record = g
             break
-    if record is None:
-        raise _Usage(f"{source} has no game {game}")
+    if record is None:  # the same words as `xiangqi convert --game`
+        raise _Usage(f"{source} has no game {game}: it holds {total} game{'s' if total != 1 else ''}"
+                     if total else f"no game in {source}")
     board = record.board()
     moves = record.mainline_moves()
     if ply is not None and not 0 <= ply <= len(moves):
