@@ -207,6 +207,36 @@ def test_a_report_on_a_full_disk_is_one_line_and_exit_2(games: Path, capsys: pyt
 
 
 @full
+def test_an_html_report_on_a_full_disk_is_one_line_and_exit_2(games: Path, capsys: pytest.CaptureFixture[str]
+                                                              ) -> None:
+    assert main(["validate", "-q", str(games), "--html", "/dev/full"]) == 2
+    assert _one_line(capsys.readouterr().err) == "xiangqi validate: cannot write /dev/full: No space left on device"
+
+
+@pytest.mark.parametrize("option, what", [("--report", "the report"), ("--html", "the HTML report")])
+def test_a_report_in_a_missing_folder_is_one_line_naming_the_file_and_the_reason(
+        option: str, what: str, games: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--html said only "cannot write the HTML report: [Errno 2] No such file or directory: '...'", and only
+    after checking every game."""
+    target = tmp_path / "no" / "such" / "dir" / "r.html"
+    assert main(["validate", "-q", str(games), option, str(target)]) == 2
+    assert _one_line(capsys.readouterr().err) == f"xiangqi validate: cannot write {what} {target}: " \
+                                                 "No such file or directory"
+
+
+def test_an_unwritable_html_report_is_known_before_the_games_are_read(tmp_path: Path) -> None:
+    """The HTML file is opened first, like --report: an input that would block (a FIFO nobody writes to) is
+    never opened, and the command ends at once instead of after the whole run."""
+    fifo = tmp_path / "in.pgn"
+    os.mkfifo(fifo)
+    target = tmp_path / "missing" / "r.html"
+    run = subprocess.run(XQ + ["validate", "-q", str(fifo), "--html", str(target)], capture_output=True, text=True,
+                         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=60)
+    assert run.returncode == 2
+    assert _one_line(run.stderr) == f"xiangqi validate: cannot write the HTML report {target}: No such file or directory"
+
+
+@full
 @pytest.mark.parametrize("to", ["pgn", "xqf"])
 def test_convert_onto_a_full_disk_is_one_line_and_exit_2(tmp_path: Path, to: str,
                                                          capsys: pytest.CaptureFixture[str]) -> None:

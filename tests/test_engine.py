@@ -14,8 +14,8 @@ import pytest
 
 from xiangqi import BLACK, RED, Board, Move, pgn
 from xiangqi.engine import (
-    Cp, Dialect, EngineError, EngineTerminatedError, Limit, Mate, MateGiven, PovScore, SimpleEngine, parse_info,
-    parse_option, popen_uci,
+    Cp, Dialect, EngineError, EngineTerminatedError, Limit, Mate, MateGiven, PovScore, Score, SimpleEngine,
+    bare_score, parse_info, parse_option, popen_uci, popen_ucci,
 )
 
 TESTS = Path(__file__).resolve().parent
@@ -73,6 +73,70 @@ def test_parse_info_translates_moves_and_skips_garbage() -> None:
     assert ucci["score"].relative == Cp(25) and len(ucci["pv"]) == 2 and ucci["string"] == "hello there"
     assert parse_info("depth x score cp abc pv zz99".split(), board, one_based=False) == {"pv": []}
     assert parse_info("score mate -2".split(), board, one_based=False)["score"].relative == Mate(-2)
+
+
+# ElephantEye's scale (MATE_VALUE 10000, BAN_VALUE 9900): bare score -> what it means for the side to move.
+_BARE_SCORES = [
+    (9999, Mate(1)), (9997, Mate(2)), (9998, Mate(1)), (9901, Mate(50)), (10000, MateGiven),
+    (-10000, Mate(0)), (-9998, Mate(-1)), (-9996, Mate(-2)), (-9901, Mate(-49)),
+    (9900, Cp(9900)), (-9900, Cp(-9900)), (9850, Cp(9850)),  # wins by a repetition ruling, not mates
+    (10001, Cp(10001)), (29998, Cp(29998)), (25, Cp(25)), (0, Cp(0)), (-300, Cp(-300)),
+]
+
+
+@pytest.mark.parametrize("bare, score", _BARE_SCORES, ids=[str(b) for b, _ in _BARE_SCORES])
+def test_a_bare_ucci_score_near_the_mate_value_is_a_mate(bare: int, score: Score) -> None:
+    """ElephantEye writes a mate in n plies as ``score 10000-n``; it read as 99.97 horses up."""
+    board = Board()
+    info = parse_info(f"depth 9 score {bare} pv h2e2".split(), board, one_based=False)
+    assert info["score"].relative == score and info["score"].turn == board.turn
+    assert repr(info["score"].relative) == repr(score)
+    assert bare_score(bare) == score
+
+
+def test_bare_scores_on_another_scale_and_explicit_words() -> None:
+    board = Board()
+    assert parse_info("score 29998".split(), board, False, mate_value=30000)["score"].relative == Mate(1)
+    assert parse_info("score -30000".split(), board, False, mate_value=30000)["score"].relative == Mate(0)
+    assert parse_info("score 9997".split(), board, False, mate_value=30000)["score"].relative == Cp(9997)
+    assert parse_info("score 9999".split(), board, False, mate_value=None)["score"].relative == Cp(9999)
+    # Only a bare number is read on a mate scale: "cp" and "mate" say what they are.
+    assert parse_info("score cp 9999".split(), board, False)["score"].relative == Cp(9999)
+    assert parse_info("score mate 9999".split(), board, False)["score"].relative == Mate(9999)
+
+
+def test_bare_scores_order_as_the_engine_meant() -> None:
+    """The nearer mate is better for the winner, the later one for the loser; both beyond every centipawn."""
+    ladder = [bare_score(v) for v in (-10000, -9998, -9996, -9850, 0, 9850, 9997, 9999, 10000)]
+    assert ladder == sorted(ladder)
+
+
+def test_bare_scores_count_moves_as_our_own_search_does() -> None:
+    """Oracle: xiangqi.search.SearchInfo.mate turns our core's mate scores (MATE_SCORE - plies) into moves."""
+    from xiangqi.search import MATE_SCORE, MAX_DEPTH, SearchInfo
+
+    for plies in range(MAX_DEPTH):
+        for value in (MATE_SCORE - plies, plies - MATE_SCORE):
+            assert bare_score(value, MATE_SCORE).mate() == SearchInfo(1, 1, value, 0, 0.0).mate, value
+
+
+@pytest.mark.parametrize("bare, score", [("9997", Mate(2)), ("-9998", Mate(-1)), ("29998", Cp(29998))])
+def test_a_ucci_engine_writing_bare_mate_scores(bare: str, score: Score) -> None:
+    with SimpleEngine.popen_ucci(FAKE + ["bare", bare]) as engine:
+        assert engine.analyse(Board(), Limit(depth=1))["score"].relative == score
+
+
+def test_a_ucci_engine_on_another_mate_scale() -> None:
+    async def run() -> Score:
+        _, protocol = await popen_ucci(FAKE + ["bare", "-30000"], mate_value=30000)
+        try:
+            return (await protocol.analyse(Board(), Limit(depth=1)))["score"].relative
+        finally:
+            await protocol.quit()
+
+    assert asyncio.run(run()) == Mate(0)
+    with SimpleEngine.popen_ucci(FAKE + ["bare", "29998"], mate_value=30000) as engine:
+        assert engine.analyse(Board(), Limit(depth=1))["score"].relative == Mate(1)
 
 
 def test_parse_option_both_syntaxes() -> None:

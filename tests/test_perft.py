@@ -206,6 +206,33 @@ def test_perft_depth_zero_is_one() -> None:
     assert _lib().Board().perft(0) == 1
 
 
+@pytest.mark.parametrize("depth", [-1, 65, 2**31, 2**40])
+def test_every_perft_entry_point_refuses_the_same_depths_with_one_message(depth: int) -> None:
+    """Board.perft took 0-64 and batch.perft 0 to 2**31 - 1, each with its own message."""
+    from xiangqi import batch
+    from xiangqi.position import MAX_PERFT_DEPTH
+
+    lib = _lib()
+    want = rf"^depth must be between 0 and {MAX_PERFT_DEPTH}, not {depth}$"
+    for run in (lambda: lib.Board().perft(depth), lambda: lib.perft(lib.STARTING_FEN, depth),
+                lambda: batch.perft([lib.STARTING_FEN], depth)):
+        with pytest.raises(ValueError, match=want):
+            run()
+
+
+def test_the_deepest_perft_depth_is_accepted_everywhere() -> None:
+    """MAX_PERFT_DEPTH itself is in range: a position without moves counts 0 at any depth, at once."""
+    from xiangqi import batch
+    from xiangqi.position import MAX_PERFT_DEPTH
+
+    lib = _lib()
+    mated = "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1"  # Black is mated: no moves
+    assert lib.Board(mated).is_checkmate()
+    assert lib.Board(mated).perft(MAX_PERFT_DEPTH) == 0
+    assert lib.perft(mated, MAX_PERFT_DEPTH) == 0
+    assert batch.perft([mated], MAX_PERFT_DEPTH).tolist() == [0]
+
+
 @pytest.mark.perft
 @pytest.mark.slow
 @pytest.mark.parametrize("name,fen,depth,nodes", SLOW, ids=_ids(SLOW))

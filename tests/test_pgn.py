@@ -1008,6 +1008,65 @@ def test_convert_reports_problems_and_bad_requests(tmp_path: Path, capsys: pytes
     assert iccs(next(read_games(out))) == ["h2e2"]
 
 
+_THREE = '[Event "a"]\n\n1. h2e2 h9g7 *\n\n[Event "b"]\n\n1. c3c4 *\n\n[Event "c"]\n\n1. b0c2 b9c7 *\n'
+
+
+@pytest.mark.parametrize("to", ["game.xqf", "game.pgn", "game.dhtmlxq"])
+def test_convert_game_picks_one_game_of_several(to: str, tmp_path: Path) -> None:
+    """An XQF holds one game: a PGN of several could not be converted to it at all."""
+    from xiangqi.convert import convert_main, read_any
+
+    src = tmp_path / "three.pgn"
+    src.write_text(_THREE, encoding="utf-8")
+    out = tmp_path / to
+    for n, moves, event in ((1, ["h2e2", "h9g7"], "a"), (3, ["b0c2", "b9c7"], "c"), (2, ["c3c4"], "b")):
+        assert convert_main([str(src), str(out), "--game", str(n)]) == 0
+        (game,) = list(read_any(str(out)))
+        assert iccs(game) == moves
+        if not to.endswith(".xqf"):
+            assert game.headers["Event"] == event
+
+
+def test_convert_game_out_of_range_and_several_games_for_xqf(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.convert import convert_main
+
+    src = tmp_path / "three.pgn"
+    src.write_text(_THREE, encoding="utf-8")
+    out = tmp_path / "out.xqf"
+    assert convert_main([str(src), str(out)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"xiangqi convert: {src} holds 3 games and XQF holds one: choose one with --game N (1 to 3)"]
+    for to in ("out.xqf", "out.pgn", "-"):
+        assert convert_main([str(src), str(tmp_path / to) if to != "-" else to, "--game", "4"]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.splitlines() == [f"xiangqi convert: {src} has no game 4: it holds 3 games"]
+        assert not (tmp_path / to).exists()  # nothing written
+    one_game = tmp_path / "one.pgn"
+    one_game.write_text('[Event "a"]\n\n1. h2e2 *\n', encoding="utf-8")
+    assert convert_main([str(one_game), str(out), "--game", "2"]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"xiangqi convert: {one_game} has no game 2: it holds 1 game"]
+    assert convert_main([str(one_game), str(out)]) == 0  # one game: no --game needed
+    with pytest.raises(SystemExit) as exc:
+        convert_main([str(src), str(out), "--game", "0"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == "xiangqi convert: error: --game counts from 1, not 0"
+
+
+def test_convert_game_reports_the_problems_of_that_game_under_its_number(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.convert import convert_main
+
+    src = tmp_path / "bad.pgn"
+    src.write_text('[Event "x"]\n\n1. h2e2 *\n\n[Event "y"]\n\n1. c3c4 h2h8 *\n', encoding="utf-8")
+    assert convert_main([str(src), str(tmp_path / "out.xqf"), "--game", "1"]) == 0
+    assert capsys.readouterr().err == ""
+    assert convert_main([str(src), str(tmp_path / "out.xqf"), "--game", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "game 2" in err and "h2h8" in err
+
+
 def test_convert_may_write_over_its_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """OUT == IN: OUT used to be opened for writing (emptied) before the lazy reader read IN."""
     from xiangqi.convert import convert_main

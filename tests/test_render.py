@@ -121,3 +121,13 @@ def test_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.
 def test_help_lists_render(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == 0
     assert "render    draw a position" in capsys.readouterr().out
+
+
+def test_a_game_past_the_end_names_how_many_the_file_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    """The words of `xiangqi convert --game`."""
+    from xiangqi.convert import read_any
+
+    total = sum(1 for _ in read_any(str(GAMES)))
+    assert main(["render", str(GAMES), "--game", str(total + 1), "-o", "x.svg"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"xiangqi render: {GAMES} has no game {total + 1}: it holds {total} games"]

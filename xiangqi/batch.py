@@ -64,7 +64,7 @@ import numpy.typing as npt
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.board import Board
-from xiangqi.position import BaseBoard
+from xiangqi.position import BaseBoard, check_depth
 from xiangqi.core import Color, Move
 
 __all__ = [
@@ -392,11 +392,10 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     """Perft node counts (see :meth:`Board.perft`): ``uint64[N]``, 0 for unreadable items.
 
     Work is split by position, so ``threads`` helps when there are many
-    positions; for one deep perft use :func:`xiangqi.perft` with ``threads``.
+    positions; for one deep perft use :func:`xiangqi.perft` with ``threads``. ``depth``: 0 to
+    :data:`~xiangqi.position.MAX_PERFT_DEPTH`, as everywhere (:func:`~xiangqi.position.check_depth`).
     """
-    d = operator.index(depth)
-    if not 0 <= d < 1 << 31:
-        raise ValueError(f"depth must be 0 to {(1 << 31) - 1}, not {depth!r}")
+    d = check_depth(depth)
     b = 1 if bulk else 0
     return _fill(_source(positions), threads, status, (), np.uint64, "uint64_t[]",
                  lambda src, lo, hi, out, st: lib.xq_batch_perft(src, lo, hi, d, b, out, st),

@@ -8,6 +8,15 @@ Every command shares one policy for the end of a run (:func:`main`):
 * exit 2: a usage error, an input that cannot be read, an output that
   cannot be written (a full disk, a closed standard output); exit 1: bad
   data; one line on standard error, never a traceback;
+* a position given on the command line (``perft --fen``, ``judge FEN``,
+  ``render FEN``) that is not a FEN is a usage error (exit 2); so is, for
+  ``perft`` and ``judge``, a position that cannot occur in a game (the kings
+  facing each other, the side not to move in check, a piece where its side
+  never brings it: :func:`xiangqi.game.require_playable`, the rule
+  ``validate`` applies to a record's ``FEN`` tag). In a game file the same
+  start position is bad data: that game is reported (exit 1). ``render``
+  draws any position a :class:`~xiangqi.Board` holds, with a warning for
+  one that cannot occur in a game;
 * standard output closed by its reader (``xiangqi … | head``): stop quietly,
   exit 141 (128 + SIGPIPE, what the shell reports for other tools);
 * Ctrl-C: ``xiangqi COMMAND: interrupted`` on standard error, exit 130.
@@ -93,11 +102,18 @@ def _perft_main(argv: List[str]) -> int:
         parser.error(f"--threads must be >= 1, not {args.threads}")
     if not args.engine_timeout > 0:
         parser.error(f"--engine-timeout must be positive, not {args.engine_timeout:g}")
+    from xiangqi.errors import InvalidFenError
+    from xiangqi.game import start_board
+
+    try:
+        start_board(args.fen)  # a FEN that does not read, or a position no game reaches: one line, exit 2
+    except InvalidFenError as exc:
+        print(f"xiangqi perft: {exc}", file=sys.stderr)
+        return 2
     if args.engine:
         from xiangqi.perftree import perftree_main
         return perftree_main(args)
 
-    from xiangqi.errors import InvalidFenError
     from xiangqi.perft import perft
 
     bulk = not args.no_bulk

@@ -4,7 +4,9 @@ Formats are chosen by file extension:
 
 * ``.pgn`` (also ``.pgn.gz`` on input): PGN, any number of games; output move
   text in ``--notation`` (Chinese by default, ``--traditional`` for 車馬進…);
-* ``.xqf``: XQStudio binary, one game (output: XQF 1.0, unscrambled);
+* ``.xqf``: XQStudio binary, one game (output: XQF 1.0, unscrambled; from an
+  input of several games ``--game N`` picks the N-th, counting from 1, and
+  without it the conversion is refused);
 * ``.txt``, ``.dhtmlxq``, ``.htm``, ``.html``: DhtmlXQ blocks (output: one block
   per line); a ``.txt``, ``.htm`` or ``.html`` input without a ``[DhtmlXQ``
   block is recognised by content (a PGN saved as ``.txt``).
@@ -17,6 +19,9 @@ to a temporary file beside it and renamed over it once every game is read,
 so OUT may be IN itself, and when the input cannot be read OUT is left as
 it was; a symbolic link OUT is kept and its target written. An OUT that is
 not a regular file (``/dev/null``, a FIFO) is written into directly.
+
+``--game N`` converts the N-th game alone, into any format (an IN with fewer
+games is refused, naming how many it holds).
 
 Exit status: 0 when every game converted cleanly, 1 when some game had
 problems (they are reported on standard error and the moves before them are
@@ -33,7 +38,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Iterator, List, Optional
+from typing import IO, Iterator, List, Optional, Tuple
 
 from xiangqi import formats
 from xiangqi._cliio import guard, input_problem, is_regular, reason, regular_input, writing
@@ -63,10 +68,12 @@ def convert_main(argv: List[str]) -> int:
         prog="xiangqi convert",
         description="Convert game records between PGN (.pgn, .pgn.gz), XQF (.xqf) and DhtmlXQ\n"
                     "(.txt, .dhtmlxq, .htm, .html). The format of each file comes from its extension\n"
-                    "(or --from/--to); an XQF file holds one game, so IN must hold one game for XQF output.",
+                    "(or --from/--to); an XQF file holds one game: for XQF output IN must hold one game,\n"
+                    "or --game N picks one (in any output format).",
         epilog="examples:\n  xiangqi convert game.xqf game.pgn\n"
                "  xiangqi convert games.pgn games.iccs.pgn --notation iccs\n"
-               "  xiangqi convert page.html - --notation wxf",
+               "  xiangqi convert page.html - --notation wxf\n"
+               "  xiangqi convert games.pgn third.xqf --game 3",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("input", metavar="IN", help="input file")
@@ -79,7 +86,12 @@ def convert_main(argv: List[str]) -> int:
                         help="input format when the extension does not tell")
     parser.add_argument("--to", dest="to_format", choices=("pgn", "xqf", "dhtmlxq"),
                         help="output format when the extension does not tell (default for -: pgn)")
+    parser.add_argument("--game", type=int, metavar="N",
+                        help="convert only the N-th game of IN (counting from 1); needed for XQF output when IN "
+                             "holds several games")
     args = parser.parse_args(argv)
+    if args.game is not None and args.game < 1:
+        parser.error(f"--game counts from 1, not {args.game}")
 
     to_format = args.to_format or ("pgn" if args.output == "-" else format_of(args.output))
     if to_format is None:
@@ -116,18 +128,22 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
     count = 0
     tmp: Optional[str] = None  # the temporary file beside OUT, renamed over OUT at the end
     try:
-        games = read_any(source, args.from_format)
+        seen = _Count()
+        games = _numbered(read_any(source, args.from_format), args.game, seen)
         if to_format == "xqf":
             from xiangqi.xqf import write_xqf
 
-            first = next(games, None)
-            if first is None:
-                print(f"xiangqi convert: no game in {args.input}", file=sys.stderr)
+            picked = next(games, None)
+            if picked is None:
+                print(f"xiangqi convert: {_no_game(args, seen.games)}", file=sys.stderr)
                 return 2
-            if next(games, None) is not None:
-                print(f"xiangqi convert: {args.input} holds several games; XQF holds one", file=sys.stderr)
+            if args.game is None and next(games, None) is not None:
+                total = 2 + sum(1 for _ in games)
+                print(f"xiangqi convert: {args.input} holds {total} games and XQF holds one: choose one with "
+                      f"--game N (1 to {total})", file=sys.stderr)
                 return 2
-            problems += _report(first, 1, args.input)
+            number, first = picked
+            problems += _report(first, number, args.input)
             data = write_xqf(first)
             with writing(args.output):
                 if direct:
@@ -152,9 +168,9 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
                         raw = io.open(path, "w", encoding="utf-8", newline="\n")
                 out = guard(raw, args.output)
             try:
-                for game in games:
+                for number, game in games:
                     count += 1
-                    problems += _report(game, count, args.input)
+                    problems += _report(game, number, args.input)
                     if to_format == "dhtmlxq":
                         from xiangqi.dhtmlxq import write_dhtmlxq
 
@@ -165,7 +181,7 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
                 if args.output != "-":
                     out.close()
         if count == 0:
-            print(f"xiangqi convert: no game in {args.input}", file=sys.stderr)
+            print(f"xiangqi convert: {_no_game(args, seen.games)}", file=sys.stderr)
             return 2
         if tmp is not None:
             with writing(args.output):
@@ -181,6 +197,32 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
             except OSError:
                 pass
     return 1 if problems else 0
+
+
+class _Count:
+    """How many games a :func:`_numbered` read went through."""
+
+    def __init__(self) -> None:
+        self.games = 0
+
+
+def _numbered(games: Iterator[Game], only: Optional[int], seen: Optional[_Count] = None
+              ) -> Iterator[Tuple[int, Game]]:
+    """(number from 1, game) for every game, or for game ``only`` alone (reading stops there)."""
+    for number, game in enumerate(games, 1):
+        if seen is not None:
+            seen.games = number
+        if only is None or number == only:
+            yield number, game
+            if only is not None:
+                return
+
+
+def _no_game(args: argparse.Namespace, total: int) -> str:
+    """Why nothing was converted: IN holds no game, or not game ``--game``."""
+    if args.game is None or total == 0:
+        return f"no game in {args.input}"
+    return f"{args.input} has no game {args.game}: it holds {total} game{'s' if total != 1 else ''}"
 
 
 def _temporary_beside(path: str) -> str:

@@ -56,7 +56,7 @@ __all__ = [
     "Dialect", "Limit", "Score", "Cp", "Mate", "MateGiven", "PovScore", "InfoDict", "Option", "PlayResult",
     "BestMove", "AnalysisResult", "AnalysisComplete", "EngineProtocol", "UciProtocol", "UcciProtocol",
     "popen_uci", "popen_ucci", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
-    "OptionValue", "parse_info", "parse_option",
+    "OptionValue", "parse_info", "parse_option", "bare_score", "UCCI_MATE_VALUE", "UCCI_MATE_PLIES",
 ]
 
 T = TypeVar("T")
@@ -366,8 +366,40 @@ def _int(text: str) -> Optional[int]:
         return None
 
 
-def _parse_score(tokens: List[str], i: int) -> Tuple[Optional[Score], int]:
-    """The score at ``tokens[i:]`` (``cp N``, ``mate N`` or UCCI's bare ``N``) and the index after it."""
+#: The mate value of a bare UCCI score (``info ... score N``, without ``cp`` or ``mate``): ElephantEye's
+#: ``MATE_VALUE`` (xqbase/eleeye ``eleeye/position.h``), the engine of the UCCI document's authors. The UCCI
+#: document (xqbase ``cchess_ucci.htm``) gives a score's unit (a horse or cannon is 100) but no mate form, so
+#: ElephantEye writes a mate in ``n`` plies as ``MATE_VALUE - n`` (mated: ``n - MATE_VALUE``). Fairy-Stockfish
+#: and ``xiangqi engine`` write ``score mate N`` in UCCI too. Another engine's scale: the ``mate_value`` of
+#: :func:`popen_ucci` / :attr:`EngineProtocol.mate_value`.
+UCCI_MATE_VALUE = 10000
+
+#: How far below the mate value a bare score still reads as a mate: ElephantEye's ``BAN_VALUE`` is
+#: ``MATE_VALUE - 100``; its scores from there to ``WIN_VALUE`` (``MATE_VALUE - 200``) are wins by a repetition
+#: ruling (the other side's perpetual check), not mates, and stay :class:`Cp`.
+UCCI_MATE_PLIES = 100
+
+
+def bare_score(n: int, mate_value: Optional[int] = UCCI_MATE_VALUE) -> Score:
+    """A bare UCCI score ``n`` (no ``cp`` or ``mate`` word): a mate when ``mate_value - UCCI_MATE_PLIES <
+    |n| <= mate_value`` (a mate in ``mate_value - |n|`` plies, as :class:`Mate` counts moves: ``9999`` is
+    ``Mate(1)``, ``-9998`` ``Mate(-1)``, ``-10000`` ``Mate(0)``), else centipawns; ``mate_value=None`` reads
+    every bare score as centipawns.
+
+    >>> bare_score(9997), bare_score(-9996), bare_score(9850), bare_score(25), bare_score(29998, 30000)
+    (Mate(+2), Mate(-2), Cp(+9850), Cp(+25), Mate(+1))
+    """
+    if mate_value is None or not mate_value - UCCI_MATE_PLIES < abs(n) <= mate_value:
+        return Cp(n)
+    plies = mate_value - abs(n)
+    if n > 0:
+        return MateGiven if plies == 0 else Mate((plies + 1) // 2)
+    return Mate(-(plies // 2))
+
+
+def _parse_score(tokens: List[str], i: int, mate_value: Optional[int]) -> Tuple[Optional[Score], int]:
+    """The score at ``tokens[i:]`` (``cp N``, ``mate N`` or UCCI's bare ``N``: :func:`bare_score`) and the index
+    after it."""
     if i < len(tokens) and tokens[i] in ("cp", "mate") and i + 1 < len(tokens):
         n = _int(tokens[i + 1])
         if n is None:
@@ -376,7 +408,7 @@ def _parse_score(tokens: List[str], i: int) -> Tuple[Optional[Score], int]:
     if i < len(tokens):
         n = _int(tokens[i])
         if n is not None:
-            return Cp(n), i + 1
+            return bare_score(n, mate_value), i + 1
     return None, i
 
 
@@ -396,8 +428,11 @@ def _parse_moves(board: Board, texts: Sequence[str], one_based: bool) -> List[Mo
     return moves
 
 
-def parse_info(tokens: Sequence[str], board: Board, one_based: bool) -> InfoDict:
-    """An :class:`InfoDict` from the words after ``info``; what it cannot read is skipped, never raised."""
+def parse_info(tokens: Sequence[str], board: Board, one_based: bool, *,
+               mate_value: Optional[int] = UCCI_MATE_VALUE) -> InfoDict:
+    """An :class:`InfoDict` from the words after ``info``; what it cannot read is skipped, never raised.
+
+    ``mate_value``: how a bare score reads (:func:`bare_score`)."""
     info = InfoDict()
     toks = list(tokens)
     i, n = 0, len(toks)
@@ -413,7 +448,7 @@ def parse_info(tokens: Sequence[str], board: Board, one_based: bool) -> InfoDict
                 info["time"] = v / 1000.0
                 i += 1
         elif key == "score":
-            score, i = _parse_score(toks, i)
+            score, i = _parse_score(toks, i, mate_value)
             if score is not None:
                 info["score"] = PovScore(score, board.turn)
                 if i < n and toks[i] in ("lowerbound", "upperbound"):
@@ -516,6 +551,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     """
 
     dialect: Dialect = Dialect.UCI
+    #: The mate value of the engine's bare scores (UCCI's ``score N``; :func:`bare_score`), ``None`` to read them
+    #: all as centipawns.
+    mate_value: Optional[int] = UCCI_MATE_VALUE
     _handshake = "uci"
     _handshake_ok = "uciok"
 
@@ -808,7 +846,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 continue
             head = tokens[0]
             if head == "info":
-                info = parse_info(tokens[1:], board, one_based)
+                info = parse_info(tokens[1:], board, one_based, mate_value=self.mate_value)
                 if info:
                     self._record(search, info)
             elif head == "bestmove":
@@ -1196,16 +1234,20 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
     return transport, protocol
 
 
-async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0, **popen_args: object
+async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0,
+                     mate_value: Optional[int] = UCCI_MATE_VALUE, **popen_args: object
                      ) -> Tuple[asyncio.SubprocessTransport, UcciProtocol]:
     """Start a UCCI engine and shake hands (``ucci`` … ``ucciok``).
 
     Times go in seconds, as UCCI says, unless the engine offers ``usemillisec``
     (which is switched on) or is a Fairy-Stockfish, which reads them in
-    milliseconds whether or not it has the option.
+    milliseconds whether or not it has the option. ``mate_value``: the
+    engine's mate score when it writes scores bare (``score 9997``):
+    :data:`UCCI_MATE_VALUE` (ElephantEye's) by default, see :func:`bare_score`.
     """
     transport, protocol = await _popen(UcciProtocol, command, Dialect.UCCI, timeout, popen_args)
     assert isinstance(protocol, UcciProtocol)
+    protocol.mate_value = mate_value
     return transport, protocol
 
 
@@ -1249,9 +1291,11 @@ class SimpleEngine:
 
     @classmethod
     def popen_ucci(cls, command: Command, *, timeout: Optional[float] = 10.0,
-                   **popen_args: object) -> "SimpleEngine":
+                   mate_value: Optional[int] = UCCI_MATE_VALUE, **popen_args: object) -> "SimpleEngine":
         """Start a UCCI engine (see :func:`popen_ucci`)."""
-        return cls._start(functools.partial(_popen, UcciProtocol, command, Dialect.UCCI, timeout, popen_args))
+        engine = cls._start(functools.partial(_popen, UcciProtocol, command, Dialect.UCCI, timeout, popen_args))
+        engine.protocol.mate_value = mate_value  # read by the searches to come (the handshake has no scores)
+        return engine
 
     def _run(self, coro: Coroutine[object, object, T]) -> T:
         if self._closed:

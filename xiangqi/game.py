@@ -22,7 +22,8 @@ from xiangqi.pgn_writer import TAG_ROSTER, write_game
 __all__ = [
     "TAG_ROSTER", "RESULTS",
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
-    "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "STATUS_WORDS", "start_board", "MoveErrors",
+    "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "STATUS_WORDS", "position_problems", "require_playable",
+    "start_board", "MoveErrors",
     "GameError", "Headers", "GameNode", "Game",
 ]
 
@@ -77,21 +78,39 @@ STATUS_WORDS: Dict[int, str] = {
 }
 
 
+def position_problems(board: Board) -> List[str]:
+    """What makes ``board``'s position one that cannot occur in a game, in :data:`STATUS_WORDS`; ``[]`` for none."""
+    status = int(board.status())
+    return [w for bit, w in STATUS_WORDS.items() if status & bit]
+
+
+def require_playable(board: Board, fen: Optional[str] = None) -> Board:
+    """``board`` itself, if its position can occur in a game; else :class:`~xiangqi.errors.InvalidFenError`
+    naming ``fen`` (the FEN as written; by default the board's) and every problem (:func:`position_problems`).
+
+    The one rule of every command that plays from a position (``validate``,
+    ``perft``, ``judge``): a :class:`~xiangqi.Board` holds such a position
+    and :meth:`~xiangqi.position.BaseBoard.status` reports it, but there is
+    no game to check, count or judge from it (with the kings facing, the
+    side to move could take the other king).
+    """
+    problems = position_problems(board)
+    if problems:
+        fen = board.fen() if fen is None else fen
+        raise InvalidFenError(f"invalid FEN: the position cannot occur in a game ({', '.join(problems)}) in "
+                              f"{fen!r}", fen=fen)
+    return board
+
+
 def start_board(fen: str) -> Board:
     """The board of a record's start position (its ``FEN`` tag), as every reader and validation accept it.
 
     Raises :class:`~xiangqi.errors.InvalidFenError` for text that is not a
     FEN and for a position that cannot occur in a game (a piece where its
     side can never bring it, the kings facing each other, the side not to
-    move in check).
+    move in check): :func:`require_playable`.
     """
-    board = Board(fen)
-    status = int(board.status())
-    if status:
-        words = [w for bit, w in STATUS_WORDS.items() if status & bit]
-        raise InvalidFenError(f"invalid FEN: the position cannot occur in a game ({', '.join(words)}) in {fen!r}",
-                              fen=fen)
-    return board
+    return require_playable(Board(fen), fen)
 
 
 #: The errors a move token can raise when it is decoded on a position (caught together by the readers).

@@ -17,7 +17,9 @@ have lost) are listed as well.
 
 Exit status: 0 when judged; 1 when a game file holds games with errors (they
 are reported on standard error, and each game is judged on the moves before
-its first error) or no game at all; 2 for a missing file, a bad position,
+its first error; a game whose start position cannot occur in a game, such as
+kings facing each other, is not judged) or no game at all; 2 for a missing
+file, a bad position (one that is not a FEN, or that cannot occur in a game),
 move or option.
 """
 
@@ -88,11 +90,11 @@ def _check_first_move(word: str) -> None:
 
 
 def _board_from_tokens(tokens: Sequence[str]) -> Any:
-    from xiangqi.board import Board
     from xiangqi.errors import XiangqiError
+    from xiangqi.game import start_board
 
     fen, moves = _split_position(tokens)
-    board = Board(fen)
+    board = start_board(fen)  # there is no game to judge from a position that cannot occur in one
     for i, text in enumerate(moves):
         if _MOVE_NUMBER.fullmatch(text):
             continue  # move numbers such as "1." or "12..." in pasted text
@@ -205,6 +207,7 @@ def judge_main(argv: List[str]) -> int:
 
     from xiangqi import rules as rulings
     from xiangqi.errors import XiangqiError
+    from xiangqi.game import require_playable
 
     try:
         rs = rulings.get_rules(args.rules)
@@ -231,7 +234,7 @@ def judge_main(argv: List[str]) -> int:
                 games = formats.read(source)
                 for index, game in enumerate(games, 1):
                     try:
-                        board = game.board()
+                        board = require_playable(game.board(), game.headers.get("FEN"))
                         for move in game.mainline_moves():
                             board.push(move)
                     except XiangqiError as exc:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["BaseBoard", "Status", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "check_depth",
+__all__ = ["BaseBoard", "Status", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "check_depth", "MAX_PERFT_DEPTH",
            "parse_coordinates"]
 
 _B = TypeVar("_B", bound="BaseBoard")
@@ -709,7 +709,7 @@ class BaseBoard:
     # ---------------------------------------------------------------- perft
 
     def perft(self, depth: int, *, bulk: bool = True) -> int:
-        """Count the leaf nodes of the legal move tree to ``depth`` (in C)."""
+        """Count the leaf nodes of the legal move tree to ``depth`` (0 to :data:`MAX_PERFT_DEPTH`, in C)."""
         return int(lib.xq_perft(self._pos, check_depth(depth), 1 if bulk else 0))
 
     # ----------------------------------------------------------------- misc
@@ -858,11 +858,18 @@ def _color_index(color: object) -> int:
     raise ValueError(f"colour must be RED (True) or BLACK (False), not {color!r}")
 
 
+#: The deepest perft any entry point counts (:meth:`BaseBoard.perft`, :func:`xiangqi.perft`, :func:`xiangqi.batch.perft`,
+#: ``xiangqi perft``): far beyond what finishes (depth 10 from the start is about 10**16 leaves), and a bound on the
+#: C recursion.
+MAX_PERFT_DEPTH = 64
+
+
 def check_depth(depth: object) -> int:
-    """``depth`` as a perft depth (an int from 0 to 64), or a clear error."""
+    """``depth`` as a perft depth (an int from 0 to :data:`MAX_PERFT_DEPTH`), or a clear error: the one check of
+    every perft entry point, so that they accept the same depths and say the same when they do not."""
     d = operator.index(depth)  # type: ignore[arg-type]
-    if not 0 <= d <= 64:
-        raise ValueError(f"depth must be between 0 and 64, not {d}")
+    if not 0 <= d <= MAX_PERFT_DEPTH:
+        raise ValueError(f"depth must be between 0 and {MAX_PERFT_DEPTH}, not {d}")
     return d
 
 

@@ -4,7 +4,9 @@ The picture comes from :func:`xiangqi.svg.board`; PNG goes through cairosvg, an 
 (``pip install 'pyxiangqi[png]'``). Game files are read by :func:`xiangqi.convert.read_any` (PGN, XQF,
 DhtmlXQ). Exit status: 0 on success, 1 when the game file cannot be read, 2 for a bad request (a FEN
 that does not parse, a ply past the end, an unknown output type, cairosvg missing for PNG) and for an
-output file that cannot be written.
+output file that cannot be written. A position that cannot occur in a game (the kings facing each
+other, the side not to move in check, a piece where its side never brings it) is drawn, with a warning
+on standard error that names it and why (:func:`xiangqi.game.position_problems`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from xiangqi._cliio import writing
 from xiangqi.board import Board
 from xiangqi.core import BLACK, RED, Move
 from xiangqi.errors import XiangqiError
+from xiangqi.game import position_problems
 
 __all__ = ["render_main", "position"]
 
@@ -51,12 +54,14 @@ def _position(source: str, *, game: int, ply: Optional[int]) -> Tuple[Board, Opt
     from xiangqi.convert import read_any
 
     record = None
-    for i, g in enumerate(read_any(source), 1):
-        if i == game:
+    total = 0
+    for total, g in enumerate(read_any(source), 1):
+        if total == game:
             record = g
             break
-    if record is None:
-        raise _Usage(f"{source} has no game {game}")
+    if record is None:  # the same words as `xiangqi convert --game`
+        raise _Usage(f"{source} has no game {game}: it holds {total} game{'s' if total != 1 else ''}"
+                     if total else f"no game in {source}")
     board = record.board()
     moves = record.mainline_moves()
     if ply is not None and not 0 <= ply <= len(moves):
@@ -92,13 +97,13 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _arrows(text: str) -> List[Move]:
+def _arrows(parser: argparse.ArgumentParser, text: str) -> List[Move]:
     out = []
     for tok in filter(None, (t.strip() for t in text.split(","))):
         try:
             out.append(Move.from_iccs(tok))
         except ValueError as exc:
-            raise _Usage(f"--arrows: {exc}") from None
+            parser.error(f"--arrows: {exc}")
     return out
 
 
@@ -125,11 +130,15 @@ def render_main(argv: List[str]) -> int:
         parser.error(f"--size must be positive, not {args.size}")
     if args.game < 1:
         parser.error(f"--game counts from 1, not {args.game}")
+    arrows = _arrows(parser, args.arrows)
     try:
-        arrows = _arrows(args.arrows)
         board, last, errors = _position(args.source, game=args.game, ply=args.ply)
         for err in errors:  # drawn all the same: the position the readable moves reach
             print(f"xiangqi render: warning: {args.source}: game {args.game}: {err}", file=sys.stderr)
+        problems = position_problems(board)
+        if problems:  # a diagram may show any position (a study, a puzzle being set up); say when no game has it
+            print(f"xiangqi render: warning: the position cannot occur in a game ({', '.join(problems)}): "
+                  f"{board.fen()}", file=sys.stderr)
         if args.lastmove and last is None:
             raise _Usage("--lastmove: no move led to this position (a FEN, or ply 0)")
         picture = svg.board(board, orientation=BLACK if args.black else RED,

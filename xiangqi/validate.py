@@ -1386,11 +1386,10 @@ def validate_main(argv: Sequence[str]) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(list(argv))
+        if args.jobs < 0:  # a usage error like argparse's own (usage line, then the error), as in every command
+            parser.error(f"--jobs must be >= 0 (0: one per CPU), not {args.jobs}")
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
-    if args.jobs < 0:
-        print("xiangqi validate: --jobs must be >= 0", file=sys.stderr)
-        return 2
     try:
         inputs = [(p, expand_paths([p])) for p in args.paths]
     except FileNotFoundError as exc:
@@ -1428,7 +1427,19 @@ def validate_main(argv: Sequence[str]) -> int:
         except OSError as exc:
             print(f"xiangqi validate: cannot write the report {args.report}: {reason(exc)}", file=sys.stderr)
             return 2
+    html_stream: Optional[TextIO] = None
+    if html_report is not None:
+        # Opened now, like the report, so that an unwritable path is known before the work, not after it.
+        try:
+            html_stream = guard(open(args.html, "w", encoding="utf-8"), args.html)
+        except OSError as exc:
+            if report_stream is not None and report_stream is not stdout:
+                report_stream.close()
+            print(f"xiangqi validate: cannot write the HTML report {args.html}: {reason(exc)}", file=sys.stderr)
+            return 2
     with contextlib.ExitStack() as inputs_stack:
+        if html_stream is not None:
+            inputs_stack.callback(html_stream.close)
         # Streams (a pipe, a FIFO, /dev/stdin) are read once into temporary files, which the chunk readers
         # can seek and reopen; their reports still name the stream.
         names: Dict[str, str] = {}
@@ -1443,12 +1454,14 @@ def validate_main(argv: Sequence[str]) -> int:
             if regular != f:
                 names[regular] = f
                 files[i] = regular
-        return _validate_files(args, inputs, files, names, jobs, report_stream, summary_stream, html_report)
+        return _validate_files(args, inputs, files, names, jobs, report_stream, summary_stream, html_report,
+                               html_stream)
 
 
 def _validate_files(args: argparse.Namespace, inputs: List[Tuple[str, List[str]]], files: List[str],
                     names: Dict[str, str], jobs: int, report_stream: Optional[TextIO],
-                    summary_stream: TextIO, html_report: "Optional[HtmlReport]") -> int:
+                    summary_stream: TextIO, html_report: "Optional[HtmlReport]",
+                    html_stream: Optional[TextIO]) -> int:
     writer = None
     if report_stream is not None:
         writer = ReportWriter(report_stream, "csv" if str(args.report).lower().endswith(".csv") else "jsonl")
@@ -1487,13 +1500,9 @@ def _validate_files(args: argparse.Namespace, inputs: List[Tuple[str, List[str]]
         if report_stream is not None and report_stream is not summary_stream and args.report != "-":
             report_stream.close()
     summary.seconds = time.perf_counter() - t0
-    if html_report is not None:
-        try:
-            with open(args.html, "w", encoding="utf-8") as html_stream:
-                html_report.write(html_stream, summary)
-        except OSError as exc:
-            print(f"xiangqi validate: cannot write the HTML report: {exc}", file=sys.stderr)
-            return 2
+    if html_report is not None and html_stream is not None:
+        html_report.write(html_stream, summary)  # a failed write is an OutputError naming the file (xiangqi.cli)
+        html_stream.close()
     for path, found in inputs:
         if not any(games_in.get(f) for f in found):
             fmt = "" if args.format == "auto" else f" (read as {args.format})"

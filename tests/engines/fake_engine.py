@@ -13,6 +13,7 @@ the first legal move, except as its mode says (first argument):
   (comma-separated ICCS moves from the start position), everywhere the lie shows;
 * ``script M1,M2,... [CP]``: answers each ``go`` with the next move of the list, cyclically, reporting
   the score ``CP`` (0 by default);
+* ``bare SCORE``: well behaved, but writes its score bare, as ElephantEye does in UCCI (``score SCORE``);
 * ``slow SECONDS``: well behaved, but thinks that long over each move;
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
@@ -146,7 +147,8 @@ def main() -> None:
             if not moves:
                 say("nobestmove")
                 continue
-            say(f"info depth 1 seldepth 1 score cp 0 nodes 1 time 0 pv {moves[0].iccs()}")
+            score = f"score {arg}" if mode == "bare" else "score cp 0"
+            say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {moves[0].iccs()}")
             say(f"bestmove {moves[0].iccs()}")
         elif cmd == "quit":
             if mode == "hang":
