@@ -140,12 +140,15 @@ def test_render_draws_a_position_no_game_reaches_with_one_warning(fen: str, why:
         f"xiangqi render: warning: the position cannot occur in a game ({why}): {board.fen()}"]
 
 
-def test_render_warns_about_the_position_drawn_not_the_start(tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    """A game from kings facing: ply 0 is warned about, the position after the king steps aside is not."""
+def test_render_warns_about_a_start_no_game_reaches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record whose FEN tag has the kings facing: every reader refuses the tag (game.start_board), so render
+    names the bad tag and warns about the position it draws; a game from a sound start draws silently."""
     game = tmp_path / "one.pgn"
     game.write_text(f'[FEN "{FACING} - - 0 1"]\n[Result "*"]\n\n1. e0d0 *\n', encoding="utf-8")
-    assert main(["render", str(game), "--ply", "0", "-o", str(tmp_path / "start.svg")]) == 0
-    assert "cannot occur in a game" in capsys.readouterr().err
-    assert main(["render", str(game), "-o", str(tmp_path / "end.svg")]) == 0
+    assert main(["render", str(game), "-o", str(tmp_path / "start.svg")]) == 0
+    err = capsys.readouterr().err
+    assert "bad FEN tag" in err and "cannot occur in a game" in err
+    sound = tmp_path / "two.pgn"
+    sound.write_text('[Result "*"]\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
+    assert main(["render", str(sound), "-o", str(tmp_path / "end.svg")]) == 0
     assert capsys.readouterr().err == ""
