@@ -202,7 +202,7 @@ DOCSTRING_EXEMPT: FrozenSet[str] = frozenset({
     # engines
     "xiangqi.engine", "xiangqi.match", "xiangqi.engine_server",
     # the board, rules, perft, batch and pictures
-    "xiangqi.core", "xiangqi.position", "xiangqi.errors", "xiangqi.outcome", "xiangqi.notation", "xiangqi.rules",
+    "xiangqi.outcome", "xiangqi.notation", "xiangqi.rules",
     "xiangqi.perft", "xiangqi.perftree", "xiangqi.search", "xiangqi.batch", "xiangqi.display", "xiangqi.svg",
     "xiangqi.render", "xiangqi.cli",
 })
@@ -311,6 +311,27 @@ def docstring_gaps(exempt: FrozenSet[str] = DOCSTRING_EXEMPT) -> List[Tuple[str,
     held = [(q, m) for q, m in gaps if homes[q] not in exempt]
     stale = sorted(exempt - {homes[q] for q, _ in gaps})
     return held + [(mod, "is in DOCSTRING_EXEMPT but has no gap left: remove it from the set") for mod in stale]
+
+
+def raises_as_list(app: Sphinx, what: str, name: str, obj: object, options: Any, lines: List[str]) -> None:
+    """Shows each entry of a ``Raises:`` section as an item of a list (reST would run the entries together into
+    one paragraph): an entry is a line at the section's first indentation, its more indented lines continue it.
+    """
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() != "Raises:":
+            i += 1
+            continue
+        head = len(lines[i]) - len(lines[i].lstrip())
+        base = None
+        i += 1
+        while i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > head):
+            line = lines[i]
+            if line.strip():
+                indent = len(line) - len(line.lstrip())
+                base = indent if base is None else base
+                lines[i] = (line[:indent] + "* " + line[indent:]) if indent == base else "  " + line
+            i += 1
 
 
 def check_docstrings(app: Sphinx, env: BuildEnvironment) -> None:
@@ -434,6 +455,7 @@ def setup(app: Sphinx) -> Dict[str, Any]:
     app.add_directive("c-header", CHeader)
     app.connect("env-check-consistency", check_coverage)
     app.connect("env-check-consistency", check_docstrings)
+    app.connect("autodoc-process-docstring", raises_as_list)
     app.connect("missing-reference", resolve_short)
     app.connect("autodoc-process-signature", dataclass_factories)
     return {"version": "1", "parallel_read_safe": False, "env_version": 1}
