@@ -202,7 +202,7 @@ DOCSTRING_EXEMPT: FrozenSet[str] = frozenset({
     # engines
     "xiangqi.engine", "xiangqi.match", "xiangqi.engine_server",
     # the board, rules, perft, batch and pictures
-    "xiangqi.rules", "xiangqi.batch", "xiangqi.cli",
+    "xiangqi.batch", "xiangqi.cli",
 })
 
 #: Raised for a bug in the library or a subclass's duty, not for bad input: no ``Raises:`` entry needed.
