@@ -194,12 +194,12 @@ class BaseBoard:
     :meth:`pop` calls from two threads are detected after the fact (the move stack and the C undo records no
     longer agree) and raise :class:`~xiangqi.errors.ConcurrentUseError`; the board is then unusable. The check
     costs one length comparison per call; making every method safe would cost a lock per call.
+
+    Raises:
+        :class:`~xiangqi.errors.InvalidFenError` or :class:`TypeError`: ``fen`` is refused, as by :meth:`set_fen`.
     """
 
     def __init__(self, fen: Optional[str] = STARTING_FEN, *, allow_missing_king: bool = False) -> None:
-        """Raises:
-            :class:`InvalidFenError` or :class:`TypeError`: as :meth:`set_fen`.
-        """
         self._alloc(64)
         self.set_fen(_EMPTY_FEN if fen is None else fen, allow_missing_king=fen is None or allow_missing_king)
 

@@ -201,8 +201,6 @@ DOCSTRING_EXEMPT: FrozenSet[str] = frozenset({
     "xiangqi.dhtmlxq", "xiangqi.validate", "xiangqi.convert", "xiangqi.judge", "xiangqi.report_html",
     # engines
     "xiangqi.engine", "xiangqi.match", "xiangqi.engine_server",
-    # the board, rules, perft, batch and pictures
-    "xiangqi.batch", "xiangqi.cli",
 })
 
 #: Raised for a bug in the library or a subclass's duty, not for bad input: no ``Raises:`` entry needed.
