@@ -398,6 +398,10 @@ class SquareSet:
     Operators take another ``SquareSet``, an int bitboard or an iterable of squares; ``~`` complements within
     the 90 squares. Comparisons (``<=``, ``<``, ``>=``, ``>``) are subset and superset tests, and ``==`` also
     compares with an int bitboard.
+
+    Raises:
+        :class:`ValueError`: (the constructor, the operators and the named methods) an iterable holds something
+        other than an int 0–89; an int bitboard is cut to the 90 squares instead.
     """
 
     __slots__ = ("mask",)
@@ -513,7 +517,11 @@ class SquareSet:
         self.mask |= _mask_of([square])
 
     def discard(self, square: Square) -> None:
-        """Remove a square if present."""
+        """Remove a square if present.
+
+        >>> s = SquareSet([3]); s.discard(3); s.discard(3); len(s)
+        0
+        """
         self.mask &= ~_mask_of([square])
 
     def remove(self, square: Square) -> None:
@@ -555,11 +563,19 @@ class SquareSet:
         return SquareSet(self.mask)
 
     def isdisjoint(self, other: _SquaresLike) -> bool:
-        """Whether no square is in both sets."""
+        """Whether no square is in both sets.
+
+        >>> SquareSet([1, 2]).isdisjoint([3]), SquareSet([1, 2]).isdisjoint(SquareSet([2]))
+        (True, False)
+        """
         return not self.mask & _mask_of(other)
 
     def issubset(self, other: _SquaresLike) -> bool:
-        """Whether every square of this set is in ``other``."""
+        """Whether every square of this set is in ``other``.
+
+        >>> SquareSet([1]).issubset([1, 2]), SquareSet([1, 5]).issubset([1, 2])
+        (True, False)
+        """
         return not self.mask & ~_mask_of(other)
 
     def issuperset(self, other: _SquaresLike) -> bool:
@@ -567,7 +583,11 @@ class SquareSet:
         return not _mask_of(other) & ~self.mask
 
     def union(self, other: _SquaresLike) -> "SquareSet":
-        """``self | other``."""
+        """``self | other``.
+
+        >>> SquareSet([1]).union([2]).squares()
+        [1, 2]
+        """
         return self | other
 
     def intersection(self, other: _SquaresLike) -> "SquareSet":
@@ -583,7 +603,11 @@ class SquareSet:
         return self ^ other
 
     def update(self, *others: _SquaresLike) -> None:
-        """Add the squares of every argument."""
+        """Add the squares of every argument.
+
+        >>> s = SquareSet([1]); s.update([2], SquareSet([3])); s.squares()
+        [1, 2, 3]
+        """
         for o in others:
             self.mask |= _mask_of(o)
 
@@ -601,11 +625,19 @@ class SquareSet:
         self.mask ^= _mask_of(other)
 
     def tolist(self) -> "list[bool]":
-        """90 booleans, square 0 first."""
+        """90 booleans, square 0 first.
+
+        >>> flags = SquareSet([0, 89]).tolist(); len(flags), flags[0], flags[1], flags[89]
+        (90, True, False, True)
+        """
         return [bool(self.mask >> i & 1) for i in range(90)]
 
     def squares(self) -> "list[Square]":
-        """The squares as a sorted list."""
+        """The squares as a sorted list.
+
+        >>> SquareSet([89, 4, 0]).squares()
+        [0, 4, 89]
+        """
         return list(self)
 
     def __repr__(self) -> str:

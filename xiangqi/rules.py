@@ -753,11 +753,28 @@ class Ruling(NamedTuple):
         return None if self.outcome.winner is None else not self.outcome.winner
 
     def side(self, color: Color) -> Optional[SideJudgement]:
-        """The judgement of ``color``'s moves (repetition rulings)."""
+        """The judgement of ``color``'s moves (repetition rulings).
+
+        >>> from xiangqi import Board
+        >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")
+        >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+        >>> ruling = judge(board)
+        >>> ruling.side(True) is ruling.red, ruling.winner, ruling.loser
+        (True, False, True)
+        """
         return self.red if color else self.black
 
     def explain(self) -> str:
-        """The reason and the loop move by move (English and Chinese)."""
+        """The reason and the loop move by move (English and Chinese).
+
+        >>> from xiangqi import Board
+        >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")
+        >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+        >>> print("\\n".join(judge(board).explain().splitlines()[2:5]))
+        Red: perpetual check / 长将
+        Black: allowed / 允许着法
+          ply 1: Red a8a9 (red rook): check
+        """
         lines = [self.outcome.reason, self.outcome.reason_zh]
         for sj in (self.red, self.black):
             if sj is None:
