@@ -309,9 +309,9 @@ def validate(positions: Positions, *, threads: int = 1) -> npt.NDArray[np.int8]:
 
     Raises:
         :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-        or ``status`` is not an ``int8`` array.
+            or ``status`` is not an ``int8`` array.
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-        ``status`` of the wrong length or not writable and C-contiguous.
+            ``status`` of the wrong length or not writable and C-contiguous.
     """
     src = _source(positions)
     status = np.empty(src.n, dtype=np.int8)
@@ -340,9 +340,9 @@ def pack(positions: Positions, *, threads: int = 1,
 
     Raises:
         :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-        or ``status`` is not an ``int8`` array.
+            or ``status`` is not an ``int8`` array.
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-        ``status`` of the wrong length or not writable and C-contiguous.
+            ``status`` of the wrong length or not writable and C-contiguous.
     """
     return _fill(_source(positions), threads, status, (PACKED_SIZE,), np.uint8, "uint8_t[]", lib.xq_batch_pack,
                  "xq_batch_pack")
@@ -358,9 +358,9 @@ def unpack(packed: npt.NDArray[np.uint8], *, threads: int = 1,
 
     Raises:
         :class:`TypeError`: ``packed`` is not a numpy array (or its dtype is not ``uint8``), or as :func:`pack`
-        for ``status``.
+            for ``status``.
         :class:`ValueError`: its shape is not ``(N, PACKED_SIZE)`` or it is not C-contiguous, or as
-        :func:`pack` for ``threads`` and ``status``.
+            :func:`pack` for ``threads`` and ``status``.
     """
     if not isinstance(packed, np.ndarray):
         raise TypeError(f"unpack expects a packed uint8 array, not {type(packed).__name__}")
@@ -378,9 +378,9 @@ def fens(positions: Positions, *, threads: int = 1,
 
     Raises:
         :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-        or ``status`` is not an ``int8`` array.
+            or ``status`` is not an ``int8`` array.
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-        ``status`` of the wrong length or not writable and C-contiguous.
+            ``status`` of the wrong length or not writable and C-contiguous.
     """
     src = _source(positions)
     threads = _check_threads(threads)
@@ -416,9 +416,9 @@ def legal_moves(positions: Positions, *, threads: int = 1, status: Optional[npt.
 
     Raises:
         :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-        or ``status`` is not an ``int8`` array.
+            or ``status`` is not an ``int8`` array.
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-        ``status`` of the wrong length or not writable and C-contiguous.
+            ``status`` of the wrong length or not writable and C-contiguous.
     """
     src = _source(positions)
     threads = _check_threads(threads)
@@ -459,9 +459,9 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
 
     Raises:
         :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-        or ``status`` is not an ``int8`` array.
+            or ``status`` is not an ``int8`` array.
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-        ``status`` of the wrong length or not writable and C-contiguous.
+            ``status`` of the wrong length or not writable and C-contiguous.
         :class:`ValueError`: ``depth`` is negative (or above 2**31 - 1).
         :class:`TypeError`: ``depth`` is not an integer.
     """
@@ -483,9 +483,9 @@ def zobrist(positions: Positions, *, threads: int = 1,
 
     Raises:
         :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-        or ``status`` is not an ``int8`` array.
+            or ``status`` is not an ``int8`` array.
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-        ``status`` of the wrong length or not writable and C-contiguous.
+            ``status`` of the wrong length or not writable and C-contiguous.
     """
     return _fill(_source(positions), threads, status, (), np.uint64, "uint64_t[]", lib.xq_batch_zobrist,
                  "xq_batch_zobrist")
@@ -505,9 +505,9 @@ def attack_maps(positions: Positions, *, threads: int = 1,
 
     Raises:
         :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-        or ``status`` is not an ``int8`` array.
+            or ``status`` is not an ``int8`` array.
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-        ``status`` of the wrong length or not writable and C-contiguous.
+            ``status`` of the wrong length or not writable and C-contiguous.
     """
     return _fill(_source(positions), threads, status, (2, 10, 9), np.uint8, "uint8_t[]", lib.xq_batch_attack_maps,
                  "xq_batch_attack_maps")
@@ -530,9 +530,9 @@ def planes(positions: Positions, *, view: View = "absolute", threads: int = 1,
 
     Raises:
         :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-        or ``status`` is not an ``int8`` array.
+            or ``status`` is not an ``int8`` array.
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-        ``status`` of the wrong length or not writable and C-contiguous.
+            ``status`` of the wrong length or not writable and C-contiguous.
         :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)
@@ -555,9 +555,9 @@ def legal_mask(positions: Positions, *, view: View = "absolute", threads: int = 
 
     Raises:
         :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-        or ``status`` is not an ``int8`` array.
+            or ``status`` is not an ``int8`` array.
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-        ``status`` of the wrong length or not writable and C-contiguous.
+            ``status`` of the wrong length or not writable and C-contiguous.
         :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)

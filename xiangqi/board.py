@@ -73,7 +73,7 @@ class Board(BaseBoard):
 
         Raises:
             :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: as
-            :meth:`parse_chinese`; the board is unchanged.
+                :meth:`parse_chinese`; the board is unchanged.
         """
         move = self.parse_chinese(text)
         self.push(move)
@@ -112,7 +112,7 @@ class Board(BaseBoard):
 
         Raises:
             :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: as
-            :meth:`parse_wxf`; the board is unchanged.
+                :meth:`parse_wxf`; the board is unchanged.
         """
         move = self.parse_wxf(text)
         self.push(move)
@@ -159,7 +159,7 @@ class Board(BaseBoard):
 
         Raises:
             :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: as
-            :meth:`parse_move`; the board is unchanged.
+                :meth:`parse_move`; the board is unchanged.
         """
         move = self.parse_move(text, one_based=one_based)
         self.push(move)

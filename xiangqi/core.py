@@ -401,7 +401,7 @@ class SquareSet:
 
     Raises:
         :class:`ValueError`: (the constructor, the operators and the named methods) an iterable holds something
-        other than an int 0–89; an int bitboard is cut to the 90 squares instead.
+            other than an int 0–89; an int bitboard is cut to the 90 squares instead.
     """
 
     __slots__ = ("mask",)

@@ -1118,7 +1118,7 @@ def parse_game(fen: Optional[str], tokens: Iterable[str], *, notation: str = "au
 
     Raises:
         :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: a token does not
-        read as a legal move; the message names the token, its ply (0-based) and the position before it.
+            read as a legal move; the message names the token, its ply (0-based) and the position before it.
         :class:`InvalidFenError`: ``fen`` cannot be read.
         :class:`ValueError`: ``notation`` is none of those four.
         :class:`TypeError`: ``tokens`` is a :class:`str` (pass a list: ``text.split()``) or holds a non-str.
@@ -1342,7 +1342,7 @@ def convert_game(fen: Optional[str], tokens: Iterable[str], *, to: str = "iccs",
 
     Raises:
         :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: a token does not
-        read as a legal move; the message names the token, its ply (0-based) and the position before it.
+            read as a legal move; the message names the token, its ply (0-based) and the position before it.
         :class:`InvalidFenError`: ``fen`` cannot be read.
         :class:`ValueError`: ``notation`` or ``to`` names no notation.
         :class:`TypeError`: ``tokens`` is a :class:`str` (pass a list: ``text.split()``) or holds a non-str.

@@ -226,8 +226,8 @@ class BaseBoard:
 
         Raises:
             :class:`InvalidFenError`: the FEN cannot be read (its ``offset`` says where), holds more pieces than a
-            side has, or a side has no king and ``allow_missing_king`` is false (a position being set up:
-            :meth:`status` then reports it). The board is left as it was.
+                side has, or a side has no king and ``allow_missing_king`` is false (a position being set up:
+                :meth:`status` then reports it). The board is left as it was.
             :class:`TypeError`: ``fen`` is not a :class:`str`.
         """
         if not isinstance(fen, str):
@@ -311,7 +311,7 @@ class BaseBoard:
             :class:`TypeError`: ``piece`` is neither a :class:`Piece` nor ``None``.
             :class:`ValueError`: ``square`` is not an int 0–89.
             :class:`InvalidFenError`: the board cannot hold the result (a second king, a sixth pawn); it is
-            left as it was.
+                left as it was.
         """
         sq = _square_index(square)
         if piece is not None and not isinstance(piece, Piece):
@@ -403,9 +403,9 @@ class BaseBoard:
         Raises:
             :class:`ValueError`: ``f`` does not map the 90 squares one to one onto themselves.
             :class:`InvalidFenError`: the position cannot hold the result (never for a one-to-one map; kept for
-            the placement check it goes through).
+                the placement check it goes through).
             :class:`IllegalMoveError`: a transformed move of the stack cannot be played (a piece would land on a
-            king, say).
+                king, say).
         """
         image = [f(s) for s in range(90)]
         if sorted(image) != list(range(90)):

@@ -36,9 +36,9 @@ def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[
 
     Raises:
         :class:`ValueError`: ``source`` is neither a file nor a FEN, ``ply`` is given with a FEN or is outside
-        the game, or the file has no ``game``-th game.
+            the game, or the file has no ``game``-th game.
         :class:`~xiangqi.errors.XiangqiError`: bad data (a FEN that does not read, a record that is not one:
-        :class:`~xiangqi.errors.InvalidFenError`, :class:`~xiangqi.errors.InvalidRecordError`, ...).
+            :class:`~xiangqi.errors.InvalidFenError`, :class:`~xiangqi.errors.InvalidRecordError`, ...).
         :class:`OSError`: the file cannot be read.
     """
     board, last, _ = _position(source, game=game, ply=ply)

@@ -192,7 +192,7 @@ class Searcher:
 
         Raises:
             :class:`ValueError`: ``depth`` is outside 1 to :data:`MAX_DEPTH`, ``nodes`` outside 1 to 2**64 - 1,
-            or a time outside 0 to 1e9 seconds.
+                or a time outside 0 to 1e9 seconds.
             :class:`~xiangqi.errors.InvalidFenError`: the board does not have both kings.
         """
         max_depth = MAX_DEPTH if depth is None else depth

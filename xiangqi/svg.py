@@ -387,8 +387,8 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
 
     Raises:
         :class:`ValueError`: ``size`` is not positive, ``style`` is not one of :data:`STYLES`, ``colors`` has an
-        unknown key, ``river`` is not four characters the pictures have glyphs for, or a square (``check``,
-        ``fill``, ``squares``, ``arrows``) is neither 0–89 nor a square name.
+            unknown key, ``river`` is not four characters the pictures have glyphs for, or a square (``check``,
+            ``fill``, ``squares``, ``arrows``) is neither 0–89 nor a square name.
     """
     _check_size(size)
     look = _look(style, distinguish, colors)
@@ -459,7 +459,7 @@ def piece(piece: Piece, *, size: Optional[int] = None, style: str = "chinese", d
 
     Raises:
         :class:`ValueError`: ``size`` is not positive, ``style`` is not one of :data:`STYLES`, or ``colors``
-        has an unknown key.
+            has an unknown key.
     """
     _check_size(size)
     look = _look(style, distinguish, colors)

@@ -350,7 +350,8 @@ def raises_as_list(app: Sphinx, what: str, name: str, obj: object, options: Any,
             if line.strip():
                 indent = len(line) - len(line.lstrip())
                 base = indent if base is None else base
-                lines[i] = (line[:indent] + "* " + line[indent:]) if indent == base else "  " + line
+                # an entry becomes an item; its continuation lines line up with the item's text
+                lines[i] = " " * base + ("* " if indent == base else "  ") + line.lstrip()
             i += 1
 
 
