@@ -220,6 +220,30 @@ def test_every_public_name_is_in_the_reference(site: Path) -> None:
     assert "xiangqi.Board" not in documented and "xiangqi.board.Board" in documented
 
 
+
+def test_docstring_check_finds_a_missing_example_and_raises_section(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/_ext/xqdocs.docstring_gaps (run by the build): an example per public function and class, a
+    ``Raises:`` section naming what a callable raises itself, and an exemption set that cannot go stale."""
+    _sphinx()
+    import xqdocs
+
+    from xiangqi import core, position
+
+    assert xqdocs.docstring_gaps() == []
+    monkeypatch.setattr(core.square, "__doc__", "The square at ``file`` and ``rank``.")
+    monkeypatch.setattr(core.parse_square, "__doc__", core.parse_square.__doc__.replace("Raises:", "Raises"))
+    doc = position.BaseBoard.push.__doc__
+    monkeypatch.setattr(position.BaseBoard.push, "__doc__", re.sub(r"\bIllegalMoveError\b", "Error", doc))
+    assert sorted(xqdocs.docstring_gaps()) == [
+        ("xiangqi.core.parse_square", "raises ValueError but its docstring has no 'Raises:' section"),
+        ("xiangqi.core.square", "has no example (>>>) in its docstring"),
+        ("xiangqi.position.BaseBoard.push", "raises IllegalMoveError but its 'Raises:' section does not name it"),
+    ]
+    monkeypatch.undo()
+    assert xqdocs.docstring_gaps(xqdocs.DOCSTRING_EXEMPT | {"xiangqi.core"}) == [
+        ("xiangqi.core", "is in DOCSTRING_EXEMPT but has no gap left: remove it from the set")]
+
+
 def test_cli_help_lists_every_command(site: Path) -> None:
     import xqdocs
 

@@ -122,7 +122,11 @@ MOVE_INDEX, MOVE_LOOKUP = _build_move_index()
 
 
 def status_message(code: int) -> str:
-    """The C core's name for a status code (``0`` is ``'ok'``)."""
+    """The C core's name for a status code (``0`` is ``'ok'``).
+
+    >>> status_message(OK), status_message(FEN_SYNTAX), status_message(FEN_POSITION)
+    ('ok', 'malformed FEN', 'unusable position')
+    """
     return _ffi.status_str(int(code))
 
 
@@ -297,7 +301,18 @@ def _fill(src: _Source, threads: int, status: Optional[npt.NDArray[np.int8]], ta
 
 
 def validate(positions: Positions, *, threads: int = 1) -> npt.NDArray[np.int8]:
-    """The status of each position: :data:`OK` (0) or a negative code (see :func:`status_message`)."""
+    """The status of each position: :data:`OK` (0) or a negative code (see :func:`status_message`).
+
+    >>> from xiangqi import STARTING_FEN
+    >>> validate([STARTING_FEN, "bad fen", "4k4/9/9/9/9/9/9/9/9/9 w"]).tolist()  # the last has no red king
+    [0, -1, -2]
+
+    Raises:
+        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
+            or ``status`` is not an ``int8`` array.
+        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
+            ``status`` of the wrong length or not writable and C-contiguous.
+    """
     src = _source(positions)
     status = np.empty(src.n, dtype=np.int8)
     _fill(src, threads, status, (), np.uint64, "uint64_t[]", lib.xq_batch_zobrist, "xq_batch_zobrist")
@@ -317,6 +332,17 @@ def pack(positions: Positions, *, threads: int = 1,
     that cannot be read become all-zero records, which every batch function
     reports as :data:`FEN_POSITION`. Feed the array back to any batch function,
     or to :func:`unpack` / :func:`fens`.
+
+    >>> from xiangqi import STARTING_FEN
+    >>> packed = pack([STARTING_FEN, "bad fen"])
+    >>> packed.shape, packed.dtype.name, int(packed[1].sum())
+    ((2, 52), 'uint8', 0)
+
+    Raises:
+        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
+            or ``status`` is not an ``int8`` array.
+        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
+            ``status`` of the wrong length or not writable and C-contiguous.
     """
     return _fill(_source(positions), threads, status, (PACKED_SIZE,), np.uint8, "uint8_t[]", lib.xq_batch_pack,
                  "xq_batch_pack")
@@ -324,7 +350,18 @@ def pack(positions: Positions, *, threads: int = 1,
 
 def unpack(packed: npt.NDArray[np.uint8], *, threads: int = 1,
            status: Optional[npt.NDArray[np.int8]] = None) -> List[Optional[Board]]:
-    """Boards from a packed array (``None`` for records that hold no valid position)."""
+    """Boards from a packed array (``None`` for records that hold no valid position).
+
+    >>> from xiangqi import STARTING_FEN
+    >>> unpack(pack([STARTING_FEN, "bad fen"]))
+    [Board('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1'), None]
+
+    Raises:
+        :class:`TypeError`: ``packed`` is not a numpy array (or its dtype is not ``uint8``), or as :func:`pack`
+            for ``status``.
+        :class:`ValueError`: its shape is not ``(N, PACKED_SIZE)`` or it is not C-contiguous, or as
+            :func:`pack` for ``threads`` and ``status``.
+    """
     if not isinstance(packed, np.ndarray):
         raise TypeError(f"unpack expects a packed uint8 array, not {type(packed).__name__}")
     _from_packed(packed)  # validates dtype, shape and layout before anything runs
@@ -333,7 +370,18 @@ def unpack(packed: npt.NDArray[np.uint8], *, threads: int = 1,
 
 def fens(positions: Positions, *, threads: int = 1,
          status: Optional[npt.NDArray[np.int8]] = None) -> List[str]:
-    """The FEN of each position (``''`` for items that cannot be read)."""
+    """The FEN of each position (``''`` for items that cannot be read).
+
+    >>> from xiangqi import Board
+    >>> fens([Board("4k4/9/9/9/9/9/9/9/9/3K5 r"), "bad fen"])
+    ['4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1', '']
+
+    Raises:
+        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
+            or ``status`` is not an ``int8`` array.
+        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
+            ``status`` of the wrong length or not writable and C-contiguous.
+    """
     src = _source(positions)
     threads = _check_threads(threads)
     st = _status_out(status, src.n)
@@ -360,6 +408,17 @@ def legal_moves(positions: Positions, *, threads: int = 1, status: Optional[npt.
     ``int64`` of length N + 1: position ``i``'s moves are
     ``moves[offsets[i]:offsets[i + 1]]``, in the order of
     :meth:`Board.legal_move_codes`. Unreadable items have no moves.
+
+    >>> from xiangqi import STARTING_FEN, Move
+    >>> moves, offsets = legal_moves([STARTING_FEN, "bad fen"])
+    >>> offsets.tolist(), Move.from_code(int(moves[0])) in Board().legal_moves
+    ([0, 44, 44], True)
+
+    Raises:
+        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
+            or ``status`` is not an ``int8`` array.
+        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
+            ``status`` of the wrong length or not writable and C-contiguous.
     """
     src = _source(positions)
     threads = _check_threads(threads)
@@ -394,6 +453,18 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     Work is split by position, so ``threads`` helps when there are many
     positions; for one deep perft use :func:`xiangqi.perft` with ``threads``. ``depth``: 0 to
     :data:`~xiangqi.position.MAX_PERFT_DEPTH`, as everywhere (:func:`~xiangqi.position.check_depth`).
+
+    >>> from xiangqi import STARTING_FEN
+    >>> perft([STARTING_FEN, "bad fen"], 2).tolist()
+    [1920, 0]
+
+    Raises:
+        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
+            or ``status`` is not an ``int8`` array.
+        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
+            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`ValueError`: ``depth`` is outside 0 to :data:`~xiangqi.position.MAX_PERFT_DEPTH`.
+        :class:`TypeError`: ``depth`` is not an integer.
     """
     d = check_depth(depth)
     b = 1 if bulk else 0
@@ -404,7 +475,17 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
 
 def zobrist(positions: Positions, *, threads: int = 1,
             status: Optional[npt.NDArray[np.int8]] = None) -> npt.NDArray[np.uint64]:
-    """Zobrist keys, equal to :meth:`Board.zobrist_hash`: ``uint64[N]``, 0 for unreadable items."""
+    """Zobrist keys, equal to :meth:`Board.zobrist_hash`: ``uint64[N]``, 0 for unreadable items.
+
+    >>> int(zobrist([Board()])[0]) == Board().zobrist_hash()
+    True
+
+    Raises:
+        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
+            or ``status`` is not an ``int8`` array.
+        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
+            ``status`` of the wrong length or not writable and C-contiguous.
+    """
     return _fill(_source(positions), threads, status, (), np.uint64, "uint64_t[]", lib.xq_batch_zobrist,
                  "xq_batch_zobrist")
 
@@ -415,6 +496,17 @@ def attack_maps(positions: Positions, *, threads: int = 1,
 
     ``[i, int(color)]`` equals ``Board(positions[i]).attack_map(color)`` (row 0
     is rank 9): index 0 is Black, 1 is Red.
+
+    >>> from xiangqi import STARTING_FEN
+    >>> maps = attack_maps([STARTING_FEN])
+    >>> maps.shape, int(maps[0, 1, 8, 4])  # e1: Red's king and both advisors
+    ((1, 2, 10, 9), 3)
+
+    Raises:
+        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
+            or ``status`` is not an ``int8`` array.
+        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
+            ``status`` of the wrong length or not writable and C-contiguous.
     """
     return _fill(_source(positions), threads, status, (2, 10, 9), np.uint8, "uint8_t[]", lib.xq_batch_attack_maps,
                  "xq_batch_attack_maps")
@@ -429,6 +521,18 @@ def planes(positions: Positions, *, view: View = "absolute", threads: int = 1,
     planes 0-6 the side to move's pieces, 7-13 the opponent's, and Black's
     positions turned 180 degrees so the side to move is always at the bottom.
     Plane 14: all ones when Red is to move.
+
+    >>> from xiangqi import STARTING_FEN
+    >>> x = planes([STARTING_FEN])
+    >>> x.shape, int(x[0, :14].sum()), int(x[0, 14].sum())  # 32 pieces; Red to move
+    ((1, 15, 10, 9), 32, 90)
+
+    Raises:
+        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
+            or ``status`` is not an ``int8`` array.
+        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
+            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)
     return _fill(_source(positions), threads, status, (NUM_PLANES, 10, 9), np.uint8, "uint8_t[]",
@@ -442,6 +546,18 @@ def legal_mask(positions: Positions, *, view: View = "absolute", threads: int = 
 
     With ``view="side_to_move"`` the moves of positions with Black to move are
     turned 180 degrees first (``move_index(m, turn=BLACK)``), as in :func:`planes`.
+
+    >>> from xiangqi import STARTING_FEN, Move
+    >>> mask = legal_mask([STARTING_FEN])
+    >>> mask.shape, int(mask.sum()), bool(mask[0, move_index(Move.from_iccs("h2e2"))])
+    ((1, 2086), 44, True)
+
+    Raises:
+        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
+            or ``status`` is not an ``int8`` array.
+        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
+            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)
     return _fill(_source(positions), threads, status, (NUM_MOVES,), np.bool_, "uint8_t[]",
@@ -457,8 +573,15 @@ def move_index(move: Union[Move, int], *, turn: Optional[Color] = None) -> int:
 
     ``turn=BLACK`` gives the index in Black's side-to-move view (the move
     turned 180 degrees, as :func:`legal_mask` with ``view="side_to_move"``
-    does); ``None`` or ``RED`` the absolute index. Raises :class:`ValueError`
-    for a move that can never be legal.
+    does); ``None`` or ``RED`` the absolute index.
+
+    >>> from xiangqi import BLACK
+    >>> move_index(Move.from_iccs("h2e2")), move_index(Move.from_iccs("b7e7"), turn=BLACK)
+    (576, 576)
+
+    Raises:
+        :class:`ValueError`: ``move`` is not a move code, or a move that can never be legal (``a0b1``).
+        :class:`TypeError`: ``move`` is neither a :class:`Move` nor an integer.
     """
     code = move.code if isinstance(move, Move) else operator.index(move)
     f, t = code >> 7, code & 127
@@ -473,7 +596,16 @@ def move_index(move: Union[Move, int], *, turn: Optional[Color] = None) -> int:
 
 
 def index_move(index: int, *, turn: Optional[Color] = None) -> Move:
-    """The move with a :data:`MOVE_INDEX` index (the inverse of :func:`move_index`)."""
+    """The move with a :data:`MOVE_INDEX` index (the inverse of :func:`move_index`).
+
+    >>> from xiangqi import BLACK
+    >>> index_move(576), index_move(576, turn=BLACK)
+    (Move.from_iccs('h2e2'), Move.from_iccs('b7e7'))
+
+    Raises:
+        :class:`ValueError`: ``index`` is outside 0 to ``NUM_MOVES - 1``.
+        :class:`TypeError`: ``index`` is not an integer.
+    """
     i = operator.index(index)
     if not 0 <= i < NUM_MOVES:
         raise ValueError(f"move index out of range: {index!r} (expected 0-{NUM_MOVES - 1})")
@@ -489,6 +621,13 @@ def rotate_codes(codes: npt.ArrayLike) -> npt.NDArray[np.uint16]:
 
     Maps the moves of a Black position to and from the side-to-move view:
     ``MOVE_INDEX[i]`` in that view is ``rotate_codes(MOVE_INDEX)[i]`` on the board.
+
+    >>> [Move.from_code(int(c)) for c in rotate_codes([Move.from_iccs("h2e2").code])]
+    [Move.from_iccs('b7e7')]
+
+    Raises:
+        :class:`TypeError`: the codes are not integers.
+        :class:`ValueError`: a code is not ``from << 7 | to`` with squares 0–89.
     """
     arr = np.asarray(codes)
     if arr.size == 0:  # [] reads as float64: an empty input has no codes to check

@@ -41,35 +41,96 @@ class Board(BaseBoard):
     # Notation (implemented in xiangqi.notation).
 
     def chinese(self, move: Move, *, traditional: bool = False, fullwidth: bool = True, compact: bool = False) -> str:
-        """The move in Chinese notation, e.g. ``炮二平五`` (see :func:`xiangqi.notation.format_chinese`)."""
+        """The move in Chinese notation, e.g. ``炮二平五`` (see :func:`xiangqi.notation.format_chinese`).
+
+        >>> Board().chinese(Move.from_iccs("h2e2")), Board().chinese(Move.from_iccs("h0g2"), fullwidth=False)
+        ('炮二平五', '马二进三')
+
+        Raises:
+            :class:`IllegalMoveError`: ``move`` is not legal here.
+        """
         return notations.format_chinese(self, move, traditional=traditional, fullwidth=fullwidth, compact=compact)
 
     def parse_chinese(self, text: str) -> Move:
-        """Parse Chinese notation (simplified or traditional) into a legal move."""
+        """Parse Chinese notation (simplified or traditional) into a legal move.
+
+        >>> Board().parse_chinese("炮二平五"), Board().parse_chinese("馬二進三")
+        (Move.from_iccs('h2e2'), Move.from_iccs('h0g2'))
+
+        Raises:
+            :class:`InvalidMoveError`: ``text`` is not Chinese notation.
+            :class:`IllegalMoveError`: no legal move here fits it (the message says why).
+            :class:`AmbiguousMoveError`: more than one legal move fits it (the message names the pieces).
+        """
         return notations.parse_chinese(self, text)
 
     def push_chinese(self, text: str) -> Move:
-        """Parse Chinese notation, play the move and return it."""
+        """Parse Chinese notation, play the move and return it.
+
+        >>> board = Board(); board.push_chinese("炮二平五"); board.turn
+        Move.from_iccs('h2e2')
+        False
+
+        Raises:
+            :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: as
+                :meth:`parse_chinese`; the board is unchanged.
+        """
         move = self.parse_chinese(text)
         self.push(move)
         return move
 
     def wxf(self, move: Move) -> str:
-        """The move in WXF letters, e.g. ``C2.5``."""
+        """The move in WXF letters, e.g. ``C2.5``.
+
+        >>> Board().wxf(Move.from_iccs("h2e2"))
+        'C2.5'
+
+        Raises:
+            :class:`IllegalMoveError`: ``move`` is not legal here.
+        """
         return notations.format_wxf(self, move)
 
     def parse_wxf(self, text: str) -> Move:
-        """Parse WXF notation into a legal move."""
+        """Parse WXF notation into a legal move.
+
+        >>> Board().parse_wxf("C2.5"), Board().parse_wxf("h2+3")
+        (Move.from_iccs('h2e2'), Move.from_iccs('h0g2'))
+
+        Raises:
+            :class:`InvalidMoveError`: ``text`` is not WXF.
+            :class:`IllegalMoveError`: no legal move here fits it (the message says why).
+            :class:`AmbiguousMoveError`: more than one legal move fits it (the message names the pieces).
+        """
         return notations.parse_wxf(self, text)
 
     def push_wxf(self, text: str) -> Move:
-        """Parse WXF notation, play the move and return it."""
+        """Parse WXF notation, play the move and return it.
+
+        >>> board = Board(); board.push_wxf("C2.5"); board.fen().split()[0]
+        Move.from_iccs('h2e2')
+        'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR'
+
+        Raises:
+            :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: as
+                :meth:`parse_wxf`; the board is unchanged.
+        """
         move = self.parse_wxf(text)
         self.push(move)
         return move
 
     def parse_move(self, text: str, *, one_based: bool = False) -> Move:
-        """Parse a move in any notation this library reads (Chinese, WXF, ICCS)."""
+        """Parse a move in any notation this library reads (Chinese, WXF, ICCS); see
+        :func:`xiangqi.notation.parse_move`.
+
+        >>> board = Board()
+        >>> board.parse_move("炮二平五") == board.parse_move("C2.5") == board.parse_move("h2e2")
+        True
+
+        Raises:
+            :class:`InvalidMoveError`: ``text`` is not a move in any of these notations.
+            :class:`IllegalMoveError`: no legal move here fits it (the message says why).
+            :class:`AmbiguousMoveError`: more than one legal move fits it (the message names the pieces).
+        """
         return notations.parse_move(self, text, one_based=one_based)
 
     def variation_text(self, moves: "Iterable[Move]", *, notation: str = "chinese", traditional: bool = False,
@@ -78,13 +139,28 @@ class Board(BaseBoard):
 
         ``notation`` is ``"chinese"``, ``"wxf"`` or ``"iccs"`` (python-chess's ``variation_san``); a line
         starting with Black to move begins ``12...``. Every move must be legal in turn
-        (:class:`IllegalMoveError` names the first that is not); the board is not changed.
+        the board is not changed.
+
+        >>> Board().variation_text([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")], notation="wxf")
+        '1. C2.5 H8+7'
+
+        Raises:
+            :class:`IllegalMoveError`: a move is not legal in turn (the first such is named).
+            :class:`ValueError`: ``notation`` is none of the three.
         """
         return notations.format_variation(self, list(moves), to=notation, traditional=traditional,
                                           fullwidth=fullwidth)
 
     def push_move(self, text: str, *, one_based: bool = False) -> Move:
-        """Parse a move in any notation, play it and return it."""
+        """Parse a move in any notation, play it and return it.
+
+        >>> board = Board(); [board.push_move(t) for t in ("炮二平五", "h9g7", "H2+3")]
+        [Move.from_iccs('h2e2'), Move.from_iccs('h9g7'), Move.from_iccs('h0g2')]
+
+        Raises:
+            :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: as
+                :meth:`parse_move`; the board is unchanged.
+        """
         move = self.parse_move(text, one_based=one_based)
         self.push(move)
         return move
@@ -94,8 +170,16 @@ class Board(BaseBoard):
 
         Checkmate and stalemate lose for the side to move; repetition rulings
         and the natural move limit come from :mod:`xiangqi.rules` when
-        available. A position without both kings (being set up) has no
-        outcome: it raises :class:`~xiangqi.errors.InvalidFenError`.
+        available. ``rules`` is ``"axf"`` (Asian) or ``"cxa"`` (Chinese).
+
+        >>> Board().outcome() is None
+        True
+        >>> Board("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b").outcome()
+        Outcome(termination=<Termination.CHECKMATE: 1>, winner=True, reason='Black is checkmated and loses', reason_zh='黑方被将死，负')
+
+        Raises:
+            :class:`InvalidFenError`: a side has no king (a position being set up has no outcome).
+            :class:`ValueError`: ``rules`` names no rule set.
         """
         self._require_kings("outcome()")
         if not self.legal_moves:
@@ -111,12 +195,26 @@ class Board(BaseBoard):
         return rulings.adjudicate(self, rules=rules_name(rules))
 
     def result(self, *, rules: str = "axf") -> str:
-        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` from :meth:`outcome`, or ``"*"`` while the game goes on."""
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` from :meth:`outcome`, or ``"*"`` while the game goes on.
+
+        >>> Board().result(), Board("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b").result()
+        ('*', '1-0')
+
+        Raises:
+            :class:`InvalidFenError` or :class:`ValueError`: as :meth:`outcome`.
+        """
         outcome = self.outcome(rules=rules)
         return "*" if outcome is None else outcome.result()
 
     def is_game_over(self) -> bool:
-        """Whether :meth:`outcome` is not ``None``."""
+        """Whether :meth:`outcome` is not ``None`` (under the Asian rules).
+
+        >>> Board().is_game_over(), Board("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b").is_game_over()
+        (False, True)
+
+        Raises:
+            :class:`InvalidFenError`: as :meth:`outcome`.
+        """
         return self.outcome() is not None
 
     def diagram(self, *, chinese: bool = False) -> str:
@@ -124,6 +222,9 @@ class Board(BaseBoard):
 
         ``chinese=True`` draws Red's pieces as 帅仕相俥傌炮兵 and Black's as 将士象车马砲卒, every cell one
         full-width character (empty points ．), so the columns line up under ａ…ｉ in a terminal.
+
+        >>> print(Board("4k4/9/9/9/9/9/9/9/9/4K4 w").diagram(chinese=True).splitlines()[0])
+        9 ．．．．将．．．．
         """
         codes = self.piece_codes()
         rows = []
@@ -156,18 +257,41 @@ class Board(BaseBoard):
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the current position has occurred at least ``count`` times (back to the last capture).
 
-        ``count`` must be at least 2 (:class:`ValueError` otherwise).
+        >>> board = Board()
+        >>> for text in ("h2e2", "h9g7", "e2h2", "g7h9") * 2: _ = board.push_iccs(text)
+        >>> board.is_repetition(3), board.is_repetition(4)
+        (True, False)
+
+        Raises:
+            :class:`ValueError`: ``count`` is less than 2.
         """
         return rulings.is_repetition(self, count)
 
     def can_claim_draw(self, rules: str = "axf") -> bool:
-        """Whether a draw can be claimed: the natural limit, or a repetition where nobody alone breaks the rules."""
+        """Whether a draw can be claimed: the natural limit, or a repetition where nobody alone breaks the rules.
+
+        >>> board = Board()
+        >>> for text in ("h2e2", "h9g7", "e2h2", "g7h9") * 2: _ = board.push_iccs(text)
+        >>> board.can_claim_draw(), Board().can_claim_draw()
+        (True, False)
+
+        Raises:
+            :class:`ValueError`: ``rules`` names no rule set.
+        """
         return rulings.can_claim_draw(self, rules)
 
     def move_facts(self, ply: int, *, rules: str = "axf") -> MoveFacts:
         """What move ``ply`` (1-based, -1 = last) does for the rulings: check, chases (with squares and why).
 
-        Returns a :class:`xiangqi.rules.MoveFacts`; raises :class:`IndexError` for a ply outside 1..len(move_stack)
-        (or -1..-len(move_stack)).
+        Returns a :class:`xiangqi.rules.MoveFacts`.
+
+        >>> board = Board("3k5/9/9/9/9/9/9/9/4R4/4K4 w"); board.push_iccs("e1d1")
+        Move.from_iccs('e1d1')
+        >>> board.move_facts(-1).check
+        True
+
+        Raises:
+            :class:`IndexError`: ``ply`` is outside 1..len(move_stack) (or -1..-len(move_stack)).
+            :class:`ValueError`: ``rules`` names no rule set.
         """
         return rulings.move_facts(self, ply, rules=rules)

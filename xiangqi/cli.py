@@ -167,7 +167,15 @@ class _PerftProgress:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """Entry point of the ``xiangqi`` console script."""
+    """Entry point of the ``xiangqi`` console script: runs ``argv`` (default ``sys.argv[1:]``), returns the exit
+    status (0 done, 1 bad data, 2 a usage error, with one line on standard error).
+
+    >>> main(["perft", "--depth", "2"])
+    nodes 1920
+    seconds ...
+    Mnps ...
+    0
+    """
     args = sys.argv[1:] if argv is None else list(argv)
     if not args or args[0] in ("-h", "--help"):
         # Asked for (--help): standard output, exit 0; no command at all is a usage error: standard error, exit 2.

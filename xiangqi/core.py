@@ -74,44 +74,77 @@ _SYMBOL_TO_TYPE = {"p": PAWN, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": H
 
 
 def square(file_index: int, rank_index: int) -> Square:
-    """The square at ``file_index`` (0–8, a–i) and ``rank_index`` (0–9)."""
+    """The square at ``file_index`` (0–8, a–i) and ``rank_index`` (0–9).
+
+    Unchecked (a fast path): indices outside the board give a number outside 0–89.
+
+    >>> square(4, 0), square_name(square(7, 2))
+    (4, 'h2')
+    """
     return rank_index * 9 + file_index
 
 
 def square_file(sq: Square) -> int:
-    """The file of a square, 0 (a) to 8 (i)."""
+    """The file of a square, 0 (a) to 8 (i).
+
+    >>> square_file(parse_square("h2"))
+    7
+    """
     return sq % 9
 
 
 def square_rank(sq: Square) -> int:
-    """The rank of a square, 0 (Red's back rank) to 9."""
+    """The rank of a square, 0 (Red's back rank) to 9.
+
+    >>> square_rank(parse_square("h2"))
+    2
+    """
     return sq // 9
 
 
 def square_name(sq: Square) -> str:
-    """The ICCS name of a square, e.g. ``square_name(0) == 'a0'``."""
+    """The ICCS name of a square (0–89; another int raises :class:`IndexError` or wraps around, as a list index).
+
+    >>> square_name(0), square_name(89)
+    ('a0', 'i9')
+    """
     return SQUARE_NAMES[sq]
 
 
 def parse_square(name: str) -> Square:
-    """The square named ``name`` (``'e0'``); raises :class:`ValueError` otherwise."""
+    """The square named ``name`` (``'e0'``), the inverse of :func:`square_name`.
+
+    >>> parse_square("e0"), parse_square("i9")
+    (4, 89)
+
+    Raises:
+        :class:`ValueError`: ``name`` is not a file a–i followed by a rank 0–9.
+    """
     if len(name) == 2 and name[0] in "abcdefghi" and name[1] in "0123456789":
         return square(ord(name[0]) - 97, ord(name[1]) - 48)
     raise ValueError(f"not a square name: {name!r} (expected a file a-i and a rank 0-9, e.g. 'e0')")
 
 
 def square_mirror(sq: Square) -> Square:
-    """The square mirrored left to right (a↔i)."""
+    """The square mirrored left to right (a↔i).
+
+    >>> square_name(square_mirror(parse_square("b2")))
+    'h2'
+    """
     return sq - sq % 9 + 8 - sq % 9
 
 
 def square_flip(sq: Square) -> Square:
-    """The square seen from the other side: rank 0↔9 and file a↔i (a half turn)."""
+    """The square seen from the other side: rank 0↔9 and file a↔i (a half turn).
+
+    >>> square_name(square_flip(parse_square("b2")))
+    'h7'
+    """
     return 89 - sq
 
 
 class Piece:
-    """A piece: a type and a colour.
+    """A piece: a type and a colour (unchecked: the type should be 1–7).
 
     >>> Piece.from_symbol("R")
     Piece.from_symbol('R')
@@ -127,31 +160,57 @@ class Piece:
 
     @property
     def code(self) -> int:
-        """The C piece code, ``color << 3 | piece_type``."""
+        """The C piece code, ``color << 3 | piece_type``.
+
+        >>> Piece(ROOK, RED).code, Piece(ROOK, BLACK).code
+        (14, 6)
+        """
         return int(self.color) << 3 | self.piece_type
 
     @classmethod
     def from_code(cls, code: int) -> "Piece":
-        """The piece with C piece code ``code``."""
+        """The piece with C piece code ``code``, the inverse of :attr:`code`.
+
+        >>> Piece.from_code(14)
+        Piece.from_symbol('R')
+
+        Raises:
+            :class:`ValueError`: ``code`` is not ``color << 3 | piece_type`` with a colour 0–1 and a type 1–7.
+        """
         if not (1 <= code & 7 <= 7) or code >> 3 not in (0, 1):
             raise ValueError(f"not a piece code: {code!r}")
         return cls(code & 7, bool(code >> 3))
 
     def symbol(self) -> str:
-        """The FEN letter: upper case for Red."""
+        """The FEN letter: upper case for Red.
+
+        >>> Piece(CANNON, RED).symbol(), Piece(CANNON, BLACK).symbol()
+        ('C', 'c')
+        """
         s = PIECE_SYMBOLS[self.piece_type]
         assert s is not None
         return s.upper() if self.color else s
 
     def chinese(self) -> str:
-        """The simplified Chinese character (帅/将, 仕/士, 相/象, 马, 车, 炮, 兵/卒)."""
+        """The simplified Chinese character (帅/将, 仕/士, 相/象, 马, 车, 炮, 兵/卒).
+
+        >>> Piece(KING, RED).chinese(), Piece(KING, BLACK).chinese()
+        ('帅', '将')
+        """
         s = _CHINESE_PIECES[int(self.color)][self.piece_type]
         assert s is not None
         return s
 
     @classmethod
     def from_symbol(cls, symbol: str) -> "Piece":
-        """The piece for a FEN letter (``H``/``E`` accepted for horse/elephant)."""
+        """The piece for a FEN letter (``H``/``E`` accepted for horse/elephant), the inverse of :meth:`symbol`.
+
+        >>> Piece.from_symbol("H") == Piece.from_symbol("N") == Piece(HORSE, RED)
+        True
+
+        Raises:
+            :class:`ValueError`: ``symbol`` is not one of ``KABNRCP``, ``kabnrcp``, ``H``/``h`` or ``E``/``e``.
+        """
         t = _SYMBOL_TO_TYPE.get(symbol.lower()) if len(symbol) == 1 else None
         if t is None:
             raise ValueError(f"not a piece symbol: {symbol!r} (expected one of KABNRCP/kabnrcp, H, E)")
@@ -181,7 +240,11 @@ SAME_SQUARE_REASON = "its from and to squares are the same (the null move is wri
 
 
 def same_square_message(text: str) -> str:
-    """The one message for a move whose from and to squares are the same (``a0a0``)."""
+    """The one message for a move whose from and to squares are the same (``a0a0``).
+
+    >>> same_square_message("a0a0")
+    "invalid move 'a0a0': its from and to squares are the same (the null move is written 0000)"
+    """
     return f"invalid move {text!r}: {SAME_SQUARE_REASON}"
 
 
@@ -193,6 +256,12 @@ class Move:
     (25, 22, 'h2e2', 3222)
     >>> Move.from_code(3222) == m
     True
+
+    ``Move(from_square, to_square)`` takes squares 0–89; ``Move(0, 0)`` is the null move (:meth:`null`).
+
+    Raises:
+        :class:`ValueError`: a square is outside 0–89.
+        :class:`InvalidMoveError`: the two squares are the same (and not both a0, the null move).
     """
 
     __slots__ = ("from_square", "to_square")
@@ -207,12 +276,24 @@ class Move:
 
     @property
     def code(self) -> int:
-        """The 16-bit move code used by the C core: ``from << 7 | to``."""
+        """The 16-bit move code used by the C core: ``from << 7 | to``.
+
+        >>> Move.from_iccs("a0a1").code == 0 << 7 | 9
+        True
+        """
         return self.from_square << 7 | self.to_square
 
     @classmethod
     def from_code(cls, code: int) -> "Move":
-        """The move with 16-bit code ``code`` (0 is the null move)."""
+        """The move with 16-bit code ``code`` (0 is the null move), the inverse of :attr:`code`.
+
+        >>> Move.from_code(3222)
+        Move.from_iccs('h2e2')
+
+        Raises:
+            :class:`ValueError`: ``code`` has bits above the 14 of two squares, or a square above 89.
+            :class:`InvalidMoveError`: its from and to squares are the same.
+        """
         f, t = code >> 7, code & 127
         if code and not (0 <= code < 1 << 14 and f < 90 and t < 90):
             raise ValueError(f"not a move code: {code!r}")
@@ -236,7 +317,14 @@ class Move:
     def from_iccs(cls, text: str) -> "Move":
         """Parse ``h2e2`` or ``H2-E2`` (ranks 0–9); ``0000`` or ``--`` is the null move.
 
-        Raises :class:`InvalidMoveError`, also for a move between one square and itself (``a0a0``).
+        ``from_uci`` is the same method (UCCI uses the same coordinates). :meth:`iccs` is the inverse.
+
+        >>> Move.from_iccs("H2-E2"), Move.from_uci("0000")
+        (Move.from_iccs('h2e2'), Move.from_iccs('0000'))
+
+        Raises:
+            :class:`InvalidMoveError`: ``text`` is not ICCS, or is a move between one square and itself (``a0a0``).
+            :class:`TypeError`: ``text`` is not a :class:`str`.
         """
         if not isinstance(text, str):
             raise TypeError(f"move text must be a str, not {type(text).__name__}")
@@ -255,7 +343,11 @@ class Move:
     from_uci = from_iccs
 
     def iccs(self) -> str:
-        """The ICCS/UCCI text, e.g. ``h2e2`` (``0000`` for the null move)."""
+        """The ICCS/UCCI text, e.g. ``h2e2`` (``0000`` for the null move); ``uci`` is the same method.
+
+        >>> Move(25, 22).iccs(), Move.null().uci()
+        ('h2e2', '0000')
+        """
         if not self:
             return NULL_MOVE_TEXT
         return SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
@@ -306,6 +398,10 @@ class SquareSet:
     Operators take another ``SquareSet``, an int bitboard or an iterable of squares; ``~`` complements within
     the 90 squares. Comparisons (``<=``, ``<``, ``>=``, ``>``) are subset and superset tests, and ``==`` also
     compares with an int bitboard.
+
+    Raises:
+        :class:`ValueError`: (the constructor, the operators and the named methods) an iterable holds something
+            other than an int 0–89; an int bitboard is cut to the 90 squares instead.
     """
 
     __slots__ = ("mask",)
@@ -413,21 +509,45 @@ class SquareSet:
     # ---- named set methods
 
     def add(self, square: Square) -> None:
-        """Add a square."""
+        """Add a square (0–89; another value raises :class:`ValueError`).
+
+        >>> s = SquareSet(); s.add(89); s.squares()
+        [89]
+        """
         self.mask |= _mask_of([square])
 
     def discard(self, square: Square) -> None:
-        """Remove a square if present."""
+        """Remove a square if present.
+
+        >>> s = SquareSet([3]); s.discard(3); s.discard(3); len(s)
+        0
+        """
         self.mask &= ~_mask_of([square])
 
     def remove(self, square: Square) -> None:
-        """Remove a square; :class:`KeyError` if it is not in the set."""
+        """Remove a square (:meth:`discard` does not mind if it is absent).
+
+        >>> s = SquareSet([3, 4])
+        >>> s.remove(3); s
+        SquareSet(0x10)
+
+        Raises:
+            :class:`KeyError`: ``square`` is not in the set.
+        """
         if square not in self:
             raise KeyError(square)
         self.mask ^= 1 << square
 
     def pop(self) -> Square:
-        """Remove and return the lowest square; :class:`KeyError` on an empty set."""
+        """Remove and return the lowest square.
+
+        >>> s = SquareSet([7, 3])
+        >>> s.pop(), list(s)
+        (3, [7])
+
+        Raises:
+            :class:`KeyError`: the set is empty.
+        """
         if not self.mask:
             raise KeyError("pop from an empty SquareSet")
         low = self.mask & -self.mask
@@ -443,11 +563,19 @@ class SquareSet:
         return SquareSet(self.mask)
 
     def isdisjoint(self, other: _SquaresLike) -> bool:
-        """Whether no square is in both sets."""
+        """Whether no square is in both sets.
+
+        >>> SquareSet([1, 2]).isdisjoint([3]), SquareSet([1, 2]).isdisjoint(SquareSet([2]))
+        (True, False)
+        """
         return not self.mask & _mask_of(other)
 
     def issubset(self, other: _SquaresLike) -> bool:
-        """Whether every square of this set is in ``other``."""
+        """Whether every square of this set is in ``other``.
+
+        >>> SquareSet([1]).issubset([1, 2]), SquareSet([1, 5]).issubset([1, 2])
+        (True, False)
+        """
         return not self.mask & ~_mask_of(other)
 
     def issuperset(self, other: _SquaresLike) -> bool:
@@ -455,7 +583,11 @@ class SquareSet:
         return not _mask_of(other) & ~self.mask
 
     def union(self, other: _SquaresLike) -> "SquareSet":
-        """``self | other``."""
+        """``self | other``.
+
+        >>> SquareSet([1]).union([2]).squares()
+        [1, 2]
+        """
         return self | other
 
     def intersection(self, other: _SquaresLike) -> "SquareSet":
@@ -471,7 +603,11 @@ class SquareSet:
         return self ^ other
 
     def update(self, *others: _SquaresLike) -> None:
-        """Add the squares of every argument."""
+        """Add the squares of every argument.
+
+        >>> s = SquareSet([1]); s.update([2], SquareSet([3])); s.squares()
+        [1, 2, 3]
+        """
         for o in others:
             self.mask |= _mask_of(o)
 
@@ -489,11 +625,19 @@ class SquareSet:
         self.mask ^= _mask_of(other)
 
     def tolist(self) -> "list[bool]":
-        """90 booleans, square 0 first."""
+        """90 booleans, square 0 first.
+
+        >>> flags = SquareSet([0, 89]).tolist(); len(flags), flags[0], flags[1], flags[89]
+        (90, True, False, True)
+        """
         return [bool(self.mask >> i & 1) for i in range(90)]
 
     def squares(self) -> "list[Square]":
-        """The squares as a sorted list."""
+        """The squares as a sorted list.
+
+        >>> SquareSet([89, 4, 0]).squares()
+        [0, 4, 89]
+        """
         return list(self)
 
     def __repr__(self) -> str:

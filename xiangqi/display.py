@@ -29,6 +29,13 @@ def game_html(game: "Game", *, size: int = 360) -> str:
 
     A record with a bad start position or a move that does not replay shows the moves up to the
     problem and says what it was; the problems the reader met (``game.errors``) are listed too.
+    Jupyter shows a :class:`~xiangqi.game.Game` this way.
+
+    >>> import io
+    >>> from xiangqi.pgn import read_game
+    >>> fragment = game_html(read_game(io.StringIO("1. h2e2 h9g7 *")), size=200)
+    >>> "<svg" in fragment, "1. 炮二平五" in fragment
+    (True, True)
     """
     rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
                    for k, v in game.headers.items())

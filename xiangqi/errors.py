@@ -23,7 +23,15 @@ __all__ = [
 
 
 class XiangqiError(Exception):
-    """Base class of every error raised by this library."""
+    """Base class of every error raised by this library.
+
+    >>> from xiangqi import Board
+    >>> try:
+    ...     Board("not a fen")
+    ... except XiangqiError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, ValueError))
+    InvalidFenError True
+    """
 
 
 class InvalidFenError(XiangqiError, ValueError):
@@ -31,6 +39,13 @@ class InvalidFenError(XiangqiError, ValueError):
 
     ``offset`` is the 0-based byte offset of the first bad character, or -1
     when the problem is not tied to one place (a missing king, say).
+
+    >>> from xiangqi import Board
+    >>> try:
+    ...     Board("rnbakabnr/9/x w")
+    ... except InvalidFenError as exc:
+    ...     print(exc.offset, exc.fen)
+    12 rnbakabnr/9/x w
     """
 
     def __init__(self, message: str, *, fen: str = "", offset: int = -1) -> None:
@@ -40,15 +55,40 @@ class InvalidFenError(XiangqiError, ValueError):
 
 
 class InvalidMoveError(XiangqiError, ValueError):
-    """A move text is not a move in any notation this library reads."""
+    """A move text is not a move in any notation this library reads.
+
+    >>> from xiangqi import Board
+    >>> try:
+    ...     Board().push_iccs("z9z9")
+    ... except InvalidMoveError as exc:
+    ...     print(exc)
+    invalid ICCS move 'z9z9': expected a file a-i and a rank 0-9 twice, e.g. 'h2e2'
+    """
 
 
 class IllegalMoveError(XiangqiError, ValueError):
-    """A well-formed move that is not legal in the position."""
+    """A well-formed move that is not legal in the position; the message says why and quotes the FEN.
+
+    >>> from xiangqi import Board
+    >>> try:
+    ...     Board().push_iccs("a0a5")
+    ... except IllegalMoveError as exc:
+    ...     print(exc)
+    illegal ICCS move 'a0a5' in rnbakabnr/... w - - 0 1: the Red rook on a0 is blocked by the piece on a3
+    """
 
 
 class AmbiguousMoveError(XiangqiError, ValueError):
-    """A move text that matches more than one legal move."""
+    """A move text that matches more than one legal move; the message names the pieces.
+
+    >>> from xiangqi import Board
+    >>> try:
+    ...     Board("3k5/9/9/9/9/9/9/4R4/9/4R1K2 w").parse_move("R5+1")
+    ... except AmbiguousMoveError as exc:
+    ...     print(exc)
+    ambiguous WXF move 'R5+1' in 3k5/9/9/9/9/9/9/4R4/9/4R1K2 w - - 0 1: the Red rooks on e2 and e0 can each
+    make it (e2e3, e0e1); name one with +/- (or an ordinal)
+    """
 
 
 class InvalidRecordError(XiangqiError, ValueError):
@@ -61,11 +101,24 @@ class InvalidRecordError(XiangqiError, ValueError):
     read go to :attr:`Game.errors` instead; there it also stands for a
     truncated XQF body, damaged compressed data or a PGN line cut at its
     length limit.
+
+    >>> from xiangqi.xqf import read_xqf
+    >>> try:
+    ...     read_xqf(b"nope")
+    ... except InvalidRecordError as exc:
+    ...     print(exc)
+    not an XQF file: magic b'no', expected b'XQ'
     """
 
 
 class InternalError(XiangqiError, RuntimeError):
-    """The C core returned a status that cannot happen: a bug in this library."""
+    """The C core returned a status that cannot happen: a bug in this library.
+
+    It is not a :class:`ValueError`, so ``except ValueError`` around bad input does not hide it.
+
+    >>> issubclass(InternalError, ValueError), issubclass(InternalError, RuntimeError)
+    (False, True)
+    """
 
 
 class EngineError(XiangqiError, RuntimeError):
@@ -73,6 +126,10 @@ class EngineError(XiangqiError, RuntimeError):
 
     The message names the engine, what it sent (or failed to send) and the
     position; ``stderr`` holds the last lines the engine wrote there.
+
+    >>> exc = EngineError("engine 'x' sent 'bestmove z9z9'", stderr="debug line")
+    >>> exc.stderr, isinstance(exc, ValueError)
+    ('debug line', False)
     """
 
     def __init__(self, message: str, *, stderr: str = "") -> None:
@@ -81,8 +138,19 @@ class EngineError(XiangqiError, RuntimeError):
 
 
 class EngineTerminatedError(EngineError):
-    """The engine process exited (or could not be started) while it was expected to answer."""
+    """The engine process exited (or could not be started) while it was expected to answer.
+
+    >>> issubclass(EngineTerminatedError, EngineError)
+    True
+    """
 
 
 class ConcurrentUseError(XiangqiError, RuntimeError):
-    """One :class:`~xiangqi.Board` was changed from two threads at once (a Board is not thread-safe)."""
+    """One :class:`~xiangqi.Board` was changed from two threads at once (a Board is not thread-safe).
+
+    Give each thread its own board (:meth:`~xiangqi.position.BaseBoard.copy`). It is a :class:`RuntimeError`, a bug in the
+    calling program rather than bad input.
+
+    >>> issubclass(ConcurrentUseError, RuntimeError)
+    True
+    """

@@ -740,10 +740,13 @@ def parse_chinese(board: BaseBoard, text: str) -> Move:
     >>> parse_chinese(Board(), "炮二平五")
     Move.from_iccs('h2e2')
 
-    Raises :class:`InvalidMoveError` (not Chinese notation),
-    :class:`IllegalMoveError` (no such legal move; the message says which
-    piece and why) or :class:`AmbiguousMoveError` (the message names the
-    pieces); messages quote the text and the FEN.
+    Messages quote the text and the FEN.
+
+    Raises:
+        :class:`InvalidMoveError`: ``text`` is not Chinese notation.
+        :class:`IllegalMoveError`: no legal move here fits it (the message says which piece and why).
+        :class:`AmbiguousMoveError`: more than one legal move fits it (the message names the pieces).
+        :class:`TypeError`: ``text`` is not a :class:`str`.
     """
     return _parse_with(board, text, _chinese_entry, "Chinese")
 
@@ -751,7 +754,15 @@ def parse_chinese(board: BaseBoard, text: str) -> Move:
 def parse_wxf(board: BaseBoard, text: str) -> Move:
     """The legal move that WXF text (``C2.5``, ``h8+7``, ``R+.3``, ``P++1``) names in ``board``.
 
-    Raises :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`.
+    >>> from xiangqi import Board
+    >>> parse_wxf(Board(), "C2.5"), parse_wxf(Board(), "h2+3")
+    (Move.from_iccs('h2e2'), Move.from_iccs('h0g2'))
+
+    Raises:
+        :class:`InvalidMoveError`: ``text`` is not WXF.
+        :class:`IllegalMoveError`: no legal move here fits it (the message says which piece and why).
+        :class:`AmbiguousMoveError`: more than one legal move fits it (the message names the pieces).
+        :class:`TypeError`: ``text`` is not a :class:`str`.
     """
     return _parse_with(board, text, _wxf_entry, "WXF")
 
@@ -759,8 +770,16 @@ def parse_wxf(board: BaseBoard, text: str) -> Move:
 def parse_iccs(board: BaseBoard, text: str, *, one_based: bool = False) -> Move:
     """The legal move for ICCS text ``h2e2`` / ``H2-E2``; ``one_based=True`` reads ``h3e3`` / ``a10a9``.
 
-    ``0000`` is returned as the null move.  Raises :class:`InvalidMoveError`
-    or :class:`IllegalMoveError`.
+    ``0000`` is returned as the null move.
+
+    >>> from xiangqi import Board
+    >>> parse_iccs(Board(), "H2-E2"), parse_iccs(Board(), "h3e3", one_based=True), parse_iccs(Board(), "0000")
+    (Move.from_iccs('h2e2'), Move.from_iccs('h2e2'), Move.from_iccs('0000'))
+
+    Raises:
+        :class:`InvalidMoveError`: ``text`` is not coordinates.
+        :class:`IllegalMoveError`: no legal move here fits it (the message says which piece and why).
+        :class:`TypeError`: ``text`` is not a :class:`str`.
     """
     return _parse_with(board, text, lambda t: _iccs_entry(t, bool(one_based)), "ICCS")
 
@@ -769,8 +788,17 @@ def parse_move(board: BaseBoard, text: str, *, one_based: bool = False) -> Move:
     """The legal move ``text`` names in ``board``, in any notation (Chinese, WXF or ICCS, detected).
 
     ``one_based`` reads coordinates with ranks 1–10 (Fairy-Stockfish UCI,
-    pyffish); it is never guessed.  Raises :class:`InvalidMoveError`,
-    :class:`IllegalMoveError` or :class:`AmbiguousMoveError`.
+    pyffish); it is never guessed.
+
+    >>> from xiangqi import Board
+    >>> [parse_move(Board(), text) for text in ("炮二平五", "炮2平5", "C2.5", "h2e2")]
+    [Move.from_iccs('h2e2'), Move.from_iccs('h2e2'), Move.from_iccs('h2e2'), Move.from_iccs('h2e2')]
+
+    Raises:
+        :class:`InvalidMoveError`: ``text`` is not a move in any of these notations.
+        :class:`IllegalMoveError`: no legal move here fits it (the message says which piece and why).
+        :class:`AmbiguousMoveError`: more than one legal move fits it (the message names the pieces).
+        :class:`TypeError`: ``text`` is not a :class:`str`.
     """
     return _parse_with(board, text, lambda t: _any_entry(t, bool(one_based)), "")
 
@@ -780,12 +808,17 @@ def decode_move(board: BaseBoard, text: str, *, one_based: bool = False) -> Move
 
     For showing a faulty move: ``士４進５`` that would leave the king in check still has its two squares.
     The piece must exist and move as its kind does; a king left in check, kings facing each other, or
-    (for ICCS) anything at all is let through. Raises :class:`InvalidMoveError` (no notation),
-    :class:`IllegalMoveError` (no piece can move so) or :class:`AmbiguousMoveError`.
+    (for ICCS) anything at all is let through.
 
     >>> from xiangqi import Board
     >>> decode_move(Board("3k5/9/9/9/9/9/9/9/4r4/3K5 w"), "帥六進一")
     Move.from_iccs('d0d1')
+
+    Raises:
+        :class:`InvalidMoveError`: ``text`` is in no notation.
+        :class:`IllegalMoveError`: no piece can move so.
+        :class:`AmbiguousMoveError`: more than one piece can.
+        :class:`TypeError`: ``text`` is not a :class:`str`.
     """
     if not isinstance(text, str):
         raise TypeError(f"a move text must be a str, not {type(text).__name__}")
@@ -948,8 +981,11 @@ def format_chinese(board: BaseBoard, move: Move, *, traditional: bool = False, f
     Black's numbers ``１``…``９`` rather than ``1``…``9``.  ``compact`` gives
     a rook, horse, cannon or king 前/后 only when the other piece on its file
     could make the same move (the CCPD corpus's habit; pawns keep them
-    always).  Raises :class:`IllegalMoveError` for a move that is not legal
-    here.
+    always).  The null move is written ``0000``.
+
+    Raises:
+        :class:`IllegalMoveError`: ``move`` is not legal here.
+        :class:`TypeError`: ``move`` is not a :class:`Move`.
     """
     pc, red = _checked_for_writing(board, move, "Chinese")
     if not move:
@@ -961,8 +997,15 @@ def format_chinese(board: BaseBoard, move: Move, *, traditional: bool = False, f
 def format_wxf(board: BaseBoard, move: Move) -> str:
     """The canonical WXF text of a legal ``move`` in ``board``: ``C2.5``, ``H8+7``, ``R+.3``, ``++.4``.
 
-    The null move is written ``0000`` (in every notation). Raises :class:`IllegalMoveError` for a move that is
-    not legal here.
+    The null move is written ``0000`` (in every notation).
+
+    >>> from xiangqi import Board
+    >>> format_wxf(Board(), Move.from_iccs("h2e2")), format_wxf(Board(), Move.from_iccs("h0g2"))
+    ('C2.5', 'H2+3')
+
+    Raises:
+        :class:`IllegalMoveError`: ``move`` is not legal here.
+        :class:`TypeError`: ``move`` is not a :class:`Move`.
     """
     pc, red = _checked_for_writing(board, move, "WXF")
     if not move:
@@ -974,7 +1017,13 @@ _SQUARE_NAMES_1 = [name[0] + str(int(name[1:]) + 1) for name in SQUARE_NAMES]
 
 
 def format_iccs(move: Move, *, one_based: bool = False) -> str:
-    """``h2e2``; with ``one_based`` Fairy-Stockfish's ``h3e3`` / ``a10a9``; ``0000`` for the null move."""
+    """``h2e2``; with ``one_based`` Fairy-Stockfish's ``h3e3`` / ``a10a9``; ``0000`` for the null move.
+
+    No board is needed: the text is the squares alone (legality is not checked).
+
+    >>> format_iccs(Move.from_iccs("a9a8")), format_iccs(Move.from_iccs("a9a8"), one_based=True)
+    ('a9a8', 'a10a9')
+    """
     if not one_based or not move:
         return move.iccs()
     return _SQUARE_NAMES_1[move.from_square] + _SQUARE_NAMES_1[move.to_square]
@@ -1065,9 +1114,14 @@ def parse_game(fen: Optional[str], tokens: Iterable[str], *, notation: str = "au
 
     ``notation`` is ``"chinese"``, ``"wxf"``, ``"iccs"`` or ``"auto"`` (each
     token detected); ``fen=None`` is the starting position.  Every move is
-    checked for legality.  Raises :class:`InvalidMoveError`,
-    :class:`IllegalMoveError` or :class:`AmbiguousMoveError` naming the
-    token, its ply (0-based) and the position before it.
+    checked for legality.
+
+    Raises:
+        :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: a token does not
+            read as a legal move; the message names the token, its ply (0-based) and the position before it.
+        :class:`InvalidFenError`: ``fen`` cannot be read.
+        :class:`ValueError`: ``notation`` is none of those four.
+        :class:`TypeError`: ``tokens`` is a :class:`str` (pass a list: ``text.split()``) or holds a non-str.
     """
     texts = _token_list(tokens)
     return _parse_codes(_new_board(fen), texts, notation, bool(one_based))
@@ -1179,8 +1233,13 @@ def format_game(fen: Optional[str], moves: Iterable[Union[Move, int]], *, to: st
 
     ``to`` is ``"chinese"`` (``traditional``, ``fullwidth`` and ``compact`` as
     in :func:`format_chinese`), ``"wxf"`` or ``"iccs"`` (with ``one_based``).
-    Every move is checked for legality; an illegal one raises
-    :class:`IllegalMoveError` naming its ply and the position before it.
+    Every move is checked for legality.
+
+    Raises:
+        :class:`IllegalMoveError`: a move is not legal in turn (the message names its ply and the position).
+        :class:`InvalidFenError`: ``fen`` cannot be read.
+        :class:`ValueError`: ``to`` is none of the three notations.
+        :class:`TypeError`: ``moves`` is a :class:`str` or holds something other than a Move or an int.
     """
     codes = _move_codes(moves)
     return _format_codes(_new_board(fen), codes, to, traditional, fullwidth, compact, one_based, True)
@@ -1279,7 +1338,14 @@ def convert_game(fen: Optional[str], tokens: Iterable[str], *, to: str = "iccs",
     ['炮二平五', '馬８進７']
 
     ``notation`` names the input (``"auto"``: each token detected);
-    ``one_based`` applies to ICCS input and output.  Errors as in :func:`parse_game`.
+    ``one_based`` applies to ICCS input and output.
+
+    Raises:
+        :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: a token does not
+            read as a legal move; the message names the token, its ply (0-based) and the position before it.
+        :class:`InvalidFenError`: ``fen`` cannot be read.
+        :class:`ValueError`: ``notation`` or ``to`` names no notation.
+        :class:`TypeError`: ``tokens`` is a :class:`str` (pass a list: ``text.split()``) or holds a non-str.
     """
     texts = _token_list(tokens)
     codes = _parse_codes(_new_board(fen), texts, notation, bool(one_based))

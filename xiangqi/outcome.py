@@ -12,7 +12,12 @@ __all__ = ["Termination", "Outcome"]
 
 
 class Termination(enum.Enum):
-    """Why a game ended."""
+    """Why a game ended (:attr:`Outcome.termination`).
+
+    >>> from xiangqi import Board
+    >>> Board("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b").outcome().termination
+    <Termination.STALEMATE: 2>
+    """
 
     CHECKMATE = enum.auto()
     #: No legal move without being in check (困毙): the side to move loses.
@@ -28,7 +33,12 @@ class Termination(enum.Enum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: who won (``None`` for a draw), why, and an explanation."""
+    """The end of a game: who won (``None`` for a draw), why, and an explanation in English and Chinese.
+
+    >>> from xiangqi import RED
+    >>> Outcome(Termination.CHECKMATE, winner=RED).result(), Outcome(Termination.REPETITION_DRAW, None).result()
+    ('1-0', '1/2-1/2')
+    """
 
     termination: Termination
     winner: Optional[Color]
@@ -36,7 +46,11 @@ class Outcome:
     reason_zh: str = ""
 
     def result(self) -> str:
-        """``"1-0"`` (Red won), ``"0-1"`` (Black won) or ``"1/2-1/2"``."""
+        """``"1-0"`` (Red won), ``"0-1"`` (Black won) or ``"1/2-1/2"``.
+
+        >>> Outcome(Termination.PERPETUAL_CHECK, winner=False).result()
+        '0-1'
+        """
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner else "0-1"

@@ -95,6 +95,10 @@ def perft(fen: str = STARTING_FEN, depth: int = 1, *, divide: bool = False, bulk
     79666
     >>> perft(depth=1, divide=True)["h2e2"]
     1
+
+    Raises:
+        :class:`ValueError`: ``depth`` is outside 0–64, ``divide`` at depth 0, or ``threads`` below 1.
+        :class:`InvalidFenError`: ``fen`` cannot be read.
     """
     depth = check_depth(depth)
     if divide and depth == 0:

@@ -30,6 +30,11 @@ class Difference:
     """Where the counts part: the position (``fen``, reached by ``path`` from the root), the move and both counts.
 
     ``ours``/``theirs`` is ``None`` when that side does not list the move at all.
+
+    >>> from xiangqi import STARTING_FEN
+    >>> Difference(STARTING_FEN, [], Move.from_iccs("h2e2"), 1, 1, None).describe()
+    'first difference at the root, rnbakabnr/... w - - 0 1, depth 1, move h2e2: the engine does not list
+    this legal move (we count 1)'
     """
 
     fen: str
@@ -40,7 +45,12 @@ class Difference:
     theirs: Optional[int]
 
     def describe(self) -> str:
-        """One paragraph for people: the position, the move and what each side counted."""
+        """One paragraph for people: the position, the move and what each side counted.
+
+        >>> from xiangqi import STARTING_FEN
+        >>> Difference(STARTING_FEN, [Move.from_iccs("h2e2")], Move.from_iccs("h9g7"), 1, 1, 2).describe()
+        'first difference after h2e2, rnbakabnr/... w - - 0 1, depth 1, move h9g7: we count 1, the engine 2'
+        """
         where = "at the root" if not self.path else "after " + " ".join(m.iccs() for m in self.path)
         head = f"first difference {where}, {self.fen}, depth {self.depth}, move {self.move.iccs()}: "
         if self.theirs is None:
@@ -62,6 +72,15 @@ def find_difference(engine: _Divider, board: Board, depth: int) -> Optional[Diff
 
     ``engine`` is anything with a ``perft(board, depth)`` divide, such as
     :class:`xiangqi.engine.SimpleEngine`. ``board`` is not changed.
+
+    >>> class Buggy:  # a divide that leaves out every move of the h-file cannon
+    ...     def perft(self, board, depth):
+    ...         return {m: n for m, n in _our_divide(board, depth).items() if m.iccs()[:2] != "h2"}
+    >>> find_difference(Buggy(), Board(), 2).move
+    Move.from_iccs('h2h1')
+
+    Raises:
+        :class:`xiangqi.errors.EngineError`: ``engine``'s ``perft`` raised it (no answer, a broken protocol).
     """
     b = board.copy()
     path: List[Move] = []
@@ -83,7 +102,15 @@ def find_difference(engine: _Divider, board: Board, depth: int) -> Optional[Diff
 
 
 def perftree_main(args: argparse.Namespace) -> int:
-    """``xiangqi perft --engine CMD``: 0 when the engine agrees, 1 when it does not (the place on standard output)."""
+    """``xiangqi perft --engine CMD``: 0 when the engine agrees, 1 when it does not (the place on standard output).
+
+    Errors are one line on standard error: 2 for a usage error (no engine is started), 1 when the engine fails.
+
+    >>> import argparse
+    >>> perftree_main(argparse.Namespace(fen="rnbakabnr/9/x w", depth=2, engine="fairy-stockfish", proto="uci",
+    ...                                  engine_timeout=10.0))
+    2
+    """
     from xiangqi.engine import EngineError, SimpleEngine
     from xiangqi.errors import InvalidFenError
 

@@ -43,6 +43,11 @@ class Status(enum.IntFlag):
 
     ``NO_RED_KING`` and ``NO_BLACK_KING`` occur only in a position being set up (``Board(None)``, the editing
     methods, ``allow_missing_king=True``): a FEN without a king is refused everywhere else.
+
+    >>> BaseBoard().status()
+    <Status.VALID: 0>
+    >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 w").status()
+    <Status.KINGS_FACING|OPPOSITE_CHECK: 48>
     """
 
     VALID = 0
@@ -99,7 +104,18 @@ class _MoveView:
 
 
 class LegalMoveGenerator(_MoveView):
-    """The legal moves of a board: iterable, sized, supports ``in``."""
+    """The legal moves of a board (:attr:`BaseBoard.legal_moves`): iterable, sized, supports ``in``.
+
+    It is a live view: it always lists the board's current moves.
+
+    >>> board = BaseBoard()
+    >>> moves = board.legal_moves
+    >>> len(moves), Move.from_iccs("h2e2") in moves, moves.count()
+    (44, True, 44)
+    >>> board.push_iccs("h2e2"); len(moves)
+    Move.from_iccs('h2e2')
+    45
+    """
 
     __slots__ = ()
 
@@ -116,12 +132,24 @@ class LegalMoveGenerator(_MoveView):
         return isinstance(move, Move) and self._board.is_legal(move)
 
     def count(self) -> int:
-        """The number of legal moves (python-chess's ``legal_moves.count()``), counted in C."""
+        """The number of legal moves (python-chess's ``legal_moves.count()``), counted in C.
+
+        >>> BaseBoard().legal_moves.count()
+        44
+        """
         return int(lib.xq_count_legal(self._board._pos))
 
 
 class PseudoLegalMoveGenerator(_MoveView):
-    """Moves that obey each piece's movement rules but may leave the own king attacked."""
+    """Moves that obey each piece's movement rules but may leave the own king attacked
+    (:attr:`BaseBoard.pseudo_legal_moves`).
+
+    Here the king may capture the rook on e1 by the piece rules, but would then face the other king:
+
+    >>> board = BaseBoard("4k4/9/9/9/9/9/9/9/4r4/4K4 w")
+    >>> sorted(m.iccs() for m in board.pseudo_legal_moves), sorted(m.iccs() for m in board.legal_moves)
+    (['e0d0', 'e0e1', 'e0f0'], ['e0d0', 'e0f0'])
+    """
 
     __slots__ = ()
 
@@ -136,7 +164,11 @@ class PseudoLegalMoveGenerator(_MoveView):
         return isinstance(move, Move) and bool(lib.xq_pos_is_pseudo_legal(self._board._pos, move.code))
 
     def count(self) -> int:
-        """The number of pseudo-legal moves."""
+        """The number of pseudo-legal moves.
+
+        >>> BaseBoard().pseudo_legal_moves.count()
+        44
+        """
         return len(self._codes())
 
 
@@ -162,6 +194,9 @@ class BaseBoard:
     :meth:`pop` calls from two threads are detected after the fact (the move stack and the C undo records no
     longer agree) and raise :class:`~xiangqi.errors.ConcurrentUseError`; the board is then unusable. The check
     costs one length comparison per call; making every method safe would cost a lock per call.
+
+    Raises:
+        :class:`~xiangqi.errors.InvalidFenError` or :class:`TypeError`: ``fen`` is refused, as by :meth:`set_fen`.
     """
 
     def __init__(self, fen: Optional[str] = STARTING_FEN, *, allow_missing_king: bool = False) -> None:
@@ -183,8 +218,17 @@ class BaseBoard:
         """Set the position from a FEN and clear the move stack.
 
         Accepts ``KABNRCP``/``kabnrcp`` with ``H``/``E`` aliases, side ``w``/``r``/``b``,
-        optional ``- -`` fields and counters. Raises :class:`InvalidFenError`, also for a side without a king
-        unless ``allow_missing_king`` (a position being set up; :meth:`status` then reports it).
+        optional ``- -`` fields and counters.
+
+        >>> board = BaseBoard()
+        >>> board.set_fen("4k4/9/9/9/9/9/9/9/9/4K4 b"); board.fen()
+        '4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1'
+
+        Raises:
+            :class:`InvalidFenError`: the FEN cannot be read (its ``offset`` says where), holds more pieces than a
+                side has, or a side has no king and ``allow_missing_king`` is false (a position being set up:
+                :meth:`status` then reports it). The board is left as it was.
+            :class:`TypeError`: ``fen`` is not a :class:`str`.
         """
         if not isinstance(fen, str):
             raise TypeError(f"FEN must be a str, not {type(fen).__name__}")
@@ -203,7 +247,11 @@ class BaseBoard:
         self._start_fen = self.fen()
 
     def fen(self) -> str:
-        """The FEN of the position (canonical letters ``KABNRCP``, side ``w``/``b``)."""
+        """The FEN of the position (canonical letters ``KABNRCP``, side ``w``/``b``); :meth:`set_fen` reads it.
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/3EK4 r").fen()
+        '4k4/9/9/9/9/9/9/9/9/3BK4 w - - 0 1'
+        """
         buf = ffi.new("char[]", _ffi.FEN_MAX)
         n = lib.xq_pos_fen(self._pos, buf, _ffi.FEN_MAX)
         if n < 0:
@@ -211,7 +259,11 @@ class BaseBoard:
         return str(ffi.unpack(buf, n).decode("ascii"))
 
     def board_fen(self) -> str:
-        """The piece placement part of the FEN."""
+        """The piece placement part of the FEN.
+
+        >>> BaseBoard().board_fen() == STARTING_FEN.split()[0]
+        True
+        """
         return self.fen().split(" ", 1)[0]
 
     # -------------------------------------------------------------- editing
@@ -229,7 +281,16 @@ class BaseBoard:
                      allow_missing_king=True)
 
     def set_board_fen(self, fen: str) -> None:
-        """Set the piece placement (the FEN's first field), keeping the side to move and the counters."""
+        """Set the piece placement (the FEN's first field), keeping the side to move and the counters.
+
+        >>> board = BaseBoard()
+        >>> board.set_board_fen("4k4/9/9/9/9/9/9/9/9/4K4"); board.fen()
+        '4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1'
+
+        Raises:
+            :class:`InvalidFenError`: ``fen`` is not one placement field, or one the board cannot hold.
+            :class:`TypeError`: ``fen`` is not a :class:`str`.
+        """
         if not isinstance(fen, str):
             raise TypeError(f"board FEN must be a str, not {type(fen).__name__}")
         if not fen.strip() or len(fen.split()) != 1:
@@ -240,7 +301,18 @@ class BaseBoard:
                      allow_missing_king=True)
 
     def set_piece_at(self, square: Square, piece: Optional[Piece]) -> None:
-        """Put ``piece`` on ``square`` (``None`` empties it), replacing what stood there."""
+        """Put ``piece`` on ``square`` (``None`` empties it), replacing what stood there.
+
+        >>> board = BaseBoard(None)
+        >>> board.set_piece_at(4, Piece(KING, RED)); board.set_piece_at(85, Piece(KING, BLACK)); board.board_fen()
+        '4k4/9/9/9/9/9/9/9/9/4K4'
+
+        Raises:
+            :class:`TypeError`: ``piece`` is neither a :class:`Piece` nor ``None``.
+            :class:`ValueError`: ``square`` is not an int 0–89.
+            :class:`InvalidFenError`: the board cannot hold the result (a second king, a sixth pawn); it is
+                left as it was.
+        """
         sq = _square_index(square)
         if piece is not None and not isinstance(piece, Piece):
             raise TypeError(f"piece must be a Piece or None, not {type(piece).__name__}")
@@ -252,6 +324,13 @@ class BaseBoard:
         """Empty ``square`` and return the piece that stood there (``None`` if it was empty).
 
         Removing a king is allowed: :meth:`status` then reports the side without one.
+
+        >>> board = BaseBoard()
+        >>> board.remove_piece_at(0), board.piece_at(0)
+        (Piece.from_symbol('R'), None)
+
+        Raises:
+            :class:`ValueError`: ``square`` is not an int 0–89.
         """
         piece = self.piece_at(_square_index(square))
         if piece is not None:
@@ -259,7 +338,18 @@ class BaseBoard:
         return piece
 
     def set_piece_map(self, pieces: "Mapping[Square, Piece]") -> None:
-        """Set the whole placement from a mapping of squares to pieces (other squares empty)."""
+        """Set the whole placement from a mapping of squares to pieces (other squares empty); the inverse of
+        :meth:`piece_map`.
+
+        >>> board = BaseBoard()
+        >>> board.set_piece_map({4: Piece(KING, RED), 84: Piece(KING, BLACK)}); board.board_fen()
+        '3k5/9/9/9/9/9/9/9/9/4K4'
+
+        Raises:
+            :class:`TypeError`: a value is not a :class:`Piece`.
+            :class:`ValueError`: a key is not an int 0–89.
+            :class:`InvalidFenError`: the board cannot hold the pieces (two kings of one colour, say).
+        """
         codes = bytearray(90)
         for sq, piece in pieces.items():
             if not isinstance(piece, Piece):
@@ -268,28 +358,54 @@ class BaseBoard:
         self._set_codes(codes)
 
     def reset(self) -> None:
-        """Back to the starting position, with an empty move stack."""
+        """Back to the starting position, with an empty move stack.
+
+        >>> board = BaseBoard(None); board.reset(); board.fen() == STARTING_FEN
+        True
+        """
         self.set_fen(STARTING_FEN)
 
     def clear(self) -> None:
         """An empty board, Red to move, counters reset and an empty move stack (python-chess's ``clear``): set
-        the position up with :meth:`set_piece_at`."""
+        the position up with :meth:`set_piece_at`.
+
+        >>> board = BaseBoard(); board.clear(); board.fen(), board.status()
+        ('9/9/9/9/9/9/9/9/9/9 w - - 0 1', <Status.NO_RED_KING|NO_BLACK_KING: 192>)
+        """
         self.set_fen(_EMPTY_FEN, allow_missing_king=True)
 
     def mirror(self: _B) -> _B:
-        """A copy mirrored left to right (file a ↔ i), same side to move; the move stack is mirrored too."""
+        """A copy mirrored left to right (file a ↔ i), same side to move; the move stack is mirrored too.
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2")
+        Move.from_iccs('h2e2')
+        >>> board.mirror().move_stack
+        [Move.from_iccs('b2e2')]
+        """
         return self.transform(square_mirror)
 
     def flip(self: _B) -> _B:
         """A copy seen from the other side: the board turned half round and the colours swapped (Red plays
-        Black's part); the side to move and the move stack follow."""
+        Black's part); the side to move and the move stack follow.
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/4R4/3K5 w").flip().fen()
+        '5k3/4r4/9/9/9/9/9/9/9/4K4 b - - 0 1'
+        """
         return self.transform(square_flip, swap_colors=True)
 
     def transform(self: _B, f: "Callable[[Square], Square]", *, swap_colors: bool = False) -> _B:
         """A copy with every piece moved from ``s`` to ``f(s)`` (``f`` one-to-one on the 90 squares), colours
         swapped with ``swap_colors``; the starting FEN and each move of the stack are transformed the same way.
 
-        A map that moves a piece where the position cannot hold it raises :class:`InvalidFenError`.
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/3K5 w").transform(lambda s: s + 1 if s % 9 < 8 else s - 8).board_fen()
+        '5k3/9/9/9/9/9/9/9/9/4K4'
+
+        Raises:
+            :class:`ValueError`: ``f`` does not map the 90 squares one to one onto themselves.
+            :class:`InvalidFenError`: the position cannot hold the result (never for a one-to-one map; kept for
+                the placement check it goes through).
+            :class:`IllegalMoveError`: a transformed move of the stack cannot be played (a piece would land on a
+                king, say).
         """
         image = [f(s) for s in range(90)]
         if sorted(image) != list(range(90)):
@@ -305,11 +421,21 @@ class BaseBoard:
 
     @property
     def starting_fen(self) -> str:
-        """The FEN the move stack starts from."""
+        """The FEN the move stack starts from.
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.starting_fen == STARTING_FEN
+        Move.from_iccs('h2e2')
+        True
+        """
         return self._start_fen
 
     def root(self: _B) -> _B:
-        """A new board at the start of the move stack."""
+        """A new board at the start of the move stack.
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.root().move_stack
+        Move.from_iccs('h2e2')
+        []
+        """
         return type(self)(self._start_fen, allow_missing_king=True)
 
     # ------------------------------------------------------------ accessors
@@ -319,6 +445,12 @@ class BaseBoard:
         """The side to move: :data:`RED` (True) or :data:`BLACK` (False).
 
         Setting it is an edit (the move stack is cleared, as for :meth:`set_piece_at`).
+
+        >>> board = BaseBoard(); board.turn = BLACK; board.fen()
+        'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1'
+
+        Raises:
+            :class:`ValueError`: (setting) the colour is not ``RED``/``BLACK`` (or 1/0).
         """
         return bool(self._pos.side)
 
@@ -330,36 +462,70 @@ class BaseBoard:
 
     @property
     def halfmove_clock(self) -> int:
-        """Plies since the last capture."""
+        """Plies since the last capture.
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 w - - 17 40").halfmove_clock
+        17
+        """
         return int(self._pos.halfmove)
 
     @property
     def fullmove_number(self) -> int:
-        """The FEN fullmove number (incremented after Black's move)."""
+        """The FEN fullmove number (incremented after Black's move).
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.push_iccs("h9g7"); board.fullmove_number
+        Move.from_iccs('h2e2')
+        Move.from_iccs('h9g7')
+        2
+        """
         return int(self._pos.fullmove)
 
     def ply(self) -> int:
         """The number of half-moves since the start of the game, from the fullmove number and the side to move
         (as python-chess counts): 0 at the starting position, 1 after Red's first move. ``len(move_stack)``
-        counts the moves pushed on this board instead."""
+        counts the moves pushed on this board instead.
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 10").ply(), len(BaseBoard().move_stack)
+        (19, 0)
+        """
         return 2 * (int(self._pos.fullmove) - 1) + (not self._pos.side)
 
     def piece_at(self, square: Square) -> Optional[Piece]:
-        """The piece on ``square``, or ``None``."""
+        """The piece on ``square``, or ``None`` (also for a number outside 0–89).
+
+        >>> BaseBoard().piece_at(4), BaseBoard().piece_at(40)
+        (Piece.from_symbol('K'), None)
+        """
         code = self._pos.board[square] if 0 <= square < 90 else 0
         return Piece(code & 7, bool(code >> 3)) if code else None
 
     def piece_codes(self) -> bytes:
-        """The 90 C piece codes (``color << 3 | type``, 0 = empty), square 0 first."""
+        """The 90 C piece codes (``color << 3 | type``, 0 = empty), square 0 first.
+
+        >>> codes = BaseBoard().piece_codes(); len(codes), codes[0] == Piece.from_symbol("R").code
+        (90, True)
+        """
         return bytes(ffi.buffer(self._pos.board, 90))
 
     def piece_map(self) -> Dict[Square, Piece]:
-        """A dict of every occupied square to its piece."""
+        """A dict of every occupied square to its piece (:meth:`set_piece_map` reads it back).
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 w").piece_map()
+        {4: Piece.from_symbol('K'), 85: Piece.from_symbol('k')}
+        """
         codes = self.piece_codes()
         return {sq: Piece(c & 7, bool(c >> 3)) for sq, c in enumerate(codes) if c}
 
     def pieces_mask(self, piece_type: int, color: Color) -> int:
-        """The squares of the pieces of one type and colour, as an int bitboard."""
+        """The squares of the pieces of one type and colour, as an int bitboard.
+
+        >>> from xiangqi import CANNON
+        >>> BaseBoard().pieces_mask(CANNON, RED) == 1 << 19 | 1 << 25
+        True
+
+        Raises:
+            :class:`ValueError`: ``piece_type`` is not 1–7, or ``color`` is not ``RED``/``BLACK``.
+        """
         if piece_type not in _PIECE_WORDS:
             raise ValueError(f"piece type must be 1-7 (PAWN … KING), not {piece_type!r}")
         out = ffi.new("uint64_t[2]")
@@ -367,11 +533,26 @@ class BaseBoard:
         return _ffi.join_bb(out)
 
     def pieces(self, piece_type: int, color: Color) -> SquareSet:
-        """The squares of the pieces of one type and colour."""
+        """The squares of the pieces of one type and colour.
+
+        >>> from xiangqi import CANNON
+        >>> list(BaseBoard().pieces(CANNON, BLACK))  # b7, h7
+        [64, 70]
+
+        Raises:
+            :class:`ValueError`: as :meth:`pieces_mask`.
+        """
         return SquareSet(self.pieces_mask(piece_type, color))
 
     def king(self, color: Color) -> Optional[Square]:
-        """The square of ``color``'s king, or ``None`` if it has none (a position being set up)."""
+        """The square of ``color``'s king, or ``None`` if it has none (a position being set up).
+
+        >>> BaseBoard().king(RED), BaseBoard().king(BLACK), BaseBoard(None).king(RED)
+        (4, 85, None)
+
+        Raises:
+            :class:`ValueError`: ``color`` is not ``RED``/``BLACK``.
+        """
         sq = int(self._pos.king_sq[_color_index(color)])
         return None if sq == _NO_KING else sq
 
@@ -384,30 +565,57 @@ class BaseBoard:
                                   f"in {_preview(fen)!r}", fen=fen, offset=-1)
 
     def zobrist_hash(self) -> int:
-        """The 64-bit Zobrist key of the position (side to move included)."""
+        """The 64-bit Zobrist key of the position (side to move included).
+
+        >>> a, b = BaseBoard(), BaseBoard()
+        >>> a.push_iccs("h2e2"); a.pop(); a.zobrist_hash() == b.zobrist_hash()
+        Move.from_iccs('h2e2')
+        Move.from_iccs('h2e2')
+        True
+        """
         return int(self._pos.key)
 
     # ---------------------------------------------------------------- moves
 
     @property
     def legal_moves(self) -> LegalMoveGenerator:
-        """The legal moves (iterable; ``len()`` and ``in`` run in C)."""
+        """The legal moves (iterable; ``len()`` and ``in`` run in C), a live :class:`LegalMoveGenerator`.
+
+        >>> board = BaseBoard()
+        >>> len(board.legal_moves), Move.from_iccs("h2e2") in board.legal_moves
+        (44, True)
+        """
         return LegalMoveGenerator(self)
 
     @property
     def pseudo_legal_moves(self) -> PseudoLegalMoveGenerator:
-        """Moves by the piece rules alone, ignoring the own king's safety."""
+        """Moves by the piece rules alone, ignoring the own king's safety (a :class:`PseudoLegalMoveGenerator`).
+
+        >>> len(BaseBoard().pseudo_legal_moves)
+        44
+        """
         return PseudoLegalMoveGenerator(self)
 
     def legal_move_codes(self) -> List[int]:
-        """The legal moves as 16-bit codes (fastest form)."""
+        """The legal moves as 16-bit codes (fastest form; :meth:`Move.from_code` reads one).
+
+        >>> codes = BaseBoard().legal_move_codes(); len(codes), Move.from_iccs("h2e2").code in codes
+        (44, True)
+        """
         n = lib.xq_gen_legal(self._pos, self._movebuf, _ffi.MAX_MOVES)
         if n < 0:
             _ffi.raise_internal(n, "xq_gen_legal")
         return list(ffi.unpack(self._movebuf, n))
 
     def is_legal(self, move: Move) -> bool:
-        """Whether ``move`` is legal here."""
+        """Whether ``move`` is legal here.
+
+        >>> BaseBoard().is_legal(Move.from_iccs("h2e2")), BaseBoard().is_legal(Move.from_iccs("a0a5"))
+        (True, False)
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move` (text goes through :meth:`parse_iccs`).
+        """
         try:
             code = move.code
         except AttributeError:
@@ -415,20 +623,48 @@ class BaseBoard:
         return bool(lib.xq_pos_is_legal(self._pos, code))
 
     def is_pseudo_legal(self, move: Move) -> bool:
-        """Whether ``move`` obeys the piece rules (the own king may be left attacked)."""
+        """Whether ``move`` obeys the piece rules (the own king may be left attacked).
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/4r4/4K4 w").is_pseudo_legal(Move.from_iccs("e0e1"))
+        True
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move`.
+        """
         return bool(lib.xq_pos_is_pseudo_legal(self._pos, _move_code(move)))
 
     def is_capture(self, move: Move) -> bool:
-        """Whether ``move`` captures an enemy piece."""
+        """Whether ``move`` captures an enemy piece.
+
+        >>> BaseBoard().is_capture(Move.from_iccs("h2h9")), BaseBoard().is_capture(Move.from_iccs("h2e2"))
+        (True, False)
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move`.
+        """
         code = self._pos.board[_move_code(move) & 127]
         return bool(code) and bool(code >> 3) != self.turn
 
     def is_zeroing(self, move: Move) -> bool:
-        """Whether ``move`` resets the halfmove clock: a capture (pawn moves do not, unlike in chess)."""
+        """Whether ``move`` resets the halfmove clock: a capture (pawn moves do not, unlike in chess).
+
+        >>> BaseBoard().is_zeroing(Move.from_iccs("h2h9")), BaseBoard().is_zeroing(Move.from_iccs("a3a4"))
+        (True, False)
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move`.
+        """
         return self.is_capture(move)
 
     def is_irreversible(self, move: Move) -> bool:
-        """Whether no later position can repeat one before ``move``: a capture or a pawn's step forward."""
+        """Whether no later position can repeat one before ``move``: a capture or a pawn's step forward.
+
+        >>> BaseBoard().is_irreversible(Move.from_iccs("a3a4")), BaseBoard().is_irreversible(Move.from_iccs("h2e2"))
+        (True, False)
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move`.
+        """
         code = _move_code(move)
         if self.is_capture(move):
             return True
@@ -436,7 +672,15 @@ class BaseBoard:
         return piece & 7 == PAWN and (code & 127) // 9 != (code >> 7) // 9
 
     def gives_check(self, move: Move) -> bool:
-        """Whether ``move`` (pseudo-legal) checks the opponent's king."""
+        """Whether ``move`` (pseudo-legal) checks the opponent's king.
+
+        >>> board = BaseBoard("3k5/9/9/9/9/9/9/9/4R4/4K4 w")
+        >>> board.gives_check(Move.from_iccs("e1d1")), board.gives_check(Move.from_iccs("e1e2"))
+        (True, False)
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move`.
+        """
         return bool(lib.xq_gives_check(self._pos, _move_code(move)))
 
     def push(self, move: Move) -> None:
@@ -447,6 +691,13 @@ class BaseBoard:
         :class:`IllegalMoveError`. The null move (:meth:`Move.null`, ``0000``)
         passes the turn, for analysis. Use :meth:`push_iccs` or
         :meth:`is_legal` when the move comes from outside.
+
+        >>> board = BaseBoard(); board.push(Move.from_iccs("h2e2")); board.turn == BLACK
+        True
+
+        Raises:
+            :class:`IllegalMoveError`: the C core refuses the move (see above); the board is unchanged.
+            :class:`ConcurrentUseError`: another thread changed the move stack during the call.
         """
         stack = self.move_stack
         n = len(stack)
@@ -460,7 +711,15 @@ class BaseBoard:
             raise _concurrent_use("push")
 
     def push_code(self, code: int) -> None:
-        """:meth:`push` for a 16-bit move code (same checks)."""
+        """:meth:`push` for a 16-bit move code (same checks).
+
+        >>> board = BaseBoard(); board.push_code(Move.from_iccs("h2e2").code); board.peek()
+        Move.from_iccs('h2e2')
+
+        Raises:
+            :class:`InvalidMoveError`: ``code`` is not ``from << 7 | to`` of two different squares 0–89.
+            :class:`IllegalMoveError`: as :meth:`push`.
+        """
         if not (0 < code < 1 << 14 and code >> 7 < 90 and code & 127 < 90):
             raise InvalidMoveError(f"not a move code: {code!r} (expected from << 7 | to with squares 0-89) "
                                    f"in {self.fen()}")
@@ -479,8 +738,15 @@ class BaseBoard:
 
         With ``check_legal`` (the default) every move must be legal; otherwise
         only :meth:`push`'s checks apply. At the first refused move this
-        raises :class:`IllegalMoveError` naming it and its ply; the moves
-        before it stay played.
+        raises naming it and its ply; the moves before it stay played.
+
+        >>> board = BaseBoard()
+        >>> board.push_codes([Move.from_iccs(t).code for t in ("h2e2", "h9g7")]); board.move_stack
+        [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')]
+
+        Raises:
+            :class:`IllegalMoveError`: a move is refused (not legal, with ``check_legal``).
+            :class:`InvalidMoveError`: a code is not an int 0–65535, or a move between one square and itself.
         """
         n = len(codes)
         if not n:
@@ -506,7 +772,16 @@ class BaseBoard:
                                    f"{self.fen()}")
 
     def pop(self) -> Move:
-        """Take back the last move and return it. Raises :class:`IndexError` on an empty stack."""
+        """Take back the last move and return it.
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.pop(), board.fen() == STARTING_FEN
+        Move.from_iccs('h2e2')
+        (Move.from_iccs('h2e2'), True)
+
+        Raises:
+            :class:`IndexError`: the move stack is empty.
+            :class:`ConcurrentUseError`: another thread changed the board during the call.
+        """
         stack = self.move_stack
         move = stack.pop()
         # The C side checks that the undo record is this move's: a stack another thread changed meanwhile fails.
@@ -515,7 +790,15 @@ class BaseBoard:
         return move
 
     def peek(self) -> Move:
-        """The last move played. Raises :class:`IndexError` on an empty stack."""
+        """The last move played.
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.peek()
+        Move.from_iccs('h2e2')
+        Move.from_iccs('h2e2')
+
+        Raises:
+            :class:`IndexError`: the move stack is empty.
+        """
         return self.move_stack[-1]
 
     def _grow(self) -> None:
@@ -528,8 +811,15 @@ class BaseBoard:
         """Parse a coordinate move (``h2e2``, ``H2-E2``) and check it is legal here.
 
         ``one_based=True`` reads Fairy-Stockfish/pyffish's ranks 1–10 (``h3e3``,
-        ``a10a9``); it is never guessed. ``0000`` is the null move. Raises :class:`InvalidMoveError` or
-        :class:`IllegalMoveError` (saying why the move is illegal).
+        ``a10a9``); it is never guessed. ``0000`` is the null move. ``parse_uci`` is the same method.
+
+        >>> BaseBoard().parse_iccs("H2-E2"), BaseBoard().parse_uci("h3e3", one_based=True)
+        (Move.from_iccs('h2e2'), Move.from_iccs('h2e2'))
+
+        Raises:
+            :class:`InvalidMoveError`: ``text`` is no coordinate move.
+            :class:`IllegalMoveError`: the move is not legal here (the message says why).
+            :class:`TypeError`: ``text`` is not a :class:`str`.
         """
         move = parse_coordinates(text, one_based=one_based)
         if not move:
@@ -540,7 +830,11 @@ class BaseBoard:
 
     def illegal_reason(self, move: Move) -> str:
         """Why ``move`` is not legal here, in one phrase (or ``'legal'``), in the words every parser and record
-        reader of this library uses (:func:`xiangqi.notation.illegal_reason`)."""
+        reader of this library uses (:func:`xiangqi.notation.illegal_reason`).
+
+        >>> BaseBoard().illegal_reason(Move.from_iccs("a0a5"))
+        'the Red rook on a0 is blocked by the piece on a3'
+        """
         if not move:
             return "the null move passes the turn (it is not a legal move)"
         if move.from_square < 90 and move.to_square < 90 and self.is_legal(move):
@@ -550,7 +844,16 @@ class BaseBoard:
     parse_uci = parse_iccs
 
     def push_iccs(self, text: str, *, one_based: bool = False) -> Move:
-        """Parse a coordinate move, check it, play it and return it."""
+        """Parse a coordinate move, check it, play it and return it (``push_uci`` is the same method).
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.push_uci("h9g7"); len(board.move_stack)
+        Move.from_iccs('h2e2')
+        Move.from_iccs('h9g7')
+        2
+
+        Raises:
+            :class:`InvalidMoveError` or :class:`IllegalMoveError`: as :meth:`parse_iccs`; the board is unchanged.
+        """
         move = self.parse_iccs(text, one_based=one_based)
         self.push(move)
         return move
@@ -560,21 +863,40 @@ class BaseBoard:
     # --------------------------------------------------------------- status
 
     def is_check(self) -> bool:
-        """Whether the side to move is in check."""
+        """Whether the side to move is in check.
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/4r4/4K4 w").is_check(), BaseBoard().is_check()
+        (True, False)
+        """
         return bool(lib.xq_pos_in_check(self._pos))
 
     def checkers_mask(self) -> int:
-        """The pieces giving check, as an int bitboard."""
+        """The pieces giving check, as an int bitboard.
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/4r4/4K4 w").checkers_mask() == 1 << 13
+        True
+        """
         out = ffi.new("uint64_t[2]")
         lib.xq_pos_checkers(self._pos, out)
         return _ffi.join_bb(out)
 
     def checkers(self) -> SquareSet:
-        """The pieces giving check."""
+        """The pieces giving check.
+
+        >>> list(BaseBoard("4k4/9/9/9/9/9/9/9/4r4/4K4 w").checkers())  # the rook on e1
+        [13]
+        """
         return SquareSet(self.checkers_mask())
 
     def attackers_mask(self, color: Color, square: Square) -> int:
-        """The pieces of ``color`` attacking ``square``, as an int bitboard."""
+        """The pieces of ``color`` attacking ``square``, as an int bitboard.
+
+        >>> BaseBoard().attackers_mask(RED, 3) == 1 << 4  # d0: the king on e0
+        True
+
+        Raises:
+            :class:`ValueError`: ``square`` is outside 0–89, or ``color`` is not ``RED``/``BLACK``.
+        """
         if not 0 <= square < 90:
             raise ValueError(f"square out of range: {square!r} (expected 0-89)")
         out = ffi.new("uint64_t[2]")
@@ -582,11 +904,25 @@ class BaseBoard:
         return _ffi.join_bb(out)
 
     def attackers(self, color: Color, square: Square) -> SquareSet:
-        """The pieces of ``color`` that attack ``square`` (could capture there, pins ignored)."""
+        """The pieces of ``color`` that attack ``square`` (could capture there, pins ignored).
+
+        >>> list(BaseBoard().attackers(RED, 3))
+        [4]
+
+        Raises:
+            :class:`ValueError`: as :meth:`attackers_mask`.
+        """
         return SquareSet(self.attackers_mask(color, square))
 
     def attacks_mask(self, square: Square) -> int:
-        """The squares the piece on ``square`` attacks (could capture on), as an int bitboard; 0 if empty."""
+        """The squares the piece on ``square`` attacks (could capture on), as an int bitboard; 0 if empty.
+
+        >>> BaseBoard().attacks_mask(1) == 1 << 18 | 1 << 20  # the horse on b0: a2 and c2
+        True
+
+        Raises:
+            :class:`ValueError`: ``square`` is not an int 0–89.
+        """
         sq = _square_index(square)
         code = self._pos.board[sq]
         if not code:
@@ -600,7 +936,14 @@ class BaseBoard:
         return mask
 
     def attacks(self, square: Square) -> SquareSet:
-        """The squares the piece on ``square`` attacks (the same attacks :meth:`attackers` counts)."""
+        """The squares the piece on ``square`` attacks (the same attacks :meth:`attackers` counts).
+
+        >>> list(BaseBoard().attacks(1))
+        [18, 20]
+
+        Raises:
+            :class:`ValueError`: as :meth:`attacks_mask`.
+        """
         return SquareSet(self.attacks_mask(square))
 
     def _pinners(self, color: Color, square: Square) -> int:
@@ -619,11 +962,25 @@ class BaseBoard:
     def is_pinned(self, color: Color, square: Square) -> bool:
         """Whether the piece of ``color`` on ``square`` shields its king: taken away, an enemy piece would attack
         the king (along a line, through a cannon screen, over a horse leg, or the other king). ``False`` for an
-        empty square, a piece of the other colour or a king."""
+        empty square, a piece of the other colour or a king.
+
+        >>> BaseBoard("4k4/9/9/9/4r4/9/9/9/4R4/4K4 w").is_pinned(RED, 13)  # the rook on e1
+        True
+
+        Raises:
+            :class:`ValueError`: ``square`` is not an int 0–89, or ``color`` is not ``RED``/``BLACK``.
+        """
         return bool(self._pinners(color, square))
 
     def pin_mask(self, color: Color, square: Square) -> int:
-        """:meth:`pin` as an int bitboard."""
+        """:meth:`pin` as an int bitboard.
+
+        >>> BaseBoard().pin_mask(RED, 13) == BB_ALL
+        True
+
+        Raises:
+            :class:`ValueError`: as :meth:`is_pinned`.
+        """
         pinners = self._pinners(color, square)
         if not pinners:
             return BB_ALL
@@ -644,21 +1001,46 @@ class BaseBoard:
         """Where the pinned piece of ``color`` on ``square`` may stand and still shield its king (its own square
         included, capturing the pinner if it can); every square when it is not pinned (python-chess's
         convention). Only the shield is considered: which of these squares the piece can reach is
-        :attr:`legal_moves`'s business."""
+        :attr:`legal_moves`'s business.
+
+        >>> list(BaseBoard("4k4/9/9/9/4r4/9/9/9/4R4/4K4 w").pin(RED, 13))  # e1 to e5, the pinner's square
+        [13, 22, 31, 40, 49]
+
+        Raises:
+            :class:`ValueError`: as :meth:`is_pinned`.
+        """
         return SquareSet(self.pin_mask(color, square))
 
     def was_into_check(self) -> bool:
         """Whether the side that just moved left its own king attacked (the position is then not reachable by
-        legal play)."""
+        legal play).
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 w").was_into_check()  # kings facing: Black's king is attacked
+        True
+        """
         ksq = self.king(not self.turn)
         return ksq is not None and self.is_attacked_by(self.turn, ksq)
 
     def is_attacked_by(self, color: Color, square: Square) -> bool:
-        """Whether any piece of ``color`` attacks ``square``."""
+        """Whether any piece of ``color`` attacks ``square``.
+
+        >>> BaseBoard().is_attacked_by(BLACK, 1), BaseBoard().is_attacked_by(BLACK, 40)  # b0 (cannon over b2), e4
+        (True, False)
+
+        Raises:
+            :class:`ValueError`: as :meth:`attackers_mask`.
+        """
         return self.attackers_mask(color, square) != 0
 
     def attack_map(self, color: Color) -> "npt.NDArray[np.uint8]":
-        """Attacker counts of ``color`` per square: a ``(10, 9)`` uint8 array, rank 9 first (as a diagram reads)."""
+        """Attacker counts of ``color`` per square: a ``(10, 9)`` uint8 array, rank 9 first (as a diagram reads).
+
+        >>> counts = BaseBoard().attack_map(RED); counts.shape, int(counts[8, 4])  # e1: the king and both advisors
+        ((10, 9), 3)
+
+        Raises:
+            :class:`ValueError`: ``color`` is not ``RED``/``BLACK``.
+        """
         import numpy as np
 
         out = np.zeros(90, dtype=np.uint8)
@@ -666,15 +1048,27 @@ class BaseBoard:
         return np.ascontiguousarray(out.reshape(10, 9)[::-1])
 
     def is_checkmate(self) -> bool:
-        """In check with no legal move."""
+        """In check with no legal move.
+
+        >>> BaseBoard("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b").is_checkmate()
+        True
+        """
         return self.is_check() and lib.xq_count_legal(self._pos) == 0
 
     def is_stalemate(self) -> bool:
-        """Not in check and no legal move (困毙): a loss for the side to move in xiangqi."""
+        """Not in check and no legal move (困毙): a loss for the side to move in xiangqi.
+
+        >>> BaseBoard("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b").is_stalemate()
+        True
+        """
         return not self.is_check() and lib.xq_count_legal(self._pos) == 0
 
     def status(self) -> Status:
-        """Soft validity problems of the position (the C core rejects only what breaks it)."""
+        """Soft validity problems of the position (the C core rejects only what breaks it), a :class:`Status`.
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/K8 w").status()
+        <Status.KING_OUTSIDE_PALACE: 1>
+        """
         st = Status.VALID
         codes = self.piece_codes()
         for sq, code in enumerate(codes):
@@ -703,13 +1097,26 @@ class BaseBoard:
         return st
 
     def is_valid(self) -> bool:
-        """Whether :meth:`status` is ``VALID``."""
+        """Whether :meth:`status` is ``VALID``.
+
+        >>> BaseBoard().is_valid(), BaseBoard("4k4/9/9/9/9/9/9/9/9/K8 w").is_valid()
+        (True, False)
+        """
         return self.status() == Status.VALID
 
     # ---------------------------------------------------------------- perft
 
     def perft(self, depth: int, *, bulk: bool = True) -> int:
-        """Count the leaf nodes of the legal move tree to ``depth`` (0 to :data:`MAX_PERFT_DEPTH`, in C)."""
+        """Count the leaf nodes of the legal move tree to ``depth`` (0 to :data:`MAX_PERFT_DEPTH`, in C);
+        ``bulk=False`` visits every leaf.
+
+        >>> BaseBoard().perft(2), BaseBoard().perft(2, bulk=False)
+        (1920, 1920)
+
+        Raises:
+            :class:`ValueError`: ``depth`` is outside 0 to :data:`MAX_PERFT_DEPTH` (:func:`check_depth`).
+            :class:`TypeError`: ``depth`` is not an integer.
+        """
         return int(lib.xq_perft(self._pos, check_depth(depth), 1 if bulk else 0))
 
     # ----------------------------------------------------------------- misc
@@ -718,6 +1125,11 @@ class BaseBoard:
         """A copy of the board (of the same class); with ``stack=False`` the copy has no move history.
 
         ``copy.copy`` and ``copy.deepcopy`` give the same full copy (moves are immutable, so they are shared).
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2")
+        Move.from_iccs('h2e2')
+        >>> board.copy().move_stack, board.copy(stack=False).move_stack, board.copy() == board
+        ([Move.from_iccs('h2e2')], [], True)
         """
         b = type(self).__new__(type(self))
         b._alloc(self._cap if stack else 64)
@@ -761,13 +1173,25 @@ class BaseBoard:
             start = stop + 1
 
     def key_history(self) -> List[int]:
-        """Zobrist keys of every position from the starting FEN to now (``len(move_stack) + 1`` keys)."""
+        """Zobrist keys of every position from the starting FEN to now (``len(move_stack) + 1`` keys).
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); keys = board.key_history()
+        Move.from_iccs('h2e2')
+        >>> len(keys), keys[0] == BaseBoard().zobrist_hash(), keys[-1] == board.zobrist_hash()
+        (2, True, True)
+        """
         keys = [int(self._undo[i].key) for i in range(len(self.move_stack))]
         keys.append(self.zobrist_hash())
         return keys
 
     def captured_history(self) -> bytes:
-        """Per ply, the C code of the piece captured by that move (0 if none)."""
+        """Per ply, the C code of the piece captured by that move (0 if none).
+
+        >>> board = BaseBoard()
+        >>> for text in ("h2e2", "h7e7", "e2e6"): _ = board.push_iccs(text)
+        >>> board.captured_history()  # the last move took a black pawn (code 1)
+        b'\\x00\\x00\\x01'
+        """
         return bytes(int(self._undo[i].captured) for i in range(len(self.move_stack)))
 
     def __repr__(self) -> str:
@@ -866,7 +1290,15 @@ MAX_PERFT_DEPTH = 64
 
 def check_depth(depth: object) -> int:
     """``depth`` as a perft depth (an int from 0 to :data:`MAX_PERFT_DEPTH`), or a clear error: the one check of
-    every perft entry point, so that they accept the same depths and say the same when they do not."""
+    every perft entry point, so that they accept the same depths and say the same when they do not.
+
+    >>> check_depth(3)
+    3
+
+    Raises:
+        :class:`ValueError`: ``depth`` is outside 0 to :data:`MAX_PERFT_DEPTH`.
+        :class:`TypeError`: ``depth`` is not an integer (``3.0`` is refused).
+    """
     d = operator.index(depth)  # type: ignore[arg-type]
     if not 0 <= d <= MAX_PERFT_DEPTH:
         raise ValueError(f"depth must be between 0 and {MAX_PERFT_DEPTH}, not {d}")
@@ -874,7 +1306,16 @@ def check_depth(depth: object) -> int:
 
 
 def parse_coordinates(text: str, *, one_based: bool = False) -> Move:
-    """Read ``h2e2`` / ``H2-E2`` (ranks 0–9) or, with ``one_based``, ``h3e3`` / ``a10a9`` (ranks 1–10)."""
+    """Read ``h2e2`` / ``H2-E2`` (ranks 0–9) or, with ``one_based``, ``h3e3`` / ``a10a9`` (ranks 1–10).
+
+    Only the text is read: the move need not be legal anywhere (:meth:`BaseBoard.parse_iccs` checks it).
+
+    >>> parse_coordinates("h2e2"), parse_coordinates("a10a9", one_based=True)
+    (Move.from_iccs('h2e2'), Move.from_iccs('a9a8'))
+
+    Raises:
+        :class:`InvalidMoveError`: ``text`` is not a coordinate move of that kind.
+    """
     if not one_based:
         return Move.from_iccs(text)
     s = text.strip().lower().replace("-", "")

@@ -33,7 +33,16 @@ def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[
     """The board to draw and the move that led to it: ``source`` is a game file (its ``game``-th game, after
     ``ply`` plies of the main line, default all), a FEN, or ``startpos``.
 
-    Raises :class:`ValueError` (a :class:`~xiangqi.errors.XiangqiError` for bad data) naming the problem.
+    >>> board, last = position("startpos")
+    >>> board.fen() == Board().fen(), last
+    (True, None)
+
+    Raises:
+        :class:`ValueError`: ``source`` is neither a file nor a FEN, ``ply`` is given with a FEN or is outside
+            the game, or the file has no ``game``-th game.
+        :class:`~xiangqi.errors.XiangqiError`: bad data (a FEN that does not read, a record that is not one:
+            :class:`~xiangqi.errors.InvalidFenError`, :class:`~xiangqi.errors.InvalidRecordError`, ...).
+        :class:`OSError`: the file cannot be read.
     """
     board, last, _ = _position(source, game=game, ply=ply)
     return board, last
@@ -117,7 +126,15 @@ def _png(svg_text: str, out: str, width: int) -> None:
 
 
 def render_main(argv: List[str]) -> int:
-    """Run ``xiangqi render`` with ``argv`` (the arguments after ``render``); return the exit status."""
+    """Run ``xiangqi render`` with ``argv`` (the arguments after ``render``); return the exit status.
+
+    0 when the picture is written, 2 for a usage error and 1 for a file that cannot be read, with one line on
+    standard error (argparse's own usage errors exit with :class:`SystemExit` (2), as on the command line).
+
+    >>> render_main(["startpos", "--size", "100", "-o", "-"])
+    <svg xmlns=...</svg>
+    0
+    """
     from xiangqi import svg
 
     parser = _parser()

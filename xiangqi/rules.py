@@ -114,6 +114,11 @@ class RuleSet:
 
     Use :func:`dataclasses.replace` to derive a variant, e.g.
     ``dataclasses.replace(AXF, natural_limit=100)``.
+
+    >>> import dataclasses
+    >>> quick = dataclasses.replace(AXF, repetition_count=2)
+    >>> quick.name, quick.repetition_count, CXA.mate_threats
+    ('axf', 2, True)
     """
 
     #: Short name: ``"axf"`` or ``"cxa"``.
@@ -147,7 +152,11 @@ class RuleSet:
     red_must_vary_rounds: int = 0
 
     def facts_flags(self) -> int:
-        """The C flags for :c:func:`xq_history_facts` under these rules."""
+        """The C flags for :c:func:`xq_history_facts` under these rules.
+
+        >>> AXF.facts_flags() == 0, CXA.facts_flags() != 0
+        (True, True)
+        """
         flags = 0
         if self.chinese_chase:
             flags |= int(lib.XQ_FACTS_CXA)
@@ -178,6 +187,9 @@ def rule_set_name(rules: str) -> str:
 
     >>> rule_set_name("Asia"), rule_set_name("chinese")
     ('axf', 'cxa')
+
+    Raises:
+        :class:`ValueError`: ``rules`` is not a name of :data:`RULE_SET_NAMES` (or not a :class:`str`).
     """
     key = RULE_SET_NAMES.get(rules.strip().lower()) if isinstance(rules, str) else None
     if key is None:
@@ -186,7 +198,16 @@ def rule_set_name(rules: str) -> str:
 
 
 def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
-    """The :class:`RuleSet` for a name (``axf``/``asian``, ``cxa``/``chinese``) or a rule set itself."""
+    """The :class:`RuleSet` for a name (``axf``/``asian``, ``cxa``/``chinese``) or a rule set itself
+    (``None``: :data:`DEFAULT_RULES`).
+
+    >>> get_rules("Chinese") is CXA, get_rules() is AXF, get_rules(CXA) is CXA
+    (True, True, True)
+
+    Raises:
+        :class:`ValueError`: ``rules`` names no rule set.
+        :class:`TypeError`: ``rules`` is neither a name, a :class:`RuleSet` nor ``None``.
+    """
     if rules is None:
         return RULE_SETS[DEFAULT_RULES]
     if isinstance(rules, RuleSet):
@@ -200,7 +221,11 @@ def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
 
 
 class ChaseReason(enum.IntEnum):
-    """Why an attack counts as a chase (the C ``XQ_CHASE_*`` codes)."""
+    """Why an attack counts as a chase (the C ``XQ_CHASE_*`` codes).
+
+    >>> ChaseReason.UNPROTECTED.words, ChaseReason.FALSE_ROOT.words_zh, int(ChaseReason.STRONGER)
+    ('unprotected', '假根', 3)
+    """
 
     #: 无根: no piece protects the victim.
     UNPROTECTED = 1
@@ -231,7 +256,14 @@ _REASON_WORDS = {
 
 
 class Chase(NamedTuple):
-    """One chase pair of a move: ``attacker`` newly threatens to win ``victim``."""
+    """One chase pair of a move: ``attacker`` newly threatens to win ``victim``.
+
+    >>> from xiangqi import Board
+    >>> board = Board("2bk1a3/4a4/4b4/9/c8/1R7/3r5/4B4/4A4/4KAB2 w - - 0 1"); _ = board.push_iccs("b4a4")
+    >>> chase = board.move_facts(-1).chases[0]
+    >>> chase.reason, chase.describe_zh()
+    (<ChaseReason.UNPROTECTED: 1>, '红车a4捉黑方无根炮a5')
+    """
 
     #: Square of the chasing piece after the move.
     attacker: Square
@@ -268,6 +300,12 @@ class MoveFacts(NamedTuple):
     A null move (``0000``, :meth:`Move.null`, which :meth:`Board.push` accepts
     to pass the turn) has empty facts: ``piece`` is ``None``, no check, no
     chase, no mate threat (:attr:`null` is true).
+
+    >>> from xiangqi import Board
+    >>> board = Board("3k5/9/9/9/9/9/9/9/4R4/4K4 w"); _ = board.push_iccs("e1d1")
+    >>> facts = board.move_facts(-1)
+    >>> facts.kind, facts.describe_zh()
+    ('check', '第1着 红方 e1d1（车）：将')
     """
 
     #: 1-based number of the move in the game (ply 1 is the first move after the starting FEN).
@@ -451,6 +489,16 @@ def history_facts(board: BaseBoard, start: int = 1, end: Optional[int] = None, *
     """Facts of the moves ``start``..``end`` (1-based ply numbers, inclusive) of the board's game.
 
     Identities (``attacker_id``/``victim_id``) are squares at the position before move ``start``.
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> [facts.kind for facts in history_facts(board, 1, 4)]
+    ['check', 'idle', 'check', 'idle']
+
+    Raises:
+        :class:`ValueError`: ``start``..``end`` is not within the game's plies, or ``rules`` names no rule set.
+        :class:`TypeError`: as :func:`get_rules`.
     """
     rs = get_rules(rules)
     n = len(board.move_stack)
@@ -475,6 +523,10 @@ def move_facts(board: BaseBoard, ply: int, *, rules: Union[str, RuleSet, None] =
     >>> _ = b.push_iccs("b4a4")
     >>> b.move_facts(1).describe()
     'ply 1: Red b4a4 (red rook): red rook a4 chases the unprotected black cannon a5'
+
+    Raises:
+        :class:`IndexError`: ``ply`` is outside 1..n (or -1..-n) for a game of n moves.
+        :class:`ValueError` or :class:`TypeError`: as :func:`get_rules`.
     """
     n = len(board.move_stack)
     p = ply + n + 1 if ply < 0 else ply
@@ -493,6 +545,15 @@ def repetition_plies(board: BaseBoard, ply: Optional[int] = None) -> List[int]:
     """Earlier plies whose position equals the one after ``ply`` (default: now), latest first.
 
     A position after ``k`` plies is numbered ``k`` (0 is the starting FEN).
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> repetition_plies(board), repetition_plies(board, 2)
+    ([4, 0], [])
+
+    Raises:
+        :class:`ValueError`: ``ply`` is outside 0..len(move_stack).
     """
     n = len(board.move_stack)
     at = n if ply is None else ply
@@ -514,13 +575,30 @@ def _repetition_plies(h: _History, at: int) -> List[int]:
 
 
 def repetition_count(board: BaseBoard) -> int:
-    """How many times the current position has occurred (itself included), back to the last capture."""
+    """How many times the current position has occurred (itself included), back to the last capture.
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> repetition_count(board), repetition_count(Board())
+    (3, 1)
+    """
     pos, undo, n = _board_parts(board)
     return 1 + int(lib.xq_repetition_plies(pos, undo, n, n, ffi.NULL, 0))
 
 
 def is_repetition(board: BaseBoard, count: int = 3) -> bool:
-    """Whether the current position has occurred at least ``count`` times (``count`` >= 2)."""
+    """Whether the current position has occurred at least ``count`` times (``count`` >= 2).
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> is_repetition(board), is_repetition(board, 4)
+    (True, False)
+
+    Raises:
+        :class:`ValueError`: ``count`` is less than 2.
+    """
     if count < 2:
         raise ValueError(f"repetition count must be at least 2, not {count!r}")
     return repetition_count(board) >= count
@@ -530,7 +608,11 @@ def is_repetition(board: BaseBoard, count: int = 3) -> bool:
 
 
 class Pattern(enum.Enum):
-    """A side's pattern over a repetition loop."""
+    """A side's pattern over a repetition loop (:attr:`SideJudgement.pattern`).
+
+    >>> Pattern.PERPETUAL_CHECK.zh, Pattern.PERPETUAL_CHECK.forbidden, Pattern.ALLOWED.forbidden
+    ('长将', True, False)
+    """
 
     #: Nothing forbidden (idle moves, offers, allowed mixes, one piece chasing several …).
     ALLOWED = "allowed"
@@ -573,7 +655,15 @@ _PATTERN_ZH = {
 
 
 class SideJudgement(NamedTuple):
-    """One side's moves in a loop and what they amount to."""
+    """One side's moves in a loop and what they amount to (:attr:`Ruling.red`, :attr:`Ruling.black`).
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> ruling = judge(board)
+    >>> ruling.red.pattern, ruling.red.forbidden, ruling.black.pattern
+    (<Pattern.PERPETUAL_CHECK: 'perpetual check'>, True, <Pattern.ALLOWED: 'allowed'>)
+    """
 
     #: The side judged.
     color: Color
@@ -593,7 +683,13 @@ class SideJudgement(NamedTuple):
 
 
 class NaturalLimit(NamedTuple):
-    """The natural move limit's count at a position."""
+    """The natural move limit's count at a position (:func:`natural_limit`).
+
+    >>> from xiangqi import Board
+    >>> count = natural_limit(Board("4k4/R8/9/9/9/9/9/9/9/3K5 w - - 119 80"))
+    >>> count.plies, count.limit, count.reached
+    (119, 120, False)
+    """
 
     #: Plies since the last capture (the FEN's halfmove clock included).
     plies: int
@@ -611,7 +707,18 @@ class NaturalLimit(NamedTuple):
 
 
 class Ruling(NamedTuple):
-    """A verdict with its reasoning: :attr:`outcome` and everything that led to it."""
+    """A verdict with its reasoning: :attr:`outcome` and everything that led to it.
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> ruling = judge(board)
+    >>> ruling.kind, ruling.occurrences, ruling.loser, ruling.outcome.termination
+    ('repetition', (0, 4, 8), True, <Termination.PERPETUAL_CHECK: 3>)
+    >>> print(ruling.explain().splitlines()[0])
+    Red loses: perpetual check by the red rook (a9, a8), plies 1-8 (Asian rules); Black's move e8e9
+    completed the third occurrence at ply 8.
+    """
 
     #: The verdict and its reason (English and Chinese).
     outcome: Outcome
@@ -646,11 +753,28 @@ class Ruling(NamedTuple):
         return None if self.outcome.winner is None else not self.outcome.winner
 
     def side(self, color: Color) -> Optional[SideJudgement]:
-        """The judgement of ``color``'s moves (repetition rulings)."""
+        """The judgement of ``color``'s moves (repetition rulings).
+
+        >>> from xiangqi import Board
+        >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")
+        >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+        >>> ruling = judge(board)
+        >>> ruling.side(True) is ruling.red, ruling.winner, ruling.loser
+        (True, False, True)
+        """
         return self.red if color else self.black
 
     def explain(self) -> str:
-        """The reason and the loop move by move (English and Chinese)."""
+        """The reason and the loop move by move (English and Chinese).
+
+        >>> from xiangqi import Board
+        >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")
+        >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+        >>> print("\\n".join(judge(board).explain().splitlines()[2:5]))
+        Red: perpetual check / 长将
+        Black: allowed / 允许着法
+          ply 1: Red a8a9 (red rook): check
+        """
         lines = [self.outcome.reason, self.outcome.reason_zh]
         for sj in (self.red, self.black):
             if sj is None:
@@ -1026,7 +1150,15 @@ def _repetition_ruling(h: _History, at: int, rs: RuleSet, count: int) -> Optiona
 
 def natural_limit(board: BaseBoard, *, rules: Union[str, RuleSet, None] = None,
                   limit: Optional[int] = None) -> NaturalLimit:
-    """The natural limit's count at the current position (see the module text for the counting)."""
+    """The natural limit's count at the current position (see the module text for the counting).
+
+    >>> from xiangqi import Board
+    >>> natural_limit(Board("4k4/R8/9/9/9/9/9/9/9/3K5 w - - 100 80"), limit=100).reached
+    True
+
+    Raises:
+        :class:`ValueError` or :class:`TypeError`: as :func:`get_rules`.
+    """
     rs = get_rules(rules)
     lim = rs.natural_limit if limit is None else limit
     h = _hist(board)
@@ -1078,6 +1210,16 @@ def judge(board: BaseBoard, rules: Union[str, RuleSet, None] = None, *, count: O
     stalemate are :meth:`Board.outcome`'s business and are not looked at here.
     ``count`` overrides the rule set's repetition count, ``natural_limit`` its
     limit in plies (0 turns it off).
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> judge(board).winner, judge(board, count=4), judge(Board())
+    (False, None, None)
+
+    Raises:
+        :class:`ValueError`: ``count`` is less than 2, or ``rules`` names no rule set.
+        :class:`TypeError`: as :func:`get_rules`.
     """
     rs = get_rules(rules)
     c = rs.repetition_count if count is None else count
@@ -1095,6 +1237,15 @@ def adjudicate(board: BaseBoard, rules: Union[str, RuleSet, None] = None, *, cou
     """The :class:`Outcome` by repetition or the natural limit, or ``None`` (``board.outcome()`` calls this).
 
     The default rule set is the Asian one (:data:`AXF`).
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> adjudicate(board).result(), adjudicate(board, "cxa").termination
+    ('0-1', <Termination.PERPETUAL_CHECK: 3>)
+
+    Raises:
+        :class:`ValueError` or :class:`TypeError`: as :func:`judge`.
     """
     ruling = judge(board, rules, count=count, natural_limit=natural_limit)
     return None if ruling is None else ruling.outcome
@@ -1102,7 +1253,17 @@ def adjudicate(board: BaseBoard, rules: Union[str, RuleSet, None] = None, *, cou
 
 def can_claim_draw(board: BaseBoard, rules: Union[str, RuleSet, None] = None) -> bool:
     """Whether a draw can be claimed now: the natural limit is reached, or the position repeats
-    (the rule set's count) and neither side alone breaks the rules."""
+    (the rule set's count) and neither side alone breaks the rules.
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> can_claim_draw(board), can_claim_draw(Board("4k4/R8/9/9/9/9/9/9/9/3K5 w - - 120 80"))
+    (False, True)
+
+    Raises:
+        :class:`ValueError` or :class:`TypeError`: as :func:`get_rules`.
+    """
     rs = get_rules(rules)
     h = _hist(board)
     rep = _repetition_ruling(h, h.n, rs, rs.repetition_count)
@@ -1276,6 +1437,16 @@ def scan_violations(board_or_moves: Union[BaseBoard, Iterable[Union[Move, str, i
     Cheap when nothing repeats: one pass over the Zobrist keys in C; and when
     something does, every loop is first judged from a summary computed in C
     (``xq_repetition_loops``), so only the rulings returned are worded.
+
+    >>> [ruling.ply for ruling in scan_violations(["a8a9", "e9e8", "a9a8", "e8e9"] * 3,
+    ...                                           fen="4k4/R8/9/9/9/9/9/9/9/3K5 w")]
+    [8]
+
+    Raises:
+        :class:`TypeError`: a move is neither a :class:`Move`, ICCS text nor a move code; or as :func:`get_rules`.
+        :class:`InvalidMoveError` or :class:`IllegalMoveError`: a move of a sequence does not read or play.
+        :class:`InvalidFenError`: ``fen`` cannot be read.
+        :class:`ValueError`: ``rules`` names no rule set.
     """
     rs = get_rules(rules)
     c = rs.repetition_count if count is None else count

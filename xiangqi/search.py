@@ -40,7 +40,12 @@ _ENTRY_BYTES: int = ffi.sizeof("xq_tt_entry")
 
 @dataclass(frozen=True)
 class SearchInfo:
-    """What the search knows after one depth: the figures of a UCI ``info`` line."""
+    """What the search knows after one depth: the figures of a UCI ``info`` line.
+
+    >>> info = SearchInfo(depth=3, seldepth=5, score=MATE_SCORE - 3, nodes=1000, time=0.5)
+    >>> info.mate, info.nps
+    (2, 2000)
+    """
 
     depth: int
     seldepth: int
@@ -53,7 +58,11 @@ class SearchInfo:
 
     @property
     def mate(self) -> Optional[int]:
-        """Moves to mate (UCI's ``score mate N``): positive when the side to move mates, negative when mated."""
+        """Moves to mate (UCI's ``score mate N``): positive when the side to move mates, negative when mated.
+
+        >>> SearchInfo(1, 1, -(MATE_SCORE - 2), 10, 0.1).mate, SearchInfo(1, 1, 35, 10, 0.1).mate
+        (-1, None)
+        """
         if self.score > _MATE_BOUND:
             return (MATE_SCORE - self.score + 1) // 2
         if self.score < -_MATE_BOUND:
@@ -62,13 +71,22 @@ class SearchInfo:
 
     @property
     def nps(self) -> int:
-        """Nodes per second."""
+        """Nodes per second (0 when no time has passed).
+
+        >>> SearchInfo(1, 1, 0, 500, 0.25).nps
+        2000
+        """
         return int(self.nodes / self.time) if self.time > 0 else 0
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    """The outcome of :meth:`Searcher.search`: the move to play (``None`` when there is no legal move)."""
+    """The outcome of :meth:`Searcher.search`: the move to play (``None`` when there is no legal move).
+
+    >>> result = Searcher(1).search(Board("3k5/9/9/9/9/9/9/9/R8/R3K4 w"), depth=4)
+    >>> result.best, result.info.mate, result.stopped
+    (Move.from_iccs('a0d0'), 1, False)
+    """
 
     best: Optional[Move]
     ponder: Optional[Move]
@@ -78,7 +96,11 @@ class SearchResult:
 
 
 def evaluate(board: Board) -> int:
-    """The search's static evaluation of ``board`` in centipawns, from the side to move's view."""
+    """The search's static evaluation of ``board`` in centipawns, from the side to move's view.
+
+    >>> evaluate(Board()), evaluate(Board("4k4/9/9/9/9/9/9/9/9/R3K4 w")) > 0
+    (0, True)
+    """
     return int(lib.xq_evaluate(board._pos))
 
 
@@ -86,6 +108,13 @@ class Searcher:
     """A search state with a transposition table of ``hash_mb`` megabytes.
 
     One search runs at a time; :meth:`stop` may be called from any thread.
+
+    >>> searcher = Searcher(hash_mb=1)
+    >>> searcher.search(Board(), depth=2).best in Board().legal_moves
+    True
+
+    Raises:
+        :class:`ValueError`: as :meth:`resize`.
     """
 
     def __init__(self, hash_mb: int = 16) -> None:
@@ -96,7 +125,15 @@ class Searcher:
         self.resize(hash_mb)
 
     def resize(self, hash_mb: int) -> None:
-        """Replace the transposition table with an empty one of ``hash_mb`` megabytes (0: no table)."""
+        """Replace the transposition table with an empty one of ``hash_mb`` megabytes (0: no table).
+
+        >>> searcher = Searcher(1); searcher.resize(0); searcher.hash_entries
+        0
+
+        Raises:
+            :class:`ValueError`: ``hash_mb`` is not an int >= 0.
+            :class:`MemoryError`: the table cannot be allocated (the old one stays in use).
+        """
         if not isinstance(hash_mb, int) or hash_mb < 0:
             raise ValueError(f"hash size must be a whole number of megabytes >= 0, not {hash_mb!r}")
         entries = hash_mb * (1 << 20) // _ENTRY_BYTES
@@ -110,17 +147,29 @@ class Searcher:
 
     @property
     def hash_entries(self) -> int:
-        """Number of transposition-table entries."""
+        """Number of transposition-table entries.
+
+        >>> Searcher(1).hash_entries
+        65536
+        """
         return self._entries
 
     def clear(self) -> None:
-        """Forget everything learnt (a new game): the table, killers and history counts."""
+        """Forget everything learnt (a new game): the table, killers and history counts.
+
+        >>> searcher = Searcher(1); searcher.clear(); searcher.search(Board(), depth=1).info.depth
+        1
+        """
         with self._lock:
             lib.xq_tt_clear(self._table, self._entries)
             lib.xq_search_clear(self._state)
 
     def stop(self) -> None:
-        """Ask the running search to stop as soon as it can (thread-safe); when idle, the next search stops at once."""
+        """Ask the running search to stop as soon as it can (thread-safe); when idle, the next search stops at once.
+
+        >>> searcher = Searcher(1); searcher.stop(); searcher.search(Board(), depth=5).stopped
+        True
+        """
         self._state.stop = 1
 
     def search(self, board: Board, *, depth: Optional[int] = None, nodes: Optional[int] = None,
@@ -136,7 +185,15 @@ class Searcher:
         the search runs to :data:`MAX_DEPTH` or until :meth:`stop`. A stop requested before
         the search starts takes effect immediately (the answer is then the first move
         ordered); call :meth:`reset_stop` first to discard one. A board without both kings (being
-        set up) raises :class:`~xiangqi.errors.InvalidFenError`.
+        set up) cannot be searched.
+
+        >>> Searcher(1).search(Board("3k5/9/9/9/9/9/9/9/R8/R3K4 w"), depth=4).best
+        Move.from_iccs('a0d0')
+
+        Raises:
+            :class:`ValueError`: ``depth`` is outside 1 to :data:`MAX_DEPTH`, ``nodes`` outside 1 to 2**64 - 1,
+                or a time outside 0 to 1e9 seconds.
+            :class:`~xiangqi.errors.InvalidFenError`: the board does not have both kings.
         """
         max_depth = MAX_DEPTH if depth is None else depth
         if not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
@@ -185,7 +242,12 @@ class Searcher:
             return SearchResult(best, ponder, info, stopped)
 
     def reset_stop(self) -> None:
-        """Clear a pending :meth:`stop` so the next search runs to its limits."""
+        """Clear a pending :meth:`stop` so the next search runs to its limits.
+
+        >>> searcher = Searcher(1); searcher.stop(); searcher.reset_stop()
+        >>> searcher.search(Board(), depth=2).stopped
+        False
+        """
         self._state.stop = 0
 
     def _info(self, started: float) -> SearchInfo:

@@ -98,6 +98,11 @@ class Arrow(NamedTuple):
     """An arrow from ``tail`` to ``head``; ``color``: ``green``, ``red``, ``blue``, ``yellow`` or any CSS colour.
 
     A ``tail`` equal to its ``head`` draws a ring around that point.
+
+    >>> from xiangqi import Board
+    >>> picture = board(Board(), arrows=[Arrow(25, 22, "red"), ("b0", "c2")])
+    >>> picture.count('class="arrow"')
+    2
     """
 
     tail: Square
@@ -106,7 +111,15 @@ class Arrow(NamedTuple):
 
 
 def point(sq: Square, orientation: Color = RED, coordinates: bool = True) -> Tuple[int, int]:
-    """The SVG coordinates of a square's intersection in a picture drawn by :func:`board`."""
+    """The SVG coordinates of a square's intersection in a picture drawn by :func:`board` (of the same
+    ``orientation``; ``coordinates`` is accepted for symmetry with :func:`board` and moves nothing).
+
+    Unchecked: ``sq`` should be 0–89.
+
+    >>> from xiangqi import BLACK
+    >>> point(4), point(4, orientation=BLACK)  # e0: bottom middle, or top middle with Black at the bottom
+    ((244, 494), (244, 44))
+    """
     f, r = sq % 9, sq // 9
     if orientation:
         col, row = f, 9 - r
@@ -211,6 +224,14 @@ def definitions(*, style: str = "chinese", distinguish: bool = True, colors: Map
     """An invisible ``<svg>`` holding every definition that pictures drawn with ``defs=False`` refer to.
 
     Put it once in an HTML page before such pictures (with the same style, colours and river).
+
+    >>> from xiangqi import BLACK, Board
+    >>> page = definitions() + board(Board(), defs=False) + board(Board(), defs=False, orientation=BLACK)
+    >>> page.count("<defs>")
+    1
+
+    Raises:
+        :class:`ValueError`: as :func:`board` for ``style``, ``colors`` and ``river``.
     """
     look = _look(style, distinguish, colors)
     grids = "".join(f'<g id="{_grid_id(look, o, c)}">{_static(look, o, c, river)[1]}</g>'
@@ -358,6 +379,16 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
     車馬炮 for both sides. ``colors``: overrides of :data:`DEFAULT_COLORS`. ``river``: the four characters
     in the river (``"楚河汉界"`` for the simplified form). ``defs=False``: leave out the ``<defs>`` for a
     page that holds one :func:`definitions` with the same look.
+
+    >>> from xiangqi import Board
+    >>> picture = board(Board(), lastmove=Move.from_iccs("h2e2"), size=300)
+    >>> picture.startswith("<svg"), 'width="300"' in picture
+    (True, True)
+
+    Raises:
+        :class:`ValueError`: ``size`` is not positive, ``style`` is not one of :data:`STYLES`, ``colors`` has an
+            unknown key, ``river`` is not four characters the pictures have glyphs for, or a square (``check``,
+            ``fill``, ``squares``, ``arrows``) is neither 0–89 nor a square name.
     """
     _check_size(size)
     look = _look(style, distinguish, colors)
@@ -425,6 +456,10 @@ def piece(piece: Piece, *, size: Optional[int] = None, style: str = "chinese", d
     >>> from xiangqi import Piece, svg
     >>> svg.piece(Piece.from_symbol("R"))[:60]
     '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://'
+
+    Raises:
+        :class:`ValueError`: ``size`` is not positive, ``style`` is not one of :data:`STYLES`, or ``colors``
+            has an unknown key.
     """
     _check_size(size)
     look = _look(style, distinguish, colors)

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, List, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -189,6 +189,178 @@ def check_coverage(app: Sphinx, env: BuildEnvironment) -> None:
                            "reference/capi.rst)", header.name, header.name, type="xqdocs", subtype="coverage")
 
 
+# --------------------------------------------------------------------------- examples and Raises sections
+
+
+#: Public modules not yet held to :func:`docstring_gaps`. Each leaves this set when every function and class in
+#: its ``__all__`` has an example and every callable that raises says so in a ``Raises:`` section; the set only
+#: shrinks, and a module named here that no longer needs it is reported (so the exemption cannot outlive its use).
+DOCSTRING_EXEMPT: FrozenSet[str] = frozenset({
+    # game records and validation
+    "xiangqi.pgn", "xiangqi.game", "xiangqi.pgn_writer", "xiangqi.source", "xiangqi.formats", "xiangqi.xqf",
+    "xiangqi.dhtmlxq", "xiangqi.validate", "xiangqi.convert", "xiangqi.judge", "xiangqi.report_html",
+    # engines
+    "xiangqi.engine", "xiangqi.match", "xiangqi.engine_server",
+})
+
+#: Raised for a bug in the library or a subclass's duty, not for bad input: no ``Raises:`` entry needed.
+_NOT_INPUT_ERRORS = ("InternalError", "NotImplementedError", "AssertionError")
+
+
+def docstring_gaps(exempt: FrozenSet[str] = DOCSTRING_EXEMPT) -> List[Tuple[str, str]]:
+    """(dotted name, what is missing) for the public API of the modules not in ``exempt``.
+
+    * every function and class in a public module's ``__all__`` (defined in the package; type aliases and
+      constants are documented by ``#:`` comments instead) has a doctest example (``>>>``) in its own docstring;
+    * every such function, and every public method, property and constructor (``__init__``, ``__post_init__``,
+      ``__new__``) of such a class, whose own body raises (``raise X(...)``, found with :mod:`ast`; nested
+      functions, bare re-raises and raises that a surrounding ``try`` catches do not count) has a line
+      ``Raises:`` in its docstring (a constructor's may be in its class's), and the indented lines under it
+      name every exception class it raises directly (a private class, by itself or a public base), except
+      those of ``_NOT_INPUT_ERRORS``.
+
+    A module in ``exempt`` that has no gap left is reported too, so that the exemption is removed.
+    """
+    import ast
+    import builtins
+    import textwrap
+
+    def raises_section(doc: Optional[str]) -> Optional[str]:
+        lines = inspect.cleandoc(doc or "").splitlines()
+        for i, line in enumerate(lines):
+            if line.strip() == "Raises:":
+                indent = len(line) - len(line.lstrip())
+                body = []
+                for rest in lines[i + 1:]:
+                    if rest.strip() and len(rest) - len(rest.lstrip()) <= indent:
+                        break
+                    body.append(rest)
+                return "\n".join(body)
+        return None
+
+    def raised(func: Any) -> Optional[Dict[str, Set[str]]]:
+        """The exception classes ``func`` raises in its own body and lets out, each with the names that may
+        stand for it in a ``Raises:`` section: its own, and for a private class (``_Usage``) its public bases.
+        ``None``: it raises nothing."""
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
+        except (OSError, TypeError, SyntaxError):
+            return None  # no Python source (a generated dataclass method, a C function)
+        scope = getattr(func, "__globals__", {})
+
+        def lookup(node: ast.AST) -> Any:
+            name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+            return scope.get(name, getattr(builtins, name, None))
+
+        def caught_by(handler: ast.ExceptHandler) -> List[type]:
+            kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            return [BaseException if k is None else lookup(k) for k in kinds
+                    if k is None or isinstance(lookup(k), type)]
+
+        found: Optional[Dict[str, Set[str]]] = None
+        todo: List[Tuple[ast.AST, Tuple[type, ...]]] = [(n, ()) for n in ast.iter_child_nodes(tree.body[0])]
+        while todo:
+            node, caught = todo.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(node, ast.Try):  # a raise in the body that a handler catches does not get out
+                inner = caught + tuple(c for h in node.handlers for c in caught_by(h))
+                todo.extend((n, inner) for n in node.body)
+                todo.extend((n, caught) for part in (node.handlers, node.orelse, node.finalbody) for n in part)
+                continue
+            todo.extend((n, caught) for n in ast.iter_child_nodes(node))
+            if not isinstance(node, ast.Raise) or node.exc is None:
+                continue
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            value = lookup(exc)
+            if isinstance(value, type) and issubclass(value, caught or ()):
+                continue
+            found = found if found is not None else {}
+            if isinstance(value, type) and issubclass(value, BaseException) \
+                    and value.__name__ not in _NOT_INPUT_ERRORS:
+                names = {value.__name__}
+                if value.__name__.startswith("_"):
+                    names |= {c.__name__ for c in value.__mro__[1:]
+                              if not c.__name__.startswith("_") and c not in (Exception, BaseException, object)}
+                found[value.__name__] = names
+        return found
+
+    def check_raises(qualname: str, func: Any, *docs: Optional[str]) -> None:
+        names = raised(func)
+        if names is None:
+            return
+        sections = [s for s in map(raises_section, docs) if s is not None]
+        if not sections:
+            gaps.append((qualname, "raises " + (", ".join(sorted(names)) or "an error") +
+                         " but its docstring has no 'Raises:' section"))
+            return
+        for name in sorted(names):
+            if not any(re.search(rf"\b{re.escape(alias)}\b", s) for s in sections for alias in names[name]):
+                gaps.append((qualname, f"raises {name} but its 'Raises:' section does not name it"))
+
+    gaps: List[Tuple[str, str]] = []
+    seen: Set[int] = set()
+    homes: Dict[str, str] = {}  # dotted name of a gap -> the module that defines it
+    for mod in public_modules():
+        for name in getattr(mod, "__all__", ()):
+            obj = getattr(mod, name)
+            home = getattr(obj, "__module__", None) or ""
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)) or not home.startswith(PACKAGE):
+                continue
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            qualname = f"{home}.{obj.__qualname__}"
+            homes[qualname] = home
+            if ">>>" not in (obj.__doc__ or ""):
+                gaps.append((qualname, "has no example (>>>) in its docstring"))
+            if inspect.isfunction(obj):
+                check_raises(qualname, obj, obj.__doc__)
+                continue
+            for attr, member in vars(obj).items():
+                if attr.startswith("_") and attr not in ("__init__", "__post_init__", "__new__"):
+                    continue
+                if isinstance(member, (staticmethod, classmethod)):
+                    member = member.__func__
+                funcs = [f for f in (member.fget, member.fset) if f] if isinstance(member, property) else [member]
+                for func in funcs:  # defined in this class (not Enum's __new__, say)
+                    if inspect.isfunction(func) and func.__qualname__.startswith(obj.__qualname__ + "."):
+                        homes[f"{qualname}.{attr}"] = home
+                        docs = (func.__doc__, obj.__doc__) if attr.startswith("_") else (func.__doc__,)
+                        check_raises(f"{qualname}.{attr}", func, *docs)
+    held = [(q, m) for q, m in gaps if homes[q] not in exempt]
+    stale = sorted(exempt - {homes[q] for q, _ in gaps})
+    return held + [(mod, "is in DOCSTRING_EXEMPT but has no gap left: remove it from the set") for mod in stale]
+
+
+def raises_as_list(app: Sphinx, what: str, name: str, obj: object, options: Any, lines: List[str]) -> None:
+    """Shows each entry of a ``Raises:`` section as an item of a list (reST would run the entries together into
+    one paragraph): an entry is a line at the section's first indentation, its more indented lines continue it.
+    """
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() != "Raises:":
+            i += 1
+            continue
+        head = len(lines[i]) - len(lines[i].lstrip())
+        base = None
+        i += 1
+        while i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > head):
+            line = lines[i]
+            if line.strip():
+                indent = len(line) - len(line.lstrip())
+                base = indent if base is None else base
+                # an entry becomes an item; its continuation lines line up with the item's text
+                lines[i] = " " * base + ("* " if indent == base else "  ") + line.lstrip()
+            i += 1
+
+
+def check_docstrings(app: Sphinx, env: BuildEnvironment) -> None:
+    """Warns (so ``sphinx-build -W`` fails) for each of :func:`docstring_gaps`."""
+    for name, problem in docstring_gaps():
+        logger.warning("%s %s", name, problem, type="xqdocs", subtype="docstrings")
+
+
 # --------------------------------------------------------------------------- short cross-references
 
 
@@ -303,6 +475,8 @@ def setup(app: Sphinx) -> Dict[str, Any]:
     app.add_directive("xiangqi-cli-help", CliHelp)
     app.add_directive("c-header", CHeader)
     app.connect("env-check-consistency", check_coverage)
+    app.connect("env-check-consistency", check_docstrings)
+    app.connect("autodoc-process-docstring", raises_as_list)
     app.connect("missing-reference", resolve_short)
     app.connect("autodoc-process-signature", dataclass_factories)
     return {"version": "1", "parallel_read_safe": False, "env_version": 1}
