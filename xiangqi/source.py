@@ -37,7 +37,12 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[str], I
 
 
 def is_text_handle(handle: object) -> bool:
-    """Whether ``handle`` is an open file that reads ``str`` (not bytes)."""
+    """Whether ``handle`` is an open file that reads ``str`` (not bytes).
+
+    >>> import io
+    >>> is_text_handle(io.StringIO("")), is_text_handle(io.BytesIO(b"")), is_text_handle(b"bytes")
+    (True, False, False)
+    """
     if isinstance(handle, io.TextIOBase):
         return True
     if isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
@@ -58,6 +63,11 @@ class Gunzip:
 
     Members are read one after another; the data ends at the first damage,
     and :attr:`error` says what it was (``None`` for a sound stream).
+
+    >>> import gzip, io
+    >>> cut = Gunzip(io.BytesIO(gzip.compress(b"1. h2e2 *")[:-8]).read)   # the gzip trailer is missing
+    >>> cut.read(100), cut.error
+    (b'1. h2e2 *', 'the compressed data ends early (no end-of-stream marker)')
     """
 
     def __init__(self, raw_read: Callable[[int], bytes]) -> None:
@@ -120,6 +130,14 @@ class ByteSource:
     or an open binary file (left open). Opening a path may raise
     :class:`OSError`; reading never raises: a read error or damaged gzip data
     ends the data and sets :attr:`damage`.
+
+    >>> import gzip
+    >>> with ByteSource(gzip.compress(b"[Event]")) as src:
+    ...     src.gzipped, src.peek(3), src.read_all(), src.damage
+    (True, b'[Ev', b'[Event]', None)
+
+    Raises:
+        * :exc:`OSError` (such as :exc:`FileNotFoundError`) when ``source`` is a path that cannot be opened.
     """
 
     def __init__(self, source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]) -> None:
@@ -225,6 +243,15 @@ def text_lines(source: Source, encoding: Optional[str] = None, *,
     from a path is closed when the iterator ends or is discarded. A line still unfinished after ``max_line``
     bytes is cut there (:class:`~xiangqi._encoding.TextLines`); the numbers of the lines cut are appended to
     ``long_lines`` as they are read.
+
+    >>> import gzip
+    >>> list(text_lines("一 炮二平五\\n二".encode("gb18030"))), list(text_lines(gzip.compress(b"a\\nb")))
+    (['一 炮二平五', '二'], ['a', 'b'])
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidRecordError` when compressed data is damaged (after the lines before the
+          damage);
+        * :exc:`OSError` when a path cannot be opened or a read fails.
     """
     if is_text_handle(source):
         yield from _handle_lines(source)  # type: ignore[arg-type]
