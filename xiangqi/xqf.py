@@ -407,8 +407,8 @@ def write_xqf(game: Game, file: Optional[IO[bytes]] = None) -> bytes:
     strings longer than their field are cut.
 
     >>> data = write_xqf(_demo())
-    >>> len(data), data[:3]
-    (1048, b'XQ\\n')   # the header, then a record for the root and one a move
+    >>> len(data) == 1024 + 3 * 8, data[:3]    # the header, then 8-byte records: the root and each move
+    (True, b'XQ\\n')
 
     Raises:
         * :exc:`~xiangqi.errors.InvalidFenError` when the game's ``FEN`` header is not a valid position;
