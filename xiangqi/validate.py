@@ -447,7 +447,7 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
     >>> [(chunk.fmt, chunk.last, len(chunk.data)) for chunk in iter_chunks([_example_pgn()])]
     [('pgn', True, 57)]
     >>> next(iter_chunks(["absent.pgn"])).read_error
-    "[Errno 2] No such file or directory: 'absent.pgn'"
+    "cannot open the file: [Errno 2] No such file or directory: 'absent.pgn'"
 
     Raises:
         * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`FORMATS`.
