@@ -66,7 +66,11 @@ OptionValue = Union[str, int, bool, None]
 
 
 class Dialect(enum.Enum):
-    """How an engine writes moves and which protocol it speaks."""
+    """How an engine writes moves and which protocol it speaks.
+
+    >>> Dialect("uci-one-based"), Dialect.UCCI.value
+    (<Dialect.UCI_ONE_BASED: 'uci-one-based'>, 'ucci')
+    """
 
     #: UCI, ranks 0-9 (``h2e2``): Pikafish.
     UCI = "uci"
@@ -77,7 +81,11 @@ class Dialect(enum.Enum):
 
     @property
     def one_based(self) -> bool:
-        """Whether ranks are written 1-10."""
+        """Whether ranks are written 1-10.
+
+        >>> Dialect.UCI_ONE_BASED.one_based, Dialect.UCI.one_based
+        (True, False)
+        """
         return self is Dialect.UCI_ONE_BASED
 
 
@@ -91,6 +99,9 @@ class Limit:
     ``time`` is the time for this move in seconds; ``red_clock``/``black_clock``
     (seconds left), ``red_inc``/``black_inc`` (seconds per move) and
     ``movestogo`` describe a game clock.
+
+    >>> Limit(depth=8), Limit(red_clock=60, black_clock=60, red_inc=1, black_inc=1).is_empty()
+    (Limit(time=None, depth=8, nodes=None, mate=None, red_clock=None, black_clock=None, red_inc=None, black_inc=None, movestogo=None), False)
     """
 
     time: Optional[float] = None
@@ -104,7 +115,11 @@ class Limit:
     movestogo: Optional[int] = None
 
     def time_bound(self, turn: Color) -> Optional[float]:
-        """The most time (seconds) the search may take for ``turn`` to move, or ``None`` when unbounded."""
+        """The most time (seconds) the search may take for ``turn`` to move, or ``None`` when unbounded.
+
+        >>> Limit(red_clock=60, red_inc=1).time_bound(RED), Limit(time=0.5).time_bound(BLACK), Limit(depth=3).time_bound(RED)
+        (61, 0.5, None)
+        """
         if self.time is not None:
             return self.time
         clock = self.red_clock if turn == RED else self.black_clock
@@ -114,25 +129,57 @@ class Limit:
         return clock + (inc or 0.0)
 
     def is_empty(self) -> bool:
-        """No limit at all (an infinite search)."""
+        """No limit at all (an infinite search).
+
+        >>> Limit().is_empty(), Limit(nodes=1000).is_empty()
+        (True, False)
+        """
         return (self.time is None and self.depth is None and self.nodes is None and self.mate is None
                 and self.red_clock is None and self.black_clock is None and self.movestogo is None)
 
 
 @functools.total_ordering
 class Score:
-    """A score from one side's point of view: :class:`Cp` (centipawns) or :class:`Mate`."""
+    """A score from one side's point of view: :class:`Cp` (centipawns) or :class:`Mate`.
+
+    Scores compare as their strength for the side: a mate beats any centipawn score, which beats being mated.
+
+    >>> Mate(3) > Cp(900) > Cp(-900) > Mate(-1), -Cp(20), -Mate(2)
+    (True, Cp(-20), Mate(-2))
+
+    Raises:
+        * :exc:`NotImplementedError` from the methods of ``Score`` itself, which only its subclasses
+          implement.
+    """
 
     def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
-        """Centipawns; a mate is ``None``, or ``±(mate_score - plies)`` when ``mate_score`` is given."""
+        """Centipawns; a mate is ``None``, or ``±(mate_score - plies)`` when ``mate_score`` is given.
+
+        >>> Cp(35).score(), Mate(3).score(), Mate(3).score(mate_score=100000), Mate(-2).score(mate_score=100000)
+        (35, None, 99997, -99998)
+
+        Raises:
+            * :exc:`NotImplementedError` on ``Score`` itself (a subclass answers).
+        """
         raise NotImplementedError
 
     def mate(self) -> Optional[int]:
-        """Moves to mate (negative: this side is mated), ``None`` for a centipawn score."""
+        """Moves to mate (negative: this side is mated), ``None`` for a centipawn score.
+
+        >>> Mate(3).mate(), Mate(-2).mate(), Cp(35).mate()
+        (3, -2, None)
+
+        Raises:
+            * :exc:`NotImplementedError` on ``Score`` itself (a subclass answers).
+        """
         raise NotImplementedError
 
     def is_mate(self) -> bool:
-        """Whether this is a mate score."""
+        """Whether this is a mate score.
+
+        >>> Mate(1).is_mate(), Cp(20).is_mate()
+        (True, False)
+        """
         return self.mate() is not None
 
     def __neg__(self) -> "Score":
@@ -152,7 +199,11 @@ class Score:
 
 
 class Cp(Score):
-    """A centipawn score."""
+    """A centipawn score.
+
+    >>> Cp(35), str(Cp(35)), Cp(35).cp, Cp(35).score()
+    (Cp(+35), '+35', 35, 35)
+    """
 
     def __init__(self, cp: int) -> None:
         self.cp = cp
@@ -177,7 +228,11 @@ class Cp(Score):
 
 
 class Mate(Score):
-    """Mate in ``moves`` moves (``moves <= 0``: this side is mated in ``-moves``; ``Mate(0)``: mated now)."""
+    """Mate in ``moves`` moves (``moves <= 0``: this side is mated in ``-moves``; ``Mate(0)``: mated now).
+
+    >>> Mate(2), str(Mate(-3)), Mate(2).mate(), -Mate(0)
+    (Mate(+2), '#-3', 2, MateGiven)
+    """
 
     def __init__(self, moves: int) -> None:
         self.moves = moves
@@ -230,26 +285,47 @@ MateGiven: Score = _MateGiven()
 
 
 class PovScore:
-    """A :class:`Score` as the engine reported it (``relative``, for the side to move ``turn``)."""
+    """A :class:`Score` as the engine reported it (``relative``, for the side to move ``turn``).
+
+    >>> score = PovScore(Cp(-20), BLACK)           # Black to move, and Black thinks it is 20 centipawns worse
+    >>> score.relative, score.red(), score.black(), score.is_mate()
+    (Cp(-20), Cp(+20), Cp(-20), False)
+    """
 
     def __init__(self, relative: Score, turn: Color) -> None:
         self.relative = relative
         self.turn = turn
 
     def pov(self, color: Color) -> Score:
-        """The score from ``color``'s point of view."""
+        """The score from ``color``'s point of view.
+
+        >>> PovScore(Mate(2), RED).pov(BLACK)
+        Mate(-2)
+        """
         return self.relative if color == self.turn else -self.relative
 
     def red(self) -> Score:
-        """The score from Red's point of view."""
+        """The score from Red's point of view.
+
+        >>> PovScore(Cp(-20), BLACK).red()
+        Cp(+20)
+        """
         return self.pov(RED)
 
     def black(self) -> Score:
-        """The score from Black's point of view."""
+        """The score from Black's point of view.
+
+        >>> PovScore(Cp(15), RED).black()
+        Cp(-15)
+        """
         return self.pov(BLACK)
 
     def is_mate(self) -> bool:
-        """Whether this is a mate score."""
+        """Whether this is a mate score.
+
+        >>> PovScore(Mate(-1), RED).is_mate()
+        True
+        """
         return self.relative.is_mate()
 
     def __eq__(self, other: object) -> bool:
@@ -268,6 +344,10 @@ class InfoDict(TypedDict, total=False):
     ``time`` is in seconds; ``pv`` and ``currmove`` are our moves (the
     engine's text translated); ``string`` is UCI ``info string`` or UCCI
     ``info message``.
+
+    >>> info = parse_info("depth 3 score cp 12 time 5 pv h2e2 h9g7".split(), Board(), False)
+    >>> info["depth"], info["score"].red(), info["time"], info["pv"]
+    (3, Cp(+12), 0.005, [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')])
     """
 
     score: PovScore
@@ -290,7 +370,14 @@ class InfoDict(TypedDict, total=False):
 
 @dataclasses.dataclass
 class Option:
-    """An engine option as the engine declared it (``option name … type …``, or UCCI's ``option … type …``)."""
+    """An engine option as the engine declared it (``option name … type …``, or UCCI's ``option … type …``).
+
+    >>> Option("Hash", "spin", "16", 1, 4096).value_text(64)
+    '64'
+
+    Raises:
+        * :exc:`ValueError` from :meth:`value_text` for a value that does not fit the declaration.
+    """
 
     name: str
     type: str
@@ -300,7 +387,20 @@ class Option:
     var: List[str] = dataclasses.field(default_factory=list)
 
     def value_text(self, value: OptionValue) -> Optional[str]:
-        """The text to send for ``value``, checked against the declaration (``ValueError`` if it does not fit)."""
+        """The text to send for ``value``, checked against the declaration (``ValueError`` if it does not fit).
+
+        >>> Option("Ponder", "check").value_text(True), Option("Clear Hash", "button").value_text(None)
+        ('true', None)
+        >>> Option("Hash", "spin", "16", 1, 4096).value_text(0)
+        Traceback (most recent call last):
+        ...
+        ValueError: option 'Hash' must be between 1 and 4096, not 0
+
+        Raises:
+            * :exc:`ValueError` for a value that does not fit: a value for a button, none for another type,
+              a non-boolean for a check box, a non-integer or out-of-range number for a spin, a choice
+              outside a combo's.
+        """
         if self.type == "button":
             if value not in (None, True):
                 raise ValueError(f"option {self.name!r} is a button: pass None to press it, not {value!r}")
@@ -329,7 +429,11 @@ class Option:
 
 @dataclasses.dataclass
 class PlayResult:
-    """The engine's move (``None`` if it has none: ``nobestmove``, ``bestmove (none)``) and what it reported."""
+    """The engine's move (``None`` if it has none: ``nobestmove``, ``bestmove (none)``) and what it reported.
+
+    >>> PlayResult(Move.from_iccs("h2e2"), Move.from_iccs("h9g7")).move
+    Move.from_iccs('h2e2')
+    """
 
     move: Optional[Move]
     ponder: Optional[Move]
@@ -340,14 +444,22 @@ class PlayResult:
 
 @dataclasses.dataclass
 class BestMove:
-    """The end of an analysis: the best move and the expected reply."""
+    """The end of an analysis: the best move and the expected reply.
+
+    >>> BestMove(Move.from_iccs("b9c7"), None)
+    BestMove(move=Move.from_iccs('b9c7'), ponder=None)
+    """
 
     move: Optional[Move]
     ponder: Optional[Move]
 
 
 class AnalysisComplete(XiangqiError):
-    """Raised by :meth:`AnalysisResult.get` when the analysis has ended and every info has been read."""
+    """Raised by :meth:`AnalysisResult.get` when the analysis has ended and every info has been read.
+
+    >>> issubclass(AnalysisComplete, XiangqiError)
+    True
+    """
 
 
 # ------------------------------------------------------------------------------------------------- parsing
@@ -397,7 +509,13 @@ def _parse_moves(board: Board, texts: Sequence[str], one_based: bool) -> List[Mo
 
 
 def parse_info(tokens: Sequence[str], board: Board, one_based: bool) -> InfoDict:
-    """An :class:`InfoDict` from the words after ``info``; what it cannot read is skipped, never raised."""
+    """An :class:`InfoDict` from the words after ``info``; what it cannot read is skipped, never raised.
+
+    >>> parse_info("depth 3 score mate 2 pv h3e3 h10g8".split(), Board(), one_based=True)
+    {'depth': 3, 'score': PovScore(Mate(+2), RED), 'pv': [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')]}
+    >>> parse_info("depth x nodes 5 pv z9z9".split(), Board(), one_based=False)
+    {'nodes': 5, 'pv': []}
+    """
     info = InfoDict()
     toks = list(tokens)
     i, n = 0, len(toks)
@@ -438,7 +556,17 @@ def parse_info(tokens: Sequence[str], board: Board, one_based: bool) -> InfoDict
 
 
 def parse_option(tokens: Sequence[str], *, ucci: bool) -> Optional[Option]:
-    """An :class:`Option` from the words after ``option`` (UCI: ``name <words> type …``; UCCI: ``<name> type …``)."""
+    """An :class:`Option` from the words after ``option`` (UCI: ``name <words> type …``; UCCI: ``<name> type …``).
+
+    Returns ``None`` for words it cannot read (no name, no type).
+
+    >>> parse_option("name Clear Hash type button".split(), ucci=False)
+    Option(name='Clear Hash', type='button', default=None, min=None, max=None, var=[])
+    >>> parse_option("usemillisec type check default false".split(), ucci=True).default
+    'false'
+    >>> parse_option("name Hash".split(), ucci=False) is None
+    True
+    """
     toks = list(tokens)
     if not toks:
         return None
