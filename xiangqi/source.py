@@ -87,7 +87,13 @@ class Gunzip:
         return self._raw(1 << 16) or b""
 
     def read(self, n: int) -> bytes:
-        """Up to ``n`` decompressed bytes; ``b""`` at the end of the data (or at the damage)."""
+        """Up to ``n`` decompressed bytes; ``b""`` at the end of the data (or at the damage).
+
+        >>> import gzip, io
+        >>> unzip = Gunzip(io.BytesIO(gzip.compress(b"1. h2e2 *")).read)
+        >>> unzip.read(2), unzip.read(100), unzip.read(1), unzip.error
+        (b'1.', b' h2e2 *', b'', None)
+        """
         out: List[bytes] = []
         size = 0
         while size < n and not self._done:
@@ -162,7 +168,16 @@ class ByteSource:
 
     @property
     def plain(self) -> bool:
-        """Whether the bytes read are a path's own bytes (so an offset is a file offset) and undamaged."""
+        """Whether the bytes read are a path's own bytes (so an offset is a file offset) and undamaged.
+
+        >>> import gzip, os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "game.pgn")
+        >>> with open(path, "wb") as f:
+        ...     _ = f.write(b"1. h2e2 *")
+        >>> with ByteSource(path) as src, ByteSource(gzip.compress(b"1. h2e2 *")) as packed:
+        ...     src.plain, packed.plain
+        (True, False)
+        """
         return self._owned is not None and not self.gzipped and self.damage is None
 
     def _raw_read(self, n: int) -> bytes:
@@ -181,7 +196,12 @@ class ByteSource:
         return self._raw_read(n)
 
     def peek(self, n: int) -> bytes:
-        """The next ``n`` bytes (fewer at the end), left to be read again."""
+        """The next ``n`` bytes (fewer at the end), left to be read again.
+
+        >>> src = ByteSource(b"[Event]")
+        >>> src.peek(3), src.read(7)
+        (b'[Ev', b'[Event]')
+        """
         if len(self._peeked) < n:
             self._peeked += self._read(n - len(self._peeked))
         return self._peeked[:n]
@@ -195,7 +215,12 @@ class ByteSource:
         return self._raw_after_head(n)
 
     def read(self, n: int) -> bytes:
-        """Up to ``n`` bytes; ``b""`` at the end of the data."""
+        """Up to ``n`` bytes; ``b""`` at the end of the data.
+
+        >>> src = ByteSource(b"[Event]")
+        >>> src.read(3), src.read(100), src.read(1)
+        (b'[Ev', b'ent]', b'')
+        """
         if self._peeked:
             out, self._peeked = self._peeked[:n], self._peeked[n:]
             if len(out) < n:
@@ -204,7 +229,12 @@ class ByteSource:
         return self._read(n)
 
     def read_all(self) -> bytes:
-        """Everything left."""
+        """Everything left.
+
+        >>> import gzip
+        >>> ByteSource(gzip.compress(b"a" * 5) + gzip.compress(b"b")).read_all()      # every gzip member
+        b'aaaaab'
+        """
         parts: List[bytes] = []
         while True:
             block = self.read(1 << 20)
@@ -213,7 +243,13 @@ class ByteSource:
             parts.append(block)
 
     def close(self) -> None:
-        """Close the file this source opened (a handle given to it stays open)."""
+        """Close the file this source opened (a handle given to it stays open).
+
+        >>> import io
+        >>> handle = io.BytesIO(b"data")
+        >>> ByteSource(handle).close(); handle.closed
+        False
+        """
         if self._owned is not None:
             self._owned.close()
 
