@@ -1685,12 +1685,8 @@ async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0, **pop
 class SimpleEngine:
     """A synchronous engine: the asyncio protocol on an event loop in a background thread.
 
-    >>> engine = SimpleEngine.popen_uci("/usr/games/fairy-stockfish")   # doctest: +SKIP
-    >>> engine.play(Board(), Limit(depth=5)).move                        # doctest: +SKIP
-    Move.from_iccs('h2e2')
-    >>> engine.quit()                                                    # doctest: +SKIP
-
-    The same with the package's own engine, which is always there:
+    ``SimpleEngine.popen_uci("/usr/games/fairy-stockfish")`` starts Fairy-Stockfish (the engines tutorial
+    runs it in its last section); the example uses the package's own engine, which is always there:
 
     >>> import sys
     >>> with SimpleEngine.popen_uci([sys.executable, "-m", "xiangqi", "engine"]) as engine:
