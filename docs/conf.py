@@ -1,4 +1,4 @@
-"""Sphinx configuration of the xiangqi documentation (``sphinx-build -W -b html docs docs/_build/html``)."""
+"""Sphinx configuration of the xiangqi documentation (``sphinx-build -E -W --keep-going -q -b html docs docs/_build/html``)."""
 
 from __future__ import annotations
 

@@ -49,7 +49,11 @@ __all__ = ["convert_main", "read_any", "format_of"]
 
 def format_of(path: str) -> Optional[str]:
     """``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` by a path's extension when written to, or ``None``
-    (:func:`xiangqi.formats.format_of`)."""
+    (:func:`xiangqi.formats.format_of`).
+
+    >>> format_of("game.xqf"), format_of("page.html"), format_of("games.pgn.gz"), format_of("notes.md")
+    ('xqf', 'dhtmlxq', 'pgn', None)
+    """
     return formats.format_of(path, writing=True)
 
 
@@ -58,12 +62,39 @@ def read_any(path: str, fmt: Optional[str] = None) -> Iterator[Game]:
 
     A ``.txt``, ``.htm`` or ``.html`` file is read as DhtmlXQ when it holds a
     ``[DhtmlXQ`` block, else by its content (XQF or PGN): :func:`xiangqi.formats.read`.
+
+    >>> import pathlib, tempfile
+    >>> page = pathlib.Path(tempfile.mkdtemp(), "page.txt")
+    >>> _ = page.write_text("[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]")
+    >>> [game.mainline_moves() for game in read_any(str(page))]
+    [[Move.from_iccs('h2e2'), Move.from_iccs('h9g7')]]
+
+    Raises:
+        * :exc:`ValueError` when ``fmt`` names no format;
+        * :exc:`OSError` when the file cannot be opened.
     """
     yield from formats.read(path, fmt)
 
 
 def convert_main(argv: List[str]) -> int:
-    """Run ``xiangqi convert`` with ``argv`` (the arguments after ``convert``); return the exit status."""
+    """Run ``xiangqi convert`` with ``argv`` (the arguments after ``convert``); return the exit status (0
+    converted, 1 bad data, 2 a usage error, with one line on standard error).
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "game.pgn"), "w", encoding="utf-8") as f:
+    ...     _ = f.write("1. h2e2 h9g7 *\\n")
+    >>> convert_main([os.path.join(folder, "game.pgn"), os.path.join(folder, "game.xqf")])
+    0
+    >>> convert_main([os.path.join(folder, "game.xqf"), "-", "--notation", "wxf"]) == 0
+    [Game "Chinese Chess"]
+    ...
+    1. C2.5 H8+7 *
+    <BLANKLINE>
+    True
+    >>> convert_main([os.path.join(folder, "absent.pgn"), "-"])
+    2
+    """
     parser = argparse.ArgumentParser(
         prog="xiangqi convert",
         description="Convert game records between PGN (.pgn, .pgn.gz), XQF (.xqf) and DhtmlXQ\n"

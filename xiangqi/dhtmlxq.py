@@ -97,7 +97,11 @@ def _tag_pairs(block: str) -> Iterator[Tuple[str, str]]:
 
 
 def parse_tags(block: str) -> Dict[str, str]:
-    """The ``[DhtmlXQ_<tag>]value[/DhtmlXQ_<tag>]`` pairs of a block, by tag (first one wins)."""
+    """The ``[DhtmlXQ_<tag>]value[/DhtmlXQ_<tag>]`` pairs of a block, by tag (first one wins).
+
+    >>> parse_tags("[DhtmlXQ_title]demo[/DhtmlXQ_title][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]")
+    {'title': 'demo', 'movelist': '7747'}
+    """
     tags: Dict[str, str] = {}
     for name, value in _tag_pairs(block):
         tags.setdefault(name, value)
@@ -185,7 +189,15 @@ def _start_fen(tags: Dict[str, str], first: Optional[Move]) -> str:
 def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
     """The game of one DhtmlXQ block (the ``[DhtmlXQ]`` wrapper is optional).
 
-    ``line`` is the block's line in its file, used in ``game.errors``.
+    ``line`` is the block's line in its file, used in ``game.errors``. Bad data never raises: a bad start
+    position or move is kept in ``game.errors``.
+
+    >>> game = read_dhtmlxq("[DhtmlXQ_red]Hu[/DhtmlXQ_red][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"
+    ...                     "[DhtmlXQ_result]红胜[/DhtmlXQ_result]")
+    >>> game.headers["Red"], game.headers["Result"], [m.iccs() for m in game.mainline_moves()]
+    ('Hu', '1-0', ['h2e2', 'h9g7'])
+    >>> read_dhtmlxq("[DhtmlXQ_movelist]774770[/DhtmlXQ_movelist]").errors[0].reason
+    "DhtmlXQ move list ends with '70', not a whole 4-digit move"
     """
     from xiangqi.board import Board
 
@@ -312,6 +324,16 @@ def read_games(source: Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes],
     """Stream the DhtmlXQ blocks of a path, ``bytes``, or an open text or binary file.
 
     Text outside ``[DhtmlXQ]…[/DhtmlXQ]`` (the rest of a web page) is skipped.
+
+    >>> page = ("<p>[DhtmlXQ][DhtmlXQ_event]A[/DhtmlXQ_event][/DhtmlXQ]</p>"
+    ...         "<p>[DhtmlXQ][DhtmlXQ_event]B[/DhtmlXQ_event][/DhtmlXQ]</p>").encode("gb18030")
+    >>> [game.headers["Event"] for game in read_games(page)]
+    ['A', 'B']
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidRecordError` when gzip-compressed input is damaged (after the games
+          before the damage);
+        * :exc:`OSError` when a path cannot be opened or read.
     """
     yield from _blocks(text_lines(source, encoding))
 
@@ -375,6 +397,9 @@ def write_dhtmlxq(game: Game) -> str:
     ``move_B_P_N`` (branching from the parent's branch ``B`` at ply ``P``). A
     non-standard start is written both as ``binit`` (when it fits the 32 piece
     slots) and as ``fen``.
+
+    >>> write_dhtmlxq(read_dhtmlxq("[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"))
+    '[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]'
     """
     board = game.board()
     parts: List[str] = []

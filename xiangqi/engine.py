@@ -66,7 +66,11 @@ OptionValue = Union[str, int, bool, None]
 
 
 class Dialect(enum.Enum):
-    """How an engine writes moves and which protocol it speaks."""
+    """How an engine writes moves and which protocol it speaks.
+
+    >>> Dialect("uci-one-based"), Dialect.UCCI.value
+    (<Dialect.UCI_ONE_BASED: 'uci-one-based'>, 'ucci')
+    """
 
     #: UCI, ranks 0-9 (``h2e2``): Pikafish.
     UCI = "uci"
@@ -77,7 +81,11 @@ class Dialect(enum.Enum):
 
     @property
     def one_based(self) -> bool:
-        """Whether ranks are written 1-10."""
+        """Whether ranks are written 1-10.
+
+        >>> Dialect.UCI_ONE_BASED.one_based, Dialect.UCI.one_based
+        (True, False)
+        """
         return self is Dialect.UCI_ONE_BASED
 
 
@@ -91,6 +99,9 @@ class Limit:
     ``time`` is the time for this move in seconds; ``red_clock``/``black_clock``
     (seconds left), ``red_inc``/``black_inc`` (seconds per move) and
     ``movestogo`` describe a game clock.
+
+    >>> Limit(depth=8), Limit(red_clock=60, black_clock=60, red_inc=1, black_inc=1).is_empty()
+    (Limit(time=None, depth=8, nodes=None, mate=None, red_clock=None, black_clock=None, red_inc=None, black_inc=None, movestogo=None), False)
     """
 
     time: Optional[float] = None
@@ -104,7 +115,11 @@ class Limit:
     movestogo: Optional[int] = None
 
     def time_bound(self, turn: Color) -> Optional[float]:
-        """The most time (seconds) the search may take for ``turn`` to move, or ``None`` when unbounded."""
+        """The most time (seconds) the search may take for ``turn`` to move, or ``None`` when unbounded.
+
+        >>> Limit(red_clock=60, red_inc=1).time_bound(RED), Limit(time=0.5).time_bound(BLACK), Limit(depth=3).time_bound(RED)
+        (61, 0.5, None)
+        """
         if self.time is not None:
             return self.time
         clock = self.red_clock if turn == RED else self.black_clock
@@ -114,25 +129,57 @@ class Limit:
         return clock + (inc or 0.0)
 
     def is_empty(self) -> bool:
-        """No limit at all (an infinite search)."""
+        """No limit at all (an infinite search).
+
+        >>> Limit().is_empty(), Limit(nodes=1000).is_empty()
+        (True, False)
+        """
         return (self.time is None and self.depth is None and self.nodes is None and self.mate is None
                 and self.red_clock is None and self.black_clock is None and self.movestogo is None)
 
 
 @functools.total_ordering
 class Score:
-    """A score from one side's point of view: :class:`Cp` (centipawns) or :class:`Mate`."""
+    """A score from one side's point of view: :class:`Cp` (centipawns) or :class:`Mate`.
+
+    Scores compare as their strength for the side: a mate beats any centipawn score, which beats being mated.
+
+    >>> Mate(3) > Cp(900) > Cp(-900) > Mate(-1), -Cp(20), -Mate(2)
+    (True, Cp(-20), Mate(-2))
+
+    Raises:
+        * :exc:`NotImplementedError` from the methods of ``Score`` itself, which only its subclasses
+          implement.
+    """
 
     def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
-        """Centipawns; a mate is ``None``, or ``±(mate_score - plies)`` when ``mate_score`` is given."""
+        """Centipawns; a mate is ``None``, or ``±(mate_score - plies)`` when ``mate_score`` is given.
+
+        >>> Cp(35).score(), Mate(3).score(), Mate(3).score(mate_score=100000), Mate(-2).score(mate_score=100000)
+        (35, None, 99997, -99998)
+
+        Raises:
+            * :exc:`NotImplementedError` on ``Score`` itself (a subclass answers).
+        """
         raise NotImplementedError
 
     def mate(self) -> Optional[int]:
-        """Moves to mate (negative: this side is mated), ``None`` for a centipawn score."""
+        """Moves to mate (negative: this side is mated), ``None`` for a centipawn score.
+
+        >>> Mate(3).mate(), Mate(-2).mate(), Cp(35).mate()
+        (3, -2, None)
+
+        Raises:
+            * :exc:`NotImplementedError` on ``Score`` itself (a subclass answers).
+        """
         raise NotImplementedError
 
     def is_mate(self) -> bool:
-        """Whether this is a mate score."""
+        """Whether this is a mate score.
+
+        >>> Mate(1).is_mate(), Cp(20).is_mate()
+        (True, False)
+        """
         return self.mate() is not None
 
     def __neg__(self) -> "Score":
@@ -152,7 +199,11 @@ class Score:
 
 
 class Cp(Score):
-    """A centipawn score."""
+    """A centipawn score.
+
+    >>> Cp(35), str(Cp(35)), Cp(35).cp, Cp(35).score()
+    (Cp(+35), '+35', 35, 35)
+    """
 
     def __init__(self, cp: int) -> None:
         self.cp = cp
@@ -177,7 +228,11 @@ class Cp(Score):
 
 
 class Mate(Score):
-    """Mate in ``moves`` moves (``moves <= 0``: this side is mated in ``-moves``; ``Mate(0)``: mated now)."""
+    """Mate in ``moves`` moves (``moves <= 0``: this side is mated in ``-moves``; ``Mate(0)``: mated now).
+
+    >>> Mate(2), str(Mate(-3)), Mate(2).mate(), -Mate(0)
+    (Mate(+2), '#-3', 2, MateGiven)
+    """
 
     def __init__(self, moves: int) -> None:
         self.moves = moves
@@ -230,26 +285,47 @@ MateGiven: Score = _MateGiven()
 
 
 class PovScore:
-    """A :class:`Score` as the engine reported it (``relative``, for the side to move ``turn``)."""
+    """A :class:`Score` as the engine reported it (``relative``, for the side to move ``turn``).
+
+    >>> score = PovScore(Cp(-20), BLACK)           # Black to move, and Black thinks it is 20 centipawns worse
+    >>> score.relative, score.red(), score.black(), score.is_mate()
+    (Cp(-20), Cp(+20), Cp(-20), False)
+    """
 
     def __init__(self, relative: Score, turn: Color) -> None:
         self.relative = relative
         self.turn = turn
 
     def pov(self, color: Color) -> Score:
-        """The score from ``color``'s point of view."""
+        """The score from ``color``'s point of view.
+
+        >>> PovScore(Mate(2), RED).pov(BLACK)
+        Mate(-2)
+        """
         return self.relative if color == self.turn else -self.relative
 
     def red(self) -> Score:
-        """The score from Red's point of view."""
+        """The score from Red's point of view.
+
+        >>> PovScore(Cp(-20), BLACK).red()
+        Cp(+20)
+        """
         return self.pov(RED)
 
     def black(self) -> Score:
-        """The score from Black's point of view."""
+        """The score from Black's point of view.
+
+        >>> PovScore(Cp(15), RED).black()
+        Cp(-15)
+        """
         return self.pov(BLACK)
 
     def is_mate(self) -> bool:
-        """Whether this is a mate score."""
+        """Whether this is a mate score.
+
+        >>> PovScore(Mate(-1), RED).is_mate()
+        True
+        """
         return self.relative.is_mate()
 
     def __eq__(self, other: object) -> bool:
@@ -268,6 +344,10 @@ class InfoDict(TypedDict, total=False):
     ``time`` is in seconds; ``pv`` and ``currmove`` are our moves (the
     engine's text translated); ``string`` is UCI ``info string`` or UCCI
     ``info message``.
+
+    >>> info = parse_info("depth 3 score cp 12 time 5 pv h2e2 h9g7".split(), Board(), False)
+    >>> info["depth"], info["score"].red(), info["time"], info["pv"]
+    (3, Cp(+12), 0.005, [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')])
     """
 
     score: PovScore
@@ -290,7 +370,14 @@ class InfoDict(TypedDict, total=False):
 
 @dataclasses.dataclass
 class Option:
-    """An engine option as the engine declared it (``option name … type …``, or UCCI's ``option … type …``)."""
+    """An engine option as the engine declared it (``option name … type …``, or UCCI's ``option … type …``).
+
+    >>> Option("Hash", "spin", "16", 1, 4096).value_text(64)
+    '64'
+
+    Raises:
+        * :exc:`ValueError` from :meth:`value_text` for a value that does not fit the declaration.
+    """
 
     name: str
     type: str
@@ -300,7 +387,20 @@ class Option:
     var: List[str] = dataclasses.field(default_factory=list)
 
     def value_text(self, value: OptionValue) -> Optional[str]:
-        """The text to send for ``value``, checked against the declaration (``ValueError`` if it does not fit)."""
+        """The text to send for ``value``, checked against the declaration (``ValueError`` if it does not fit).
+
+        >>> Option("Ponder", "check").value_text(True), Option("Clear Hash", "button").value_text(None)
+        ('true', None)
+        >>> Option("Hash", "spin", "16", 1, 4096).value_text(0)
+        Traceback (most recent call last):
+        ...
+        ValueError: option 'Hash' must be between 1 and 4096, not 0
+
+        Raises:
+            * :exc:`ValueError` for a value that does not fit: a value for a button, none for another type,
+              a non-boolean for a check box, a non-integer or out-of-range number for a spin, a choice
+              outside a combo's.
+        """
         if self.type == "button":
             if value not in (None, True):
                 raise ValueError(f"option {self.name!r} is a button: pass None to press it, not {value!r}")
@@ -329,7 +429,11 @@ class Option:
 
 @dataclasses.dataclass
 class PlayResult:
-    """The engine's move (``None`` if it has none: ``nobestmove``, ``bestmove (none)``) and what it reported."""
+    """The engine's move (``None`` if it has none: ``nobestmove``, ``bestmove (none)``) and what it reported.
+
+    >>> PlayResult(Move.from_iccs("h2e2"), Move.from_iccs("h9g7")).move
+    Move.from_iccs('h2e2')
+    """
 
     move: Optional[Move]
     ponder: Optional[Move]
@@ -340,14 +444,22 @@ class PlayResult:
 
 @dataclasses.dataclass
 class BestMove:
-    """The end of an analysis: the best move and the expected reply."""
+    """The end of an analysis: the best move and the expected reply.
+
+    >>> BestMove(Move.from_iccs("b9c7"), None)
+    BestMove(move=Move.from_iccs('b9c7'), ponder=None)
+    """
 
     move: Optional[Move]
     ponder: Optional[Move]
 
 
 class AnalysisComplete(XiangqiError):
-    """Raised by :meth:`AnalysisResult.get` when the analysis has ended and every info has been read."""
+    """Raised by :meth:`AnalysisResult.get` when the analysis has ended and every info has been read.
+
+    >>> issubclass(AnalysisComplete, XiangqiError)
+    True
+    """
 
 
 # ------------------------------------------------------------------------------------------------- parsing
@@ -432,7 +544,13 @@ def parse_info(tokens: Sequence[str], board: Board, one_based: bool, *,
                mate_value: Optional[int] = UCCI_MATE_VALUE) -> InfoDict:
     """An :class:`InfoDict` from the words after ``info``; what it cannot read is skipped, never raised.
 
-    ``mate_value``: how a bare score reads (:func:`bare_score`)."""
+    ``mate_value``: how a bare score reads (:func:`bare_score`).
+
+    >>> parse_info("depth 3 score mate 2 pv h3e3 h10g8".split(), Board(), one_based=True)
+    {'depth': 3, 'score': PovScore(Mate(+2), RED), 'pv': [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')]}
+    >>> parse_info("depth x nodes 5 pv z9z9".split(), Board(), one_based=False)
+    {'nodes': 5, 'pv': []}
+    """
     info = InfoDict()
     toks = list(tokens)
     i, n = 0, len(toks)
@@ -473,7 +591,17 @@ def parse_info(tokens: Sequence[str], board: Board, one_based: bool, *,
 
 
 def parse_option(tokens: Sequence[str], *, ucci: bool) -> Optional[Option]:
-    """An :class:`Option` from the words after ``option`` (UCI: ``name <words> type …``; UCCI: ``<name> type …``)."""
+    """An :class:`Option` from the words after ``option`` (UCI: ``name <words> type …``; UCCI: ``<name> type …``).
+
+    Returns ``None`` for words it cannot read (no name, no type).
+
+    >>> parse_option("name Clear Hash type button".split(), ucci=False)
+    Option(name='Clear Hash', type='button', default=None, min=None, max=None, var=[])
+    >>> parse_option("usemillisec type check default false".split(), ucci=True).default
+    'false'
+    >>> parse_option("name Hash".split(), ucci=False) is None
+    True
+    """
     toks = list(tokens)
     if not toks:
         return None
@@ -548,6 +676,24 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     Use :func:`popen_uci` / :func:`popen_ucci`, which start the process and
     run the handshake. ``timeout`` (seconds, ``None`` for none) bounds each
     answer beyond the search limit's own time.
+
+    >>> import sys
+    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+    >>> async def first_move():
+    ...     transport, engine = await popen_uci(OURS)
+    ...     try:
+    ...         return (await engine.play(Board(), Limit(depth=2))).move
+    ...     finally:
+    ...         await engine.quit()
+    >>> asyncio.run(first_move())
+    Move.from_iccs('b0c2')
+
+    Raises:
+        * :exc:`~xiangqi.errors.EngineTerminatedError` from every command once the engine has exited;
+        * :exc:`~xiangqi.errors.EngineError` when it does not answer in time (it is then killed) or answers
+          with an illegal move;
+        * :exc:`ValueError` for a bad argument (an unknown option or value, no limit, an illegal root move,
+          ``banmoves`` for UCI, a perft depth below 1).
     """
 
     dialect: Dialect = Dialect.UCI
@@ -631,17 +777,48 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
     @property
     def name(self) -> str:
-        """The engine's ``id name``, or its command before the handshake."""
+        """The engine's ``id name``, or its command before the handshake.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def name():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     await engine.quit()
+        ...     return engine.name
+        >>> asyncio.run(name())
+        'pyxiangqi ...'
+        """
         return self.id.get("name", self.command)
 
     @property
     def stderr(self) -> str:
-        """The last lines the engine wrote to its standard error."""
+        """The last lines the engine wrote to its standard error.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def stderr():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     await engine.quit()
+        ...     return engine.stderr
+        >>> asyncio.run(stderr())
+        ''
+        """
         return "\n".join(self._stderr)
 
     @property
     def returncode(self) -> Optional[int]:
-        """The process's exit status, ``None`` while it runs."""
+        """The process's exit status, ``None`` while it runs.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def codes():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     running = engine.returncode
+        ...     await engine.quit()
+        ...     return running, engine.returncode
+        >>> asyncio.run(codes())
+        (None, 0)
+        """
         return self._exited.result() if self._exited.done() else None
 
     def _error(self, cls: Type[EngineError], message: str) -> EngineError:
@@ -658,7 +835,23 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return self._error(EngineTerminatedError, f"engine {self.name!r} {how}{status} {what}")
 
     def send_line(self, line: str) -> None:
-        """Write one command line to the engine (raises :class:`EngineTerminatedError` if it has gone)."""
+        """Write one command line to the engine (raises :class:`EngineTerminatedError` if it has gone).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def after_quit():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     engine.send_line("isready")
+        ...     await engine.quit()
+        ...     engine.send_line("isready")
+        >>> asyncio.run(after_quit())
+        Traceback (most recent call last):
+        ...
+        xiangqi.errors.EngineTerminatedError: engine 'pyxiangqi ...' exited (exit status 0) before 'isready' could be sent
+
+        Raises:
+            * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine has gone.
+        """
         if self._eof or self._exited.done() or self.transport is None or self.transport.is_closing():
             raise self._terminated(f"before {line.split(' ', 1)[0]!r} could be sent")
         pipe = self.transport.get_pipe_transport(0)
@@ -700,7 +893,17 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             pass
 
     async def kill(self) -> None:
-        """Kill the process and wait until it has gone."""
+        """Kill the process and wait until it has gone.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def killed():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     await engine.kill()
+        ...     return engine.returncode
+        >>> asyncio.run(killed())
+        -9
+        """
         if self.transport is not None and not self._exited.done():
             self._killed = True
             try:
@@ -735,7 +938,26 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     # ---------------------------------------------------------------- commands
 
     async def initialize(self, dialect: Optional[Dialect] = None) -> None:
-        """The handshake: ``uci``/``ucci``, the engine's id and options, dialect set-up, ``isready``."""
+        """The handshake: ``uci``/``ucci``, the engine's id and options, dialect set-up, ``isready``.
+
+        popen_uci and popen_ucci call it; a second handshake is harmless:
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def again():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     await engine.initialize()
+        ...     await engine.quit()
+        ...     return sorted(engine.options)
+        >>> asyncio.run(again())
+        ['Clear Hash', 'Hash']
+
+        Raises:
+            * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits;
+            * :exc:`~xiangqi.errors.EngineError` when it does not finish the handshake within ``timeout``, or has a
+              ``UCI_Variant`` option without xiangqi;
+            * :exc:`ValueError` for a dialect the protocol does not speak.
+        """
         async with self._busy:
             self.send_line(self._handshake)
             deadline = self._deadline()
@@ -769,12 +991,45 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             pass
 
     async def ping(self) -> None:
-        """``isready``, and wait for ``readyok``."""
+        """``isready``, and wait for ``readyok``.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def ping():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     await engine.ping()
+        ...     await engine.quit()
+        >>> asyncio.run(ping())
+
+        Raises:
+            * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits;
+            * :exc:`~xiangqi.errors.EngineError` when ``readyok`` does not come within ``timeout``.
+        """
         async with self._busy:
             await self._ping()
 
     async def configure(self, options: Mapping[str, OptionValue]) -> None:
-        """Set engine options (names as the engine declared them, any case); checks names and values first."""
+        """Set engine options (names as the engine declared them, any case); checks names and values first.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def configure(options):
+        ...     transport, engine = await popen_uci(OURS)
+        ...     try:
+        ...         await engine.configure(options)
+        ...     finally:
+        ...         await engine.quit()
+        >>> asyncio.run(configure({"hash": 8}))
+        >>> asyncio.run(configure({"Threads": 2}))
+        Traceback (most recent call last):
+        ...
+        ValueError: engine 'pyxiangqi ...' has no option 'Threads' (it has: Clear Hash, Hash)
+
+        Raises:
+            * :exc:`ValueError` for an option the engine does not have, one the library sets itself, or a value that
+              does not fit (:meth:`Option.value_text`), before anything is sent;
+            * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine has gone.
+        """
         lines = []
         for name, value in options.items():
             opt = self._option(name)
@@ -894,6 +1149,26 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         ``ucinewgame``. ``banmoves`` (UCCI) forbids moves; ``root_moves``
         (legal moves) limits the search to them (UCI ``searchmoves``; in
         UCCI the other moves are banned).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def play(board, **kwargs):
+        ...     transport, engine = await popen_uci(OURS)
+        ...     try:
+        ...         return await engine.play(board, Limit(depth=2), **kwargs)
+        ...     finally:
+        ...         await engine.quit()
+        >>> asyncio.run(play(Board())).move
+        Move.from_iccs('b0c2')
+        >>> asyncio.run(play(Board(), root_moves=[Move.from_iccs("h2e2")])).move
+        Move.from_iccs('h2e2')
+
+        Raises:
+            * :exc:`ValueError` for an empty ``limit``, a root move that is not legal, ``banmoves`` to a UCI engine,
+              or ``Limit(mate=...)`` to a UCCI engine;
+            * :exc:`~xiangqi.errors.EngineError` when the engine does not answer within the limit plus ``timeout``
+              (it is then killed) or sends an illegal best move;
+            * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits.
         """
         if limit.is_empty():
             raise ValueError("play needs a limit (time, depth, nodes, mate or a clock)")
@@ -913,6 +1188,24 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         """Analyse the position until ``limit``; with ``multipv=N`` a list of the best N lines' infos.
 
         ``root_moves``: as in :meth:`play`.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def analyse(board):
+        ...     transport, engine = await popen_uci(OURS)
+        ...     try:
+        ...         return await engine.analyse(board, Limit(depth=2))
+        ...     finally:
+        ...         await engine.quit()
+        >>> info = asyncio.run(analyse(Board()))
+        >>> info["depth"], info["pv"][0], info["score"].red()
+        (2, Move.from_iccs('b0c2'), Cp(+0))
+
+        Raises:
+            * :exc:`ValueError` for an empty ``limit`` (use :meth:`analysis`), a ``multipv`` the engine has no
+              ``MultiPV`` option for, or a bad root move;
+            * :exc:`~xiangqi.errors.EngineError` when the engine does not answer in time;
+            * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits.
         """
         if limit.is_empty():
             raise ValueError("analyse needs a limit (use analysis() for an infinite search)")
@@ -925,7 +1218,23 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
     async def analysis(self, board: Board, limit: Optional[Limit] = None, *, multipv: Optional[int] = None,
                        game: object = None, root_moves: Optional[Sequence[Move]] = None) -> "AnalysisResult":
-        """Start analysing (until ``limit``, or until :meth:`AnalysisResult.stop`); infos stream as they come."""
+        """Start analysing (until ``limit``, or until :meth:`AnalysisResult.stop`); infos stream as they come.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def depths():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     analysis = await engine.analysis(Board(), Limit(depth=3))
+        ...     found = [info["depth"] async for info in analysis if "depth" in info]
+        ...     best = await analysis.wait()
+        ...     await engine.quit()
+        ...     return found, best.move
+        >>> asyncio.run(depths())
+        ([1, 2, 3], Move.from_iccs('b0c2'))
+
+        Raises:
+            * the errors of :meth:`analyse` (an empty ``limit`` is allowed here: the search runs until stopped).
+        """
         limit = limit or Limit()
         await self._busy.acquire()
         bound = limit.time_bound(board.turn)
@@ -966,6 +1275,23 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         Moves are read for their syntax only (an engine's move generator may
         list an illegal move, which is exactly what a perft comparison looks
         for); a line that is not a move is an :class:`EngineError`.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def divide(depth):
+        ...     transport, engine = await popen_uci(OURS)
+        ...     try:
+        ...         return await engine.perft(Board(), depth)
+        ...     finally:
+        ...         await engine.quit()
+        >>> counts = asyncio.run(divide(2))
+        >>> len(counts), sum(counts.values()), counts[Move.from_iccs("h2e2")]
+        (44, 1920, 45)
+
+        Raises:
+            * :exc:`ValueError` for a depth below 1;
+            * :exc:`~xiangqi.errors.EngineError` for a line of the divide that is not a move, or no answer in time;
+            * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits.
         """
         if depth < 1:
             raise ValueError(f"perft depth must be >= 1, not {depth}")
@@ -990,7 +1316,17 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 counts[move] = int(tail)
 
     async def quit(self) -> None:
-        """Send ``quit`` and wait for the process to exit (killed if it does not within ``timeout``)."""
+        """Send ``quit`` and wait for the process to exit (killed if it does not within ``timeout``).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def quit():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     await engine.quit()
+        ...     return engine.returncode
+        >>> asyncio.run(quit())
+        0
+        """
         if not self._exited.done():
             try:
                 self.send_line("quit")
@@ -1004,7 +1340,22 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
 
 class UciProtocol(EngineProtocol):
-    """UCI (Pikafish ranks 0-9, or Fairy-Stockfish ranks 1-10 with ``UCI_Variant xiangqi``)."""
+    """UCI (Pikafish ranks 0-9, or Fairy-Stockfish ranks 1-10 with ``UCI_Variant xiangqi``).
+
+    >>> import sys
+    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+    >>> async def dialect():
+    ...     transport, engine = await popen_uci(OURS)
+    ...     await engine.quit()
+    ...     return type(engine).__name__, engine.dialect
+    >>> asyncio.run(dialect())
+    ('UciProtocol', <Dialect.UCI: 'uci'>)
+
+    Raises:
+        * :exc:`ValueError` for ``Dialect.UCCI`` (use :func:`popen_ucci`);
+        * :exc:`~xiangqi.errors.EngineError` for a ``UCI_Variant`` option without xiangqi;
+        * and the errors of :class:`EngineProtocol`.
+    """
 
     _managed = ("multipv", "uci_variant")
 
@@ -1043,7 +1394,23 @@ class UciProtocol(EngineProtocol):
 
 
 class UcciProtocol(EngineProtocol):
-    """UCCI (``ucci``/``ucciok``; ElephantEye, Fairy-Stockfish): ranks 0-9, times in seconds or milliseconds."""
+    """UCCI (``ucci``/``ucciok``; ElephantEye, Fairy-Stockfish): ranks 0-9, times in seconds or milliseconds.
+
+    >>> import sys
+    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+    >>> async def ucci():
+    ...     transport, engine = await popen_ucci(OURS)
+    ...     try:
+    ...         return engine.dialect, (await engine.play(Board(), Limit(depth=2))).move
+    ...     finally:
+    ...         await engine.quit()
+    >>> asyncio.run(ucci())
+    (<Dialect.UCCI: 'ucci'>, Move.from_iccs('b0c2'))
+
+    Raises:
+        * :exc:`ValueError` for a dialect other than UCCI, and for ``Limit(mate=...)`` (UCCI has no ``go mate``);
+        * and the errors of :class:`EngineProtocol`.
+    """
 
     dialect = Dialect.UCCI
     _handshake = "ucci"
@@ -1120,6 +1487,23 @@ class AnalysisResult:
 
     :attr:`info` is the merged info of the first line, :attr:`multipv` of
     every line, each kept up to date.
+
+    >>> import sys
+    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+    >>> async def analyse():
+    ...     transport, engine = await popen_uci(OURS)
+    ...     analysis = await engine.analysis(Board(), Limit(depth=2))
+    ...     infos = [info async for info in analysis]
+    ...     best = await analysis.wait()
+    ...     await engine.quit()
+    ...     return len(infos) > 0, best.move, analysis.info["depth"]
+    >>> asyncio.run(analyse())
+    (True, Move.from_iccs('b0c2'), 2)
+
+    Raises:
+        * :exc:`AnalysisComplete` from :meth:`get` after the last info;
+        * from :meth:`get` and :meth:`wait`, the engine error that ended the analysis
+          (:exc:`~xiangqi.errors.EngineError`, :exc:`~xiangqi.errors.EngineTerminatedError`).
     """
 
     def __init__(self, protocol: EngineProtocol) -> None:
@@ -1133,7 +1517,10 @@ class AnalysisResult:
 
     @property
     def info(self) -> InfoDict:
-        """The merged info of the best line so far."""
+        """The merged info of the best line so far.
+
+        The analysis of :class:`AnalysisResult`'s example ends with ``analysis.info["depth"] == 2``.
+        """
         return self.multipv[0]
 
     def _post(self, info: InfoDict, infos: Dict[int, InfoDict]) -> None:
@@ -1152,20 +1539,73 @@ class AnalysisResult:
         self._changed.set()
 
     def stop(self) -> None:
-        """Ask the engine to stop (it then sends its best move)."""
+        """Ask the engine to stop (it then sends its best move).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def stopped():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     analysis = await engine.analysis(Board())          # no limit: runs until stopped
+        ...     async for info in analysis:
+        ...         if info.get("depth", 0) >= 2:
+        ...             analysis.stop()
+        ...     best = await analysis.wait()
+        ...     await engine.quit()
+        ...     return best.move is not None
+        >>> asyncio.run(stopped())
+        True
+        """
         if self._search is not None and not self._done.done():
             self._protocol._stop(self._search)
 
     async def wait(self) -> BestMove:
-        """Wait for the end of the analysis; the best move (raises what ended it otherwise)."""
+        """Wait for the end of the analysis; the best move (raises what ended it otherwise).
+
+        See :class:`AnalysisResult`'s example.
+
+        Raises:
+            * the engine error that ended the analysis (:exc:`~xiangqi.errors.EngineError`,
+              :exc:`~xiangqi.errors.EngineTerminatedError`).
+        """
         return await asyncio.shield(self._done)
 
     def empty(self) -> bool:
-        """Whether no info is waiting to be read now."""
+        """Whether no info is waiting to be read now.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def drained():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     analysis = await engine.analysis(Board(), Limit(depth=1))
+        ...     await analysis.wait()
+        ...     _ = [info async for info in analysis]
+        ...     await engine.quit()
+        ...     return analysis.empty()
+        >>> asyncio.run(drained())
+        True
+        """
         return not self._queue
 
     async def get(self) -> InfoDict:
-        """The next info; raises :class:`AnalysisComplete` after the last one (or what ended the analysis)."""
+        """The next info; raises :class:`AnalysisComplete` after the last one (or what ended the analysis).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def past_the_end():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     analysis = await engine.analysis(Board(), Limit(depth=1))
+        ...     _ = [info async for info in analysis]
+        ...     await engine.quit()
+        ...     await analysis.get()
+        >>> asyncio.run(past_the_end())
+        Traceback (most recent call last):
+        ...
+        xiangqi.engine.AnalysisComplete: the analysis has ended
+
+        Raises:
+            * :exc:`AnalysisComplete` after the last info;
+            * the engine error that ended the analysis.
+        """
         while not self._queue:
             if self._done.done():
                 self._done.result()  # raises the engine's error, if any
@@ -1228,6 +1668,21 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
     ``dialect``: ``Dialect.UCI`` (ranks 0-9) or ``Dialect.UCI_ONE_BASED``
     (ranks 1-10); by default an engine with a ``UCI_Variant`` option is taken
     for a Fairy-Stockfish (ranks 1-10) and switched to xiangqi.
+
+    >>> import sys
+    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+    >>> async def start():
+    ...     transport, engine = await popen_uci(OURS)
+    ...     await engine.quit()
+    ...     return engine.dialect, sorted(engine.options)
+    >>> asyncio.run(start())
+    (<Dialect.UCI: 'uci'>, ['Clear Hash', 'Hash'])
+
+    Raises:
+        * :exc:`ValueError` for an empty command or ``dialect=Dialect.UCCI``;
+        * :exc:`~xiangqi.errors.EngineTerminatedError` when the program cannot be started or exits during the
+          handshake;
+        * :exc:`~xiangqi.errors.EngineError` when the handshake does not finish within ``timeout``.
     """
     transport, protocol = await _popen(UciProtocol, command, dialect, timeout, popen_args)
     assert isinstance(protocol, UciProtocol)
@@ -1244,6 +1699,21 @@ async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0,
     milliseconds whether or not it has the option. ``mate_value``: the
     engine's mate score when it writes scores bare (``score 9997``):
     :data:`UCCI_MATE_VALUE` (ElephantEye's) by default, see :func:`bare_score`.
+
+    >>> import sys
+    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+    >>> async def start():
+    ...     transport, engine = await popen_ucci(OURS)
+    ...     await engine.quit()
+    ...     return engine.dialect
+    >>> asyncio.run(start())
+    <Dialect.UCCI: 'ucci'>
+
+    Raises:
+        * :exc:`ValueError` for an empty command or a dialect other than UCCI;
+        * :exc:`~xiangqi.errors.EngineTerminatedError` when the program cannot be started or exits during the
+          handshake;
+        * :exc:`~xiangqi.errors.EngineError` when the handshake does not finish within ``timeout``.
     """
     transport, protocol = await _popen(UcciProtocol, command, Dialect.UCCI, timeout, popen_args)
     assert isinstance(protocol, UcciProtocol)
@@ -1257,10 +1727,17 @@ async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0,
 class SimpleEngine:
     """A synchronous engine: the asyncio protocol on an event loop in a background thread.
 
-    >>> engine = SimpleEngine.popen_uci("/usr/games/fairy-stockfish")   # doctest: +SKIP
-    >>> engine.play(Board(), Limit(depth=5)).move                        # doctest: +SKIP
-    Move.from_iccs('h2e2')
-    >>> engine.quit()                                                    # doctest: +SKIP
+    ``SimpleEngine.popen_uci("/usr/games/fairy-stockfish")`` starts Fairy-Stockfish (the engines tutorial
+    runs it in its last section); the example uses the package's own engine, which is always there:
+
+    >>> import sys
+    >>> with SimpleEngine.popen_uci([sys.executable, "-m", "xiangqi", "engine"]) as engine:
+    ...     engine.play(Board(), Limit(depth=2)).move
+    Move.from_iccs('b0c2')
+
+    Raises:
+        * the errors of the :class:`EngineProtocol` methods each method runs, and
+          :exc:`~xiangqi.errors.EngineTerminatedError` from every method after :meth:`quit`.
     """
 
     def __init__(self, protocol: EngineProtocol, loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
@@ -1286,13 +1763,37 @@ class SimpleEngine:
     @classmethod
     def popen_uci(cls, command: Command, *, dialect: Optional[Union[Dialect, str]] = None,
                   timeout: Optional[float] = 10.0, **popen_args: object) -> "SimpleEngine":
-        """Start a UCI engine (see :func:`popen_uci`)."""
+        """Start a UCI engine (see :func:`popen_uci`).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     engine.dialect
+        <Dialect.UCI: 'uci'>
+        >>> SimpleEngine.popen_uci("/nonexistent/engine")
+        Traceback (most recent call last):
+        ...
+        xiangqi.errors.EngineTerminatedError: cannot start engine '/nonexistent/engine': No such file or directory
+
+        Raises:
+            * the errors of :func:`popen_uci`.
+        """
         return cls._start(functools.partial(_popen, UciProtocol, command, dialect, timeout, popen_args))
 
     @classmethod
     def popen_ucci(cls, command: Command, *, timeout: Optional[float] = 10.0,
                    mate_value: Optional[int] = UCCI_MATE_VALUE, **popen_args: object) -> "SimpleEngine":
-        """Start a UCCI engine (see :func:`popen_ucci`)."""
+        """Start a UCCI engine (see :func:`popen_ucci`).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_ucci(OURS) as engine:
+        ...     engine.dialect
+        <Dialect.UCCI: 'ucci'>
+
+        Raises:
+            * the errors of :func:`popen_ucci`.
+        """
         engine = cls._start(functools.partial(_popen, UcciProtocol, command, Dialect.UCCI, timeout, popen_args))
         engine.protocol.mate_value = mate_value  # read by the searches to come (the handshake has no scores)
         return engine
@@ -1305,40 +1806,108 @@ class SimpleEngine:
 
     @property
     def id(self) -> Dict[str, str]:
-        """``id name``, ``id author`` … as the engine sent them."""
+        """``id name``, ``id author`` … as the engine sent them.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     engine.id["author"]
+        'the pyxiangqi authors'
+        """
         return self.protocol.id
 
     @property
     def options(self) -> Dict[str, Option]:
-        """The engine's options by name."""
+        """The engine's options by name.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     engine.options["Hash"].type, engine.options["Hash"].max
+        ('spin', 4096)
+        """
         return self.protocol.options
 
     @property
     def dialect(self) -> Dialect:
-        """The protocol and rank dialect in use."""
+        """The protocol and rank dialect in use.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     engine.dialect.one_based
+        False
+        """
         return self.protocol.dialect
 
     @property
     def stderr(self) -> str:
-        """The last lines the engine wrote to its standard error."""
+        """The last lines the engine wrote to its standard error.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     engine.stderr
+        ''
+        """
         return self.protocol.stderr
 
     @property
     def returncode(self) -> Optional[int]:
-        """The process's exit status, ``None`` while it runs."""
+        """The process's exit status, ``None`` while it runs.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> engine = SimpleEngine.popen_uci(OURS)
+        >>> engine.returncode
+        >>> engine.quit(); engine.returncode
+        0
+        """
         return self.protocol.returncode
 
     def configure(self, options: Mapping[str, OptionValue]) -> None:
-        """Set engine options (see :meth:`EngineProtocol.configure`)."""
+        """Set engine options (see :meth:`EngineProtocol.configure`).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     engine.configure({"Hash": 8, "Clear Hash": None})
+
+        Raises:
+            * the errors of :meth:`EngineProtocol.configure`, and :exc:`~xiangqi.errors.EngineTerminatedError`
+              after :meth:`quit`.
+        """
         self._run(self.protocol.configure(options))
 
     def ping(self) -> None:
-        """``isready`` / ``readyok``."""
+        """``isready`` / ``readyok``.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     engine.ping()
+
+        Raises:
+            * the errors of :meth:`EngineProtocol.ping`, and :exc:`~xiangqi.errors.EngineTerminatedError` after
+              :meth:`quit`.
+        """
         self._run(self.protocol.ping())
 
     def play(self, board: Board, limit: Limit, *, game: object = None, banmoves: Sequence[Move] = (),
              root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
-        """The engine's move (see :meth:`EngineProtocol.play`)."""
+        """The engine's move (see :meth:`EngineProtocol.play`).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     result = engine.play(Board(), Limit(depth=2))
+        >>> result.move, result.ponder
+        (Move.from_iccs('b0c2'), Move.from_iccs('b9c7'))
+
+        Raises:
+            * the errors of :meth:`EngineProtocol.play`, and :exc:`~xiangqi.errors.EngineTerminatedError` after
+              :meth:`quit`.
+        """
         return self._run(self.protocol.play(board, limit, game=game, banmoves=banmoves, root_moves=root_moves))
 
     @overload
@@ -1350,23 +1919,69 @@ class SimpleEngine:
 
     def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None, game: object = None,
                 root_moves: Optional[Sequence[Move]] = None) -> Union[InfoDict, List[InfoDict]]:
-        """Analyse until ``limit`` (see :meth:`EngineProtocol.analyse`)."""
+        """Analyse until ``limit`` (see :meth:`EngineProtocol.analyse`).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     info = engine.analyse(Board(), Limit(depth=2))
+        >>> info["depth"], info["pv"][0]
+        (2, Move.from_iccs('b0c2'))
+
+        Raises:
+            * the errors of :meth:`EngineProtocol.analyse`, and :exc:`~xiangqi.errors.EngineTerminatedError` after
+              :meth:`quit`.
+        """
         if multipv is None:
             return self._run(self.protocol.analyse(board, limit, game=game, root_moves=root_moves))
         return self._run(self.protocol.analyse(board, limit, multipv=multipv, game=game, root_moves=root_moves))
 
     def analysis(self, board: Board, limit: Optional[Limit] = None, *, multipv: Optional[int] = None,
                  game: object = None, root_moves: Optional[Sequence[Move]] = None) -> "SimpleAnalysisResult":
-        """Start an analysis; iterate over its infos, ``stop()`` it, or use it as a context manager."""
+        """Start an analysis; iterate over its infos, ``stop()`` it, or use it as a context manager.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     with engine.analysis(Board(), Limit(depth=3)) as analysis:
+        ...         depths = [info["depth"] for info in analysis if "depth" in info]
+        >>> depths
+        [1, 2, 3]
+
+        Raises:
+            * the errors of :meth:`EngineProtocol.analysis`, and :exc:`~xiangqi.errors.EngineTerminatedError` after
+              :meth:`quit`.
+        """
         result = self._run(self.protocol.analysis(board, limit, multipv=multipv, game=game, root_moves=root_moves))
         return SimpleAnalysisResult(self, result)
 
     def perft(self, board: Board, depth: int) -> Dict[Move, int]:
-        """The engine's perft divide (see :meth:`EngineProtocol.perft`)."""
+        """The engine's perft divide (see :meth:`EngineProtocol.perft`).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     sum(engine.perft(Board(), 2).values())
+        1920
+
+        Raises:
+            * the errors of :meth:`EngineProtocol.perft`, and :exc:`~xiangqi.errors.EngineTerminatedError` after
+              :meth:`quit`.
+        """
         return self._run(self.protocol.perft(board, depth))
 
     def quit(self) -> None:
-        """Quit the engine (killed if it does not exit) and stop the background loop."""
+        """Quit the engine (killed if it does not exit) and stop the background loop.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> engine = SimpleEngine.popen_uci(OURS)
+        >>> engine.quit()
+        >>> engine.play(Board(), Limit(depth=1))
+        Traceback (most recent call last):
+        ...
+        xiangqi.errors.EngineTerminatedError: engine 'pyxiangqi ...' has been closed
+        """
         if self._closed:
             return
         try:
@@ -1391,7 +2006,21 @@ class SimpleEngine:
 
 
 class SimpleAnalysisResult:
-    """The synchronous face of :class:`AnalysisResult`: iterate over infos, :meth:`stop`, :meth:`wait`."""
+    """The synchronous face of :class:`AnalysisResult`: iterate over infos, :meth:`stop`, :meth:`wait`.
+
+    >>> import sys
+    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+    >>> with SimpleEngine.popen_uci(OURS) as engine:
+    ...     with engine.analysis(Board(), Limit(depth=2)) as analysis:
+    ...         infos = list(analysis)
+    ...         best = analysis.wait()
+    >>> len(infos) > 0, best.move, analysis.info["depth"], len(analysis.multipv)
+    (True, Move.from_iccs('b0c2'), 2, 1)
+
+    Raises:
+        * :exc:`AnalysisComplete` from :meth:`get` after the last info, and from :meth:`get` and :meth:`wait`
+          the engine error that ended the analysis.
+    """
 
     def __init__(self, engine: SimpleEngine, inner: AnalysisResult) -> None:
         self._engine = engine
@@ -1399,36 +2028,95 @@ class SimpleAnalysisResult:
 
     @property
     def info(self) -> InfoDict:
-        """The merged info of the best line so far."""
+        """The merged info of the best line so far.
+
+        See :class:`SimpleAnalysisResult`'s example (``analysis.info["depth"] == 2``).
+        """
         return self._inner.info
 
     @property
     def multipv(self) -> List[InfoDict]:
-        """The merged info of every line so far."""
+        """The merged info of every line so far.
+
+        See :class:`SimpleAnalysisResult`'s example (one line without ``multipv``).
+        """
         return self._inner.multipv
 
     def stop(self) -> None:
-        """Ask the engine to stop."""
+        """Ask the engine to stop.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     analysis = engine.analysis(Board())                 # no limit: runs until stopped
+        ...     for info in analysis:
+        ...         if info.get("depth", 0) >= 2:
+        ...             analysis.stop()
+        ...     analysis.wait().move is not None
+        True
+        """
         self._engine._loop.call_soon_threadsafe(self._inner.stop)
 
     def wait(self) -> BestMove:
-        """Wait for the best move."""
+        """Wait for the best move.
+
+        See :class:`SimpleAnalysisResult`'s example.
+
+        Raises:
+            * the engine error that ended the analysis.
+        """
         return self._engine._run(self._inner.wait())
 
     def get(self) -> InfoDict:
-        """The next info (blocks); :class:`AnalysisComplete` after the last."""
+        """The next info (blocks); :class:`AnalysisComplete` after the last.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     analysis = engine.analysis(Board(), Limit(depth=1))
+        ...     first = analysis.get()
+        ...     _ = analysis.wait()
+        >>> isinstance(first, dict)
+        True
+
+        Raises:
+            * :exc:`AnalysisComplete` after the last info, or the engine error that ended the analysis.
+        """
         return self._engine._run(self._inner.get())
 
     def empty(self) -> bool:
-        """Whether no info is waiting now."""
+        """Whether no info is waiting now.
+
+        See :meth:`would_block`'s example.
+        """
         return self._inner.empty()
 
     def would_block(self) -> bool:
-        """Whether :meth:`get` would wait (no info waiting and the analysis still running)."""
+        """Whether :meth:`get` would wait (no info waiting and the analysis still running).
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     analysis = engine.analysis(Board(), Limit(depth=1))
+        ...     _ = analysis.wait()
+        ...     _ = list(analysis)
+        ...     analysis.empty(), analysis.would_block()
+        (True, False)
+        """
         return self._inner.empty() and not self._inner._done.done()
 
     def next(self) -> Optional[InfoDict]:
-        """The next info, or ``None`` once the analysis has ended."""
+        """The next info, or ``None`` once the analysis has ended.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> with SimpleEngine.popen_uci(OURS) as engine:
+        ...     analysis = engine.analysis(Board(), Limit(depth=1))
+        ...     _ = analysis.wait()
+        ...     infos = list(iter(analysis.next, None))
+        ...     len(infos) > 0, analysis.next()
+        (True, None)
+        """
         try:
             return self.get()
         except AnalysisComplete:

@@ -81,7 +81,23 @@ class EngineServer:
     """The protocol loop: feed it lines with :meth:`handle`; it answers on ``out``.
 
     ``handle`` returns False after ``quit``. Call :meth:`close` at the end of the input
-    (a finite search is finished and answered, an infinite one stopped).
+    (a finite search is finished and answered, an infinite one stopped). A bad
+    line never raises: it is answered with an ``info string`` saying why.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> server = EngineServer(out, hash_mb=1)
+    >>> for line in ("uci", "position startpos moves h2e2", "go depth 2"):
+    ...     server.handle(line)
+    True
+    True
+    True
+    >>> server.close(); out.getvalue().splitlines()[-1]
+    'bestmove b9c7 ponder b0c2'
+
+    Raises:
+        * :exc:`ValueError` when ``hash_mb`` is negative, :exc:`MemoryError` when the table cannot be
+          allocated.
     """
 
     def __init__(self, out: TextIO, *, hash_mb: int = _DEFAULT_HASH_MB) -> None:
@@ -120,7 +136,16 @@ class EngineServer:
     # ------------------------------------------------------------- input
 
     def handle(self, line: str) -> bool:
-        """Act on one input line; False once the engine should exit (``quit``)."""
+        """Act on one input line; False once the engine should exit (``quit``).
+
+        >>> import io
+        >>> out = io.StringIO()
+        >>> server = EngineServer(out, hash_mb=1)
+        >>> server.handle("position fen not-a-fen"), server.handle("quit")
+        (True, False)
+        >>> out.getvalue()
+        "info string position: invalid FEN: unexpected character 'o' at offset 1 in 'not-a-fen'\\n"
+        """
         tokens = line.split()
         if not tokens:
             return True
@@ -143,7 +168,16 @@ class EngineServer:
         return True
 
     def close(self) -> None:
-        """The input ended: answer a search with limits, stop an unlimited one."""
+        """The input ended: answer a search with limits, stop an unlimited one.
+
+        >>> import io
+        >>> out = io.StringIO()
+        >>> server = EngineServer(out, hash_mb=1)
+        >>> server.handle("go infinite")
+        True
+        >>> server.close(); out.getvalue().splitlines()[-1].startswith("bestmove ")
+        True
+        """
         self._finish_search(stop=self._release_needed)
 
     # ---------------------------------------------------------- handshake
@@ -423,7 +457,17 @@ class EngineServer:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """``xiangqi engine``: run the engine on standard input and output."""
+    """``xiangqi engine``: run the engine on standard input and output; returns 0 at the end of the input or
+    after ``quit``. The engines tutorial drives it as a process.
+
+    >>> main(["--hash", "-1"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+
+    Raises:
+        * :exc:`SystemExit` (status 2, the message on standard error) for bad arguments.
+    """
     parser = argparse.ArgumentParser(
         prog="xiangqi engine",
         description="Our own xiangqi engine on the C core, speaking UCI (ranks 0-9, h2e2) or UCCI:\n"

@@ -52,7 +52,11 @@ def _write_xqf(game: Game, file: IO[bytes]) -> None:
 class Format:
     """One record format: its ``name``, the ``suffixes`` that name it, ``read`` (the games of a path or of
     bytes), ``write`` (one game to a file: text for PGN and DhtmlXQ, binary for XQF) and whether it is
-    ``binary``."""
+    ``binary``.
+
+    >>> FORMATS["pgn"].suffixes, FORMATS["xqf"].binary, sorted(FORMATS)
+    (('.pgn',), True, ['dhtmlxq', 'pgn', 'xqf'])
+    """
 
     name: str
     suffixes: Tuple[str, ...]
@@ -89,6 +93,11 @@ def format_of(name: Union[str, "os.PathLike[str]"], *, writing: bool = False) ->
 
     :data:`SNIFFED_SUFFIXES` name no format for reading (the content
     decides) and DhtmlXQ for ``writing``.
+
+    >>> format_of("games.pgn.gz"), format_of("game.XQF"), format_of("page.html"), format_of("notes.md")
+    ('pgn', 'xqf', None, None)
+    >>> format_of("page.html", writing=True)
+    'dhtmlxq'
     """
     name = os.fspath(name)
     if name.lower().endswith(".gz") and not _suffix(name):
@@ -104,7 +113,11 @@ def _has_mark(data: bytes) -> bool:
 
 
 def detect(name: Union[str, "os.PathLike[str]"], head: bytes) -> str:
-    """The format of a file from its name and its first (decompressed) bytes ``head``."""
+    """The format of a file from its name and its first (decompressed) bytes ``head``.
+
+    >>> detect("page.txt", b"<p>[DhtmlXQ]"), detect("notes.txt", b"[Event "), detect("game.xqf", b"XQ")
+    ('dhtmlxq', 'pgn', 'xqf')
+    """
     by_name = format_of(name)
     if head[:2] == b"XQ" and (by_name == "xqf" or len(head) >= 1024 and b"\x00" in head[:1024]):
         return "xqf"
@@ -131,7 +144,17 @@ def _holds_dhtmlxq(src: ByteSource) -> bool:
 
 def detect_path(path: Union[str, "os.PathLike[str]"]) -> str:
     """The format of a file on disk: :func:`detect` on its first bytes, and for :data:`SNIFFED_SUFFIXES`
-    DhtmlXQ when a block comes anywhere in it. Raises :class:`OSError` when it cannot be opened."""
+    DhtmlXQ when a block comes anywhere in it.
+
+    >>> import pathlib, tempfile
+    >>> page = pathlib.Path(tempfile.mkdtemp(), "page.html")
+    >>> _ = page.write_text("<p>[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]</p>")
+    >>> detect_path(page)
+    'dhtmlxq'
+
+    Raises:
+        * :exc:`OSError` (such as :exc:`FileNotFoundError`) when the file cannot be opened.
+    """
     with ByteSource(path) as src:
         head = src.peek(SNIFF_BYTES)
         fmt = detect(path, head)
@@ -142,7 +165,15 @@ def detect_path(path: Union[str, "os.PathLike[str]"]) -> str:
 
 def is_game_file(path: Union[str, "os.PathLike[str]"]) -> bool:
     """Whether a file met while walking a folder is a game record: a format's suffix (optionally ``.gz``),
-    or one of :data:`SNIFFED_SUFFIXES` holding a DhtmlXQ block."""
+    or one of :data:`SNIFFED_SUFFIXES` holding a DhtmlXQ block. A file that cannot be read is not one.
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "page.html").write_text("<p>[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]")
+    >>> _ = (folder / "index.html").write_text("<p>no game here</p>")
+    >>> is_game_file(folder / "page.html"), is_game_file(folder / "index.html"), is_game_file("absent.pgn")
+    (True, False, True)
+    """
     if format_of(path) is not None:
         return True
     if _suffix(os.fspath(path)) not in SNIFFED_SUFFIXES:
@@ -154,7 +185,18 @@ def is_game_file(path: Union[str, "os.PathLike[str]"]) -> bool:
 
 
 def read(path: Union[str, "os.PathLike[str]"], fmt: Optional[str] = None) -> Iterator[Game]:
-    """The games of a file, in ``fmt`` or the format :func:`detect_path` finds."""
+    """The games of a file, in ``fmt`` or the format :func:`detect_path` finds.
+
+    >>> import pathlib, tempfile
+    >>> page = pathlib.Path(tempfile.mkdtemp(), "page.html")
+    >>> _ = page.write_text("<p>[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]</p>")
+    >>> [[m.iccs() for m in game.mainline_moves()] for game in read(page)]
+    [['h2e2', 'h9g7']]
+
+    Raises:
+        * :exc:`ValueError` when ``fmt`` names no format of :data:`FORMATS`;
+        * :exc:`OSError` when the file cannot be opened.
+    """
     name = fmt or detect_path(path)
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r}: expected one of {', '.join(FORMATS)}")

@@ -105,10 +105,17 @@ def require_playable(board: Board, fen: Optional[str] = None) -> Board:
 def start_board(fen: str) -> Board:
     """The board of a record's start position (its ``FEN`` tag), as every reader and validation accept it.
 
-    Raises :class:`~xiangqi.errors.InvalidFenError` for text that is not a
-    FEN and for a position that cannot occur in a game (a piece where its
-    side can never bring it, the kings facing each other, the side not to
-    move in check): :func:`require_playable`.
+    >>> start_board("4k4/9/9/9/9/9/9/9/9/3K5 w").king(True)
+    3
+    >>> start_board("4k4/9/9/9/9/9/9/9/9/4K4 w")
+    Traceback (most recent call last):
+    ...
+    xiangqi.errors.InvalidFenError: invalid FEN: the position cannot occur in a game (the kings facing each other on an open file, the side not to move in check) in '4k4/9/9/9/9/9/9/9/9/4K4 w'
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidFenError` for text that is not a FEN and for a position that cannot occur
+          in a game (a piece where its side can never bring it, the kings facing each other, the side not to
+          move in check).
     """
     return require_playable(Board(fen), fen)
 
@@ -135,6 +142,10 @@ class GameError:
     :class:`~xiangqi.errors.InvalidFenError`, or :class:`InvalidRecordError` for a
     damaged binary record), and ``mainline`` whether the problem is on the main
     line (``False`` inside a variation).
+
+    >>> error = GameError(3, "車９進９", "the Black rook on i9 is blocked", line=12)
+    >>> print(error)
+    line 12, ply 3, '車９進９': the Black rook on i9 is blocked
     """
 
     ply: int
@@ -166,13 +177,21 @@ class Headers(Dict[str, str]):
 
     @classmethod
     def without_tag_roster(cls) -> "Headers":
-        """Empty headers (no roster)."""
+        """Empty headers (no roster).
+
+        >>> Headers.without_tag_roster(), len(Headers())
+        ({}, 8)
+        """
         h = cls()
         h.clear()
         return h
 
     def is_custom_setup(self) -> bool:
-        """Whether a ``FEN`` tag names a position other than the standard start."""
+        """Whether a ``FEN`` tag names a position other than the standard start.
+
+        >>> Headers().is_custom_setup(), Headers(FEN="4k4/9/9/9/9/9/9/9/9/3K5 w").is_custom_setup()
+        (False, True)
+        """
         fen = self.get("FEN")
         return bool(fen) and fen.split()[:2] != STARTING_FEN.split()[:2] if fen else False
 
@@ -184,6 +203,17 @@ class GameNode:
     continuation), ``comment`` the text after the move, ``starting_comment``
     the text before a move that begins a variation, ``nags`` numeric
     annotation glyphs (``$1`` = ``!``).
+
+    >>> game = Game()
+    >>> node = game.add_variation(Move.from_iccs("h2e2"), comment="the central cannon", nags=[1])
+    >>> node.parent is game, node.move, node.comment, node.nags
+    (True, Move.from_iccs('h2e2'), 'the central cannon', {1})
+
+    Raises:
+        * :exc:`KeyError` from :meth:`variation` (and the promoting, demoting and removing methods) when no
+          child plays the move;
+        * :exc:`TypeError` from :meth:`game` when the node is not in a :class:`Game`'s tree;
+        * :exc:`ValueError` from :meth:`iccs`, :meth:`chinese` and :meth:`wxf` at the root.
     """
 
     __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "__weakref__")
@@ -212,7 +242,19 @@ class GameNode:
 
     # --- navigation ---------------------------------------------------------------------------------------------
     def game(self) -> "Game":
-        """The root of the tree."""
+        """The root of the tree (``root`` is another name for it).
+
+        >>> game = Game()
+        >>> game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]).game() is game
+        True
+        >>> GameNode().game()
+        Traceback (most recent call last):
+        ...
+        TypeError: node is not attached to a Game
+
+        Raises:
+            * :exc:`TypeError` when the node's tree has no :class:`Game` at its root.
+        """
         node = self
         while node.parent is not None:
             node = node.parent
@@ -223,7 +265,12 @@ class GameNode:
     root = game
 
     def ply(self) -> int:
-        """Number of moves from the game's start position to this node."""
+        """Number of moves from the game's start position to this node.
+
+        >>> game = Game()
+        >>> game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]).ply(), game.ply()
+        (2, 0)
+        """
         n = 0
         node = self
         while node.parent is not None:
@@ -232,7 +279,11 @@ class GameNode:
         return n
 
     def path(self) -> List[Move]:
-        """The moves from the start position to this node."""
+        """The moves from the start position to this node.
+
+        >>> Game().add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]).path()
+        [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')]
+        """
         moves: List[Move] = []
         node = self
         while node.parent is not None:
@@ -243,51 +294,113 @@ class GameNode:
         return moves
 
     def board(self) -> Board:
-        """A new :class:`~xiangqi.Board` with the position at this node."""
+        """A new :class:`~xiangqi.Board` with the position at this node.
+
+        >>> Game().add_line([Move.from_iccs("h2e2")]).board().fen()
+        'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
+
+        Raises:
+            * :exc:`~xiangqi.errors.InvalidFenError` when the game's ``FEN`` tag is not a valid position;
+            * :exc:`~xiangqi.errors.IllegalMoveError` when a move on the way is not legal (the editing methods
+              do not check moves);
+            * :exc:`TypeError` when the node is not in a :class:`Game`'s tree.
+        """
         board = self.game().board()
         for move in self.path():
             board.push(move)
         return board
 
     def iccs(self) -> str:
-        """The move leading to this node in ICCS (``h2e2``). Raises :class:`ValueError` at the root."""
+        """The move leading to this node in ICCS (``h2e2``).
+
+        >>> Game().add_line([Move.from_iccs("h2e2")]).iccs()
+        'h2e2'
+
+        Raises:
+            * :exc:`ValueError` at the root, which has no move.
+        """
         if self.move is None:
             raise ValueError("the root of a game has no move")
         return self.move.iccs()
 
     def chinese(self, *, traditional: bool = False, fullwidth: bool = True) -> str:
-        """The move leading to this node in Chinese notation (``炮二平五``)."""
+        """The move leading to this node in Chinese notation (``炮二平五``).
+
+        >>> node = Game().add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+        >>> node.parent.chinese(), node.chinese(), node.chinese(traditional=True, fullwidth=False)
+        ('炮二平五', '马８进７', '馬8進7')
+
+        Raises:
+            * :exc:`ValueError` at the root, which has no move.
+        """
         if self.move is None or self.parent is None:
             raise ValueError("the root of a game has no move")
         return self.parent.board().chinese(self.move, traditional=traditional, fullwidth=fullwidth)
 
     def wxf(self) -> str:
-        """The move leading to this node in WXF letters (``C2.5``)."""
+        """The move leading to this node in WXF letters (``C2.5``).
+
+        >>> Game().add_line([Move.from_iccs("h2e2")]).wxf()
+        'C2.5'
+
+        Raises:
+            * :exc:`ValueError` at the root, which has no move.
+        """
         if self.move is None or self.parent is None:
             raise ValueError("the root of a game has no move")
         return self.parent.board().wxf(self.move)
 
     def next(self) -> Optional["GameNode"]:
-        """The main continuation, or ``None`` at the end of a line."""
+        """The main continuation, or ``None`` at the end of a line.
+
+        >>> game = Game()
+        >>> last = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+        >>> game.next().next() is last, last.next()
+        (True, None)
+        """
         return self.variations[0] if self.variations else None
 
     def is_end(self) -> bool:
-        """Whether no move follows this node."""
+        """Whether no move follows this node.
+
+        >>> game = Game()
+        >>> last = game.add_line([Move.from_iccs("h2e2")])
+        >>> game.is_end(), last.is_end()
+        (False, True)
+        """
         return not self.variations
 
     def end(self) -> "GameNode":
-        """The last node of this node's main continuation."""
+        """The last node of this node's main continuation.
+
+        >>> game = Game()
+        >>> game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]) is game.end()
+        True
+        """
         node = self
         while node.variations:
             node = node.variations[0]
         return node
 
     def is_main_variation(self) -> bool:
-        """Whether this node is its parent's first child (or the root)."""
+        """Whether this node is its parent's first child (or the root).
+
+        >>> game = Game()
+        >>> main, other = game.add_variation(Move.from_iccs("h2e2")), game.add_variation(Move.from_iccs("b2e2"))
+        >>> main.is_main_variation(), other.is_main_variation(), game.is_main_variation()
+        (True, False, True)
+        """
         return self.parent is None or self.parent.variations[0] is self
 
     def is_mainline(self) -> bool:
-        """Whether this node lies on the game's main line."""
+        """Whether this node lies on the game's main line.
+
+        >>> game = Game()
+        >>> other = game.add_variation(Move.from_iccs("h2e2")) and game.add_variation(Move.from_iccs("b2e2"))
+        >>> deep = other.add_variation(Move.from_iccs("h9g7"))
+        >>> deep.is_main_variation(), deep.is_mainline(), game.next().is_mainline()
+        (True, False, True)
+        """
         node = self
         while node.parent is not None:
             if node.parent.variations[0] is not node:
@@ -296,7 +409,21 @@ class GameNode:
         return True
 
     def variation(self, move: Union[int, Move]) -> "GameNode":
-        """The child for ``move`` (or the child at an index). Raises :class:`KeyError`."""
+        """The child for ``move`` (or the child at an index).
+
+        >>> game = Game()
+        >>> node = game.add_variation(Move.from_iccs("h2e2"))
+        >>> game.variation(Move.from_iccs("h2e2")) is node is game.variation(0)
+        True
+        >>> game.variation(Move.from_iccs("b2e2"))
+        Traceback (most recent call last):
+        ...
+        KeyError: "no variation Move.from_iccs('b2e2') at this node"
+
+        Raises:
+            * :exc:`KeyError` when no child plays ``move``;
+            * :exc:`IndexError` when an index is out of range.
+        """
         if isinstance(move, int):
             return self.variations[move]
         for v in self.variations:
@@ -305,18 +432,36 @@ class GameNode:
         raise KeyError(f"no variation {move!r} at this node")
 
     def has_variation(self, move: Move) -> bool:
-        """Whether a child plays ``move``."""
+        """Whether a child plays ``move``.
+
+        >>> game = Game()
+        >>> _ = game.add_variation(Move.from_iccs("h2e2"))
+        >>> game.has_variation(Move.from_iccs("h2e2")), game.has_variation(Move.from_iccs("b2e2"))
+        (True, False)
+        """
         return any(v.move == move for v in self.variations)
 
     def mainline(self) -> Iterator["GameNode"]:
-        """The nodes of the main continuation after this node."""
+        """The nodes of the main continuation after this node.
+
+        >>> game = Game()
+        >>> _ = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+        >>> [node.chinese() for node in game.mainline()]
+        ['炮二平五', '马８进７']
+        """
         node = self
         while node.variations:
             node = node.variations[0]
             yield node
 
     def mainline_moves(self) -> List[Move]:
-        """The moves of the main continuation after this node."""
+        """The moves of the main continuation after this node.
+
+        >>> game = Game()
+        >>> _ = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+        >>> game.next().mainline_moves()
+        [Move.from_iccs('h9g7')]
+        """
         moves: List[Move] = []
         node = self
         while node.variations:
@@ -328,19 +473,38 @@ class GameNode:
     # --- editing ------------------------------------------------------------------------------------------------
     def add_variation(self, move: Move, *, comment: str = "", starting_comment: str = "",
                       nags: Iterable[int] = ()) -> "GameNode":
-        """Append a child playing ``move`` (not checked for legality) and return it."""
+        """Append a child playing ``move`` (not checked for legality) and return it.
+
+        >>> game = Game()
+        >>> game.add_variation(Move.from_iccs("h2e2")).move, game.add_variation(Move.from_iccs("b2e2")).ply()
+        (Move.from_iccs('h2e2'), 1)
+        >>> [node.iccs() for node in game.variations]
+        ['h2e2', 'b2e2']
+        """
         node = GameNode(self, move, comment=comment, starting_comment=starting_comment, nags=nags)
         self.variations.append(node)
         return node
 
     def add_main_variation(self, move: Move, *, comment: str = "", nags: Iterable[int] = ()) -> "GameNode":
-        """Insert a child playing ``move`` as the main continuation and return it."""
+        """Insert a child playing ``move`` as the main continuation and return it.
+
+        >>> game = Game()
+        >>> _ = game.add_variation(Move.from_iccs("h2e2")), game.add_main_variation(Move.from_iccs("b2e2"))
+        >>> [node.iccs() for node in game.variations]
+        ['b2e2', 'h2e2']
+        """
         node = GameNode(self, move, comment=comment, nags=nags)
         self.variations.insert(0, node)
         return node
 
     def add_line(self, moves: Iterable[Move], *, comment: str = "") -> "GameNode":
-        """Add a chain of moves below this node; return the last node."""
+        """Add a chain of moves below this node; return the last node (which gets ``comment``).
+
+        >>> game = Game()
+        >>> last = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")], comment="a common start")
+        >>> last.ply(), last.comment, game.mainline_moves()
+        (2, 'a common start', [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')])
+        """
         node: GameNode = self
         for move in moves:
             node = node.add_variation(move)
@@ -348,31 +512,73 @@ class GameNode:
         return node
 
     def promote_to_main(self, move: Move) -> None:
-        """Make the child playing ``move`` the main continuation."""
+        """Make the child playing ``move`` the main continuation.
+
+        >>> game = Game()
+        >>> _ = [game.add_variation(Move.from_iccs(m)) for m in ("h2e2", "b2e2", "c3c4")]
+        >>> game.promote_to_main(Move.from_iccs("c3c4")); [node.iccs() for node in game.variations]
+        ['c3c4', 'h2e2', 'b2e2']
+
+        Raises:
+            * :exc:`KeyError` when no child plays ``move``.
+        """
         v = self.variation(move)
         self.variations.remove(v)
         self.variations.insert(0, v)
 
     def promote(self, move: Move) -> None:
-        """Move the child playing ``move`` one place up."""
+        """Move the child playing ``move`` one place up.
+
+        >>> game = Game()
+        >>> _ = [game.add_variation(Move.from_iccs(m)) for m in ("h2e2", "b2e2", "c3c4")]
+        >>> game.promote(Move.from_iccs("c3c4")); [node.iccs() for node in game.variations]
+        ['h2e2', 'c3c4', 'b2e2']
+
+        Raises:
+            * :exc:`KeyError` when no child plays ``move``.
+        """
         v = self.variation(move)
         i = self.variations.index(v)
         if i > 0:
             self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
 
     def demote(self, move: Move) -> None:
-        """Move the child playing ``move`` one place down."""
+        """Move the child playing ``move`` one place down.
+
+        >>> game = Game()
+        >>> _ = [game.add_variation(Move.from_iccs(m)) for m in ("h2e2", "b2e2", "c3c4")]
+        >>> game.demote(Move.from_iccs("h2e2")); [node.iccs() for node in game.variations]
+        ['b2e2', 'h2e2', 'c3c4']
+
+        Raises:
+            * :exc:`KeyError` when no child plays ``move``.
+        """
         v = self.variation(move)
         i = self.variations.index(v)
         if i < len(self.variations) - 1:
             self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
 
     def remove_variation(self, move: Move) -> None:
-        """Remove the child playing ``move`` and everything below it."""
+        """Remove the child playing ``move`` and everything below it.
+
+        >>> game = Game()
+        >>> _ = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+        >>> game.remove_variation(Move.from_iccs("h2e2")); game.count_nodes()
+        0
+
+        Raises:
+            * :exc:`KeyError` when no child plays ``move``.
+        """
         self.variations.remove(self.variation(move))
 
     def count_nodes(self) -> int:
-        """Number of move nodes below this node (all variations)."""
+        """Number of move nodes below this node (all variations).
+
+        >>> game = Game()
+        >>> _ = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]), game.add_variation(Move.from_iccs("b2e2"))
+        >>> game.count_nodes(), game.next().count_nodes()
+        (3, 1)
+        """
         n = 0
         stack = list(self.variations)
         while stack:
@@ -392,6 +598,23 @@ class Game(GameNode):
     ``comment`` on the game is the text before the first move. ``errors``
     lists :class:`GameError` values; an empty list means the record read
     cleanly.
+
+    >>> game = Game({"Event": "demo", "Result": "1-0"})
+    >>> _ = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+    >>> game.headers["Event"], game.mainline_moves(), game.errors
+    ('demo', [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')], [])
+    >>> print(game)
+    [Game "Chinese Chess"]
+    [Event "demo"]
+    [Site "?"]
+    [Date "????.??.??"]
+    [Round "?"]
+    [Red "?"]
+    [Black "?"]
+    [Result "1-0"]
+    <BLANKLINE>
+    1. 炮二平五 马８进７ 1-0
+    <BLANKLINE>
     """
 
     __slots__ = ("headers", "errors", "_lazy")
@@ -407,7 +630,11 @@ class Game(GameNode):
 
     @classmethod
     def without_tag_roster(cls) -> "Game":
-        """A game whose headers start empty."""
+        """A game whose headers start empty.
+
+        >>> dict(Game.without_tag_roster().headers), len(Game().headers)
+        ({}, 8)
+        """
         return cls(Headers.without_tag_roster())
 
     # The readers store a plain main line as move codes and build its nodes on first use: reading
@@ -418,6 +645,11 @@ class Game(GameNode):
 
         As on :class:`GameNode`; a main line the reader kept as move codes
         becomes nodes on this first access.
+
+        >>> game = Game()
+        >>> _ = game.add_variation(Move.from_iccs("h2e2")), game.add_variation(Move.from_iccs("b2e2"))
+        >>> [node.iccs() for node in game.variations]
+        ['h2e2', 'b2e2']
         """
         if self._lazy is not None:
             self._materialize()
@@ -442,7 +674,13 @@ class Game(GameNode):
             node = new(node, move)
 
     def mainline_moves(self) -> List[Move]:
-        """The moves of the main line."""
+        """The moves of the main line.
+
+        >>> game = Game()
+        >>> _ = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+        >>> game.mainline_moves()
+        [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')]
+        """
         if self._lazy is not None:
             return _moves_of(self._lazy)
         return super().mainline_moves()
@@ -450,14 +688,28 @@ class Game(GameNode):
     def board(self) -> Board:
         """A new :class:`~xiangqi.Board` with the start position (``FEN`` tag or the standard start).
 
-        Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag.
+        >>> Game({"FEN": "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"}).board().fen()
+        '3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1'
+
+        Raises:
+            * :exc:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag.
         """
         fen = self.headers.get("FEN", "").strip()
         return Board(fen) if fen else Board()
 
     def setup(self, board_or_fen: Union[str, Board]) -> None:
         """Set the start position (a FEN string or a board, whose current position is used; a board being set up
-        without both kings raises :class:`~xiangqi.errors.InvalidFenError`, as its FEN would on reading)."""
+        without both kings raises :class:`~xiangqi.errors.InvalidFenError`, as its FEN would on reading).
+
+        >>> game = Game()
+        >>> game.setup("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"); game.headers["FEN"]
+        '3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1'
+        >>> game.setup(Board()); "FEN" in game.headers        # the standard start needs no tag
+        False
+
+        Raises:
+            * :exc:`~xiangqi.errors.InvalidFenError` for a board without both kings.
+        """
         if not isinstance(board_or_fen, str):
             board_or_fen._require_kings("a game record")
         fen = board_or_fen if isinstance(board_or_fen, str) else board_or_fen.fen()
@@ -468,7 +720,19 @@ class Game(GameNode):
 
     @classmethod
     def from_board(cls, board: Board) -> "Game":
-        """A game whose main line is ``board``'s move stack, from its root position."""
+        """A game whose main line is ``board``'s move stack, from its root position (with the ``Result`` of a
+        finished game).
+
+        >>> board = Board("3k5/1R7/9/9/9/9/9/9/9/R3K4 w")
+        >>> board.push_iccs("a0a9")
+        Move.from_iccs('a0a9')
+        >>> game = Game.from_board(board)
+        >>> game.mainline_moves(), game.headers["Result"], game.headers["FEN"]
+        ([Move.from_iccs('a0a9')], '1-0', '3k5/1R7/9/9/9/9/9/9/9/R3K4 w - - 0 1')
+
+        Raises:
+            * :exc:`~xiangqi.errors.InvalidFenError` for a board without both kings.
+        """
         board._require_kings("a game record")
         root = board.copy()
         moves = []

@@ -116,6 +116,19 @@ def judge_board(board: Any, rules: str = "axf", *, count: Optional[int] = None,
     ``reason_zh``, ``plies``, ``fen``, ``rules``, ``loop`` (first and last ply of the
     repetition loop, or ``None``), ``violations`` (earlier rulings play went past:
     ply, result, reason), ``facts`` (per move of the loop, English lines).
+
+    >>> from xiangqi import Board
+    >>> board = Board("3k5/1R7/9/9/9/9/9/9/9/R3K4 w")
+    >>> board.push_iccs("a0a9")
+    Move.from_iccs('a0a9')
+    >>> verdict = judge_board(board)
+    >>> verdict["result"], verdict["termination"], verdict["reason"], verdict["rules"]
+    ('1-0', 'checkmate', 'Black is checkmated and loses', 'axf')
+    >>> judge_board(Board(), rules="cxa")["reason"]
+    'The game goes on: the position has occurred 1 time, 0 plies without a capture (natural limit 120).'
+
+    Raises:
+        * :exc:`ValueError` when ``rules`` is neither ``"axf"`` nor ``"cxa"``.
     """
     from xiangqi import rules as rulings
 
@@ -178,7 +191,16 @@ def _print(verdict: Dict[str, Any], out: TextIO, *, title: str = "", explain: bo
 
 
 def judge_main(argv: List[str]) -> int:
-    """``xiangqi judge`` entry point; returns the exit status."""
+    """``xiangqi judge`` entry point; returns the exit status (0 judged, 1 a game file with errors or no game,
+    2 a bad position, move or option, with one line on standard error).
+
+    >>> judge_main(["startpos", "h2e2", "h9g7"])
+    *
+    The game goes on: the position has occurred 1 time, 2 plies without a capture (natural limit 120).
+    0
+    >>> judge_main(["startpos", "h2e3"])
+    2
+    """
     parser = argparse.ArgumentParser(
         prog="xiangqi judge",
         description="Rule on a game's end: checkmate, stalemate, perpetual check or chase and their mixes\n"

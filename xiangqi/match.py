@@ -52,7 +52,11 @@ _TERMINATION_TAG = {
 
 @dataclasses.dataclass
 class EngineSpec:
-    """One ``--engine`` argument: ``cmd=… proto=uci|ucci name=… dialect=… option.X=Y``."""
+    """One ``--engine`` argument: ``cmd=… proto=uci|ucci name=… dialect=… option.X=Y``.
+
+    >>> EngineSpec("xiangqi engine", proto="ucci", name="ours", options={"hashsize": 1})
+    EngineSpec(cmd='xiangqi engine', proto='ucci', name='ours', dialect=None, options={'hashsize': 1})
+    """
 
     cmd: str
     proto: str = "uci"
@@ -61,7 +65,21 @@ class EngineSpec:
     options: Dict[str, OptionValue] = dataclasses.field(default_factory=dict)
 
     async def start(self, timeout: Optional[float]) -> EngineProtocol:
-        """Start the engine, shake hands and set its options; ``timeout`` is then each answer's grace time."""
+        """Start the engine, shake hands and set its options; ``timeout`` is then each answer's grace time.
+
+        >>> import sys
+        >>> async def name_of(spec):
+        ...     engine = await spec.start(timeout=10)
+        ...     await engine.quit()
+        ...     return engine.name.split()[0]
+        >>> asyncio.run(name_of(EngineSpec(f"{sys.executable} -m xiangqi engine", name="ours")))
+        'pyxiangqi'
+
+        Raises:
+            * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine cannot be started or exits;
+            * :exc:`~xiangqi.errors.EngineError` when it does not answer the handshake in time or refuses an
+              option (the engine is then killed).
+        """
         # Starting up (loading networks, tables) may take longer than a move's grace time.
         handshake = None if timeout is None else max(timeout, _START_TIMEOUT)
         if self.proto == "ucci":
@@ -81,7 +99,19 @@ class EngineSpec:
 
 
 def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
-    """An :class:`EngineSpec` from ``key=value`` words (``ValueError`` naming a bad one)."""
+    """An :class:`EngineSpec` from ``key=value`` words (``ValueError`` naming a bad one).
+
+    >>> parse_engine_spec(["cmd=/usr/games/fairy-stockfish", "option.Hash=32"])
+    EngineSpec(cmd='/usr/games/fairy-stockfish', proto='uci', name='fairy-stockfish', dialect=None, options={'Hash': '32'})
+    >>> parse_engine_spec(["cmd=xiangqi engine", "proto=xboard"])
+    Traceback (most recent call last):
+    ...
+    ValueError: proto must be uci or ucci, not 'xboard'
+
+    Raises:
+        * :exc:`ValueError` for a word that is not ``key=value``, an unknown key, a missing ``cmd``, or a bad
+          ``proto`` or ``dialect``.
+    """
     fields: Dict[str, str] = {}
     options: Dict[str, OptionValue] = {}
     for word in words:
@@ -112,7 +142,11 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
 
 @dataclasses.dataclass
 class TimeControl:
-    """``[moves/]base[+increment]`` in seconds, as cutechess writes it (``10+0.1``, ``40/60``)."""
+    """``[moves/]base[+increment]`` in seconds, as cutechess writes it (``10+0.1``, ``40/60``).
+
+    >>> TimeControl(60, 1)
+    TimeControl(base=60, increment=1, moves=None)
+    """
 
     base: float
     increment: float = 0.0
@@ -120,7 +154,18 @@ class TimeControl:
 
 
 def parse_tc(text: str) -> TimeControl:
-    """Read ``10+0.1``, ``60``, ``40/60+1`` (``ValueError`` otherwise)."""
+    """Read ``10+0.1``, ``60``, ``40/60+1`` (``ValueError`` otherwise).
+
+    >>> parse_tc("10+0.1"), parse_tc("40/60")
+    (TimeControl(base=10.0, increment=0.1, moves=None), TimeControl(base=60.0, increment=0.0, moves=40))
+    >>> parse_tc("0+1")
+    Traceback (most recent call last):
+    ...
+    ValueError: time control '0+1': base must be > 0, increment >= 0, moves >= 1
+
+    Raises:
+        * :exc:`ValueError` for text of another form, or a base of 0, a negative increment or 0 moves.
+    """
     moves: Optional[int] = None
     rest = text
     try:
@@ -144,6 +189,9 @@ class Adjudication:
     ``>= resign_score`` for ``resign_moves`` moves each. Draw: both sides within
     ``±draw_score`` for ``draw_moves`` moves each. ``max_plies`` caps a game
     (a draw) in case the rule books never end it.
+
+    >>> Adjudication(resign_score=1000, draw_score=10).max_plies
+    600
     """
 
     resign_score: Optional[int] = None
@@ -155,7 +203,11 @@ class Adjudication:
 
 @dataclasses.dataclass
 class GameResult:
-    """One finished game: the record, the result, and which engine played Red."""
+    """One finished game: the record, the result, and which engine played Red.
+
+    >>> GameResult(pgn.Game(), "0-1", "normal", "Red is checkmated", first_is_red=False).points_first()
+    1.0
+    """
 
     game: pgn.Game
     result: str
@@ -164,7 +216,11 @@ class GameResult:
     first_is_red: bool
 
     def points_first(self) -> float:
-        """The first engine's points (1, 0.5 or 0)."""
+        """The first engine's points (1, 0.5 or 0).
+
+        >>> [GameResult(pgn.Game(), result, "normal", "", True).points_first() for result in ("1-0", "1/2-1/2", "0-1")]
+        [1.0, 0.5, 0.0]
+        """
         if self.result == "1/2-1/2":
             return 0.5
         red_won = self.result == "1-0"
@@ -172,7 +228,18 @@ class GameResult:
 
 
 def read_openings(path: Path) -> List[Board]:
-    """Opening positions from a PGN file (each game's main line, kept as a move stack) or FEN/EPD lines."""
+    """Opening positions from a PGN file (each game's main line, kept as a move stack) or FEN/EPD lines.
+
+    >>> import tempfile
+    >>> epd = Path(tempfile.mkdtemp(), "openings.epd")
+    >>> _ = epd.write_text("# two openings\\n4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\\n")
+    >>> [board.fen() for board in read_openings(epd)][0]
+    '4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1'
+
+    Raises:
+        * :exc:`ValueError` for a game with an error, a line that is not a FEN, or a file without openings;
+        * :exc:`OSError` when the file cannot be read.
+    """
     text = path.read_text(encoding="utf-8", errors="replace")
     boards: List[Board] = []
     if path.suffix.lower() == ".pgn" or text.lstrip().startswith("["):
@@ -234,7 +301,22 @@ class _ScoreTrack:
 async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, limit: Limit,
                     tc: Optional[TimeControl], rules: str, adj: Adjudication, headers: Dict[str, str],
                     time_margin: float = 0.1) -> Tuple[pgn.Game, str, str, str]:
-    """Play one game from ``opening``; the record (with result, ``Termination`` and reason), result, tag, reason."""
+    """Play one game from ``opening``; the record (with result, ``Termination`` and reason), result, tag, reason.
+
+    An engine that crashes, hangs or plays an illegal move loses the game; nothing is raised for it.
+
+    >>> import sys
+    >>> ours = EngineSpec(f"{sys.executable} -m xiangqi engine", name="ours")
+    >>> async def one_game():
+    ...     red, black = await ours.start(10), await ours.start(10)
+    ...     try:
+    ...         return await play_game(red, black, Board(), Limit(depth=1), None, "axf", Adjudication(max_plies=4), {})
+    ...     finally:
+    ...         await red.quit(), await black.quit()
+    >>> game, result, tag, reason = asyncio.run(one_game())
+    >>> len(game.mainline_moves()), result, tag, game.headers["Termination"]
+    (4, '1/2-1/2', 'adjudication', 'adjudication')
+    """
     board = opening.copy()
     loop = asyncio.get_running_loop()
     game = pgn.Game(headers)
@@ -341,7 +423,12 @@ def _move_comment(played: PlayResult, elapsed: float) -> str:
 
 @dataclasses.dataclass
 class MatchScore:
-    """The match so far, from the first engine's side."""
+    """The match so far, from the first engine's side.
+
+    >>> score = MatchScore(wins=5, draws=4, losses=3)
+    >>> score.games, score.line()
+    (12, 'games 12: +5 =4 -3, Elo +58.5 ± 176.7')
+    """
 
     wins: int = 0
     draws: int = 0
@@ -349,11 +436,20 @@ class MatchScore:
 
     @property
     def games(self) -> int:
-        """Games counted."""
+        """Games counted.
+
+        >>> MatchScore(wins=1, draws=2).games
+        3
+        """
         return self.wins + self.draws + self.losses
 
     def add(self, points: float) -> None:
-        """Count one game (1, 0.5 or 0 points for the first engine)."""
+        """Count one game (1, 0.5 or 0 points for the first engine).
+
+        >>> score = MatchScore()
+        >>> score.add(1.0); score.add(0.5); (score.wins, score.draws, score.losses)
+        (1, 1, 0)
+        """
         if points == 1.0:
             self.wins += 1
         elif points == 0.5:
@@ -362,7 +458,11 @@ class MatchScore:
             self.losses += 1
 
     def elo(self) -> Tuple[float, float]:
-        """The Elo difference and its 95 % error margin (normal approximation; infinite when it cannot be told)."""
+        """The Elo difference and its 95 % error margin (normal approximation; infinite when it cannot be told).
+
+        >>> MatchScore(wins=3, draws=2, losses=1).elo()[0] > 0, MatchScore().elo()
+        (True, (0.0, inf))
+        """
         n = self.games
         if n == 0:
             return 0.0, math.inf
@@ -381,7 +481,11 @@ class MatchScore:
         return elo_of(p), (hi - lo) / 2
 
     def line(self) -> str:
-        """``games 12: +5 =4 -3, Elo +58.4 ± 140.2``."""
+        """``games 12: +5 =4 -3, Elo +58.5 ± 176.7``.
+
+        >>> MatchScore(wins=2).line()
+        'games 2: +2 =0 -0, Elo +inf ± inf'
+        """
         elo, margin = self.elo()
         margin_text = "inf" if math.isinf(margin) or math.isnan(margin) else f"{margin:.1f}"
         # round(...) + 0.0: an even score reads +0.0, never -0.0
@@ -398,6 +502,18 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
 
     ``score`` and ``results`` (filled as games end) may be passed in, so a
     caller still has them when the match is interrupted.
+
+    >>> import sys
+    >>> ours = f"{sys.executable} -m xiangqi engine"
+    >>> specs = (EngineSpec(ours, name="uci"), EngineSpec(ours, proto="ucci", name="ucci"))
+    >>> score, results = asyncio.run(run_match(specs, [Board()], 2, Limit(depth=1), None, "axf",
+    ...                                        Adjudication(max_plies=10), 1, None))
+    >>> score.line(), [(r.result, r.first_is_red) for r in results]
+    ('games 2: +0 =2 -0, Elo +0.0 ± 0.0', [('1/2-1/2', True), ('1/2-1/2', False)])
+
+    Raises:
+        * :exc:`~xiangqi.errors.EngineError` (or :exc:`~xiangqi.errors.EngineTerminatedError`) when an engine
+          cannot be started or configured.
     """
     score = MatchScore() if score is None else score
     results = [] if results is None else results
@@ -510,7 +626,17 @@ def _score_rule(parser: argparse.ArgumentParser, text: Optional[str], name: str)
 
 def match_main(argv: List[str]) -> int:
     """``xiangqi match``: 0 when every game was played; 1 for bad openings or an engine that cannot play;
-    2 for usage errors and files that cannot be read or written."""
+    2 for usage errors and files that cannot be read or written (one line on standard error). The engines
+    tutorial runs it.
+
+    >>> match_main(["--engine", "cmd=xiangqi engine", "--engine", "proto=ucci", "--games", "2"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+
+    Raises:
+        * :exc:`SystemExit` (status 2, the message on standard error) for bad arguments, as argparse does.
+    """
     parser = _build_parser()
     args = parser.parse_args(argv)
     if len(args.engine) != 2:

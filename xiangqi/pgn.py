@@ -89,6 +89,10 @@ class GameLines:
     ``overread`` is 0 when the chunker, on yielding the game, had read at most the next game's first line,
     else the number of lines it had read past the game's end (it looked ahead, see :func:`_comment_closes_later`).
     ``errors`` holds what is wrong with the lines themselves (a damaged tag line that began the game).
+
+    >>> chunk = next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 h9g7 1-0\\n'))
+    >>> chunk.first_line, chunk.tags, chunk.movetext_start, chunk.errors
+    (1, [('Event', 'A'), ('Red', 'Hu')], 4, [])
     """
 
     __slots__ = ("first_line", "_tags", "_tag_lines", "_head", "_lines", "movetext_start", "overread", "errors",
@@ -116,7 +120,11 @@ class GameLines:
 
     @property
     def tags(self) -> List[Tuple[str, str]]:
-        """The tags (name, value) in file order."""
+        """The tags (name, value) in file order.
+
+        >>> next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n')).tags
+        [('Event', 'A'), ('Red', 'Hu')]
+        """
         if self._tags is None:
             self._read_head()
         assert self._tags is not None
@@ -124,7 +132,11 @@ class GameLines:
 
     @property
     def tag_lines(self) -> Dict[str, int]:
-        """The line of each tag name (of its last tag when a name comes twice)."""
+        """The line of each tag name (of its last tag when a name comes twice).
+
+        >>> next(split_games('[Event "A"]\\n[Red "Hu"]\\n[Event "B"]\\n\\n1. h2e2 *\\n')).tag_lines
+        {'Event': 3, 'Red': 2}
+        """
         if self._tag_lines is None:
             self._read_head()
         assert self._tag_lines is not None
@@ -132,7 +144,12 @@ class GameLines:
 
     def tag(self, name: str) -> Optional[str]:
         """The value of the last tag ``name`` (what ``dict(tags)`` holds), or ``None``; reading it alone
-        costs a search of the tag lines, not the parsing of every tag."""
+        costs a search of the tag lines, not the parsing of every tag.
+
+        >>> chunk = next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n'))
+        >>> chunk.tag("Red"), chunk.tag("Black")
+        ('Hu', None)
+        """
         head = self._head
         if head is None or self._tags is not None:
             return dict(self.tags).get(name)
@@ -145,7 +162,11 @@ class GameLines:
 
     @property
     def movetext(self) -> List[str]:
-        """The move-text lines (split on first access when the game was cut out of a text)."""
+        """The move-text lines (split on first access when the game was cut out of a text).
+
+        >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext
+        ['1. h2e2 h9g7', '2. h0g2 *', '']
+        """
         if self._lines is None:
             assert self._text is not None
             self._lines = self._text.split("\n")
@@ -153,14 +174,22 @@ class GameLines:
 
     @property
     def movetext_text(self) -> str:
-        """The move-text lines joined by ``\\n``."""
+        """The move-text lines joined by ``\\n``.
+
+        >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext_text
+        '1. h2e2 h9g7\\n2. h0g2 *\\n'
+        """
         if self._text is None:
             return "\n".join(self.movetext)
         return self._text
 
     @property
     def movetext_lines(self) -> List[int]:
-        """The file line of each move-text line."""
+        """The file line of each move-text line.
+
+        >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext_lines
+        [3, 4, 5]
+        """
         return list(range(self.movetext_start, self.movetext_start + len(self.movetext)))
 
 
@@ -282,6 +311,10 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
     the position in the list), and the lines of move text that need no
     decision (no tag, escape, comment or new game can start there) are
     taken by an inner loop that does nothing else.
+
+    >>> text = '[Event "A"]\\n\\n1. h2e2 1-0\\n1. b2e2 *\\n'     # a new game starts again at move 1
+    >>> [(chunk.first_line, chunk.tags, chunk.movetext_text) for chunk in split_games(text)]
+    [(1, [('Event', 'A')], '1. h2e2 1-0'), (4, [], '1. b2e2 *\\n')]
     """
     if isinstance(lines, str):
         if lines:
@@ -479,6 +512,10 @@ def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
     one out costs only a longer piece. The scan is of decoded text, so a
     double-byte character whose second byte is ``{``, ``}``, ``[``, ``]``
     or a backslash in GBK or Big5 cannot mislead it.
+
+    >>> text = '[Event "A"]\\n\\n1. h2e2 *\\n\\n[Event "B"]\\n\\n1. h2e2 *\\n'
+    >>> game_starts(text), text[24:35]
+    (([24], False), '[Event "B"]')
     """
     out: List[int] = []
     tag_match = _TAG_RE.match
@@ -1352,6 +1389,15 @@ def read_game(handle: Any) -> Optional[Game]:
     handle: do not mix other reads of such a handle with these calls. Line
     numbers in ``game.errors`` count from where reading began (or from the
     last seek).
+
+    >>> import io
+    >>> handle = io.StringIO('[Event "A"]\\n\\n1. h2e2 h9g7 1-0\\n\\n[Event "B"]\\n\\n1. 炮二平五 *\\n')
+    >>> first = read_game(handle)
+    >>> first.headers["Event"], first.mainline_moves(), read_game(handle).headers["Event"], read_game(handle)
+    ('A', [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')], 'B', None)
+
+    Raises:
+        * :exc:`OSError` when reading the file fails.
     """
     text = is_text_handle(handle)
     if _is_seekable(handle):
@@ -1434,6 +1480,13 @@ def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ga
     when the damage comes first). A line longer than :data:`MAX_LINE_BYTES`
     (64 KiB) is cut there and its game records that too, so that one
     endless line costs time in proportion to its length, not memory.
+
+    >>> data = '[Event "A"]\\n\\n1. h2e2 h9g7 1-0\\n\\n[Event "B"]\\n\\n1. 炮二平五 車９進９ *\\n'.encode("gb18030")
+    >>> [(game.headers["Event"], len(game.mainline_moves()), len(game.errors)) for game in read_games(data)]
+    [('A', 2, 0), ('B', 1, 1)]
+
+    Raises:
+        * :exc:`OSError` when a path cannot be opened or a read fails.
     """
     for chunk, damage in _chunks(source, encoding):
         game = _build_game(chunk)
@@ -1456,6 +1509,10 @@ class RawGame:
     short: :class:`GameError` with an :class:`InvalidRecordError`; empty for
     a sound record). :func:`replay_mainline` reports the first of them when
     every move is legal.
+
+    >>> raw = next(scan_games(b'[Red "Hu"]\\n\\n1. h2e2 {the cannon} h9g7 2. h0g2 1-0\\n'))
+    >>> raw, raw.moves, raw.result, raw.has_comments
+    (<RawGame line 1: 3 moves, Hu - ?>, ['h2e2', 'h9g7', 'h0g2'], '1-0', True)
     """
 
     __slots__ = ("headers", "tag_lines", "first_line", "moves", "result", "has_comments", "errors", "_tokens")
@@ -1473,17 +1530,29 @@ class RawGame:
 
     @property
     def move_lines(self) -> List[int]:
-        """The 1-based file line of each move in :attr:`moves`."""
+        """The 1-based file line of each move in :attr:`moves`.
+
+        >>> next(scan_games(b'[Red "Hu"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).move_lines
+        [3, 3, 4]
+        """
         return self._tokens.move_lines
 
     @property
     def fen(self) -> str:
-        """The ``FEN`` tag, or the standard start position."""
+        """The ``FEN`` tag, or the standard start position.
+
+        >>> next(scan_games(b'[FEN "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"]\\n\\n*\\n')).fen
+        '4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1'
+        """
         return self.headers.get("FEN", "").strip() or STARTING_FEN
 
     @property
     def notation(self) -> Optional[str]:
-        """``"iccs"`` or ``"wxf"`` when the ``Format`` tag says so, else ``None`` (detect per token)."""
+        """``"iccs"`` or ``"wxf"`` when the ``Format`` tag says so, else ``None`` (detect per token).
+
+        >>> next(scan_games(b'[Format "ICCS"]\\n\\n1. h2e2 *\\n')).notation, next(scan_games(b"1. h2e2 *")).notation
+        ('iccs', None)
+        """
         return _notation_of(self.headers)
 
     def __repr__(self) -> str:
@@ -1496,6 +1565,13 @@ def scan_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ra
 
     The fast front end for bulk validation: no board, no tree. Use
     :func:`replay_mainline` to turn a :class:`RawGame` into legal moves.
+
+    >>> data = b'[Event "A"]\\n\\n1. h2e2 h9g7 1-0\\n\\n[Event "B"]\\n\\n1. b2e2 *\\n'
+    >>> [(raw.headers["Event"], raw.moves) for raw in scan_games(data)]
+    [('A', ['h2e2', 'h9g7']), ('B', ['b2e2'])]
+
+    Raises:
+        * :exc:`OSError` when a path cannot be opened or a read fails.
     """
     for chunk, damage in _chunks(source, encoding):
         raw = RawGame(chunk)
@@ -1547,7 +1623,14 @@ class Replay:
 def replay_mainline(raw: RawGame) -> Replay:
     """Play a :class:`RawGame`'s main-line tokens, stopping at the first bad one.
 
-    When every move token plays, :attr:`Replay.error` is the first of :attr:`RawGame.errors` (if any).
+    When every move token plays, :attr:`Replay.error` is the first of :attr:`RawGame.errors` (if any). Bad
+    data never raises: a bad ``FEN`` tag or move is the replay's ``error``.
+
+    >>> replay = replay_mainline(next(scan_games(b"1. h2e2 h9g7 2. h0g2 *")))
+    >>> replay.moves, replay.error, replay.board.fen()
+    ([Move.from_iccs('h2e2'), Move.from_iccs('h9g7'), Move.from_iccs('h0g2')], None, 'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2')
+    >>> print(replay_mainline(next(scan_games(b"1. h2e2 h2e2 *"))).error)
+    line 1, ply 1, 'h2e2': illegal ICCS move 'h2e2' in rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1: there is no piece on h2
     """
     fen = raw.fen
     try:

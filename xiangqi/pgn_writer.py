@@ -138,6 +138,22 @@ def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "c
     ``traditional`` and ``fullwidth`` shape Chinese move text. The game's
     headers are written roster first; its own ``Format`` tag is replaced.
     Lines of move text wrap at ``columns`` characters (0: one line).
+
+    >>> from xiangqi.game import Game
+    >>> game = Game()
+    >>> _ = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+    >>> write_game(game).strip().splitlines()[-1], write_game(game, notation="wxf").strip().splitlines()[-1]
+    ('1. 炮二平五 马８进７ *', '1. C2.5 H8+7 *')
+    >>> write_game(game, notation="uci")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown notation 'uci': expected one of chinese, iccs, wxf
+
+    Raises:
+        * :exc:`ValueError` when ``notation`` is not one of :data:`NOTATIONS`;
+        * :exc:`~xiangqi.errors.InvalidFenError` when the game's ``FEN`` tag is not a valid position;
+        * :exc:`~xiangqi.errors.IllegalMoveError` when a move of the tree is not legal where it stands (the
+          game model's editing methods do not check moves; the readers never keep such a move).
     """
     w = _Writer(notation, traditional, fullwidth, columns)
     out: List[str] = []
@@ -170,5 +186,15 @@ def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "c
 
 
 def game_to_string(game: Game, **kwargs: Any) -> str:
-    """Alias of :func:`write_game` without a file."""
+    """Alias of :func:`write_game` without a file.
+
+    >>> from xiangqi.game import Game
+    >>> game = Game()
+    >>> _ = game.add_line([Move.from_iccs("h2e2")])
+    >>> [line for line in game_to_string(game, notation="iccs").splitlines() if line and "?" not in line]
+    ['[Game "Chinese Chess"]', '[Result "*"]', '[Format "ICCS"]', '1. h2e2 *']
+
+    Raises:
+        * the errors of :func:`write_game`.
+    """
     return write_game(game, None, **kwargs)

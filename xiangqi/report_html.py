@@ -164,6 +164,13 @@ class HtmlReport:
     >>> page = out.getvalue()
     >>> page.startswith("<!doctype html>"), page.count("<template"), "illegal-move" in page
     (True, 1, True)
+    >>> HtmlReport(max_boards=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_boards must be >= 0, not -1
+
+    Raises:
+        * :exc:`ValueError` when ``max_boards`` is negative.
     """
 
     def __init__(self, *, max_boards: int = DEFAULT_MAX_BOARDS, title: str = "xiangqi validation report") -> None:
@@ -174,7 +181,15 @@ class HtmlReport:
         self._rows: List[_Row] = []
 
     def add(self, report: GameReport) -> None:
-        """Take one report: a game with an error or warnings gets rows, a valid game is only counted."""
+        """Take one report: a game with an error or warnings gets rows, a valid game is only counted.
+
+        >>> from xiangqi.validate import ErrorInfo, GameReport
+        >>> bad = GameReport("a.pgn", 1, 1, False, 0, ErrorInfo("invalid-fen", 0, None, "no red king."),
+        ...                  None, None, None, None)
+        >>> report = HtmlReport()
+        >>> report.add(bad); len(report)
+        1
+        """
         if report.error is not None:
             self._rows.append(_Row(report, report.error, False))
         for w in report.warnings:
@@ -219,7 +234,15 @@ class HtmlReport:
         return picture, board.fen()
 
     def write(self, stream: TextIO, summary: Summary) -> None:
-        """Write the report page for the rows taken so far and the run's ``summary``."""
+        """Write the report page for the rows taken so far and the run's ``summary``.
+
+        >>> import io
+        >>> from xiangqi.validate import Summary
+        >>> out = io.StringIO()
+        >>> HtmlReport(title="nothing to report").write(out, Summary())
+        >>> "<title>nothing to report</title>" in out.getvalue()
+        True
+        """
         details = self._details()
         data: List[List[object]] = []
         templates: List[str] = []
@@ -348,7 +371,20 @@ def _page(title: str, summary: Summary, data: List[List[object]], templates: Lis
 
 def write_html(reports: Iterable[GameReport], stream: TextIO, *, max_boards: int = DEFAULT_MAX_BOARDS,
                title: str = "xiangqi validation report") -> Summary:
-    """Write the HTML report of ``reports`` to ``stream``; returns their :class:`Summary`."""
+    """Write the HTML report of ``reports`` to ``stream``; returns their :class:`Summary`.
+
+    >>> import io
+    >>> from xiangqi.validate import ErrorInfo, GameReport
+    >>> bad = GameReport("a.pgn", 1, 1, False, 0, ErrorInfo("invalid-fen", 0, None, "no red king."),
+    ...                  None, None, None, None)
+    >>> out = io.StringIO()
+    >>> summary = write_html([bad], out)
+    >>> summary.games, summary.errors["invalid-fen"], "no red king." in out.getvalue()
+    (1, 1, True)
+
+    Raises:
+        * :exc:`ValueError` when ``max_boards`` is negative.
+    """
     summary = Summary()
     report = HtmlReport(max_boards=max_boards, title=title)
     for r in reports:

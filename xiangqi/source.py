@@ -37,7 +37,12 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[str], I
 
 
 def is_text_handle(handle: object) -> bool:
-    """Whether ``handle`` is an open file that reads ``str`` (not bytes)."""
+    """Whether ``handle`` is an open file that reads ``str`` (not bytes).
+
+    >>> import io
+    >>> is_text_handle(io.StringIO("")), is_text_handle(io.BytesIO(b"")), is_text_handle(b"bytes")
+    (True, False, False)
+    """
     if isinstance(handle, io.TextIOBase):
         return True
     if isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
@@ -58,6 +63,11 @@ class Gunzip:
 
     Members are read one after another; the data ends at the first damage,
     and :attr:`error` says what it was (``None`` for a sound stream).
+
+    >>> import gzip, io
+    >>> cut = Gunzip(io.BytesIO(gzip.compress(b"1. h2e2 *")[:-8]).read)   # the gzip trailer is missing
+    >>> cut.read(100), cut.error
+    (b'1. h2e2 *', 'the compressed data ends early (no end-of-stream marker)')
     """
 
     def __init__(self, raw_read: Callable[[int], bytes]) -> None:
@@ -77,7 +87,13 @@ class Gunzip:
         return self._raw(1 << 16) or b""
 
     def read(self, n: int) -> bytes:
-        """Up to ``n`` decompressed bytes; ``b""`` at the end of the data (or at the damage)."""
+        """Up to ``n`` decompressed bytes; ``b""`` at the end of the data (or at the damage).
+
+        >>> import gzip, io
+        >>> unzip = Gunzip(io.BytesIO(gzip.compress(b"1. h2e2 *")).read)
+        >>> unzip.read(2), unzip.read(100), unzip.read(1), unzip.error
+        (b'1.', b' h2e2 *', b'', None)
+        """
         out: List[bytes] = []
         size = 0
         while size < n and not self._done:
@@ -120,6 +136,14 @@ class ByteSource:
     or an open binary file (left open). Opening a path may raise
     :class:`OSError`; reading never raises: a read error or damaged gzip data
     ends the data and sets :attr:`damage`.
+
+    >>> import gzip
+    >>> with ByteSource(gzip.compress(b"[Event]")) as src:
+    ...     src.gzipped, src.peek(3), src.read_all(), src.damage
+    (True, b'[Ev', b'[Event]', None)
+
+    Raises:
+        * :exc:`OSError` (such as :exc:`FileNotFoundError`) when ``source`` is a path that cannot be opened.
     """
 
     def __init__(self, source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]) -> None:
@@ -144,7 +168,16 @@ class ByteSource:
 
     @property
     def plain(self) -> bool:
-        """Whether the bytes read are a path's own bytes (so an offset is a file offset) and undamaged."""
+        """Whether the bytes read are a path's own bytes (so an offset is a file offset) and undamaged.
+
+        >>> import gzip, os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "game.pgn")
+        >>> with open(path, "wb") as f:
+        ...     _ = f.write(b"1. h2e2 *")
+        >>> with ByteSource(path) as src, ByteSource(gzip.compress(b"1. h2e2 *")) as packed:
+        ...     src.plain, packed.plain
+        (True, False)
+        """
         return self._owned is not None and not self.gzipped and self.damage is None
 
     def _raw_read(self, n: int) -> bytes:
@@ -163,7 +196,12 @@ class ByteSource:
         return self._raw_read(n)
 
     def peek(self, n: int) -> bytes:
-        """The next ``n`` bytes (fewer at the end), left to be read again."""
+        """The next ``n`` bytes (fewer at the end), left to be read again.
+
+        >>> src = ByteSource(b"[Event]")
+        >>> src.peek(3), src.read(7)
+        (b'[Ev', b'[Event]')
+        """
         if len(self._peeked) < n:
             self._peeked += self._read(n - len(self._peeked))
         return self._peeked[:n]
@@ -177,7 +215,12 @@ class ByteSource:
         return self._raw_after_head(n)
 
     def read(self, n: int) -> bytes:
-        """Up to ``n`` bytes; ``b""`` at the end of the data."""
+        """Up to ``n`` bytes; ``b""`` at the end of the data.
+
+        >>> src = ByteSource(b"[Event]")
+        >>> src.read(3), src.read(100), src.read(1)
+        (b'[Ev', b'ent]', b'')
+        """
         if self._peeked:
             out, self._peeked = self._peeked[:n], self._peeked[n:]
             if len(out) < n:
@@ -186,7 +229,12 @@ class ByteSource:
         return self._read(n)
 
     def read_all(self) -> bytes:
-        """Everything left."""
+        """Everything left.
+
+        >>> import gzip
+        >>> ByteSource(gzip.compress(b"a" * 5) + gzip.compress(b"b")).read_all()      # every gzip member
+        b'aaaaab'
+        """
         parts: List[bytes] = []
         while True:
             block = self.read(1 << 20)
@@ -195,7 +243,13 @@ class ByteSource:
             parts.append(block)
 
     def close(self) -> None:
-        """Close the file this source opened (a handle given to it stays open)."""
+        """Close the file this source opened (a handle given to it stays open).
+
+        >>> import io
+        >>> handle = io.BytesIO(b"data")
+        >>> ByteSource(handle).close(); handle.closed
+        False
+        """
         if self._owned is not None:
             self._owned.close()
 
@@ -225,6 +279,15 @@ def text_lines(source: Source, encoding: Optional[str] = None, *,
     from a path is closed when the iterator ends or is discarded. A line still unfinished after ``max_line``
     bytes is cut there (:class:`~xiangqi._encoding.TextLines`); the numbers of the lines cut are appended to
     ``long_lines`` as they are read.
+
+    >>> import gzip
+    >>> list(text_lines("一 炮二平五\\n二".encode("gb18030"))), list(text_lines(gzip.compress(b"a\\nb")))
+    (['一 炮二平五', '二'], ['a', 'b'])
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidRecordError` when compressed data is damaged (after the lines before the
+          damage);
+        * :exc:`OSError` when a path cannot be opened or a read fails.
     """
     if is_text_handle(source):
         yield from _handle_lines(source)  # type: ignore[arg-type]

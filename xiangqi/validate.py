@@ -109,7 +109,12 @@ _SNIFF = 1 << 16
 class ErrorInfo:
     """One problem of a game: its ``kind`` (see :data:`ERROR_KINDS`), the 0-based
     ``ply`` of the offending move (or ``None``), the offending ``token`` text
-    (or ``None``) and a one-sentence ``message``."""
+    (or ``None``) and a one-sentence ``message``.
+
+    >>> error = ErrorInfo("illegal-move", 1, "h2e2", "there is no piece on h2.")
+    >>> error.kind in ERROR_KINDS, error.ply
+    (True, 1)
+    """
 
     kind: str
     ply: Optional[int]
@@ -117,7 +122,11 @@ class ErrorInfo:
     message: str
 
     def to_dict(self) -> Dict[str, Any]:
-        """The JSON object of the report format."""
+        """The JSON object of the report format.
+
+        >>> ErrorInfo("truncated", 40, None, "the file ends early.").to_dict()
+        {'kind': 'truncated', 'ply': 40, 'token': None, 'message': 'the file ends early.'}
+        """
         return {"kind": self.kind, "ply": self.ply, "token": self.token, "message": self.message}
 
 
@@ -133,6 +142,12 @@ class GameReport:
     and ``termination`` what the board says at the end (``None`` while the
     game goes on, or when a fault stopped the replay), ``final_fen`` the last
     legal position, and ``warnings`` the rule violations met on the way.
+
+    >>> good, bad = validate(_example_pgn())
+    >>> good.ok, good.plies, good.final_fen
+    (True, 2, 'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2')
+    >>> bad.ok, bad.index, bad.line, bad.plies, bad.error.kind, bad.error.token
+    (False, 2, 5, 1, 'illegal-move', 'h2e2')
     """
 
     source: str
@@ -148,7 +163,11 @@ class GameReport:
     warnings: Tuple[ErrorInfo, ...] = ()
 
     def to_dict(self) -> Dict[str, Any]:
-        """The JSON object of the report format (keys in the documented order)."""
+        """The JSON object of the report format (keys in the documented order).
+
+        >>> list(next(validate(_example_pgn())).to_dict())
+        ['source', 'index', 'line', 'ok', 'plies', 'error', 'result_recorded', 'result_computed', 'termination', 'final_fen', 'warnings']
+        """
         return {
             "source": self.source, "index": self.index, "line": self.line, "ok": self.ok, "plies": self.plies,
             "error": None if self.error is None else self.error.to_dict(),
@@ -158,7 +177,11 @@ class GameReport:
         }
 
     def to_json(self) -> str:
-        """One line of the JSONL report (UTF-8 text kept as is)."""
+        """One line of the JSONL report (UTF-8 text kept as is).
+
+        >>> next(validate(_example_pgn())).to_json()
+        '{"source":"...games.pgn","index":1,"line":1,"ok":true,"plies":2,"error":null,...}'
+        """
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
 
@@ -177,7 +200,18 @@ def _csv_row(r: GameReport) -> List[Any]:
 
 
 class ReportWriter:
-    """Writes reports one at a time, as JSON lines or CSV (``fmt`` ``"jsonl"`` or ``"csv"``)."""
+    """Writes reports one at a time, as JSON lines or CSV (``fmt`` ``"jsonl"`` or ``"csv"``).
+
+    >>> out = io.StringIO()
+    >>> writer = ReportWriter(out, "csv")
+    >>> for report in validate(_example_pgn()):
+    ...     writer.write(report)
+    >>> [line.split(",")[:5] for line in out.getvalue().splitlines()]     # the header row, then a row a game
+    [['source', 'index', 'line', 'ok', 'plies'], ['...games.pgn', '1', '1', 'true', '2'], ['...games.pgn', '2', '5', 'false', '1']]
+
+    Raises:
+        * :exc:`ValueError` when ``fmt`` is neither ``"jsonl"`` nor ``"csv"``.
+    """
 
     def __init__(self, stream: TextIO, fmt: str = "jsonl") -> None:
         if fmt not in ("jsonl", "csv"):
@@ -189,7 +223,13 @@ class ReportWriter:
             self._csv.writerow(CSV_COLUMNS)
 
     def write(self, report: GameReport) -> None:
-        """Append one report."""
+        """Append one report.
+
+        >>> out = io.StringIO()
+        >>> ReportWriter(out).write(next(validate(_example_pgn())))
+        >>> out.getvalue().count("\\n"), out.getvalue().startswith('{"source":')
+        (1, True)
+        """
         if self._csv is not None:
             self._csv.writerow(_csv_row(report))
         else:
@@ -197,7 +237,12 @@ class ReportWriter:
 
 
 def write_jsonl(reports: Iterable[GameReport], stream: TextIO) -> int:
-    """Write reports as JSON lines; returns how many."""
+    """Write reports as JSON lines; returns how many.
+
+    >>> out = io.StringIO()
+    >>> write_jsonl(validate(_example_pgn()), out), [json.loads(line)["ok"] for line in out.getvalue().splitlines()]
+    (2, [True, False])
+    """
     w = ReportWriter(stream, "jsonl")
     n = 0
     for r in reports:
@@ -207,7 +252,12 @@ def write_jsonl(reports: Iterable[GameReport], stream: TextIO) -> int:
 
 
 def write_csv(reports: Iterable[GameReport], stream: TextIO) -> int:
-    """Write reports as CSV with a header row (:data:`CSV_COLUMNS`); returns how many."""
+    """Write reports as CSV with a header row (:data:`CSV_COLUMNS`); returns how many.
+
+    >>> out = io.StringIO()
+    >>> write_csv(validate(_example_pgn()), out), out.getvalue().splitlines()[0].split(",")[:4]
+    (2, ['source', 'index', 'line', 'ok'])
+    """
     w = ReportWriter(stream, "csv")
     n = 0
     for r in reports:
@@ -218,7 +268,14 @@ def write_csv(reports: Iterable[GameReport], stream: TextIO) -> int:
 
 @dataclasses.dataclass
 class Summary:
-    """Totals over a run: games, plies, valid games, errors and warnings by kind, files, seconds."""
+    """Totals over a run: games, plies, valid games, errors and warnings by kind, files, seconds.
+
+    >>> summary = Summary()
+    >>> for report in validate(_example_pgn()):
+    ...     summary.add(report)
+    >>> summary.files, summary.games, summary.valid, summary.invalid, summary.errors["illegal-move"]
+    (1, 2, 1, 1, 1)
+    """
 
     files: int = 0
     games: int = 0
@@ -230,7 +287,12 @@ class Summary:
     _last_source: Optional[str] = None
 
     def add(self, r: GameReport) -> None:
-        """Count one report."""
+        """Count one report.
+
+        >>> summary = Summary()
+        >>> summary.add(next(validate(_example_pgn()))); summary.games, summary.plies
+        (1, 2)
+        """
         if r.source != self._last_source:
             self._last_source = r.source
             self.files += 1
@@ -245,11 +307,35 @@ class Summary:
 
     @property
     def invalid(self) -> int:
-        """Games with an error."""
+        """Games with an error.
+
+        >>> summary = Summary()
+        >>> for report in validate(_example_pgn()):
+        ...     summary.add(report)
+        >>> summary.invalid
+        1
+        """
         return self.games - self.valid
 
     def table(self) -> str:
-        """The summary as an aligned two-column text table."""
+        """The summary as an aligned two-column text table.
+
+        >>> summary = Summary(games=2, plies=3, valid=2, seconds=0.5)
+        >>> print(summary.table())
+        files                     0
+        games                     2
+        plies                     3
+        valid                     2
+        invalid-fen               0
+        invalid-notation          0
+        illegal-move              0
+        ambiguous-move            0
+        result-mismatch           0
+        truncated                 0
+        parse-error               0
+        rule-violation (warning)  0
+        time                      0.50 s (4 games/s)
+        """
         rows: List[Tuple[str, str]] = [("files", f"{self.files:,}"), ("games", f"{self.games:,}"),
                                        ("plies", f"{self.plies:,}"), ("valid", f"{self.valid:,}")]
         for kind in ERROR_KINDS:
@@ -277,8 +363,18 @@ def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
 
     Inside directories only game files are taken (:func:`xiangqi.formats.is_game_file`: ``.pgn``,
     ``.xqf``, ``.dhtmlxq``…, each optionally ``.gz``, and ``.txt``, ``.htm``,
-    ``.html`` files holding a DhtmlXQ block); hidden entries are skipped. Raises :class:`FileNotFoundError` for a path that
-    does not exist.
+    ``.html`` files holding a DhtmlXQ block); hidden entries are skipped.
+
+    >>> pgn_file = _example_pgn()
+    >>> expand_paths([os.path.dirname(pgn_file)]) == [pgn_file]
+    True
+    >>> expand_paths(["no/such/folder"])
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no such file or directory: 'no/such/folder'
+
+    Raises:
+        * :exc:`FileNotFoundError` for a path that does not exist.
     """
     out: List[str] = []
     for p in paths:
@@ -312,6 +408,10 @@ class Chunk:
     ``.gz``), ``read_error`` why nothing could be read, ``cr`` that the
     file's lines end in a bare carriage return. Chunks are plain picklable data, so
     any executor (processes, Dask) can run :func:`validate_chunk` on them.
+
+    >>> chunk = Chunk("demo.pgn", "pgn", b"1. h2e2 h9g7 *\\n")
+    >>> [(report.source, report.ok, report.plies) for report in validate_chunk(chunk)]
+    [('demo.pgn', True, 2)]
     """
 
     source: str
@@ -341,6 +441,14 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
     XQF and DhtmlXQ files are one chunk each. A file that cannot be opened
     yields a chunk with ``read_error`` set; a damaged ``.gz`` yields what
     could be read, its last chunk marked ``cut``.
+
+    >>> [(chunk.fmt, chunk.last, len(chunk.data)) for chunk in iter_chunks([_example_pgn()])]
+    [('pgn', True, 57)]
+    >>> next(iter_chunks(["absent.pgn"])).read_error
+    "cannot open the file: [Errno 2] No such file or directory: 'absent.pgn'"
+
+    Raises:
+        * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`FORMATS`.
     """
     for chunk, _ in _spans(files, fmt, chunk_bytes):
         yield chunk
@@ -858,6 +966,17 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
                       tuple(warnings))
 
 
+def _example_pgn() -> str:
+    """A new file ``games.pgn`` in a temporary folder, for the examples: game 1 is valid, game 2 (line 5) plays
+    an illegal second move."""
+    import tempfile
+
+    path = os.path.join(tempfile.mkdtemp(), "games.pgn")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('[Event "A"]\n\n1. h2e2 h9g7 *\n\n[Event "B"]\n\n1. h2e2 h2e2 *\n')
+    return path
+
+
 def start_fen(headers: Dict[str, str]) -> str:
     """The start FEN of a game's tags (``FEN`` tag or the standard start)."""
     fen = headers.get("FEN", "").strip()
@@ -993,7 +1112,10 @@ def validate_chunk(chunk: Chunk, rules: str = "axf") -> List[GameReport]:
     """Check every game of one chunk; indices count from 1 within the chunk.
 
     This is the function workers run (module level, so executors can pickle
-    it by reference).
+    it by reference). Bad data never raises: it is the reports' ``error``.
+
+    >>> [(r.index, r.ok) for chunk in iter_chunks([_example_pgn()]) for r in validate_chunk(chunk, rules="cxa")]
+    [(1, True), (2, False)]
     """
     return _validate_chunk(chunk, rules, None)
 
@@ -1038,8 +1160,16 @@ def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathL
     record format instead of detecting it per file; ``chunk_bytes`` the size
     of the pieces of PGN handed to each worker.
 
-    Raises :class:`FileNotFoundError` for a missing path and
-    :class:`ValueError` for a bad argument, before any work starts.
+    >>> [(report.index, report.ok, report.plies) for report in validate(_example_pgn(), rules="cxa")]
+    [(1, True, 2), (2, False, 1)]
+    >>> next(validate(_example_pgn(), format="epd"))
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown format 'epd': expected one of auto, pgn, xqf, dhtmlxq
+
+    Raises:
+        * :exc:`FileNotFoundError` for a missing path;
+        * :exc:`ValueError` for a bad argument (``rules``, ``format``), before any work starts.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -1301,7 +1431,15 @@ def dask_executor(address: Optional[str] = None, *, workers: Optional[int] = Non
     The local cluster has ``workers`` single-threaded worker processes (one
     per CPU by default). Chunks lost with a dead worker are run again by
     the scheduler; a chunk that raises is retried ``retries`` times. Needs
-    the optional extra: ``pip install 'pyxiangqi[dask]'``.
+    the optional extra: ``pip install 'pyxiangqi[dask]'``. The example starts
+    worker processes, so it is not run here; the validation tutorial runs the
+    same with ``--dask`` and from Python.
+
+    >>> with dask_executor(workers=2) as executor:                    # doctest: +SKIP
+    ...     reports = list(validate("games/", executor=executor))
+
+    Raises:
+        * :exc:`ImportError` when the ``dask`` extra (the ``distributed`` package) is not installed.
     """
     try:
         dd: Any = importlib.import_module("distributed")
@@ -1382,7 +1520,11 @@ def _report_clash(report: str, paths: Sequence[str], files: Sequence[str]) -> Op
 
 def validate_main(argv: Sequence[str]) -> int:
     """``xiangqi validate ...``: returns the exit code (0 all valid, 1 some invalid or no game found, 2 usage
-    error or a missing path). Each PATH that yields no game is named in a warning on standard error."""
+    error or a missing path). Each PATH that yields no game is named in a warning on standard error.
+
+    >>> validate_main([_example_pgn(), "--quiet"]), validate_main(["--jobs", "-1", _example_pgn()])
+    (1, 2)
+    """
     parser = _parser()
     try:
         args = parser.parse_args(list(argv))

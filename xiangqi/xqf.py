@@ -68,6 +68,10 @@ class XqfHeader:
     absent; ``strings`` holds the header strings by PGN tag; ``stream``,
     ``src_off``, ``dst_off`` and ``comment_off`` are the body keys (all zero
     for version 0x0A).
+
+    >>> header = decode_header(write_xqf(_demo()))
+    >>> header.version, header.strings, header.squares[:2]
+    (10, {'Red': '红方'}, [0, 1])
     """
 
     __slots__ = ("version", "type", "result", "squares", "strings", "stream", "src_off", "dst_off",
@@ -85,7 +89,11 @@ class XqfHeader:
         self.comment_off = 0
 
     def board_fen(self) -> str:
-        """The board part of the FEN for the stored pieces."""
+        """The board part of the FEN for the stored pieces.
+
+        >>> decode_header(write_xqf(_demo())).board_fen()
+        'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR'
+        """
         cells: List[str] = [""] * 90
         for slot, sq in enumerate(self.squares):
             if sq is not None:
@@ -121,9 +129,16 @@ def _square_xy(sq: int) -> int:
 def decode_header(data: bytes) -> XqfHeader:
     """Decode and unscramble the 1,024-byte header.
 
-    Raises :class:`InvalidRecordError`: "not an XQF file" when the magic
-    ``XQ`` is missing, "truncated XQF header" when it is there but the data
-    ends before the header does.
+    >>> decode_header(write_xqf(_demo())).strings
+    {'Red': '红方'}
+    >>> decode_header(write_xqf(_demo())[:100])
+    Traceback (most recent call last):
+    ...
+    xiangqi.errors.InvalidRecordError: truncated XQF header: 100 bytes, the header alone has 1024 (version byte 0x0a)
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidRecordError`: "not an XQF file" when the magic ``XQ`` is missing,
+          "truncated XQF header" when it is there but the data ends before the header does.
     """
     if data[:2] != b"XQ":
         raise InvalidRecordError(f"not an XQF file: magic {data[:2]!r}, expected b'XQ'")
@@ -240,6 +255,18 @@ def read_xqf(source: Union[bytes, bytearray, str, "os.PathLike[str]", IO[bytes]]
     illegal move, a truncated body) is recorded in ``game.errors`` with the
     record's byte offset (:attr:`GameError.offset`), keeping what was read
     before it.
+
+    >>> game = read_xqf(write_xqf(_demo()))
+    >>> [m.iccs() for m in game.mainline_moves()], game.errors
+    (['h2e2', 'h9g7'], [])
+    >>> read_xqf(b"GIF89a")
+    Traceback (most recent call last):
+    ...
+    xiangqi.errors.InvalidRecordError: not an XQF file: magic b'GI', expected b'XQ'
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidRecordError` when the data is not XQF or ends inside the header;
+        * :exc:`OSError` when a path cannot be opened or read.
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
@@ -351,6 +378,11 @@ def piece_slots(board: Any) -> Optional[List[Optional[int]]]:
 
     Slots 0-15 are Red's and 16-31 Black's, each side in :data:`PIECE_ORDER`.
     ``None`` when the position has more pieces of one kind than the slots hold.
+
+    >>> from xiangqi import Board
+    >>> slots = piece_slots(Board("3k5/9/9/9/9/9/9/9/9/R3K4 w"))
+    >>> slots[0], slots[4], slots[8], slots[20]      # the first red rook, the red king, no second rook; black king
+    (0, 4, None, 84)
     """
     slots: List[Optional[int]] = [None] * 32
     for sq, code in enumerate(board.piece_codes()):
@@ -371,8 +403,17 @@ def write_xqf(game: Game, file: Optional[IO[bytes]] = None) -> bytes:
     """The game as an XQF 1.0 (version 0x0A, unscrambled) file; also written to ``file``.
 
     The start position must fit XQF's 32 piece slots (at most the standard
-    number of each piece); strings longer than their field are cut.
-    Raises :class:`~xiangqi.pgn.InvalidRecordError` otherwise.
+    number of each piece, which every position the FEN reader accepts does);
+    strings longer than their field are cut.
+
+    >>> data = write_xqf(_demo())
+    >>> len(data) == 1024 + 3 * 8, data[:3]    # the header, then 8-byte records: the root and each move
+    (True, b'XQ\\n')
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidFenError` when the game's ``FEN`` header is not a valid position;
+        * :exc:`~xiangqi.errors.InvalidRecordError` when the start position has more pieces of one kind than
+          XQF's slots (a guard: the FEN reader refuses such positions first).
     """
     board = game.board()
     header = bytearray(_HEADER_SIZE)
