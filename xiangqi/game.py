@@ -79,7 +79,11 @@ STATUS_WORDS: Dict[int, str] = {
 
 
 def position_problems(board: Board) -> List[str]:
-    """What makes ``board``'s position one that cannot occur in a game, in :data:`STATUS_WORDS`; ``[]`` for none."""
+    """What makes ``board``'s position one that cannot occur in a game, in :data:`STATUS_WORDS`; ``[]`` for none.
+
+    >>> position_problems(Board("4k4/9/9/9/9/9/9/9/9/4K4 w")), position_problems(Board())
+    (['the kings facing each other on an open file', 'the side not to move in check'], [])
+    """
     status = int(board.status())
     return [w for bit, w in STATUS_WORDS.items() if status & bit]
 
@@ -93,6 +97,16 @@ def require_playable(board: Board, fen: Optional[str] = None) -> Board:
     and :meth:`~xiangqi.position.BaseBoard.status` reports it, but there is
     no game to check, count or judge from it (with the kings facing, the
     side to move could take the other king).
+
+    >>> require_playable(Board()) is not None
+    True
+    >>> require_playable(Board("4k4/9/9/9/9/9/9/9/9/4K4 w"), "4k4/9/9/9/9/9/9/9/9/4K4 w")
+    Traceback (most recent call last):
+    ...
+    xiangqi.errors.InvalidFenError: invalid FEN: the position cannot occur in a game (the kings facing each other on an open file, the side not to move in check) in '4k4/9/9/9/9/9/9/9/9/4K4 w'
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidFenError` when the position cannot occur in a game.
     """
     problems = position_problems(board)
     if problems:

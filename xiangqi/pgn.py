@@ -593,6 +593,9 @@ def game_starts_in_bytes(data: bytes, encoding: str, in_comment: bool = False) -
     >>> text = '[Event "a"]\\n\\n1. h2e2 *\\n\\n[Event "b"]\\n\\n1. h2e2 *\\n'
     >>> game_starts_in_bytes(text.encode(), "utf-8"), game_starts(text)
     (([24], False), ([24], False))
+
+    Raises:
+        * :exc:`ValueError` when the C scan refuses its arguments (a bug, never bad text).
     """
     kind = _SCAN_KINDS.get(encoding.replace("_", "-").lower())
     if kind is None or _SCAN is None:
