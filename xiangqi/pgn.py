@@ -85,15 +85,17 @@ MAX_LINE_BYTES = 1 << 16
 #: :class:`InvalidRecordError` naming that line, as the first of its errors, and its lines after it, up to
 #: where the next game begins, are read but not kept -- so a game without end costs time in proportion to its
 #: length and memory in proportion to this limit. Counted in decoded characters, so that a game has the same
-#: verdict in every encoding; real games are a few thousand characters, annotated ones rarely 100,000.
-MAX_GAME_CHARS = 1 << 20
+#: verdict in every encoding. The games of the project's corpora take at most about 3,000 characters; an
+#: annotated game with long comments rarely reaches 100,000. (``validate`` gives the same verdicts, but its
+#: parent process still holds the text of such a game whole while it cuts the file into pieces.)
+MAX_GAME_CHARS = 1 << 18
 #: The longest ``{`` comment, in characters of the lines from the one that opens it (while it is open): a
 #: longer one is an :class:`InvalidRecordError` of its game (at the line where it opens) and is taken as never
 #: closed, so that it cannot swallow the games after it: the splitter reads the lines after the one that takes
 #: it past the limit as move text (a tag line or a new move 1 begins the next game), and no ``}`` further away
-#: than this keeps a tag line after a blank line in the comment (:func:`split_games`). Four times
+#: than this keeps a tag line after a blank line in the comment (:func:`split_games`). Twice
 #: :data:`MAX_LINE_BYTES`, so that only a comment of many lines reaches it.
-MAX_COMMENT_CHARS = 1 << 18
+MAX_COMMENT_CHARS = 1 << 17
 #: Characters of a game over :data:`MAX_GAME_CHARS` read between two trims of the lines the splitter still
 #: looks at (the last non-blank one and whether a blank one follows).
 _TAIL_CHARS = 1 << 16
@@ -1514,8 +1516,8 @@ def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ga
     input, each an error of its game (:class:`InvalidRecordError`, the first
     of its errors), the games after it read as usual: a line longer than
     :data:`MAX_LINE_BYTES` (64 KiB) is cut there, a game keeps at most
-    :data:`MAX_GAME_CHARS` (1 Mi characters; the rest of it is skipped), and
-    a comment open for more than :data:`MAX_COMMENT_CHARS` (256 Ki
+    :data:`MAX_GAME_CHARS` (256 Ki characters; the rest of it is skipped),
+    and a comment open for more than :data:`MAX_COMMENT_CHARS` (128 Ki
     characters) no longer swallows the games after it (:func:`split_games`).
     """
     for chunk, damage in _chunks(source, encoding):
