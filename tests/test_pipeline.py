@@ -629,3 +629,21 @@ def test_a_huge_comment_and_an_unclosed_one_before_many_games(tmp_path: Path) ->
     games, reports = _agree(tmp_path, unclosed.encode(), "unclosed.pgn")
     _limit_error(games[0], reports[0], "the comment opened at line 3 is longer than", 3)
     assert len(games) > 20_000 and games[-1].headers["Event"] == "after" and all(r.ok for r in reports[1:])
+
+
+def test_tiny_limits_read_alike_on_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With limits that real games exceed (700 characters a game, 150 a comment), the splitter given a text
+    and given its lines, and read_games and validation, still agree on every corpus PGN file: the limits
+    live in the one splitter."""
+    monkeypatch.setattr(pgn, "MAX_GAME_CHARS", 700)
+    monkeypatch.setattr(pgn, "MAX_COMMENT_CHARS", 150)
+    over = games = 0
+    for path in _pgn_texts():
+        text = _text_of(path)
+        assert text is not None
+        games += _same_split(text)
+        _check(path)
+        over += sum(1 for g in pgn.split_games(text) if any("longer than" in e.reason for e in g.errors))
+    if games == 0:
+        pytest.skip("no PGN files")
+    assert over > 0
