@@ -453,7 +453,8 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int) -> It
     damaged = src.damage
     yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
                 damaged if not piece and line_offset == 0 else None, number, cr,
-                _cut_lines(lines.long_lines, line_offset, None)), start if src.plain and not lines.long_lines else None, texts
+                _cut_lines(lines.long_lines, line_offset, None)), \
+        start if src.plain and not lines.long_lines else None, texts
 
 
 def _cut_lines(long_lines: List[int], before: int, last: Optional[int]) -> Tuple[int, ...]:
