@@ -545,3 +545,128 @@ def test_an_impossible_start_position_is_a_bad_fen_tag_for_every_reader(movetext
     games, reports = _both(tmp_path, f'[Event "x"]\n[FEN "{fen}"]\n\n{movetext}'.encode())
     assert isinstance(games[0].errors[0].error, InvalidFenError) and games[0].mainline_moves() == []
     assert reports[0].error is not None and reports[0].error.kind == "invalid-fen"
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The limits of the PGN reader: a line, a game, a comment (each an error of its game, the same for validation)
+# ---------------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("block", [1 << 10, 4096, 1 << 16, 1 << 17, 1 << 18, 1 << 20])
+def test_a_long_line_is_cut_wherever_the_read_blocks_end(block: int) -> None:
+    """A line over max_line is cut at max_line whether it lies inside one read block, across blocks, or last
+    in the stream without a line end; the lines around it are whole, their numbers right."""
+    limit = pgn.MAX_LINE_BYTES
+    for length in (limit, limit + 1, 100_000, 3 * limit + 7):
+        for tail in (b"\nc d\n", b""):
+            wide = "车".encode() * (length // 3) + b"x" * (length % 3)     # cut back to a character start
+            data = b"a b\n" + wide + b"\nc d\n" + b"y" * length + tail
+            lines = TextLines(io.BytesIO(data).read, block_size=block, max_line=limit)
+            got = list(lines)
+            kept = min(length, limit)
+            assert got[:2] == ["a b", wide[:limit].decode("utf-8", "ignore")]
+            assert got[2] == "c d" and len(got[3]) == kept and got[4:] == (["c d"] if tail else [])
+            assert lines.long_lines == ([2, 4] if length > limit else []), (block, length)
+
+
+def _agree(tmp_path: Path, data: bytes, name: str = "g.pgn") -> Tuple[List[Game], List[V.GameReport]]:
+    """Read ``data`` with read_games and validate (one job with small chunks, two jobs): the same verdicts."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    games = list(pgn.read_games(path))
+    reports = list(V.validate(str(path)))
+    _same(_reader_verdicts(iter(games)), _report_verdicts(reports))
+    for jobs in (1, 2):
+        again = list(V.validate(str(path), jobs=jobs, chunk_bytes=8192))
+        assert [(r.index, r.line, r.ok, r.plies, r.error) for r in again] == \
+            [(r.index, r.line, r.ok, r.plies, r.error) for r in reports]
+    return games, reports
+
+
+_SHORT = '[Event "after"]\n\n1. h2e2 h9g7 *\n\n'
+
+
+def _limit_error(game: Game, report: V.GameReport, words: str, line: int) -> None:
+    """The game's first error is the limit's (an InvalidRecordError at ``line``), and validation's too."""
+    first = game.errors[0]
+    assert isinstance(first.error, InvalidRecordError) and words in first.reason and first.line == line
+    assert report.error is not None and report.error.kind == "parse-error" and words in report.error.message
+
+
+def test_a_cut_line_is_the_first_error_for_both(tmp_path: Path) -> None:
+    """A cut line is its game's first error (before the bad token the cut leaves), in both readings; the
+    games after it are read."""
+    long = '[Event "long"]\n\n1. h2e2 h9g7 2. ' + "h0g2 " * 30_000 + "\n3. i9h9 *\n\n"
+    games, reports = _agree(tmp_path, (_SHORT * 3 + long + _SHORT * 3).encode())
+    assert len(games) == 7 and all(r.ok for r in reports[:3] + reports[4:])
+    _limit_error(games[3], reports[3], f"line 15 is longer than {pgn.MAX_LINE_BYTES} bytes", 15)
+    assert len(games[3].mainline_moves()) == reports[3].plies == 3   # h0g2 again, by Black: illegal
+    # A cut comment: the unterminated comment is the second error.
+    comment = '[Event "c"]\n\n1. h2e2 {' + "c" * 100_000 + "} h9g7\n2. h0g2 *\n\n"
+    games, reports = _agree(tmp_path, (_SHORT + comment + _SHORT).encode(), "comment.pgn")
+    _limit_error(games[1], reports[1], "line 7 is longer than", 7)
+    assert "unterminated comment" in games[1].errors[1].reason and reports[2].ok
+    # Inside a .gz (a small file holding a long line).
+    games, reports = _agree(tmp_path, gzip.compress((long + _SHORT).encode(), mtime=0), "long.pgn.gz")
+    _limit_error(games[0], reports[0], "line 3 is longer than", 3)
+    assert reports[1].ok and reports[1].plies == 2
+
+
+def test_a_huge_game_keeps_its_limit_and_the_games_after_it_are_read(tmp_path: Path) -> None:
+    """A game over MAX_GAME_CHARS keeps what came before its limit, records it and skips the rest; the game
+    after it is read whole. A .gz of a few KB holding it costs memory in proportion to the limit."""
+    line = "h2e2 h9g7 e2h2 g7h9 " * 2000 + "\n"          # legal forever: 40,000 characters a line
+    n = pgn.MAX_GAME_CHARS // len(line) + 1             # the move-text lines kept (the tag line counts too)
+    huge = '[Event "huge"]\n\n' + line * 300 + "*\n\n"
+    games, reports = _agree(tmp_path, (_SHORT + huge + _SHORT).encode())
+    assert len(games) == 3 and reports[0].ok and reports[2].ok and games[2].headers["Event"] == "after"
+    _limit_error(games[1], reports[1], f"longer than {pgn.MAX_GAME_CHARS} characters", 6 + n)
+    assert len(games[1].mainline_moves()) == reports[1].plies == 8000 * n
+    data = gzip.compress((_SHORT + huge * 3 + _SHORT).encode(), mtime=0)
+    assert len(data) < 100_000
+    games, _ = _agree(tmp_path, data, "huge.pgn.gz")
+    assert len(games) == 5 and [len(g.errors) for g in games] == [0, 1, 1, 1, 0]
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in pgn.read_games(data))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert count == 5 and peak < 12 * pgn.MAX_GAME_CHARS + 4 * (1 << 20), peak   # 36 MB of text read
+
+
+def test_a_huge_comment_and_an_unclosed_one_before_many_games(tmp_path: Path) -> None:
+    """A comment over MAX_COMMENT_CHARS is an error of its game and taken as never closed: the games after it
+    are read, whether they begin with tags after a blank line or with a new move 1."""
+    body = ("c" * 999 + "\n") * (pgn.MAX_COMMENT_CHARS // 1000 + 2)
+    closed = '[Event "c"]\n\n1. h2e2 {' + body + "} h9g7 *\n\n"
+    games, reports = _agree(tmp_path, (_SHORT + closed + _SHORT).encode())
+    assert len(games) == 3 and reports[2].ok
+    _limit_error(games[1], reports[1], f"the comment opened at line 7 is longer than {pgn.MAX_COMMENT_CHARS}", 7)
+    # Far from its "{", a "}" no longer keeps a tag line after a blank line inside the comment.
+    swallowing = '[Event "s"]\n\n1. h2e2 {' + body + "\n" + _SHORT + "} *\n\n" + _SHORT
+    games, reports = _agree(tmp_path, (_SHORT + swallowing).encode(), "swallow.pgn")
+    assert [g.headers["Event"] for g in games] == ["after", "s", "after", "after"] and reports[2].ok
+    # An unclosed comment before games that start at move 1 without tags: it ends at its limit.
+    unclosed = '[Event "first"]\n\n1. h2e2 {never closed\n' + "1. h2e2 h9g7 *\n" * 30_000 + "\n" + _SHORT
+    games, reports = _agree(tmp_path, unclosed.encode(), "unclosed.pgn")
+    _limit_error(games[0], reports[0], "the comment opened at line 3 is longer than", 3)
+    assert len(games) > 20_000 and games[-1].headers["Event"] == "after" and all(r.ok for r in reports[1:])
+
+
+def test_tiny_limits_read_alike_on_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With limits that real games exceed (700 characters a game, 150 a comment), the splitter given a text
+    and given its lines, and read_games and validation, still agree on every corpus PGN file: the limits
+    live in the one splitter."""
+    monkeypatch.setattr(pgn, "MAX_GAME_CHARS", 700)
+    monkeypatch.setattr(pgn, "MAX_COMMENT_CHARS", 150)
+    over = games = 0
+    for path in _pgn_texts():
+        text = _text_of(path)
+        assert text is not None
+        games += _same_split(text)
+        _check(path)
+        over += sum(1 for g in pgn.split_games(text) if any("longer than" in e.reason for e in g.errors))
+    if games == 0:
+        pytest.skip("no PGN files")
+    assert over > 0

@@ -244,10 +244,10 @@ class LineDecoder:
 
 #: Bytes read from a stream at a time once the encoding is known.
 BLOCK_BYTES = 1 << 18
-#: The longest line :class:`TextLines` reads by default (in bytes): a line still unfinished after it when a
-#: read block ends is cut there, the rest of it skipped without being kept, and the cut recorded
+#: The longest line :class:`TextLines` reads by default (in bytes): a longer line is cut there, wherever the
+#: read blocks end, the rest of it skipped without being kept, and the cut recorded
 #: (:attr:`TextLines.long_lines`), so that one endless line costs time in proportion to its length and memory
-#: in proportion to this limit (a line up to one read block longer may pass whole).
+#: in proportion to this limit and the read block.
 MAX_LINE_BYTES = 1 << 20
 
 
@@ -296,6 +296,18 @@ class TextBlock:
         return self.offset + sum(len(part) + 1 for part in self.data.split(b"\n", k)[:k])
 
 
+def _has_line_over(data: bytes, limit: int) -> bool:
+    """Whether a line of ``data`` (split on ``\\n``) is longer than ``limit`` bytes: one search of the last
+    ``\\n`` per window of ``limit + 1`` bytes, so a block is walked in a few steps, not a line at a time."""
+    pos, n = 0, len(data)
+    while n - pos > limit:
+        nl = data.rfind(b"\n", pos, pos + limit + 1)
+        if nl < 0:
+            return True
+        pos = nl + 1
+    return False
+
+
 class TextLines:
     """The text lines of a binary stream (``read``: its ``read`` method), read and decoded a block at a time.
 
@@ -310,6 +322,10 @@ class TextLines:
     Lines are split on ``\\n`` only (never inside a GBK, GB18030 or Big5
     character: their trail bytes are never 0x0A), and a long line costs
     linear time: the bytes of an unfinished line are not searched again.
+    A line longer than ``max_line`` bytes is cut there whatever the block
+    size (:data:`MAX_LINE_BYTES`); the numbers of the lines cut are in
+    :attr:`long_lines`, and a block holding a cut line has the kept bytes
+    as its ``data``.
     """
 
     def __init__(self, read: "Callable[[int], bytes]", encoding: Optional[str] = None,
@@ -354,6 +370,8 @@ class TextLines:
             if not block:
                 if carry:
                     data = b"".join(carry)
+                    if skipped < 0 and len(data) > self.max_line:   # a last line without "\n", too long
+                        data = self._cut_within(data, line)
                     yield TextBlock(offset, line, data, *decode(data))
                 return
             if cr:
@@ -407,11 +425,28 @@ class TextLines:
                 data = block[:k]
             carry = [block[k:]] if k < len(block) else []
             held = len(block) - k
-            text_block = TextBlock(offset, line, data, *self.decoder.decode_text(data))
+            block_lines, strict, joined = self.decoder.decode_text(data)
+            size = len(data)
+            # A line over max_line that lies within this block is cut too (the usual block is not split again).
+            if size > self.max_line and _has_line_over(data, self.max_line):
+                data = self._cut_within(data, line)
+                if len(data) < size:
+                    block_lines, strict, joined = self.decoder.decode_text(data)
+            text_block = TextBlock(offset, line, data, block_lines, strict, joined)
             yield text_block
-            offset += len(data)
+            offset += size
             line += text_block.line_count
             block = read(size)
+
+    def _cut_within(self, data: bytes, line: int) -> bytes:
+        """``data`` (whole lines from line ``line``, 0-based) with each line longer than :attr:`max_line` cut
+        there (:meth:`_cut`) and recorded in :attr:`long_lines`."""
+        parts = data.split(b"\n")
+        for i, part in enumerate(parts):
+            if len(part) > self.max_line:
+                parts[i] = part[:self._cut(part)]
+                self.long_lines.append(line + i + 1)
+        return b"\n".join(parts)
 
     def _cut(self, data: bytes) -> int:
         """Where a line's bytes ``data`` (longer than :attr:`max_line`) are cut: at :attr:`max_line`, back to a

@@ -52,7 +52,7 @@ __all__ = [
     "NAG_DUBIOUS_MOVE",
     "InvalidRecordError", "GameError", "Headers", "GameNode", "Game", "RawGame",
     "read_game", "read_games", "scan_games", "replay_mainline", "game_starts",
-    "GameLines", "split_games", "game_starts_in_bytes",
+    "GameLines", "split_games", "game_starts_in_bytes", "MAX_LINE_BYTES", "MAX_GAME_CHARS", "MAX_COMMENT_CHARS",
     "write_game", "game_to_string",
 ]
 
@@ -73,6 +73,45 @@ _GAME_START_RE = re.compile(r"\s*1\s*\.")
 #: The start of a tag line, whatever follows (a damaged one when :data:`_TAG_RE` does not match it).
 _TAG_LIKE = re.compile(r"\s*\[\s*[A-Za-z][A-Za-z0-9_+#=:-]*\s+\S")
 _RESULT_ENDINGS = ("1-0", "0-1", "1/2-1/2", "*", "½-½")
+
+
+#: The longest PGN line read, in bytes (the PGN standard's export format keeps lines under 255 characters):
+#: a longer line is cut there (wherever the read blocks end), the rest of it skipped without being kept, and
+#: its game records an :class:`InvalidRecordError` naming the line, as the first of its errors. ``validate``
+#: reads PGN with the same limit and reports the same error (kind ``parse-error``).
+MAX_LINE_BYTES = 1 << 16
+#: The most characters of one game that are kept: its tag and move-text lines (without line ends, blank
+#: lines included). The line that takes a game past it is its last one kept; the game records an
+#: :class:`InvalidRecordError` naming that line, as the first of its errors, and its lines after it, up to
+#: where the next game begins, are read but not kept -- so a game without end costs time in proportion to its
+#: length and memory in proportion to this limit. Counted in decoded characters, so that a game has the same
+#: verdict in every encoding. The games of the project's corpora take at most about 3,000 characters; an
+#: annotated game with long comments rarely reaches 100,000. (``validate`` gives the same verdicts, but its
+#: parent process still holds the text of such a game whole while it cuts the file into pieces.)
+MAX_GAME_CHARS = 1 << 18
+#: The longest ``{`` comment, in characters of the lines from the one that opens it (while it is open): a
+#: longer one is an :class:`InvalidRecordError` of its game (at the line where it opens) and is taken as never
+#: closed, so that it cannot swallow the games after it: the splitter reads the lines after the one that takes
+#: it past the limit as move text (a tag line or a new move 1 begins the next game), and no ``}`` further away
+#: than this keeps a tag line after a blank line in the comment (:func:`split_games`). Twice
+#: :data:`MAX_LINE_BYTES`, so that only a comment of many lines reaches it.
+MAX_COMMENT_CHARS = 1 << 17
+#: Characters of a game over :data:`MAX_GAME_CHARS` read between two trims of the lines the splitter still
+#: looks at (the last non-blank one and whether a blank one follows).
+_TAIL_CHARS = 1 << 16
+
+
+def _limit_error(reason: str, line: int) -> GameError:
+    return GameError(0, "", reason, line, InvalidRecordError(reason))
+
+
+def _tail(lines: List[str]) -> List[str]:
+    """What the splitter needs of move-text lines no longer kept: the last non-blank one, then an empty line
+    when a blank one follows it (:func:`_ends_with_result` and the damaged-tag check read only these)."""
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i].strip():
+            return [lines[i], ""] if i < len(lines) - 1 else [lines[i]]
+    return [""] if lines else []
 
 
 def _unescape(value: str) -> str:
@@ -221,8 +260,8 @@ def _split_plain(body: str, lineno: int) -> Optional[GameLines]:
     begins, see :func:`game_starts`; ``lineno`` lines before them) when it has the common form -- tag lines
     as the inner tag loop reads them, blank lines, move text without comments, tag or ``%`` lines or a
     second move 1 -- as :func:`split_games` reads it; else ``None``."""
-    if body[:1] != "[":
-        return None
+    if body[:1] != "[" or len(body) > MAX_GAME_CHARS:
+        return None                            # the line loop keeps a long game's limit
     end = body.find("\n\n")
     blank = _LEADING_BLANKS.match(body, end + 1) if end >= 0 else None
     if blank is None or blank.end() == len(body):
@@ -290,7 +329,8 @@ def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
         pos = cut
 
 
-def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[GameLines]:
+def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
+                long_lines: Optional[List[int]] = None) -> Iterator[GameLines]:
     """Group numbered lines into games.
 
     ``lines`` is an iterator of lines, or whole lines joined by ``\\n`` in one
@@ -306,25 +346,78 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
     them and what follows them (up to the next such tag line) does not close
     the comment: the comment is then never closed, and ends with its game so
     that it cannot swallow the games after it (:func:`_comment_closes_later`).
-    Lines starting with ``%`` are skipped. This loop sees every line of the input, so it is kept lean:
-    blank lines inside move text are kept (line numbers then follow from
-    the position in the list), and the lines of move text that need no
-    decision (no tag, escape, comment or new game can start there) are
-    taken by an inner loop that does nothing else.
+    Lines starting with ``%`` are skipped.
+
+    The limits make a record without end cost memory in proportion to them,
+    each an :class:`InvalidRecordError` of its game, the first of its errors:
+    a game keeps at most :data:`MAX_GAME_CHARS` (the rest of it, up to the
+    next game, is read and dropped); a comment open for more than
+    :data:`MAX_COMMENT_CHARS` is recorded and taken as never closed (the
+    lines after it are read as move text); and the numbers of lines that
+    the line source cut at :data:`MAX_LINE_BYTES` (``long_lines``, 1-based,
+    as :class:`~xiangqi._encoding.TextLines` appends them) are recorded on
+    the game they belong to (the one before the next game's first line).
 
     >>> text = '[Event "A"]\\n\\n1. h2e2 1-0\\n1. b2e2 *\\n'     # a new game starts again at move 1
     >>> [(chunk.first_line, chunk.tags, chunk.movetext_text) for chunk in split_games(text)]
     [(1, [('Event', 'A')], '1. h2e2 1-0'), (4, [], '1. b2e2 *\\n')]
     """
     if isinstance(lines, str):
-        if lines:
-            yield from _split_text(lines, lineno)
+        games = _split_text(lines, lineno) if lines else iter(())
+    else:
+        games = _split_lines(lines, lineno)
+    if long_lines is None:
+        yield from games
         return
+    held: Optional[GameLines] = None
+    try:
+        for game in games:
+            if held is not None:
+                _record_long_lines(held, long_lines, game.first_line)
+                yield held
+            held = game
+    except InvalidRecordError:   # the input's damage passes on after the last game
+        if held is not None:
+            _record_long_lines(held, long_lines, None)
+            yield held
+        raise
+    if held is not None:
+        _record_long_lines(held, long_lines, None)
+        yield held
+
+
+def _record_long_lines(game: GameLines, cut: List[int], before: Optional[int]) -> None:
+    """Record on ``game`` the lines of ``cut`` before line ``before`` (all when ``None``), taking them out."""
+    k = 0
+    while k < len(cut) and (before is None or cut[k] < before):
+        n = cut[k]
+        game.errors.append(_limit_error(
+            f"line {n} is longer than {MAX_LINE_BYTES} bytes: it is cut there, the rest of it skipped", n))
+        k += 1
+    if k:
+        del cut[:k]
+        # Damage of the lines comes first, in file order.
+        game.errors.sort(key=lambda e: e.line)
+
+
+def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
+    """:func:`split_games` of an iterator of lines: the line loop.
+
+    This loop sees every line of the input, so it is kept lean: blank lines
+    inside move text are kept (line numbers then follow from the position in
+    the list), and the lines of move text that need no decision (no tag,
+    escape, comment or new game can start there) are taken by an inner loop
+    that does nothing else but count the game's characters.
+    """
     chunk: Optional[GameLines] = None
     movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
     in_comment = False
     gap = False                            # a blank line after the tags, before any move text
     blank_before = False                   # in a comment: whether the last line was blank
+    room = MAX_GAME_CHARS                  # characters the game may still keep (over its limit: till a trim)
+    sealed = False                         # the game is over MAX_GAME_CHARS: movetext is only its tail
+    comment = 0                            # characters of the lines of the open comment
+    comment_line = 0                       # the line where it opened
     tag_match = _TAG_RE.match
     game_start = _GAME_START_RE.match
     slow_first = _SLOW_FIRST
@@ -345,7 +438,8 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
                 # next game starts there (the tokenizer records the unterminated comment on this one).
                 if blank_before and line.lstrip()[:1] == "[" and tag_match(line) is not None:
                     ahead: List[str] = []
-                    closes = _comment_closes_later(it, ahead)
+                    closes = comment <= MAX_COMMENT_CHARS and \
+                        _comment_closes_later(it, ahead, MAX_COMMENT_CHARS - comment)
                     it = itertools.chain(ahead, it)
                     if not closes:
                         in_comment = False
@@ -355,6 +449,20 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
                     movetext.append(line)
                     blank_before = not line.strip()
                     in_comment = _comment_open_after(line, True)
+                    comment += len(line)
+                    if in_comment and comment > MAX_COMMENT_CHARS:
+                        # Too long to be a comment: one never closed. The splitter reads on as move text (a
+                        # tag line or a new move 1 begins the next game); the tokenizer still reads the "{".
+                        assert chunk is not None
+                        in_comment = False
+                        chunk.errors.append(_limit_error(
+                            f"the comment opened at line {comment_line} is longer than {MAX_COMMENT_CHARS} "
+                            f"characters (at line {lineno}): it is taken as never closed, the games after it "
+                            "read as usual", comment_line))
+                    room -= len(line)
+                    if room < 0:
+                        assert chunk is not None
+                        movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
                     continue
             c = line[:1]
             if c == " " or c == "\t":
@@ -367,6 +475,7 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
                     assert chunk is not None
                     yield chunk
                     chunk, movetext, gap = GameLines(lineno), None, False
+                    room, sealed = MAX_GAME_CHARS - len(line), False
                     shown = line.strip()
                     reason = f"damaged tag line {shown[:60]!r}: a tag is [Name \"value\"]"
                     chunk.errors.append(GameError(0, shown, reason, lineno, InvalidRecordError(reason)))
@@ -381,6 +490,7 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
                     gap = False
                     if chunk is None:
                         chunk = GameLines(lineno)
+                        room, sealed = MAX_GAME_CHARS, False
                     tags, tag_lines = chunk.tags, chunk.tag_lines
                     while True:
                         name, value, bare = m.groups()
@@ -388,8 +498,10 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
                             value = bare.strip()
                         if "\\" in value:
                             value = _unescape(value)
-                        tags.append((name, value))
-                        tag_lines[name] = lineno
+                        room -= len(line)
+                        if room >= 0:          # tags past the game's limit are not kept
+                            tags.append((name, value))
+                            tag_lines[name] = lineno
                         # More tags follow, as a rule: take them here while they come, the usual
                         # [Name "value"] form without the regular expression (what it would read).
                         while True:
@@ -404,14 +516,21 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
                             if "\\" in value:
                                 value = _unescape(value)
                             lineno += 1
-                            tags.append((name, value))
-                            tag_lines[name] = lineno
+                            room -= len(line)
+                            if room >= 0:
+                                tags.append((name, value))
+                                tag_lines[name] = lineno
                         if line is None:
                             break
                         if line[:1] != "[" or (m := tag_match(line)) is None:
                             pending = line
                             break
                         lineno += 1
+                    if room < 0:
+                        if not sealed:
+                            sealed = True
+                            chunk.errors.append(_game_limit_error(lineno))
+                        room = -1 << 62        # no more tags kept (only move text is trimmed)
                     continue
             elif c == "%" and line[0] == "%":
                 if movetext is not None:
@@ -423,31 +542,48 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
                     continue  # blank lines before the move text
                 if chunk is None:
                     chunk = GameLines(lineno)
+                    room, sealed = MAX_GAME_CHARS, False
                 chunk.movetext_start = lineno
                 movetext = chunk.movetext
+                if sealed:                     # over the limit in its tags: no move text kept
+                    movetext, room = [], _TAIL_CHARS
             elif c == "1" and game_start(line) and _ends_with_result(movetext):
                 assert chunk is not None
                 yield chunk
                 chunk = GameLines(lineno)
                 movetext = chunk.movetext
+                room, sealed = MAX_GAME_CHARS, False
             movetext.append(line)
+            room -= len(line)
             if "{" in line or ";" in line:
                 in_comment = _comment_open_after(line, False)
+                if in_comment:
+                    comment, comment_line = len(line), lineno
                 blank_before = False
+                if room < 0:
+                    assert chunk is not None
+                    movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
                 continue
             # Plain move-text lines follow, as a rule: append them until one needs the checks above
             # (a line "10. ..." cannot start a new game, so the game-start test is spared for it).
             append = movetext.append
             n = len(movetext)
-            for line in it:
-                c = line[:1]
-                if c in slow_first and (c != "1" or line[1:2] not in "0123456789" and game_start(line)
-                                        and _ends_with_result(movetext)) \
-                        or "{" in line or ";" in line:
-                    pending = line
-                    break
-                append(line)
+            if room >= 0:
+                for line in it:
+                    c = line[:1]
+                    if c in slow_first and (c != "1" or line[1:2] not in "0123456789" and game_start(line)
+                                            and _ends_with_result(movetext)) \
+                            or "{" in line or ";" in line:
+                        pending = line
+                        break
+                    append(line)
+                    room -= len(line)
+                    if room < 0:
+                        break
             lineno += len(movetext) - n
+            if room < 0:
+                assert chunk is not None
+                movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
     except InvalidRecordError:
         if chunk is not None:
             yield chunk
@@ -456,18 +592,37 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0) -> Iterator[G
         yield chunk
 
 
-def _comment_closes_later(it: Iterator[str], ahead: List[str]) -> bool:
+def _game_limit_error(line: int) -> GameError:
+    return _limit_error(f"the game is longer than {MAX_GAME_CHARS} characters: it is cut after line {line}, "
+                        "the rest of it up to the next game skipped", line)
+
+
+def _over_limit(chunk: GameLines, movetext: List[str], sealed: bool, line: int) -> Tuple[List[str], int, bool]:
+    """A game's move text went past its room at ``line``: the first time, past :data:`MAX_GAME_CHARS` (the
+    game records it; its lines from here on are not kept); later, past a trim's room. Returns the lines the
+    splitter goes on appending to (their tail), the new room, and ``True``."""
+    if not sealed:
+        chunk.errors.append(_game_limit_error(line))
+    return _tail(movetext), _TAIL_CHARS, True
+
+
+def _comment_closes_later(it: Iterator[str], ahead: List[str], room: int) -> bool:
     """Whether a ``{`` comment, open where a tag line follows a blank line, is closed by the lines after it.
 
     Reads the lines of ``it`` into ``ahead`` up to the first brace, or a tag
-    line after a blank line (where a game would start), or the end. The
-    comment goes on (the tag line is part of it) when a ``}`` comes first;
-    otherwise it never closes, and the tag line starts the next game.
+    line after a blank line (where a game would start), or the end, or past
+    ``room`` characters (what the comment may still grow by under
+    :data:`MAX_COMMENT_CHARS`). The comment goes on (the tag line is part of
+    it) when a ``}`` comes first; otherwise it never closes, and the tag
+    line starts the next game.
     """
     tag_match = _TAG_RE.match
     blank = False
     for line in it:
         ahead.append(line)
+        room -= len(line)
+        if room < 0:
+            return False
         if line.lstrip()[:1] == "[" and tag_match(line) is not None:
             if blank:
                 return False
@@ -949,8 +1104,10 @@ def _build_game(chunk: GameLines) -> Game:
             if kind == T_COMMENT:
                 game.comment = _join_comment(game.comment, text)
     if toks.errors:
+        # In file order, after the damage of the lines themselves (they come first: the chunk's errors).
         game.errors.extend(toks.errors)
-        game.errors.sort(key=lambda e: e.line)
+        k = len(chunk.errors)
+        game.errors[k:] = sorted(game.errors[k:], key=lambda e: e.line)
     return game
 
 
@@ -1431,12 +1588,6 @@ def _forget_handle(handle: Any) -> None:
         _READERS_STRONG.pop(id(handle), None)
 
 
-#: The longest PGN line read, in bytes (the PGN standard's export format keeps lines under 255 characters):
-#: a line still unfinished after it when a read block ends is cut there, the rest of it skipped, and its game
-#: records an :class:`InvalidRecordError` naming the line. ``validate`` reads PGN with the same limit.
-MAX_LINE_BYTES = 1 << 16
-
-
 def _last_line(chunk: GameLines) -> int:
     return chunk.movetext_start + len(chunk.movetext) - 1 if chunk.movetext else chunk.first_line
 
@@ -1445,18 +1596,16 @@ def _chunks(source: Source,
             encoding: Optional[str] = None) -> Iterator[Tuple[GameLines, Optional[InvalidRecordError]]]:
     """The games of ``source`` as the splitter cuts them, each with ``None``, or the last with the damage that
     ended the input early (damaged compressed data; a game without lines when none came before it). A line
-    cut at :data:`MAX_LINE_BYTES` is an error of its game (:class:`InvalidRecordError`)."""
+    cut at :data:`MAX_LINE_BYTES` is an error of its game (:class:`InvalidRecordError`), as are the
+    splitter's limits (:func:`split_games`)."""
     cut: List[int] = []
     held: Optional[GameLines] = None
     try:
-        for chunk in split_games(text_lines(source, encoding, long_lines=cut, max_line=MAX_LINE_BYTES)):
+        for chunk in split_games(text_lines(source, encoding, long_lines=cut, max_line=MAX_LINE_BYTES),
+                                 long_lines=cut):
             if held is not None:
                 yield held, None
             held = chunk
-            while cut and cut[0] <= _last_line(chunk):
-                n = cut.pop(0)
-                reason = f"line {n} is longer than {MAX_LINE_BYTES} bytes: it is cut there, the rest of it skipped"
-                chunk.errors.append(GameError(0, "", reason, n, InvalidRecordError(reason)))
     except InvalidRecordError as exc:
         yield (held if held is not None else GameLines(1)), exc
         return
@@ -1480,9 +1629,13 @@ def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ga
     read before it are yielded and the last of them records the damage in
     its :attr:`~xiangqi.game.Game.errors` (an :class:`InvalidRecordError` at
     the ply after its last move; a game without moves or tags carries it
-    when the damage comes first). A line longer than :data:`MAX_LINE_BYTES`
-    (64 KiB) is cut there and its game records that too, so that one
-    endless line costs time in proportion to its length, not memory.
+    when the damage comes first). Limits keep memory bounded whatever the
+    input, each an error of its game (:class:`InvalidRecordError`, the first
+    of its errors), the games after it read as usual: a line longer than
+    :data:`MAX_LINE_BYTES` (64 KiB) is cut there, a game keeps at most
+    :data:`MAX_GAME_CHARS` (256 Ki characters; the rest of it is skipped),
+    and a comment open for more than :data:`MAX_COMMENT_CHARS` (128 Ki
+    characters) no longer swallows the games after it (:func:`split_games`).
 
     >>> data = '[Event "A"]\\n\\n1. h2e2 h9g7 1-0\\n\\n[Event "B"]\\n\\n1. 炮二平五 車９進９ *\\n'.encode("gb18030")
     >>> [(game.headers["Event"], len(game.mainline_moves()), len(game.errors)) for game in read_games(data)]

@@ -48,6 +48,7 @@ others of its file.
 from __future__ import annotations
 
 import argparse
+import bisect
 import collections
 import concurrent.futures
 import contextlib
@@ -406,7 +407,9 @@ class Chunk:
     ``last`` says the chunk ends its file, ``eof_newline`` that the file
     ends with a newline, ``cut`` that reading stopped early (a damaged
     ``.gz``), ``read_error`` why nothing could be read, ``cr`` that the
-    file's lines end in a bare carriage return. Chunks are plain picklable data, so
+    file's lines end in a bare carriage return, ``long_lines`` the (1-based)
+    numbers of its lines that reading cut at :data:`xiangqi.pgn.MAX_LINE_BYTES`
+    (``data`` holds what was kept of them). Chunks are plain picklable data, so
     any executor (processes, Dask) can run :func:`validate_chunk` on them.
 
     >>> chunk = Chunk("demo.pgn", "pgn", b"1. h2e2 h9g7 *\\n")
@@ -425,6 +428,7 @@ class Chunk:
     read_error: Optional[str] = None
     file_number: int = 0
     cr: bool = False
+    long_lines: Tuple[int, ...] = ()
 
 
 def _read_error_text(exc: BaseException) -> str:
@@ -559,7 +563,8 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
                 texts.extend(block.lines[line:line + k])
             line += k
             piece = b"".join(parts)
-            yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr), \
+            yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr,
+                        _cut_lines(lines.long_lines, line_offset, line_offset + held_lines + k)), \
                 start if src.plain and not lines.long_lines else None, texts if keep_lines else None
             start += len(piece)
             line_offset += held_lines + k
@@ -572,8 +577,19 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
     piece = b"".join(parts)
     damaged = src.damage
     yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
-                damaged if not piece and line_offset == 0 else None, number, cr), \
+                damaged if not piece and line_offset == 0 else None, number, cr,
+                _cut_lines(lines.long_lines, line_offset, None)), \
         start if src.plain and not lines.long_lines else None, texts if keep_lines else None
+
+
+def _cut_lines(long_lines: List[int], before: int, last: Optional[int]) -> Tuple[int, ...]:
+    """The lines of ``long_lines`` (cut by the reading, in order) after line ``before``, up to line ``last``
+    (all when ``None``)."""
+    if not long_lines:
+        return ()
+    i = bisect.bisect_right(long_lines, before)
+    k = len(long_lines) if last is None else bisect.bisect_right(long_lines, last)
+    return tuple(long_lines[i:k])
 
 
 # =====================================================================================================================
@@ -864,7 +880,8 @@ def _report(source: str, index: int, line: Optional[int], ok: bool, plies: int, 
 class _GameText:
     """One game as scanned: first line, tags, move tokens and the result token."""
 
-    __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last", "errors", "notation")
+    __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last", "errors", "damage",
+                 "notation")
 
     def __init__(self, line: Optional[int], headers: Dict[str, str], tokens: Optional[List[str]],
                  result: Optional[str], clean: bool, movetext: Optional[str] = None,
@@ -878,6 +895,8 @@ class _GameText:
         self.clean = clean
         self.last = False
         self.errors: Sequence[Any] = ()
+        #: The first damage of the game's lines (a cut line, a limit, a damaged tag line): its first problem.
+        self.damage: Optional[Any] = None
 
     @property
     def tokens(self) -> List[str]:
@@ -894,12 +913,15 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     start = rp.start(headers.get("FEN"))
     if start.error is not None:
         recorded = tag_result if tag_result is not None else g.result
-        return _report(source, index, g.line, False, 0, start.error, recorded, None, None, None)
+        first = start.error if g.damage is None else _damage_info(g.damage)
+        return _report(source, index, g.line, False, 0, first, recorded, None, None, None)
     if g.movetext is not None:
         rep = rp.replay_text(start, g.movetext)
     else:
         rep = rp.replay(start, g.tokens, g.clean, g.notation)
     plies, error, result_tok = rep.plies, rep.error, rep.result
+    if g.damage is not None:   # the damage of the lines comes first, as in the reader's game.errors
+        error = _damage_info(g.damage)
     if result_tok is None:
         result_tok = g.result
     recorded = tag_result if tag_result is not None else result_tok
@@ -977,6 +999,11 @@ def _example_pgn() -> str:
     return path
 
 
+def _damage_info(e: Any) -> ErrorInfo:
+    """A game's error from the damage of its lines (a :class:`~xiangqi.game.GameError` of the splitter)."""
+    return ErrorInfo("parse-error", e.ply, e.token or None, _sentence(e.reason))
+
+
 def start_fen(headers: Dict[str, str]) -> str:
     """The start FEN of a game's tags (``FEN`` tag or the standard start)."""
     fen = headers.get("FEN", "").strip()
@@ -1008,7 +1035,9 @@ def _game_text(raw: pgn.GameLines) -> _GameText:
     """A game as the PGN reader's splitter gives it, for the C replay of its move text (``movetext``)."""
     headers = {name: value for name in _TAGS_READ if (value := raw.tag(name)) is not None}
     g = _GameText(raw.first_line, headers, None, None, False, raw.movetext_text)
-    g.errors = raw.errors
+    g.errors = errors = raw.errors
+    if errors:
+        g.damage = errors[0]
     return g
 
 
@@ -1019,6 +1048,8 @@ def _read_game_text(raw: pgn.GameLines) -> _GameText:
     g = _GameText(scanned.first_line, dict(scanned.headers), list(scanned.moves), scanned.result, True,
                   notation=scanned.notation)
     g.errors = scanned.errors
+    if raw.errors:
+        g.damage = raw.errors[0]
     return g
 
 
@@ -1031,7 +1062,8 @@ def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) ->
     rp = _replayer()
     src = chunk.source
     out: List[GameReport] = []
-    games = pgn.split_games("\n".join(_chunk_lines(chunk) if lines is None else lines), chunk.line_offset)
+    games = pgn.split_games("\n".join(_chunk_lines(chunk) if lines is None else lines), chunk.line_offset,
+                            long_lines=list(chunk.long_lines) if chunk.long_lines else None)
     raw = next(games, None)
     while raw is not None:
         after = next(games, None)

@@ -126,6 +126,21 @@ def _seeds(big: bool) -> Tuple[Seed, ...]:
         add(target, "10-nested-variations", _nested_pgn(1000))
         add(target, "14-unclosed-brace-first-of-many", ("{" + _short_games(34000)).encode())
     add("pgn", "13-gzip-one-long-line", gzip.compress(b"1. " + b"h2e2 " * 2_000_000))
+    # The PGN limits (pgn.MAX_LINE_BYTES, MAX_GAME_CHARS, MAX_COMMENT_CHARS): each an error of its game, the
+    # games after it read, memory bounded.
+    for target in ("pgn", "validate"):
+        add(target, "13-gzip-long-line-in-a-block", gzip.compress(
+            (_games("a") + '[Event "long"]\n\n1. h2e2 {' + "c" * 100_000 + "}\n*\n\n" + _games("b")).encode()))
+        # 720 KB in 12 lines: the game keeps MAX_GAME_CHARS (junk words: reading what is kept costs little).
+        add(target, "13-gzip-one-huge-game", gzip.compress(
+            (_games("a") + '[Event "huge"]\n\n1. h2e2 h9g7\n' + ("x" * 60_000 + "\n") * 12 + "*\n\n"
+             + _games("b")).encode()))
+        add(target, "13-gzip-huge-comment", gzip.compress(
+            (_games("a") + '[Event "comment"]\n\n1. h2e2 {' + ("c" * 999 + "\n") * 200 + "}\n*\n\n"
+             + _games("b")).encode()))
+        add(target, "13-unclosed-comment-then-games-without-tags",
+            ('[Event "first"]\n\n1. h2e2 {never closed\n' + "1. h2e2 h9g7 *\n" * 10_000 + "\n"
+             + _games("b")).encode())
     # XQF.
     for target in ("xqf", "validate"):
         add(target, "11-xqf-errors-on-a-long-main-line", _xqf(16000, True))
