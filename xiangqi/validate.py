@@ -1333,6 +1333,9 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
 
 #: Chunks read ahead of the one whose reports are due next, when this module runs its own pool.
 LOOKAHEAD_CHUNKS = 64
+#: And at most this much of their data waiting to be handed out: the workers start once that much is read,
+#: not after 64 big chunks (a 20 MB file was read whole, 80 ms, before its first chunk started).
+LOOKAHEAD_BYTES = 4 * 1024 * 1024
 #: What a byte of an XQF or DhtmlXQ file costs to check, against a byte of PGN (measured: about 30x; a
 #: file's variations are all read and played).
 _WHOLE_FILE_COST = 32
@@ -1348,8 +1351,8 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
     """Run the chunks of ``spans`` (:func:`_spans`) on this module's own ``pool``; yield their reports in
     input order.
 
-    Chunks are handed out as they are read, up to :data:`LOOKAHEAD_CHUNKS` of them ahead, and only
-    ``2 * workers`` are in the pool at a time, the costliest of those read first (:func:`_cost`): a slow chunk near the end (one XQF file
+    Up to :data:`LOOKAHEAD_CHUNKS` chunks (:data:`LOOKAHEAD_BYTES` not yet handed out) are read ahead, and only ``2 * workers`` are in the pool at a
+    time, the costliest of those read first (:func:`_cost`): a slow chunk near the end (one XQF file
     with a big variation tree can be a quarter of a corpus's work) starts early instead of leaving the
     other workers idle while it finishes last. A chunk that is a plain file's own bytes goes to its worker
     as (path, offset, length), which reads them itself (the pool is forked: same files, same cwd); one
@@ -1362,25 +1365,24 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
     running: set["concurrent.futures.Future[Any]"] = set()
     read = 0
     due = 0
+    ahead_bytes = 0  # the data of the chunks in ahead
     exhausted = False
     try:
         while True:
-            if running:
-                running = {f for f in running if not f.done()}
-            # Read one chunk at a time, handing work out in between: the workers start on the first chunk
-            # while the rest is still being read (reading all the look-ahead first left them idle).
-            if not exhausted and len(held) < LOOKAHEAD_CHUNKS:
+            while not exhausted and len(held) < LOOKAHEAD_CHUNKS and ahead_bytes < LOOKAHEAD_BYTES:
                 span = next(spans, None)
                 if span is None:
                     exhausted = True
-                else:
-                    held[read] = span
-                    ahead.append(read)
-                    read += 1
+                    break
+                held[read] = span
+                ahead.append(read)
+                ahead_bytes += len(span[0].data)
+                read += 1
             while ahead and len(running) < inflight:
                 best = max(ahead, key=lambda i: _cost(held[i][0]))
                 ahead.remove(best)
                 chunk, offset = held[best]
+                ahead_bytes -= len(chunk.data)
                 fut: "concurrent.futures.Future[Any]"
                 if offset is None or len(chunk.data) < _SPAN_BYTES:
                     fut = pool.submit(_validate_chunk_packed, chunk, rules)
@@ -1399,7 +1401,7 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
                     yield from renumber(chunk, [_unpack(t) for t in packed])
             if not held and exhausted:
                 return
-            if running and (exhausted or len(held) >= LOOKAHEAD_CHUNKS):   # nothing to read: wait for a worker
+            if running:
                 finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
                 running -= finished
     finally:
