@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from hypothesis.errors import HypothesisWarning  # noqa: E402
 
-from fuzz.budget import Budget, OverBudget, for_input  # noqa: E402
+from fuzz.budget import Budget, OverBudget, for_input, work_size  # noqa: E402
 from fuzz.corpus import Seed, seeds, small_seeds  # noqa: E402
 from fuzz.targets import TARGETS  # noqa: E402
 
@@ -87,7 +87,7 @@ def inputs(target: str) -> "st.SearchStrategy[bytes]":
 def check(target: str, data: bytes, budget: Optional[Budget] = None) -> Tuple[float, int]:
     """Run ``target`` on ``data`` within ``budget`` (default: :func:`for_input`); (fastest time, peak bytes)."""
     fn = TARGETS[target]
-    b = budget or for_input(len(data))
+    b = budget or for_input(work_size(data))
     _, seconds = b.time(lambda: fn(data))
     peak = b.peak(lambda: fn(data))
     return seconds, peak
@@ -95,11 +95,11 @@ def check(target: str, data: bytes, budget: Optional[Budget] = None) -> Tuple[fl
 
 def _known_still_over(seed: Seed) -> Tuple[bool, str]:
     """Whether a ``known`` seed is still over budget, checked in a process of its own with a time limit."""
-    limit = for_input(len(seed.data)).seconds
+    limit = for_input(work_size(seed.data)).seconds
     code = ("import sys; sys.path.insert(0, sys.argv[1]);"
-            "from fuzz.corpus import seeds; from fuzz.run import check; from fuzz.budget import OverBudget, for_input;"
+            "from fuzz.corpus import seeds; from fuzz.run import check; from fuzz.budget import OverBudget, for_input, work_size;"
             "s = next(s for s in seeds() if (s.target, s.name) == (sys.argv[2], sys.argv[3]));"
-            "b = for_input(len(s.data), attempts=1)\n"
+            "b = for_input(work_size(s.data), attempts=1)\n"
             "try: check(s.target, s.data, b)\n"
             "except OverBudget as e: print(e); sys.exit(3)\n")
     try:
