@@ -141,6 +141,8 @@ def _seeds(big: bool) -> Tuple[Seed, ...]:
         add(target, "13-unclosed-comment-then-games-without-tags",
             ('[Event "first"]\n\n1. h2e2 {never closed\n' + "1. h2e2 h9g7 *\n" * 10_000 + "\n"
              + _games("b")).encode())
+        # A fuzzing find: a tag-like line of spaces made the tag pattern backtrack (0.24 s for 800 spaces).
+        add(target, "tag-like-line-of-spaces", (_games("a") + "[Resul" + " " * 60_000 + "\n\n" + _games("b")).encode())
     # XQF.
     for target in ("xqf", "validate"):
         add(target, "11-xqf-errors-on-a-long-main-line", _xqf(16000, True))
@@ -152,7 +154,7 @@ def _seeds(big: bool) -> Tuple[Seed, ...]:
         add(target, "12-dhtmlxq-chain-child-first", _dhtmlxq_chain(4000))
         add(target, "dhtmlxq-chain-short", _dhtmlxq_chain(12))
     # Notation and FEN.
-    for text in ("炮二平五", "C2.5", "h2e2", "H3-E3", "马８进７", "前炮平四", "a10a9", "+", "１２３"):
+    for text in ("炮二平五", "C2.5", "h2e2", "H3-E3", "马８进７", "前炮平四", "a10a9", "+", "１２３", "0000", "--"):
         add("notation", f"move-{text}", text.encode())
     for text in (_START, _START.replace(" 0 1", " 0 999999999"), _START.replace(" 0 1", " 0 1000000000"),
                  "4k4/9/9/9/9/9/9/9/9/4K4", "9/9/9/9/9/9/9/9/9/9 w", _START + " extra"):
