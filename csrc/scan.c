@@ -136,6 +136,13 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
                     size_t k = j;
                     while (k < len && (s[k] == ' ' || s[k] == '\t')) k++;
                     tag = k < len && s[k] == '[';
+                    if (!tag) {
+                        /* The blank lines are read once: from a newline inside them no tag line would follow
+                           either (looking again from each was quadratic in the length of the run). */
+                        line_start = j;
+                        i = j;
+                        continue;
+                    }
                 }
                 if (tag) {
                     const unsigned char *nl = memchr(s + j, '\n', len - j);

@@ -253,7 +253,9 @@ _PLAIN_TAG_LINE = re.compile(r'\[([A-Za-z0-9]+) "(.*)"\]$', re.M)
 _PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "[^\n]*"\]')
 #: A line of move text that needs the splitter's line loop: a tag or ``%`` line, a line that may begin a new
 #: game at move 1 (searched from the end of the first move-text line; comment marks are looked for apart).
-_LINE_LOOP_LINE = re.compile(r"\n\s*(?:[\[%]|1\s*\.)")
+#: (The white space before the mark is of that line only: white space across lines let every newline of a long
+#: run of blank lines scan the run again, and a line after blank lines is found from its own newline anyway.)
+_LINE_LOOP_LINE = re.compile(r"\n[^\S\n]*(?:[\[%]|1\s*\.)")
 #: Blank lines at the start of a text.
 _LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c]*\n)*")
 
@@ -287,8 +289,9 @@ def _split_plain(body: str, lineno: int) -> Optional[GameLines]:
     return game
 
 
-#: A line starting with ``[`` after empty lines: where a game of the common form may end.
-_EMPTY_THEN_BRACKET = re.compile(r"\n\n+(?=\[)")
+#: Empty lines, each run matched whole (read once; the caller asks whether a ``[`` follows): where a game of the
+#: common form may end, when the line after them starts with ``[``.
+_EMPTY_LINES = re.compile(r"\n\n+")
 
 
 def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
@@ -305,13 +308,13 @@ def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
     """
     sure: Optional[List[int]] = None
     tag_match = _TAG_RE.match
-    found = _EMPTY_THEN_BRACKET.finditer(text)
+    found = _EMPTY_LINES.finditer(text)
     pos, end = 0, len(text) + 1
     while pos < end:
         cut = end
         for m in found:
             c = m.end()
-            if c <= pos:
+            if c <= pos or text[c:c + 1] != "[":
                 continue
             eol = text.find("\n", c)
             if tag_match(text[c:] if eol < 0 else text[c:eol]) is not None:
@@ -650,9 +653,12 @@ def _comment_open_after(line: str, in_comment: bool) -> bool:
     return in_comment
 
 
-#: What :func:`game_starts` looks for: comment marks, and a tag line after blank lines.
-_STRUCTURE = re.compile(r"[{};]|\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
-_BLANK_BEFORE_TAG = re.compile(r"\n(?:[ \t\r]*\n)+(?=[ \t]*\[)")
+#: What :func:`game_starts` looks for: comment marks, and blank lines (a run of them matched whole, so that a long
+#: run is read once; whether a tag line follows is asked after: a lookahead in the pattern made every newline of
+#: a run try the run again, quadratic in its length).
+_STRUCTURE = re.compile(r"[{};]|\n(?:[ \t\r]*\n)+")
+_BLANK_LINES = re.compile(r"\n(?:[ \t\r]*\n)+")
+_TAG_AHEAD = re.compile(r"[ \t]*\[")
 
 
 def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
@@ -680,8 +686,11 @@ def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
     if "{" not in text and "}" not in text and ";" not in text:  # the usual text: only the blank lines matter
         if in_comment:
             return out, True
-        for blank in _BLANK_BEFORE_TAG.finditer(text):
+        tag_ahead = _TAG_AHEAD.match
+        for blank in _BLANK_LINES.finditer(text):
             end, pos = blank.start(), blank.end()
+            if tag_ahead(text, pos) is None:
+                continue
             prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
             eol = text.find("\n", pos)
             if prev and prev[0] not in "[%" and tag_match(text[pos:] if eol < 0 else text[pos:eol]) is not None:
@@ -705,7 +714,7 @@ def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
                 if nl < 0:
                     return out, in_comment
                 pos = nl
-        elif not in_comment:
+        elif not in_comment and _TAG_AHEAD.match(text, pos) is not None:
             end = m.start()
             prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
             eol = text.find("\n", pos)

@@ -141,6 +141,12 @@ def _seeds(big: bool) -> Tuple[Seed, ...]:
         add(target, "13-unclosed-comment-then-games-without-tags",
             ('[Event "first"]\n\n1. h2e2 {never closed\n' + "1. h2e2 h9g7 *\n" * 10_000 + "\n"
              + _games("b")).encode())
+        # A fuzzing find: a long run of blank lines was scanned again from each of its newlines (game_starts,
+        # the splitter's patterns and the C scan), quadratic in its length.
+        add(target, "blank-lines-in-move-text", (_games("a") + '[Event "b"]\n\n1. h2e2\n' + " \n" * 100_000
+                                                  + "h9g7 *\n\n" + _games("c")).encode())
+        add(target, "blank-lines-in-a-comment", (_games("a") + '[Event "b"]\n\n1. h2e2 {\n' + "\n" * 100_000
+                                                  + "} *\n\n" + _games("c")).encode())
         # A fuzzing find: a tag-like line of spaces made the tag pattern backtrack (0.24 s for 800 spaces).
         add(target, "tag-like-line-of-spaces", (_games("a") + "[Resul" + " " * 60_000 + "\n\n" + _games("b")).encode())
     # XQF.
