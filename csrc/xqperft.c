@@ -158,6 +158,30 @@ static int exercise_history(const xq_pos *start) {
     return 0;
 }
 
+/* xq_pgn_game_starts on a mutated piece of PGN text, in both encodings: offsets in range and increasing. */
+static int fuzz_scan(void) {
+    static const char base[] = "[Event \"a\"]\n\n1. h2e2 {c} h9g7 *\n\n[Site \"\xb0{\"]\n\n1. \xe7\x82\xae ; x\n *\n";
+    static const char marks[] = "{};[]\"\n\n \t\r%\x81\xb0\xe7";
+    char buf[sizeof base + 16];
+    size_t len = sizeof base - 1;
+    memcpy(buf, base, len);
+    for (int e = 0, edits = 1 + (int)(rnd() % 6); e < edits; e++) {
+        size_t at = (size_t)(rnd() % len);
+        buf[at] = (rnd() & 1) ? (char)(rnd() & 0xFF) : marks[rnd() % (sizeof marks - 1)];
+    }
+    if (rnd() & 1) len = (size_t)(rnd() % (len + 1));
+    size_t starts[16];
+    for (int enc = XQ_SCAN_UTF8; enc <= XQ_SCAN_DOUBLE_BYTE; enc++) {
+        int comment = (int)(rnd() & 1);
+        long n = xq_pgn_game_starts(buf, len, enc, &comment, starts, 16);
+        if (n == XQ_SCAN_UNDECIDED) continue;
+        if (n < 0 || n > 16 || (comment != 0 && comment != 1)) return 1;
+        for (long i = 0; i < n; i++)
+            if (starts[i] >= len || (i && starts[i] <= starts[i - 1])) return 1;
+    }
+    return 0;
+}
+
 static int fuzz(long iterations, uint64_t seed) {
     static const char alphabet[] = "kabnrcpKABNRCPheHE0123456789/ -wbr\t\n\0x";
     char buf[256];
@@ -178,6 +202,7 @@ static int fuzz(long iterations, uint64_t seed) {
             default: len = at; break;
             }
         }
+        if (fuzz_scan() != 0) { fprintf(stderr, "xq_pgn_game_starts gave bad offsets\n"); return 1; }
         xq_pos pos;
         size_t off = 0;
         unsigned flags = (rnd() & 1) ? XQ_FEN_ALLOW_NO_KING : 0;
