@@ -571,11 +571,8 @@ def test_a_long_line_is_cut_wherever_the_read_blocks_end(block: int) -> None:
 
 def _agree(tmp_path: Path, data: bytes, name: str = "g.pgn") -> Tuple[List[Game], List[V.GameReport]]:
     """Read ``data`` with read_games and validate (one job with small chunks, two jobs): the same verdicts."""
+    games, reports = _both(tmp_path, data, name)
     path = tmp_path / name
-    path.write_bytes(data)
-    games = list(pgn.read_games(path))
-    reports = list(V.validate(str(path)))
-    _same(_reader_verdicts(iter(games)), _report_verdicts(reports))
     for jobs in (1, 2):
         again = list(V.validate(str(path), jobs=jobs, chunk_bytes=8192))
         assert [(r.index, r.line, r.ok, r.plies, r.error) for r in again] == \
