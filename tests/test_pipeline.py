@@ -633,6 +633,49 @@ def test_a_huge_game_keeps_its_limit_and_the_games_after_it_are_read(tmp_path: P
     assert count == 5 and peak < 12 * pgn.MAX_GAME_CHARS + 4 * (1 << 20), peak   # 36 MB of text read
 
 
+def test_a_game_of_millions_of_blank_lines_costs_memory_in_proportion_to_the_limit(tmp_path: Path) -> None:
+    """Blank lines count towards MAX_GAME_CHARS (each line with its line end): a game of 400,000 blank
+    lines in a .gz of a few KB is cut at the limit, the game after it is read, and neither reader holds a
+    list of its lines (a fuzzing find: 300 MB for read_games, 800 MB for validate, on 6 MB of newlines)."""
+    import tracemalloc
+    blank = "\n" * 200_000
+    huge = '[Event "blank"]\n\n1. h2e2 h9g7\n' + ("x" * 100 + blank) * 2 + "*\n\n"
+    data = gzip.compress((_SHORT + huge + _SHORT).encode(), mtime=0)
+    assert len(data) < 10_000
+    games, reports = _agree(tmp_path, data, "blank.pgn.gz")
+    assert [g.headers["Event"] for g in games] == ["after", "blank", "after"] and reports[2].ok
+    _limit_error(games[1], reports[1], f"longer than {pgn.MAX_GAME_CHARS} characters", 
+                 # lines 5, 7, 8 and 200,009 hold 16, 13, 101 and 101 characters, each blank line 1
+                 8 + 1 + (pgn.MAX_GAME_CHARS - 16 - 13 - 101 - 101) + 1)
+    path = tmp_path / "blank.pgn.gz"
+    for read in (lambda: sum(1 for _ in pgn.read_games(data)), lambda: len(list(V.validate(str(path), jobs=1)))):
+        tracemalloc.start()
+        try:
+            count = read()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        # The text a few times and the readers' tables; a list of the game's lines and their numbers: 17 MB more.
+        assert count == 3 and peak < 4 * len(huge) + (6 << 20), (count, peak)
+
+
+def test_the_blank_line_patterns_match_as_the_repeated_groups_did() -> None:
+    """The blank-line patterns (one character class up to the last newline) match where and what the
+    repeated groups of lines they replace matched, on random text of blanks and newlines."""
+    old_blank = re.compile(r"\n(?:[ \t\r]*\n)+")
+    old_structure = re.compile(r"[{};]|\n(?:[ \t\r]*\n)+")
+    old_leading = re.compile(r"(?:[ \t\r\x0b\x0c]*\n)*")
+    rnd = random.Random(11)
+    pieces = ["\n", "\n", " ", "\t", "\r", "\x0b", "a", "{", ";", "}", "["]
+    for _ in range(20000):
+        s = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 14)))
+        assert [m.span() for m in old_blank.finditer(s)] == [m.span() for m in pgn._BLANK_LINES.finditer(s)], s
+        assert [m.span() for m in old_structure.finditer(s)] == [m.span() for m in pgn._STRUCTURE.finditer(s)], s
+        for at in range(len(s) + 1):
+            a, b = old_leading.match(s, at), pgn._LEADING_BLANKS.match(s, at)
+            assert a is not None and b is not None and a.span() == b.span(), (s, at)
+
+
 def test_a_huge_comment_and_an_unclosed_one_before_many_games(tmp_path: Path) -> None:
     """A comment over MAX_COMMENT_CHARS is an error of its game and taken as never closed: the games after it
     are read, whether they begin with tags after a blank line or with a new move 1."""

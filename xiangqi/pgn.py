@@ -83,8 +83,8 @@ _RESULT_ENDINGS = ("1-0", "0-1", "1/2-1/2", "*", "½-½")
 #: its game records an :class:`InvalidRecordError` naming the line, as the first of its errors. ``validate``
 #: reads PGN with the same limit and reports the same error (kind ``parse-error``).
 MAX_LINE_BYTES = 1 << 16
-#: The most characters of one game that are kept: its tag and move-text lines (without line ends, blank
-#: lines included). The line that takes a game past it is its last one kept; the game records an
+#: The most characters of one game that are kept: its tag and move-text lines, each line counted with its
+#: line end (so that a run of blank lines counts too). The line that takes a game past it is its last one kept; the game records an
 #: :class:`InvalidRecordError` naming that line, as the first of its errors, and its lines after it, up to
 #: where the next game begins, are read but not kept -- so a game without end costs time in proportion to its
 #: length and memory in proportion to this limit. Counted in decoded characters, so that a game has the same
@@ -256,8 +256,8 @@ _PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "
 #: (The white space before the mark is of that line only: white space across lines let every newline of a long
 #: run of blank lines scan the run again, and a line after blank lines is found from its own newline anyway.)
 _LINE_LOOP_LINE = re.compile(r"\n[^\S\n]*(?:[\[%]|1\s*\.)")
-#: Blank lines at the start of a text.
-_LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c]*\n)*")
+#: Blank lines at the start of a text (one character class up to the last newline: see :data:`_STRUCTURE`).
+_LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c\n]*\n)?")
 
 
 def _split_plain(body: str, lineno: int) -> Optional[GameLines]:
@@ -330,9 +330,26 @@ def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
                 sure.append(end)
             cut = sure[bisect.bisect_right(sure, pos)]
             body = text[pos:cut - 1]
-            yield from split_games(iter(body.split("\n")), lineno)
+            yield from split_games(_iter_lines(body), lineno)
         lineno += body.count("\n") + 1
         pos = cut
+
+
+def _iter_lines(text: str, piece: int = 1 << 16) -> Iterator[str]:
+    """``text.split("\\n")``, split a piece of about ``piece`` characters at a time: a list of every line of
+    a big text costs 8 bytes a line beside the text (50 MB for a run of six million blank lines)."""
+    return itertools.chain.from_iterable(_line_pieces(text, piece))
+
+
+def _line_pieces(text: str, piece: int) -> Iterator[List[str]]:
+    pos = 0
+    while True:
+        cut = text.find("\n", pos + piece)
+        if cut < 0:
+            yield text[pos:].split("\n")
+            return
+        yield text[pos:cut].split("\n")
+        pos = cut + 1
 
 
 def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
@@ -455,7 +472,7 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                     movetext.append(line)
                     blank_before = not line.strip()
                     in_comment = _comment_open_after(line, True)
-                    comment += len(line)
+                    comment += len(line) + 1
                     if in_comment and comment > MAX_COMMENT_CHARS:
                         # Too long to be a comment: one never closed. The splitter reads on as move text (a
                         # tag line or a new move 1 begins the next game); the tokenizer still reads the "{".
@@ -465,7 +482,7 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                             f"the comment opened at line {comment_line} is longer than {MAX_COMMENT_CHARS} "
                             f"characters (at line {lineno}): it is taken as never closed, the games after it "
                             "read as usual", comment_line))
-                    room -= len(line)
+                    room -= len(line) + 1
                     if room < 0:
                         assert chunk is not None
                         movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
@@ -481,7 +498,7 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                     assert chunk is not None
                     yield chunk
                     chunk, movetext, gap = GameLines(lineno), None, False
-                    room, sealed = MAX_GAME_CHARS - len(line), False
+                    room, sealed = MAX_GAME_CHARS - len(line) - 1, False
                     shown = line.strip()
                     reason = f"damaged tag line {shown[:60]!r}: a tag is [Name \"value\"]"
                     chunk.errors.append(GameError(0, shown, reason, lineno, InvalidRecordError(reason)))
@@ -504,7 +521,7 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                             value = bare.strip()
                         if "\\" in value:
                             value = _unescape(value)
-                        room -= len(line)
+                        room -= len(line) + 1
                         if room >= 0:          # tags past the game's limit are not kept
                             tags.append((name, value))
                             tag_lines[name] = lineno
@@ -522,7 +539,7 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                             if "\\" in value:
                                 value = _unescape(value)
                             lineno += 1
-                            room -= len(line)
+                            room -= len(line) + 1
                             if room >= 0:
                                 tags.append((name, value))
                                 tag_lines[name] = lineno
@@ -560,11 +577,11 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                 movetext = chunk.movetext
                 room, sealed = MAX_GAME_CHARS, False
             movetext.append(line)
-            room -= len(line)
+            room -= len(line) + 1
             if "{" in line or ";" in line:
                 in_comment = _comment_open_after(line, False)
                 if in_comment:
-                    comment, comment_line = len(line), lineno
+                    comment, comment_line = len(line) + 1, lineno
                 blank_before = False
                 if room < 0:
                     assert chunk is not None
@@ -583,7 +600,7 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                         pending = line
                         break
                     append(line)
-                    room -= len(line)
+                    room -= len(line) + 1
                     if room < 0:
                         break
             lineno += len(movetext) - n
@@ -626,7 +643,7 @@ def _comment_closes_later(it: Iterator[str], ahead: List[str], room: int) -> boo
     blank = False
     for line in it:
         ahead.append(line)
-        room -= len(line)
+        room -= len(line) + 1
         if room < 0:
             return False
         if line.lstrip()[:1] == "[" and tag_match(line) is not None:
@@ -655,9 +672,11 @@ def _comment_open_after(line: str, in_comment: bool) -> bool:
 
 #: What :func:`game_starts` looks for: comment marks, and blank lines (a run of them matched whole, so that a long
 #: run is read once; whether a tag line follows is asked after: a lookahead in the pattern made every newline of
-#: a run try the run again, quadratic in its length).
-_STRUCTURE = re.compile(r"[{};]|\n(?:[ \t\r]*\n)+")
-_BLANK_LINES = re.compile(r"\n(?:[ \t\r]*\n)+")
+#: a run try the run again, quadratic in its length). A run is one character class up to its last newline, not a repeated group
+#: of lines: the regular expression engine keeps about 100 bytes for each repetition of a group, 700 MB for a run
+#: of six million blank lines.
+_STRUCTURE = re.compile(r"[{};]|\n[ \t\r\n]*\n")
+_BLANK_LINES = re.compile(r"\n[ \t\r\n]*\n")
 _TAG_AHEAD = re.compile(r"[ \t]*\[")
 
 
@@ -899,7 +918,7 @@ class _Tokens:
                         depth = max(0, depth - 1)
             else:
                 result = []
-                for line, lineno in zip(self._chunk.movetext, self._chunk.movetext_lines):
+                for lineno, line in enumerate(self._chunk.movetext, self._chunk.movetext_start):
                     n = sum(1 for t in _PLAIN_RE.findall(line) if t and t not in _RESULT_KEYS)
                     result.extend([lineno] * n)
             self._move_lines = result[:len(self.moves)]
@@ -911,7 +930,7 @@ class _Tokens:
             return iter(self.tokens)
         toks: List[Token] = [(T_MOVE, m, n) for m, n in zip(self.moves, self.move_lines)]
         if self.result is not None:
-            toks.append((T_RESULT, self.result, self._chunk.movetext_lines[-1]))
+            toks.append((T_RESULT, self.result, self._chunk.movetext_start + len(self._chunk.movetext) - 1))
         return iter(toks)
 
 

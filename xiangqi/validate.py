@@ -517,6 +517,12 @@ def _block_starts(block: TextBlock, encoding: str, in_comment: bool) -> Tuple[Li
     return out, in_comment
 
 
+#: The most lines a chunk keeps decoded for the reader in this process: a chunk with more (one game of many
+#: blank lines holds it open) is decoded again from its bytes when read, which costs no list of its lines
+#: (:func:`_chunk_text`).
+_KEPT_LINES = 1 << 18
+
+
 def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_lines: bool) -> Iterator[_Span]:
     """Cut a PGN file into chunks of about ``chunk_bytes`` where the PGN reader surely begins a game
     (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
@@ -524,7 +530,8 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
     lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16), max_line=pgn.MAX_LINE_BYTES)
     enc, cr = lines.encoding, lines.cr
     parts: List[bytes] = []   # the bytes of the chunk being gathered, from earlier blocks
-    texts: List[str] = []     # and its lines (kept with keep_lines)
+    texts: List[str] = []     # and its lines (kept with keep_lines, up to _KEPT_LINES of them)
+    keeping = keep_lines
     held_lines = 0            # how many lines it holds
     size = 0                  # the length of parts
     start = 0                 # the chunk's offset in the (decompressed) data
@@ -559,19 +566,21 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
         for at in cuts:
             k = data.count(b"\n", done, at)
             parts.append(data[done:at])
-            if keep_lines:
+            if keeping:
                 texts.extend(block.lines[line:line + k])
             line += k
             piece = b"".join(parts)
             yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr,
                         _cut_lines(lines.long_lines, line_offset, line_offset + held_lines + k)), \
-                start if src.plain and not lines.long_lines else None, texts if keep_lines else None
+                start if src.plain and not lines.long_lines else None, texts if keeping else None
             start += len(piece)
             line_offset += held_lines + k
-            parts, texts, size, done, held_lines = [], [], 0, at, 0
+            parts, texts, size, done, held_lines, keeping = [], [], 0, at, 0, keep_lines
         parts.append(data[done:])
-        if keep_lines:
+        if keeping:
             texts.extend(block.lines[line:])
+            if len(texts) > _KEPT_LINES:
+                texts, keeping = [], False
         held_lines += block.line_count - line
         size += len(data) - done
     piece = b"".join(parts)
@@ -579,7 +588,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
     yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
                 damaged if not piece and line_offset == 0 else None, number, cr,
                 _cut_lines(lines.long_lines, line_offset, None)), \
-        start if src.plain and not lines.long_lines else None, texts if keep_lines else None
+        start if src.plain and not lines.long_lines else None, texts if keeping else None
 
 
 def _cut_lines(long_lines: List[int], before: int, last: Optional[int]) -> Tuple[int, ...]:
@@ -1027,6 +1036,11 @@ def _chunk_lines(chunk: Chunk) -> TextLines:
     return TextLines(io.BytesIO(chunk.data).read, chunk.encoding or "utf-8", cr=chunk.cr, max_line=sys.maxsize)
 
 
+def _chunk_text(chunk: Chunk) -> str:
+    """The lines of a chunk's bytes (:func:`_chunk_lines`) joined by ``\\n``, a block at a time."""
+    return "\n".join(block.text for block in _chunk_lines(chunk).blocks())
+
+
 #: The tags that judging a game reads (:func:`_check_game`): the fast path reads these alone.
 _TAGS_READ = ("FEN", "Result")
 
@@ -1062,7 +1076,7 @@ def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) ->
     rp = _replayer()
     src = chunk.source
     out: List[GameReport] = []
-    games = pgn.split_games("\n".join(_chunk_lines(chunk) if lines is None else lines), chunk.line_offset,
+    games = pgn.split_games(_chunk_text(chunk) if lines is None else "\n".join(lines), chunk.line_offset,
                             long_lines=list(chunk.long_lines) if chunk.long_lines else None)
     raw = next(games, None)
     while raw is not None:
@@ -1123,8 +1137,13 @@ _DHTML_START = re.compile(r"\[DhtmlXQ\]", re.I)
 
 def _dhtmlxq_reports(chunk: Chunk, rules: str) -> List[GameReport]:
     rp = _replayer()
-    text = "\n".join(_chunk_lines(chunk))
-    lines = [text.count("\n", 0, m.start()) + 1 for m in _DHTML_START.finditer(text)]
+    text = _chunk_text(chunk)
+    lines: List[int] = []     # the line of each game's start (counted on from the one before)
+    pos, line = 0, 1
+    for m in _DHTML_START.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        lines.append(line)
     out: List[GameReport] = []
     try:
         for n, game in enumerate(dhtmlxq.read_games(io.StringIO(text))):

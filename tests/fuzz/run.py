@@ -9,7 +9,8 @@ Usage (from the repository root)::
    still be over budget (else its mark is stale and the stage fails, so that it becomes a regression case).
 2. Each target of :mod:`targets` is fuzzed with hypothesis for its share of ``--seconds``: inputs are seeds
    mutated (bytes flipped, inserted, deleted, repeated, spliced with another seed) or fresh bytes and text,
-   all under 1 MB. A failing input is shrunk by hypothesis, saved in ``--out`` and printed.
+   all under 1 MB. A failing input is saved in ``--out`` as found, then shrunk by hypothesis (for at most
+   :data:`SHRINK_S`), saved and printed.
 
 Exit status 0 when every input kept its contract and budget, 1 otherwise.
 """
@@ -148,19 +149,39 @@ def _save(out: Optional[Path], target: str, data: bytes) -> Optional[Path]:
     return path
 
 
+#: Seconds that hypothesis may shrink a failing input for (the input as first found is saved at once): a
+#: memory blow-up takes seconds an attempt, and shrinking one ran for five minutes of CI.
+SHRINK_S = 30.0
+
+
 def fuzz_target(target: str, seconds: float, *, examples: int = 50, out: Optional[Path] = None,
                 deadline: Optional[float] = None) -> Dict[str, float]:
     """Fuzz ``target`` for about ``seconds`` (rounds of ``examples`` inputs); raises on the first finding
-    (shrunk by hypothesis). Returns statistics: examples, slowest time (s), largest peak (bytes)."""
+    (saved as found, then shrunk by hypothesis for at most :data:`SHRINK_S`). Returns statistics: examples, slowest time (s), largest peak (bytes)."""
     stats = {"examples": 0.0, "slowest": 0.0, "peak": 0.0}
     last: List[bytes] = []
+    failed: Dict[bytes, BaseException] = {}   # inputs that failed, and how
+    shrink_end: List[float] = []              # when shrinking stops (set by the first failure)
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
               phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck))
     @given(inputs(target))
     def one(data: bytes) -> None:
+        known = failed.get(data)
+        if known is not None:
+            last[:] = [data]
+            raise known
+        if shrink_end and time.monotonic() > shrink_end[0]:
+            return                # shrinking is over: what has not failed yet is taken to pass
         last[:] = [data]
-        t, peak = check(target, data)
+        try:
+            t, peak = check(target, data)
+        except BaseException as exc:
+            if not failed:        # the first failure: saved before any shrinking, which has SHRINK_S
+                _save(out, target, data)
+                shrink_end.append(time.monotonic() + SHRINK_S)
+            failed[data] = exc
+            raise
         stats["examples"] += 1
         stats["slowest"] = max(stats["slowest"], t)
         stats["peak"] = max(stats["peak"], peak)
