@@ -1139,11 +1139,11 @@ def _dhtmlxq_reports(chunk: Chunk, rules: str) -> List[GameReport]:
     rp = _replayer()
     text = _chunk_text(chunk)
     lines: List[int] = []     # the line of each game's start (counted on from the one before)
-    pos, line = 0, 1
+    pos, start_line = 0, 1
     for m in _DHTML_START.finditer(text):
-        line += text.count("\n", pos, m.start())
+        start_line += text.count("\n", pos, m.start())
         pos = m.start()
-        lines.append(line)
+        lines.append(start_line)
     out: List[GameReport] = []
     try:
         for n, game in enumerate(dhtmlxq.read_games(io.StringIO(text))):
