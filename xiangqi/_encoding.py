@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import codecs
 from functools import lru_cache
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional, Union
 
 __all__ = ["detect_encoding", "LineDecoder", "TextBlock", "TextLines", "iter_text_lines", "SNIFF_BYTES",
            "BLOCK_BYTES", "WIDE_ENCODINGS"]
@@ -256,7 +256,7 @@ class TextBlock:
     decoded lines, without ``\\n``), ``line`` (the 0-based number of the first of them in the stream) and
     ``strict`` (the lines are ``data`` decoded strictly in one piece, nothing replaced or dropped)."""
 
-    __slots__ = ("offset", "line", "data", "_lines", "strict", "_text")
+    __slots__ = ("offset", "line", "data", "_lines", "strict", "_text", "_count")
 
     def __init__(self, offset: int, line: int, data: bytes, lines: Optional[List[str]], strict: bool = False,
                  text: Optional[str] = None) -> None:
@@ -266,6 +266,7 @@ class TextBlock:
         self._lines = lines   # None: split from the text when first asked for (a reader that only scans
         self.strict = strict  # the bytes never pays for it)
         self._text = text
+        self._count = -1
 
     @property
     def lines(self) -> List[str]:
@@ -280,7 +281,9 @@ class TextBlock:
         """How many lines the block holds (without splitting them)."""
         if self._lines is not None:
             return len(self._lines)
-        return self.data.count(b"\n") + (0 if self.data.endswith(b"\n") else 1)
+        if self._count < 0:
+            self._count = self.data.count(b"\n") + (0 if self.data.endswith(b"\n") else 1)
+        return self._count
 
     @property
     def text(self) -> str:
@@ -362,7 +365,7 @@ class TextLines:
                 yield TextBlock(0, 0, data, lines)
             return
         cr, decode = self.cr, self.decoder.decode_lines
-        carry: List[bytes] = []   # an unfinished line's bytes
+        carry: List[Union[bytes, memoryview]] = []   # an unfinished line's bytes
         held = 0                  # their length
         skipped = -1              # within a line cut at max_line: the bytes of it skipped so far (else -1)
         offset = line = 0
@@ -419,7 +422,7 @@ class TextLines:
                     block = read(size)
                 continue
             if carry:
-                carry.append(block[:k])
+                carry.append(memoryview(block)[:k])   # a view: the join is the one copy
                 data = b"".join(carry)
             else:
                 data = block[:k]

@@ -529,7 +529,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
     the whole file."""
     lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16), max_line=pgn.MAX_LINE_BYTES)
     enc, cr = lines.encoding, lines.cr
-    parts: List[bytes] = []   # the bytes of the chunk being gathered, from earlier blocks
+    parts: List[Union[bytes, memoryview]] = []   # the bytes of the chunk being gathered (views: one copy, the join)
     texts: List[str] = []     # and its lines (kept with keep_lines, up to _KEPT_LINES of them)
     keeping = keep_lines
     held_lines = 0            # how many lines it holds
@@ -565,7 +565,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
         line = 0              # the number in the block of the line starting there
         for at in cuts:
             k = data.count(b"\n", done, at)
-            parts.append(data[done:at])
+            parts.append(memoryview(data)[done:at])
             if keeping:
                 texts.extend(block.lines[line:line + k])
             line += k
@@ -576,7 +576,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
             start += len(piece)
             line_offset += held_lines + k
             parts, texts, size, done, held_lines, keeping = [], [], 0, at, 0, keep_lines
-        parts.append(data[done:])
+        parts.append(memoryview(data)[done:])
         if keeping:
             texts.extend(block.lines[line:])
             if len(texts) > _KEPT_LINES:
