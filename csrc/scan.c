@@ -3,6 +3,7 @@
  *
  * long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comment,
  *                         size_t *starts, size_t cap);
+ * int xq_utf8_plain(const char *data, size_t len);
  *
  * The byte form of xiangqi.pgn.game_starts, for the validation chunker, which
  * cuts big files into pieces where a game surely begins.  It walks the text
@@ -195,4 +196,48 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
 done:
     *in_comment = comment;
     return (long)found;
+}
+
+/* Strict UTF-8 as Python's decoder takes it (shortest forms only, no surrogates U+D800-DFFF, nothing above
+   U+10FFFF), without U+FEFF (EF BB BF), which the readers drop wherever it stands. */
+int xq_utf8_plain(const char *data, size_t len) {
+    if (!data && len) return XQ_E_ARG;
+    const unsigned char *s = (const unsigned char *)data;
+    size_t i = 0;
+    while (i < len) {
+        /* ASCII eight bytes at a time (most of a PGN file, even a Chinese one). */
+        while (i + 8 <= len) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ULL) break;
+            i += 8;
+        }
+        if (i >= len) break;
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n;
+        unsigned char lo = 0x80, hi = 0xBF;  /* the range of the second byte */
+        if (c >= 0xC2 && c <= 0xDF) {
+            n = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 3;
+            if (c == 0xE0) lo = 0xA0;
+            if (c == 0xED) hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 4;
+            if (c == 0xF0) lo = 0x90;
+            if (c == 0xF4) hi = 0x8F;
+        } else {
+            return 0;
+        }
+        if (len - i < n || s[i + 1] < lo || s[i + 1] > hi) return 0;
+        for (size_t k = 2; k < n; k++)
+            if ((s[i + k] & 0xC0) != 0x80) return 0;
+        if (c == 0xEF && s[i + 1] == 0xBB && s[i + 2] == 0xBF) return 0;
+        i += n;
+    }
+    return 1;
 }

@@ -30,6 +30,13 @@ extern "C" {
    `cap` starts), XQ_E_ARG for bad arguments. */
 long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comment, size_t *starts, size_t cap);
 
+/* 1 when data[0..len) is strict UTF-8 (what Python's decoder accepts with
+   errors="strict": shortest forms, no surrogates, nothing above U+10FFFF)
+   and holds no U+FEFF (a byte order mark, which the readers drop wherever
+   it stands), else 0; XQ_E_ARG for bad arguments.  Lets a chunker know a
+   block decodes as it is (for xq_pgn_game_starts) without decoding it. */
+int xq_utf8_plain(const char *data, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

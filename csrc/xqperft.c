@@ -158,7 +158,8 @@ static int exercise_history(const xq_pos *start) {
     return 0;
 }
 
-/* xq_pgn_game_starts on a mutated piece of PGN text, in both encodings: offsets in range and increasing. */
+/* xq_pgn_game_starts on a mutated piece of PGN text, in both encodings: offsets in range and increasing; and
+   xq_utf8_plain on it (0 or 1; under ASan, no read past the end). */
 static int fuzz_scan(void) {
     static const char base[] = "[Event \"a\"]\n\n1. h2e2 {c} h9g7 *\n\n[Site \"\xb0{\"]\n\n1. \xe7\x82\xae ; x\n *\n";
     static const char marks[] = "{};[]\"\n\n \t\r%\x81\xb0\xe7";
@@ -170,6 +171,8 @@ static int fuzz_scan(void) {
         buf[at] = (rnd() & 1) ? (char)(rnd() & 0xFF) : marks[rnd() % (sizeof marks - 1)];
     }
     if (rnd() & 1) len = (size_t)(rnd() % (len + 1));
+    int plain = xq_utf8_plain(buf, len);
+    if (plain != 0 && plain != 1) return 1;
     size_t starts[16];
     for (int enc = XQ_SCAN_UTF8; enc <= XQ_SCAN_DOUBLE_BYTE; enc++) {
         int comment = (int)(rnd() & 1);

@@ -136,3 +136,44 @@ def test_other_encodings_and_undecided_text_are_left_to_python() -> None:
     assert pgn.game_starts_in_bytes(b'1. h2e2\n\n[Event x]\n', "utf-8") == ([], False)  # not plain: left out
     assert pgn.game_starts_in_bytes(b'1. h2e2 {\n\n[Event "x"]\n', "utf-8") == ([], True)
     assert pgn.game_starts_in_bytes(b'1. h2e2 ; {\n\n[Event "x"]\n', "utf-8") == ([13], False)
+
+
+def test_utf8_plain_is_what_the_decoder_takes_whole() -> None:
+    """xq_utf8_plain (the chunker's test that a block decodes as it is) agrees with Python's strict UTF-8
+    decoder and its U+FEFF check: on every code point (surrogates too), alone and after ASCII, and on
+    random byte strings of lead, continuation and invalid bytes."""
+    from xiangqi._encoding import _strict_utf8
+
+    def python(data: bytes) -> bool:
+        try:
+            return "\ufeff" not in data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+
+    for cp in range(0x110000):
+        b = chr(cp).encode("utf-8", "surrogatepass")
+        assert _strict_utf8(b) == python(b) and _strict_utf8(b"[Event x]" + b) == python(b), hex(cp)
+    rnd = random.Random(5)
+    pieces = [b"a", b"\n", b"\x80", b"\xbf", b"\xbb", b"\xc0", b"\xc1", b"\xc2", b"\xdf", b"\xe0", b"\xed", b"\xef",
+              b"\xf0", b"\xf4", b"\xf5", b"\xff", b"\x8f", b"\x90", b"\x9f", b"\xa0", "炮".encode(), "😀".encode(),
+              b"\xef\xbb\xbf", b"12345678"]
+    for _ in range(100_000):
+        data = b"".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 12)))
+        assert _strict_utf8(data) == python(data), data
+
+
+def test_lazy_blocks_read_as_decoded_ones() -> None:
+    """TextLines(lazy=True) (strict UTF-8 blocks decoded when first asked) gives the same blocks as decoding
+    each when read: text, lines, strictness, on clean, damaged, BOM'd and cut text."""
+    import io
+
+    from xiangqi._encoding import TextLines
+
+    game = '[Event "炮"]\n\n1. 炮二平五 马８进７ *\n\n'.encode()
+    inputs = [game * 500, game * 200 + b"\xff\xfe" + game * 200, game * 100 + b"\xef\xbb\xbf" + game * 300,
+              game * 300 + "炮".encode()[:2] + b"\n" + game, b"x" * 300_000 + b"\n" + game * 10]
+    for data in inputs:
+        def blocks(lazy: bool) -> List[Tuple[int, int, bytes, bool, str, List[str]]]:
+            tl = TextLines(io.BytesIO(data).read, block_size=4096, max_line=100_000, lazy=lazy)
+            return [(b.offset, b.line, b.data, b.strict, b.text, b.lines) for b in tl.blocks()]
+        assert blocks(True) == blocks(False)

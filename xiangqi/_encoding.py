@@ -254,7 +254,8 @@ MAX_LINE_BYTES = 1 << 20
 class TextBlock:
     """Whole lines of a byte stream: ``data`` (bytes, from byte ``offset`` of the stream), ``lines`` (the
     decoded lines, without ``\\n``), ``line`` (the 0-based number of the first of them in the stream) and
-    ``strict`` (the lines are ``data`` decoded strictly in one piece, nothing replaced or dropped)."""
+    ``strict`` (the lines are ``data`` decoded strictly in one piece, nothing replaced or dropped; a strict
+    UTF-8 block may be decoded only when its text or lines are first asked for)."""
 
     __slots__ = ("offset", "line", "data", "_lines", "strict", "_text", "_count")
 
@@ -272,8 +273,7 @@ class TextBlock:
     def lines(self) -> List[str]:
         """The decoded lines, without ``\\n``."""
         if self._lines is None:
-            assert self._text is not None
-            self._lines = self._text.split("\n")
+            self._lines = self.text.split("\n")
         return self._lines
 
     @property
@@ -289,7 +289,11 @@ class TextBlock:
     def text(self) -> str:
         """The lines joined by ``\\n`` (without a last one)."""
         if self._text is None:
-            self._text = "\n".join(self.lines)
+            if self._lines is None:   # strict UTF-8, not decoded when read (TextLines with lazy=True)
+                data = self.data
+                self._text = (data[:-1] if data.endswith(b"\n") else data).decode("utf-8")
+            else:
+                self._text = "\n".join(self._lines)
         return self._text
 
     def byte_offset(self, k: int) -> int:
@@ -297,6 +301,24 @@ class TextBlock:
         if k <= 0:
             return self.offset
         return self.offset + sum(len(part) + 1 for part in self.data.split(b"\n", k)[:k])
+
+
+def _load_utf8_plain() -> "Optional[Callable[[bytes, int], int]]":
+    try:
+        from xiangqi._ffi import lib
+    except ImportError:  # pragma: no cover - no compiled core
+        return None
+    return getattr(lib, "xq_utf8_plain", None)
+
+
+_UTF8_PLAIN = _load_utf8_plain()
+
+
+def _strict_utf8(data: bytes) -> bool:
+    """Whether ``data`` decodes as UTF-8 strictly and holds no U+FEFF (what :meth:`LineDecoder.decode_text`
+    takes whole), found by the C core without decoding it."""
+    assert _UTF8_PLAIN is not None
+    return _UTF8_PLAIN(data, len(data)) == 1
 
 
 def _has_line_over(data: bytes, limit: int) -> bool:
@@ -333,8 +355,11 @@ class TextLines:
 
     def __init__(self, read: "Callable[[int], bytes]", encoding: Optional[str] = None,
                  block_size: int = BLOCK_BYTES, *, cr: Optional[bool] = None,
-                 max_line: int = MAX_LINE_BYTES) -> None:
+                 max_line: int = MAX_LINE_BYTES, lazy: bool = False) -> None:
         self._read = read
+        # Blocks that are strict UTF-8 (known by the C core without decoding them) are decoded only when their
+        # text is asked for: a chunker that reads only the bytes never pays for it.
+        self._lazy = lazy
         self.max_line = max_line
         #: The 1-based numbers of the lines cut at :attr:`max_line` bytes, as they are read.
         self.long_lines: List[int] = []
@@ -365,6 +390,7 @@ class TextLines:
                 yield TextBlock(0, 0, data, lines)
             return
         cr, decode = self.cr, self.decoder.decode_lines
+        lazy = self._lazy and self.encoding == "utf-8" and _UTF8_PLAIN is not None
         carry: List[Union[bytes, memoryview]] = []   # an unfinished line's bytes
         held = 0                  # their length
         skipped = -1              # within a line cut at max_line: the bytes of it skipped so far (else -1)
@@ -428,14 +454,14 @@ class TextLines:
                 data = block[:k]
             carry = [block[k:]] if k < len(block) else []
             held = len(block) - k
-            block_lines, strict, joined = self.decoder.decode_text(data)
             size = len(data)
             # A line over max_line that lies within this block is cut too (the usual block is not split again).
             if size > self.max_line and _has_line_over(data, self.max_line):
                 data = self._cut_within(data, line)
-                if len(data) < size:
-                    block_lines, strict, joined = self.decoder.decode_text(data)
-            text_block = TextBlock(offset, line, data, block_lines, strict, joined)
+            if lazy and _strict_utf8(data):
+                text_block = TextBlock(offset, line, data, None, True)
+            else:
+                text_block = TextBlock(offset, line, data, *self.decoder.decode_text(data))
             yield text_block
             offset += size
             line += text_block.line_count

@@ -527,7 +527,8 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
     """Cut a PGN file into chunks of about ``chunk_bytes`` where the PGN reader surely begins a game
     (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
     the whole file."""
-    lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16), max_line=pgn.MAX_LINE_BYTES)
+    lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16), max_line=pgn.MAX_LINE_BYTES,
+                      lazy=not keep_lines)   # the workers decode the chunks: here only the C scan reads them
     enc, cr = lines.encoding, lines.cr
     parts: List[Union[bytes, memoryview]] = []   # the bytes of the chunk being gathered (views: one copy, the join)
     texts: List[str] = []     # and its lines (kept with keep_lines, up to _KEPT_LINES of them)
