@@ -38,12 +38,10 @@ from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.game import Game, GameError, GameNode, start_board
 from xiangqi.source import text_lines
-from xiangqi.xqf import PIECE_ORDER, piece_slots
+from xiangqi.xqf import PIECE_ORDER, piece_slots, slots_board_fen
 
 __all__ = ["read_dhtmlxq", "read_games", "write_dhtmlxq", "parse_tags", "PIECE_ORDER", "TAG_MAP"]
 
-#: ``binit`` uses XQF's 32 piece slots (:data:`xiangqi.xqf.PIECE_ORDER`); FEN letters by piece type.
-_LETTERS = "?pabncrk"
 
 #: DhtmlXQ tags copied to PGN headers, and their PGN names.
 TAG_MAP = {
@@ -118,29 +116,11 @@ def _binit_board(binit: str) -> Tuple[str, List[Optional[int]]]:
     if len(digits) != 64 or not digits.isdigit() or not digits.isascii():
         raise InvalidFenError(f"invalid DhtmlXQ binit {binit!r}: expected 64 digits (32 squares xy, 99 = absent)",
                               fen=binit)
-    cells = [""] * 90
     squares: List[Optional[int]] = []
     for slot in range(32):
         x, y = int(digits[2 * slot]), int(digits[2 * slot + 1])
-        if x > 8:
-            squares.append(None)
-            continue
-        sq = _square(x, y)
-        letter = _LETTERS[PIECE_ORDER[slot % 16]]
-        cells[sq] = letter.upper() if slot < 16 else letter
-        squares.append(sq)
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for file in range(9):
-            c = cells[rank * 9 + file]
-            if c:
-                row += (str(empty) if empty else "") + c
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows), squares
+        squares.append(_square(x, y) if x <= 8 else None)
+    return slots_board_fen(squares), squares
 
 
 def _moves(digits: str) -> Tuple[List[Tuple[str, Optional[Move]]], str]:

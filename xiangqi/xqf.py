@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import IO, Any, Dict, List, Optional, Tuple, Union
+from typing import IO, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from xiangqi.core import (
     ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, SQUARE_NAMES, STARTING_FEN, Move, same_square_message,
@@ -35,7 +35,8 @@ from xiangqi.core import (
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
 from xiangqi.game import Game, GameError, GameNode, start_board
 
-__all__ = ["read_xqf", "write_xqf", "XqfHeader", "decode_header", "PIECE_ORDER", "HEADER_STRINGS", "piece_slots"]
+__all__ = ["read_xqf", "write_xqf", "XqfHeader", "decode_header", "PIECE_ORDER", "HEADER_STRINGS", "piece_slots",
+           "slots_board_fen"]
 
 #: Piece types of the 16 slots of each side, in the file's fixed order (R N B A K A B N R C C P P P P P).
 PIECE_ORDER = (ROOK, HORSE, ELEPHANT, ADVISOR, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, CANNON,
@@ -94,25 +95,7 @@ class XqfHeader:
         >>> decode_header(write_xqf(_demo())).board_fen()
         'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR'
         """
-        cells: List[str] = [""] * 90
-        for slot, sq in enumerate(self.squares):
-            if sq is not None:
-                letter = _FEN_LETTERS[PIECE_ORDER[slot % 16]]
-                cells[sq] = letter.upper() if slot < 16 else letter
-        rows = []
-        for rank in range(9, -1, -1):
-            row, empty = "", 0
-            for file in range(9):
-                c = cells[rank * 9 + file]
-                if c:
-                    if empty:
-                        row += str(empty)
-                        empty = 0
-                    row += c
-                else:
-                    empty += 1
-            rows.append(row + (str(empty) if empty else ""))
-        return "/".join(rows)
+        return slots_board_fen(self.squares)
 
 
 def _xy_square(v: int) -> Optional[int]:
@@ -372,6 +355,32 @@ def _drop_standard_fen(game: Game) -> None:
 # ---------------------------------------------------------------------------------------------------------------
 # Writing (version 0x0A, unscrambled)
 # ---------------------------------------------------------------------------------------------------------------
+
+def slots_board_fen(squares: Sequence[Optional[int]]) -> str:
+    """The board part of the FEN of the 32 piece slots' squares (:func:`piece_slots`' layout; ``None``: no
+    such piece; a later slot on the same square hides an earlier one).
+
+    >>> slots_board_fen([0] + [None] * 19 + [84] + [None] * 11)
+    '3k5/9/9/9/9/9/9/9/9/R8'
+    """
+    cells: List[str] = [""] * 90
+    for slot, sq in enumerate(squares):
+        if sq is not None:
+            letter = _FEN_LETTERS[PIECE_ORDER[slot % 16]]
+            cells[sq] = letter.upper() if slot < 16 else letter
+    rows = []
+    for rank in range(9, -1, -1):
+        row, empty = "", 0
+        for file in range(9):
+            c = cells[rank * 9 + file]
+            if c:
+                row += (str(empty) if empty else "") + c
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
 
 def piece_slots(board: Any) -> Optional[List[Optional[int]]]:
     """The square of each of the 32 piece slots XQF and DhtmlXQ share (``None``: no such piece).
