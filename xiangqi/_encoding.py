@@ -296,12 +296,6 @@ class TextBlock:
                 self._text = "\n".join(self._lines)
         return self._text
 
-    def byte_offset(self, k: int) -> int:
-        """The stream offset of the start of this block's line ``k`` (0-based within the block)."""
-        if k <= 0:
-            return self.offset
-        return self.offset + sum(len(part) + 1 for part in self.data.split(b"\n", k)[:k])
-
 
 def _load_utf8_plain() -> "Optional[Callable[[bytes, int], int]]":
     try:

@@ -15,7 +15,7 @@ Everything here is pure Python and uses the same integers as the C core:
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Optional, Union
+from typing import Iterable, Iterator, Union
 
 from xiangqi.errors import InvalidMoveError
 
@@ -648,7 +648,3 @@ class SquareSet:
         for r in range(9, -1, -1):
             rows.append(" ".join("1" if self.mask >> (r * 9 + f) & 1 else "." for f in range(9)))
         return "\n".join(rows)
-
-
-def _optional_piece(code: int) -> Optional[Piece]:
-    return Piece.from_code(code) if code else None
