@@ -401,6 +401,44 @@ def test_a_fifo_input_reads_like_a_file(games: Path, tmp_path: Path) -> None:
         assert (code, _same_but_source(out, str(fifo), games)) == expected[name], name
 
 
+def test_validate_reads_a_stream_as_it_comes_without_a_copy(tmp_path: Path) -> None:
+    """validate reports the first games of a pipe while the rest is still to come (an endless stream was
+    copied whole to a temporary file before any game was read), and writes no temporary file."""
+    game = '[Event "{}"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n\n'
+    first = "".join(game.format(i) for i in range(20_000)).encode()   # about 900 KB: several chunks
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(scratch))
+    proc = subprocess.Popen(XQ + ["validate", "-q", "/dev/stdin", "--report", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin, seen = proc.stdin, threading.Event()
+
+    def feed() -> None:   # from a thread: the reports fill their pipe while the games are still written
+        stdin.write(first)
+        stdin.flush()
+        if seen.wait(TIMEOUT):
+            stdin.write(game.format("last").encode())
+        stdin.close()
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        line = proc.stdout.readline()          # a report before the stream ends
+        assert not seen.is_set() and writer.is_alive()
+        assert json.loads(line)["ok"] is True and json.loads(line)["source"] == "/dev/stdin"
+        assert list(scratch.iterdir()) == []
+        seen.set()
+        rest = proc.stdout.read().decode().splitlines()
+        assert proc.wait(TIMEOUT) == 0
+    finally:
+        seen.set()
+        proc.kill()
+        writer.join(TIMEOUT)
+    assert len(rest) + 1 == 20_001 and all(json.loads(r)["ok"] for r in rest)
+    assert list(scratch.iterdir()) == []
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Usage errors and Ctrl-C
 # ---------------------------------------------------------------------------------------------------------------

@@ -5,10 +5,12 @@
   write into :class:`OutputError`. Input errors stay ``OSError``, so a
   command never blames its input for a full disk or a closed pipe, and
   :func:`xiangqi.cli.main` reports every output failure the same way.
-* Input: :func:`regular_input` gives the commands a regular file to read
-  for any input they are given: a pipe, a FIFO or a device (``/dev/stdin``)
-  is copied to a temporary file first, so that every reader (which may
-  seek, sniff and reopen) sees the same bytes once.
+* Input: ``validate`` reads a stream (a pipe, a FIFO, ``/dev/stdin``) as it
+  comes (:class:`xiangqi.source.ByteSource`); for ``convert``, ``judge``
+  and ``validate --html`` (which reads its problem games again)
+  :func:`regular_input` gives a regular file to read: a stream is copied to
+  a temporary file first, so that their readers (which may seek, sniff and
+  reopen) see the same bytes once.
 * Files: :func:`same_file` compares files, not path strings (hard links,
   symbolic links, bind mounts).
 """
@@ -18,11 +20,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
 import stat
 import tempfile
 from pathlib import Path
 from typing import IO, Iterable, Iterator, Optional, TextIO, cast
+
+from xiangqi.source import poll_reader
 
 __all__ = ["OutputError", "guard", "writing", "reason", "input_problem", "regular_input", "same_file", "is_regular"]
 
@@ -157,28 +160,12 @@ def input_problem(path: str) -> Optional[str]:
     return None
 
 
-#: How long a read of a stream waits for input before the interpreter looks again for a Ctrl-C.
-_POLL_MS = 200
-
-
 def _copy_stream(src: IO[bytes], dst: IO[bytes]) -> None:
-    """Copy the stream ``src`` to ``dst``, interruptible by Ctrl-C at any moment.
-
-    A plain blocking ``read`` is not: a SIGINT that arrives just before the read starts is taken by
-    Python's signal handler, which only flags it, and the read then waits for input that may never come
-    (a FIFO nobody writes to) with the ``KeyboardInterrupt`` still pending. Waiting in ``poll`` with a
-    timeout returns to the interpreter every :data:`_POLL_MS` ms, where the flag is seen."""
-    import select
-
-    if not hasattr(select, "poll"):  # no poll (Windows): the plain copy
-        shutil.copyfileobj(src, dst, 1 << 20)
-        return
-    poller = select.poll()
-    poller.register(src.fileno(), select.POLLIN | select.POLLPRI)
+    """Copy the unbuffered stream ``src`` to ``dst``, interruptible by Ctrl-C at any moment
+    (:func:`xiangqi.source.poll_reader`)."""
+    read = poll_reader(src)
     while True:
-        while not poller.poll(_POLL_MS):
-            pass
-        block = src.read(1 << 20)
+        block = read(1 << 20)
         if not block:
             return
         dst.write(block)

@@ -32,7 +32,9 @@ import collections
 import gzip
 import html
 import json
+import os
 import re
+import stat
 from typing import Dict, Iterable, List, Optional, TextIO, Tuple
 
 from xiangqi import svg
@@ -90,6 +92,8 @@ def _read_details(source: str, games: Iterable[Tuple[int, Optional[int]]]) -> Di
     wanted = dict(games)
     out: Dict[int, _Details] = {}
     try:
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return out   # a stream is read once (opening a FIFO again would wait for a writer)
         with open(source, "rb") as fh:
             head = fh.read(2)
         plain_pgn = head != b"\x1f\x8b" and all(line is not None for line in wanted.values()) and \

@@ -11,6 +11,9 @@ input reads the same everywhere:
   error -- ends the data there: everything before it is returned, and
   :attr:`ByteSource.damage` says what happened. Nothing here raises on
   damaged data; each reader decides how to report it.
+* A path that is a stream (a pipe, a FIFO, ``/dev/stdin``) is read as it
+  comes, never copied whole (:func:`poll_reader`: a Ctrl-C ends the wait for
+  input at any moment); only a regular file's bytes have file offsets.
 * Text lines and the one encoding policy are :mod:`xiangqi._encoding`'s
   (:class:`~xiangqi._encoding.TextLines`): blocks of whole lines with their
   byte offsets, so that a worker process given ``(path, offset, length)``
@@ -21,19 +24,77 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import zlib
 from typing import IO, Any, Callable, Iterator, List, Optional, Union
 
 from xiangqi._encoding import MAX_LINE_BYTES, TextLines
 from xiangqi.errors import InvalidRecordError
 
-__all__ = ["GZIP_MAGIC", "Source", "ByteSource", "Gunzip", "is_text_handle", "text_lines"]
+__all__ = ["GZIP_MAGIC", "Source", "ByteSource", "Gunzip", "is_text_handle", "text_lines", "poll_reader"]
 
 #: The first two bytes of a gzip member.
 GZIP_MAGIC = b"\x1f\x8b"
 
 #: What the readers accept: a path, ``bytes``, or an open text or binary file.
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[str], IO[bytes]]
+
+
+#: How long a read of a stream waits for input before the interpreter looks again for a Ctrl-C.
+POLL_MS = 200
+
+
+def poll_reader(raw: IO[bytes]) -> Callable[[int], bytes]:
+    """A ``read(n)`` of the unbuffered stream ``raw`` (a pipe, a FIFO, a terminal) that gives ``n`` bytes
+    (fewer only at the end) and can be interrupted by Ctrl-C at any moment.
+
+    A plain blocking ``read`` cannot: a SIGINT that arrives just before the
+    read starts is taken by Python's signal handler, which only flags it,
+    and the read then waits for input that may never come (a FIFO nobody
+    writes to) with the ``KeyboardInterrupt`` still pending. Waiting in
+    ``poll`` with a timeout returns to the interpreter every
+    :data:`POLL_MS` ms, where the flag is seen. Without ``poll`` (Windows)
+    the reads are plain ones.
+
+    >>> import os
+    >>> r, w = os.pipe()
+    >>> _ = os.write(w, b"[Event"); os.close(w)
+    >>> with open(r, "rb", buffering=0) as raw:
+    ...     read = poll_reader(raw)
+    ...     read(4), read(100), read(1)
+    (b'[Eve', b'nt', b'')
+
+    Raises:
+        * :exc:`OSError` from the reads.
+    """
+    import select
+
+    if not hasattr(select, "poll"):  # pragma: no cover - Windows
+        def plain(n: int) -> bytes:
+            parts: List[bytes] = []
+            while n > 0:
+                piece = raw.read(n)
+                if not piece:
+                    break
+                parts.append(piece)
+                n -= len(piece)
+            return b"".join(parts)
+        return plain
+    poller = select.poll()
+    poller.register(raw.fileno(), select.POLLIN | select.POLLPRI)
+
+    def read(n: int) -> bytes:
+        parts: List[bytes] = []
+        while n > 0:
+            while not poller.poll(POLL_MS):
+                pass
+            piece = raw.read(n)   # unbuffered: what the stream has, at most n bytes
+            if not piece:
+                break
+            parts.append(piece)
+            n -= len(piece)
+        return b"".join(parts)
+    return read
 
 
 def is_text_handle(handle: object) -> bool:
@@ -149,21 +210,27 @@ class ByteSource:
     def __init__(self, source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]) -> None:
         self._owned: Optional[IO[bytes]] = None
         handle: Any
+        #: Whether the source is a regular file (a path): only then are its bytes at file offsets to read again.
+        self.regular = False
+        self._stream_read: Optional[Callable[[int], bytes]] = None
         if isinstance(source, (bytes, bytearray, memoryview)):
             handle = io.BytesIO(bytes(source))
         elif isinstance(source, (str, os.PathLike)):
             handle = self._owned = open(source, "rb")
+            self.regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+            if not self.regular:   # a stream: read as it comes, unbuffered, through poll
+                self._stream_read = poll_reader(handle.raw)
         else:
             handle = source
         self._handle = handle
-        self._head = self._raw_read(2)
-        #: Whether the data is gzip-compressed.
-        self.gzipped = self._head == GZIP_MAGIC
-        self._gz = Gunzip(self._raw_after_head) if self.gzipped else None
         #: Why the data ended early (damaged compression or a read error), or ``None``.
         self.damage: Optional[str] = None
         #: The :class:`OSError` that ended the data, when it was a read error rather than damaged data.
         self.read_error: Optional[OSError] = None
+        self._head = self._raw_read(2)
+        #: Whether the data is gzip-compressed.
+        self.gzipped = self._head == GZIP_MAGIC
+        self._gz = Gunzip(self._raw_after_head) if self.gzipped else None
         self._peeked = b""
 
     @property
@@ -178,11 +245,11 @@ class ByteSource:
         ...     src.plain, packed.plain
         (True, False)
         """
-        return self._owned is not None and not self.gzipped and self.damage is None
+        return self.regular and not self.gzipped and self.damage is None
 
     def _raw_read(self, n: int) -> bytes:
         try:
-            data = self._handle.read(n)
+            data = self._handle.read(n) if self._stream_read is None else self._stream_read(n)
         except OSError as exc:
             self.damage = f"read error: {_error_text(exc)}"
             self.read_error = exc

@@ -483,7 +483,12 @@ def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: int, keep_lines: b
                         file_number=number), None, None
             continue
         try:
-            kind = formats.detect_path(path) if fmt == "auto" else fmt
+            if fmt != "auto":
+                kind = fmt
+            elif src.regular:
+                kind = formats.detect_path(path)
+            else:   # a stream is read once: its format by its name and first bytes
+                kind = formats.detect(path, src.peek(formats.SNIFF_BYTES))
             if kind != "pgn":
                 data = src.read_all()
                 enc = None if kind == "xqf" else detect_encoding(data[:_SNIFF])
@@ -1655,10 +1660,11 @@ def validate_main(argv: Sequence[str]) -> int:
     with contextlib.ExitStack() as inputs_stack:
         if html_stream is not None:
             inputs_stack.callback(html_stream.close)
-        # Streams (a pipe, a FIFO, /dev/stdin) are read once into temporary files, which the chunk readers
-        # can seek and reopen; their reports still name the stream.
+        # Streams (a pipe, a FIFO, /dev/stdin) are read as they come, once: a stream of any length costs no
+        # more memory than a file of its games, and no disk. The HTML report reads its problem games again
+        # (to draw them), so for it a stream is first copied to a temporary file; its reports name the stream.
         names: Dict[str, str] = {}
-        for i, f in enumerate(files):
+        for i, f in enumerate(files if html_report is not None else ()):
             try:
                 regular = inputs_stack.enter_context(regular_input(f))
             except OSError as exc:
