@@ -69,25 +69,16 @@ def poll_reader(raw: IO[bytes]) -> Callable[[int], bytes]:
     """
     import select
 
-    if not hasattr(select, "poll"):  # pragma: no cover - Windows
-        def plain(n: int) -> bytes:
-            parts: List[bytes] = []
-            while n > 0:
-                piece = raw.read(n)
-                if not piece:
-                    break
-                parts.append(piece)
-                n -= len(piece)
-            return b"".join(parts)
-        return plain
-    poller = select.poll()
-    poller.register(raw.fileno(), select.POLLIN | select.POLLPRI)
+    poller = select.poll() if hasattr(select, "poll") else None   # no poll on Windows
+    if poller is not None:
+        poller.register(raw.fileno(), select.POLLIN | select.POLLPRI)
 
     def read(n: int) -> bytes:
         parts: List[bytes] = []
         while n > 0:
-            while not poller.poll(POLL_MS):
-                pass
+            if poller is not None:
+                while not poller.poll(POLL_MS):
+                    pass
             piece = raw.read(n)   # unbuffered: what the stream has, at most n bytes
             if not piece:
                 break
