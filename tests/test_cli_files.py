@@ -439,6 +439,77 @@ def test_validate_reads_a_stream_as_it_comes_without_a_copy(tmp_path: Path) -> N
     assert list(scratch.iterdir()) == []
 
 
+def test_streams_size_the_pool_and_tell_pages_and_draw_html_like_files(tmp_path: Path) -> None:
+    """A stream has no size: it counts as a big input (a pool for --jobs, not one process); a page named .html
+    holding its DhtmlXQ block after the first 64 KiB reads as DhtmlXQ, and --html draws a stream's problem
+    games with their players, as for files."""
+    from xiangqi import validate as V
+
+    fifo = tmp_path / "page.html"
+    os.mkfifo(fifo)
+    assert V._input_bytes([str(fifo)]) == V._STREAM_BYTES and V._workers([str(fifo)], 2) == 2
+    page = ("<p>filler</p>\n" * 5000 + "[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]\n").encode()
+    bad = '[Red "甲"]\n[Black "乙"]\n\n1. h2e2 h9g7 2. h2h9 *\n\n'.encode()
+    for path, data, args in ((fifo, page, []), (tmp_path / "bad.pgn", bad, ["--html", str(tmp_path / "r.html")])):
+        if path.suffix == ".pgn":
+            os.mkfifo(path)
+
+        def feed(path: Path = path, data: bytes = data) -> None:
+            with open(path, "wb") as fh:
+                fh.write(data)
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        code, out, err = _run(["validate", "-q", str(path), "--report", "-"] + args)
+        writer.join(TIMEOUT)
+        report = json.loads(out.splitlines()[0])
+        assert "Traceback" not in err and report["source"] == str(path)
+        if path == fifo:
+            assert code == 0 and report["ok"] and report["plies"] == 2
+        else:
+            assert code == 1 and not report["ok"]
+            html = (tmp_path / "r.html").read_text(encoding="utf-8")
+            assert "甲" in html and "乙" in html
+
+
+def test_a_stream_read_asks_for_whole_blocks_and_its_end_stays() -> None:
+    """TextLines asks for its block size each time (it asked for as few bytes as the last block held: 1.6 M
+    reads of 3 bytes after a short line and a long one); a stream's end, once read, stays (a terminal's
+    Ctrl-D ends one read only)."""
+    import io
+
+    from xiangqi._encoding import TextLines
+    from xiangqi.source import poll_reader
+
+    data = io.BytesIO(b"ab\n" + b"y" * 5_000_000)
+    sizes: List[int] = []
+
+    def read(n: int) -> bytes:
+        sizes.append(n)
+        return data.read(n)
+
+    assert sum(1 for _ in TextLines(read, max_line=1 << 20)) == 2 and len(sizes) < 40
+    r, w = os.pipe()
+    os.write(w, b"x")   # poll sees input; the reads below are scripted
+
+    class Terminal:
+        def __init__(self) -> None:
+            self.script = [b"[Event", b"", b"more after Ctrl-D"]
+
+        def fileno(self) -> int:
+            return r
+
+        def read(self, n: int) -> bytes:
+            return self.script.pop(0)
+
+    try:
+        reader = poll_reader(Terminal())  # type: ignore[arg-type]
+        assert (reader(100), reader(100), reader(1)) == (b"[Event", b"", b"")
+    finally:
+        os.close(r)
+        os.close(w)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Usage errors and Ctrl-C
 # ---------------------------------------------------------------------------------------------------------------

@@ -633,7 +633,7 @@ def test_a_huge_game_keeps_its_limit_and_the_games_after_it_are_read(tmp_path: P
     assert count == 5 and peak < 12 * pgn.MAX_GAME_CHARS + 4 * (1 << 20), peak   # 36 MB of text read
 
 
-def test_a_game_of_millions_of_blank_lines_costs_memory_in_proportion_to_the_limit(tmp_path: Path) -> None:
+def test_a_game_of_many_blank_lines_costs_memory_in_proportion_to_the_limit(tmp_path: Path) -> None:
     """Blank lines count towards MAX_GAME_CHARS (each line with its line end): a game of 400,000 blank
     lines in a .gz of a few KB is cut at the limit, the game after it is read, and neither reader holds a
     list of its lines (a fuzzing find: 300 MB for read_games, 800 MB for validate, on 6 MB of newlines)."""
@@ -644,7 +644,7 @@ def test_a_game_of_millions_of_blank_lines_costs_memory_in_proportion_to_the_lim
     assert len(data) < 10_000
     games, reports = _agree(tmp_path, data, "blank.pgn.gz")
     assert [g.headers["Event"] for g in games] == ["after", "blank", "after"] and reports[2].ok
-    _limit_error(games[1], reports[1], f"longer than {pgn.MAX_GAME_CHARS} characters", 
+    _limit_error(games[1], reports[1], f"longer than {pgn.MAX_GAME_CHARS} characters",
                  # lines 5, 7, 8 and 200,009 hold 16, 13, 101 and 101 characters, each blank line 1
                  8 + 1 + (pgn.MAX_GAME_CHARS - 16 - 13 - 101 - 101) + 1)
     path = tmp_path / "blank.pgn.gz"

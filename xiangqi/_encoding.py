@@ -448,16 +448,16 @@ class TextLines:
                 data = block[:k]
             carry = [block[k:]] if k < len(block) else []
             held = len(block) - k
-            size = len(data)
+            used = len(data)   # the stream's bytes this block takes (its data may be cut shorter below)
             # A line over max_line that lies within this block is cut too (the usual block is not split again).
-            if size > self.max_line and _has_line_over(data, self.max_line):
+            if used > self.max_line and _has_line_over(data, self.max_line):
                 data = self._cut_within(data, line)
             if lazy and _strict_utf8(data):
                 text_block = TextBlock(offset, line, data, None, True)
             else:
                 text_block = TextBlock(offset, line, data, *self.decoder.decode_text(data))
             yield text_block
-            offset += size
+            offset += used
             line += text_block.line_count
             block = read(size)
 

@@ -26,7 +26,7 @@ from xiangqi.game import Game
 from xiangqi.source import ByteSource
 
 __all__ = ["Format", "FORMATS", "SNIFFED_SUFFIXES", "SNIFF_BYTES", "format_of", "detect", "detect_path",
-           "is_game_file", "read"]
+           "sniffs_whole", "is_game_file", "read"]
 
 #: What a reader takes: a path or the file's bytes.
 Input = Union[str, "os.PathLike[str]", bytes]
@@ -142,6 +142,17 @@ def _holds_dhtmlxq(src: ByteSource) -> bool:
         tail = data[-keep:]
 
 
+def sniffs_whole(name: Union[str, "os.PathLike[str]"]) -> bool:
+    """Whether telling the format of a file of this name may take all of its bytes: one of
+    :data:`SNIFFED_SUFFIXES` (optionally ``.gz``), where a DhtmlXQ block may come anywhere
+    (:func:`detect_path`).
+
+    >>> sniffs_whole("page.html"), sniffs_whole("notes.txt.gz"), sniffs_whole("games.pgn")
+    (True, True, False)
+    """
+    return _suffix(os.fspath(name)) in SNIFFED_SUFFIXES
+
+
 def detect_path(path: Union[str, "os.PathLike[str]"]) -> str:
     """The format of a file on disk: :func:`detect` on its first bytes, and for :data:`SNIFFED_SUFFIXES`
     DhtmlXQ when a block comes anywhere in it.
@@ -158,7 +169,7 @@ def detect_path(path: Union[str, "os.PathLike[str]"]) -> str:
     with ByteSource(path) as src:
         head = src.peek(SNIFF_BYTES)
         fmt = detect(path, head)
-        if fmt == "pgn" and _suffix(os.fspath(path)) in SNIFFED_SUFFIXES and _holds_dhtmlxq(src):
+        if fmt == "pgn" and sniffs_whole(path) and _holds_dhtmlxq(src):
             return "dhtmlxq"
         return fmt
 

@@ -83,21 +83,21 @@ _RESULT_ENDINGS = ("1-0", "0-1", "1/2-1/2", "*", "½-½")
 #: its game records an :class:`InvalidRecordError` naming the line, as the first of its errors. ``validate``
 #: reads PGN with the same limit and reports the same error (kind ``parse-error``).
 MAX_LINE_BYTES = 1 << 16
-#: The most characters of one game that are kept: its tag and move-text lines, each line counted with its
-#: line end (so that a run of blank lines counts too). The line that takes a game past it is its last one kept; the game records an
-#: :class:`InvalidRecordError` naming that line, as the first of its errors, and its lines after it, up to
-#: where the next game begins, are read but not kept -- so a game without end costs time in proportion to its
-#: length and memory in proportion to this limit. Counted in decoded characters, so that a game has the same
-#: verdict in every encoding. The games of the project's corpora take at most about 3,000 characters; an
-#: annotated game with long comments rarely reaches 100,000. (``validate`` gives the same verdicts, but its
-#: parent process still holds the text of such a game whole while it cuts the file into pieces.)
+#: The most characters of one game that are kept: its tag and move-text lines, each line counted with its line end (so
+#: that a run of blank lines counts too). The line that takes a game past it is its last one kept; the game records an
+#: :class:`InvalidRecordError` naming that line, as the first of its errors, and its lines after it, up to where the
+#: next game begins, are read but not kept -- so a game without end costs time in proportion to its length and memory
+#: in proportion to this limit. Counted in decoded characters, so that a game has the same verdict in every encoding.
+#: The games of the project's corpora take at most about 3,000 characters; an annotated game with long comments rarely
+#: reaches 100,000. (``validate`` gives the same verdicts, but its parent process still holds the text of such a game
+#: whole while it cuts the file into pieces.)
 MAX_GAME_CHARS = 1 << 18
-#: The longest ``{`` comment, in characters of the lines from the one that opens it (while it is open): a
-#: longer one is an :class:`InvalidRecordError` of its game (at the line where it opens) and is taken as never
-#: closed, so that it cannot swallow the games after it: the splitter reads the lines after the one that takes
-#: it past the limit as move text (a tag line or a new move 1 begins the next game), and no ``}`` further away
-#: than this keeps a tag line after a blank line in the comment (:func:`split_games`). Twice
-#: :data:`MAX_LINE_BYTES`, so that only a comment of many lines reaches it.
+#: The longest ``{`` comment, in characters of the lines (with their line ends) from the one that opens it (while it is
+#: open): a longer one is an :class:`InvalidRecordError` of its game (at the line where it opens) and is taken as never
+#: closed, so that it cannot swallow the games after it: the splitter reads the lines after the one that takes it past
+#: the limit as move text (a tag line or a new move 1 begins the next game), and no ``}`` further away than this keeps
+#: a tag line after a blank line in the comment (:func:`split_games`). Twice :data:`MAX_LINE_BYTES`, so that only a
+#: comment of many lines reaches it.
 MAX_COMMENT_CHARS = 1 << 17
 #: Characters of a game over :data:`MAX_GAME_CHARS` read between two trims of the lines the splitter still
 #: looks at (the last non-blank one and whether a blank one follows).

@@ -182,6 +182,9 @@ class HtmlReport:
             raise ValueError(f"max_boards must be >= 0, not {max_boards}")
         self.max_boards = max_boards
         self.title = title
+        #: Where to read a source's games again to draw them, by the source's name in the reports (the
+        #: temporary copy of a stream, which cannot be read twice; other sources are read where they are).
+        self.copies: Dict[str, str] = {}
         self._rows: List[_Row] = []
 
     def add(self, report: GameReport) -> None:
@@ -209,7 +212,7 @@ class HtmlReport:
             by_source[row.report.source][row.report.index] = row.report.line
         out: Dict[Tuple[str, int], _Details] = {}
         for source, games in by_source.items():
-            for n, d in _read_details(source, games.items()).items():
+            for n, d in _read_details(self.copies.get(source, source), games.items()).items():
                 out[(source, n)] = d
         return out
 

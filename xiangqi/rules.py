@@ -179,6 +179,8 @@ DEFAULT_RULES = "axf"
 #: Every name a rule set goes by (lower case), and the rule set it names: the one table of rule-set names.
 RULE_SET_NAMES: Dict[str, str] = {"axf": "axf", "asian": "axf", "asia": "axf", "cxa": "cxa", "chinese": "cxa",
                                   "china": "cxa"}
+
+
 def rule_set_name(rules: str) -> str:
     """The rule set (``"axf"`` or ``"cxa"``) a name stands for (:data:`RULE_SET_NAMES`, any case).
 

@@ -73,14 +73,18 @@ def poll_reader(raw: IO[bytes]) -> Callable[[int], bytes]:
     if poller is not None:
         poller.register(raw.fileno(), select.POLLIN | select.POLLPRI)
 
+    ended = False   # the end, once seen, stays (a terminal's Ctrl-D ends one read only)
+
     def read(n: int) -> bytes:
+        nonlocal ended
         parts: List[bytes] = []
-        while n > 0:
+        while n > 0 and not ended:
             if poller is not None:
                 while not poller.poll(POLL_MS):
                     pass
             piece = raw.read(n)   # unbuffered: what the stream has, at most n bytes
             if not piece:
+                ended = True
                 break
             parts.append(piece)
             n -= len(piece)

@@ -60,6 +60,7 @@ import json
 import logging
 import os
 import re
+import stat
 import sys
 import threading
 import time
@@ -1260,14 +1261,20 @@ def _pool_chunk_bytes(files: Sequence[str], workers: int, chunk_bytes: int) -> i
     return max(DEFAULT_CHUNK_BYTES, min(_POOL_CHUNK_MAX, _input_bytes(files) // (8 * max(1, workers))))
 
 
+#: What a stream (a pipe, a FIFO, /dev/stdin: its size is not known) counts as when the pool is sized.
+_STREAM_BYTES = 64 * 1024 * 1024
+
+
 def _input_bytes(files: Sequence[str]) -> int:
-    """The size of the input on disk (compressed files counted four times: they expand)."""
+    """The size of the input on disk (compressed files counted four times: they expand; a stream as
+    :data:`_STREAM_BYTES`)."""
     total = 0
     for f in files:
         try:
-            size = os.path.getsize(f)
+            st = os.stat(f)
         except OSError:
             continue
+        size = st.st_size if stat.S_ISREG(st.st_mode) else _STREAM_BYTES
         total += 4 * size if f.lower().endswith(".gz") else size
     return total
 
@@ -1661,10 +1668,14 @@ def validate_main(argv: Sequence[str]) -> int:
         if html_stream is not None:
             inputs_stack.callback(html_stream.close)
         # Streams (a pipe, a FIFO, /dev/stdin) are read as they come, once: a stream of any length costs no
-        # more memory than a file of its games, and no disk. The HTML report reads its problem games again
-        # (to draw them), so for it a stream is first copied to a temporary file; its reports name the stream.
+        # more memory than a file of its games, and no disk. A stream is first copied to a temporary file
+        # where it must be read twice: for the HTML report, which reads its problem games again to draw them,
+        # and under a name whose format may take the whole file to tell (a .txt or .html page may hold a
+        # DhtmlXQ block anywhere). Its reports still name the stream.
         names: Dict[str, str] = {}
-        for i, f in enumerate(files if html_report is not None else ()):
+        for i, f in enumerate(files):
+            if html_report is None and not formats.sniffs_whole(f):
+                continue
             try:
                 regular = inputs_stack.enter_context(regular_input(f))
             except OSError as exc:
@@ -1675,6 +1686,8 @@ def validate_main(argv: Sequence[str]) -> int:
             if regular != f:
                 names[regular] = f
                 files[i] = regular
+                if html_report is not None:
+                    html_report.copies[f] = regular
         return _validate_files(args, inputs, files, names, jobs, report_stream, summary_stream, html_report,
                                html_stream)
 

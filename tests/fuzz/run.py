@@ -160,7 +160,7 @@ def fuzz_target(target: str, seconds: float, *, examples: int = 50, out: Optiona
     (saved as found, then shrunk by hypothesis for at most :data:`SHRINK_S`). Returns statistics: examples, slowest time (s), largest peak (bytes)."""
     stats = {"examples": 0.0, "slowest": 0.0, "peak": 0.0}
     last: List[bytes] = []
-    failed: Dict[bytes, BaseException] = {}   # inputs that failed, and how
+    failed: Dict[bytes, Exception] = {}   # inputs that failed, and how
     shrink_end: List[float] = []              # when shrinking stops (set by the first failure)
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
@@ -176,7 +176,7 @@ def fuzz_target(target: str, seconds: float, *, examples: int = 50, out: Optiona
         last[:] = [data]
         try:
             t, peak = check(target, data)
-        except BaseException as exc:
+        except Exception as exc:   # a finding (not a Ctrl-C)
             if not failed:        # the first failure: saved before any shrinking, which has SHRINK_S
                 _save(out, target, data)
                 shrink_end.append(time.monotonic() + SHRINK_S)
