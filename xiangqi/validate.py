@@ -238,6 +238,14 @@ class ReportWriter:
             self._stream.write(report.to_json() + "\n")
 
 
+def _write_all(reports: Iterable[GameReport], writer: ReportWriter) -> int:
+    n = 0
+    for r in reports:
+        writer.write(r)
+        n += 1
+    return n
+
+
 def write_jsonl(reports: Iterable[GameReport], stream: TextIO) -> int:
     """Write reports as JSON lines; returns how many.
 
@@ -245,12 +253,7 @@ def write_jsonl(reports: Iterable[GameReport], stream: TextIO) -> int:
     >>> write_jsonl(validate(_example_pgn()), out), [json.loads(line)["ok"] for line in out.getvalue().splitlines()]
     (2, [True, False])
     """
-    w = ReportWriter(stream, "jsonl")
-    n = 0
-    for r in reports:
-        w.write(r)
-        n += 1
-    return n
+    return _write_all(reports, ReportWriter(stream, "jsonl"))
 
 
 def write_csv(reports: Iterable[GameReport], stream: TextIO) -> int:
@@ -260,12 +263,7 @@ def write_csv(reports: Iterable[GameReport], stream: TextIO) -> int:
     >>> write_csv(validate(_example_pgn()), out), out.getvalue().splitlines()[0].split(",")[:4]
     (2, ['source', 'index', 'line', 'ok'])
     """
-    w = ReportWriter(stream, "csv")
-    n = 0
-    for r in reports:
-        w.write(r)
-        n += 1
-    return n
+    return _write_all(reports, ReportWriter(stream, "csv"))
 
 
 @dataclasses.dataclass
