@@ -335,6 +335,32 @@ def test_worker_ranges_read_the_lines_the_parent_saw(tmp_path: Path) -> None:
     assert lines == text.split("\n")[:-1]
 
 
+def test_pool_chunks_shrink_towards_the_end_of_the_input(tmp_path: Path) -> None:
+    # Guided self-scheduling: the own pool's chunks hold at most a (4 * workers)-th of what is left, so that
+    # the workers run out of work together; they still hold every byte, at the same offsets, once each.
+    text = "".join(f'[Event "{i}"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n\n' for i in range(60000))
+    path = tmp_path / "g.pgn"
+    path.write_text(text, encoding="utf-8")
+    data = path.read_bytes()
+    pooled = V._pool_chunk_sizes([str(path)], 2, V.DEFAULT_CHUNK_BYTES)
+    assert (pooled.cap, pooled.total, pooled.parts) == (len(data) // 16, len(data), 8)
+    sizes = V._ChunkSizes(1 << 20, len(data), 2)
+    spans = list(V._spans([str(path)], "auto", sizes))
+    lengths = [len(c.data) for c, _ in spans]
+    assert sum(lengths) == len(data) and b"".join(c.data for c, _ in spans) == data
+    assert all(offset == sum(lengths[:i]) for i, (_, offset) in enumerate(spans))
+    assert lengths[0] > len(data) // 8 - 200 and max(lengths[-4:]) < V.DEFAULT_CHUNK_BYTES + 200
+    left = len(data)
+    for n in lengths[:-1]:
+        # A chunk ends at the last game start before its target (the games here are about 90 bytes).
+        assert max(V.DEFAULT_CHUNK_BYTES, left // 8) - 200 < n <= max(V.DEFAULT_CHUNK_BYTES, left // 8)
+        left -= n
+    # A size the caller chose stays the same throughout.
+    fixed = [len(c.data) for c, _ in V._spans([str(path)], "auto", V._pool_chunk_sizes([str(path)], 2, 300_000))]
+    assert all(abs(n - 300_000) < 200 for n in fixed[:-1])
+    assert [r.plies for r in V.validate(str(path), jobs=2)] == [4] * 60000
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Games neither lost, merged nor split by the reader (each case read by read_games and validate alike)
 # ---------------------------------------------------------------------------------------------------------------------

@@ -457,7 +457,26 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
         yield chunk
 
 
-def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[Chunk, Optional[int]]]:
+class _ChunkSizes:
+    """The size of the next PGN chunk: ``chunk_bytes`` throughout, or, given the ``total`` input and the pool's
+    ``workers``, shrinking towards the end of the input (guided self-scheduling: a chunk holds at most a
+    ``4 * workers``-th of what is left, and no less than :data:`DEFAULT_CHUNK_BYTES`), so that the workers
+    run out of work together instead of one finishing a big last chunk while the others wait."""
+
+    def __init__(self, chunk_bytes: int, total: int = 0, workers: int = 0) -> None:
+        self.cap = max(1024, int(chunk_bytes))
+        self.total = total
+        self.parts = 4 * workers
+        self.done = 0  # bytes of the chunks handed out
+
+    def after(self, handed: int) -> int:
+        """The size of the chunk that follows ``handed`` bytes of chunks."""
+        if not self.parts:
+            return self.cap
+        return min(self.cap, max(DEFAULT_CHUNK_BYTES, (self.total - handed) // self.parts))
+
+
+def _spans(files: Sequence[str], fmt: str, chunk_bytes: Union[int, _ChunkSizes]) -> Iterator[Tuple[Chunk, Optional[int]]]:
     """:func:`iter_chunks`'s chunks, each with the file offset of its data where the data is the file's
     own bytes read whole (not gunzipped, no read error), else ``None``."""
     for chunk, offset, _ in _spans_lines(files, fmt, chunk_bytes, keep_lines=False):
@@ -468,12 +487,13 @@ def _spans(files: Sequence[str], fmt: str, chunk_bytes: int) -> Iterator[Tuple[C
 _Span = Tuple[Chunk, Optional[int], Optional[List[str]]]
 
 
-def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: int, keep_lines: bool = True) -> Iterator[_Span]:
+def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: Union[int, _ChunkSizes],
+                 keep_lines: bool = True) -> Iterator[_Span]:
     """:func:`_spans` with each PGN chunk's decoded lines (read once where the chunk is checked here; not
     split at all without ``keep_lines``, when workers read the chunks)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    chunk_bytes = max(1024, int(chunk_bytes))
+    sizes = chunk_bytes if isinstance(chunk_bytes, _ChunkSizes) else _ChunkSizes(chunk_bytes)
     for number, path in enumerate(files):
         try:
             src = ByteSource(path)
@@ -494,7 +514,7 @@ def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: int, keep_lines: b
                 yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), src.damage is not None,
                             src.damage if not data else None, number), 0 if src.plain else None, None
                 continue
-            yield from _pgn_chunks(path, src, chunk_bytes, number, keep_lines)
+            yield from _pgn_chunks(path, src, sizes, number, keep_lines)
         finally:
             src.close()
 
@@ -527,11 +547,12 @@ def _block_starts(block: TextBlock, encoding: str, in_comment: bool) -> Tuple[Li
 _KEPT_LINES = 1 << 18
 
 
-def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_lines: bool) -> Iterator[_Span]:
-    """Cut a PGN file into chunks of about ``chunk_bytes`` where the PGN reader surely begins a game
+def _pgn_chunks(path: str, src: ByteSource, sizes: _ChunkSizes, number: int, keep_lines: bool) -> Iterator[_Span]:
+    """Cut a PGN file into chunks of about the size ``sizes`` asks for where the PGN reader surely begins a game
     (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
     the whole file."""
-    lines = TextLines(src.read, block_size=max(chunk_bytes, 1 << 16), max_line=pgn.MAX_LINE_BYTES,
+    chunk_bytes = sizes.after(sizes.done)
+    lines = TextLines(src.read, block_size=max(sizes.cap, 1 << 16), max_line=pgn.MAX_LINE_BYTES,
                       lazy=not keep_lines)   # the workers decode the chunks: here only the C scan reads them
     enc, cr = lines.encoding, lines.cr
     parts: List[Union[bytes, memoryview]] = []   # the bytes of the chunk being gathered (views: one copy, the join)
@@ -555,17 +576,21 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
         cuts: List[int] = []
         done = 0
         held = -1
+        handed = sizes.done   # the bytes of the chunks before the next cut
         for s in starts:
             if size + s - done >= chunk_bytes:
                 if held >= 0:
                     cuts.append(held)
-                    done, size = held, 0
+                    handed += size + held - done
+                    done, size, chunk_bytes = held, 0, sizes.after(handed)
                 if held < 0 or size + s - done >= chunk_bytes:
                     cuts.append(s)
-                    done, size, s = s, 0, -1
+                    handed += size + s - done
+                    done, size, s, chunk_bytes = s, 0, -1, sizes.after(handed)
             held = s
         if held >= 0 and size + len(data) - done >= chunk_bytes:
             cuts.append(held)
+            chunk_bytes = sizes.after(handed + size + held - done)
         done = 0              # bytes of this block already in chunks
         line = 0              # the number in the block of the line starting there
         for at in cuts:
@@ -579,6 +604,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
                         _cut_lines(lines.long_lines, line_offset, line_offset + held_lines + k)), \
                 start if src.plain and not lines.long_lines else None, texts if keeping else None
             start += len(piece)
+            sizes.done += len(piece)
             line_offset += held_lines + k
             parts, texts, size, done, held_lines, keeping = [], [], 0, at, 0, keep_lines
         parts.append(memoryview(data)[done:])
@@ -589,6 +615,7 @@ def _pgn_chunks(path: str, src: ByteSource, chunk_bytes: int, number: int, keep_
         held_lines += block.line_count - line
         size += len(data) - done
     piece = b"".join(parts)
+    sizes.done += len(piece)
     damaged = src.damage
     yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
                 damaged if not piece and line_offset == 0 else None, number, cr,
@@ -1249,14 +1276,17 @@ BYTES_PER_WORKER = 1024 * 1024
 _POOL_CHUNK_MAX = 2 * 1024 * 1024
 
 
-def _pool_chunk_bytes(files: Sequence[str], workers: int, chunk_bytes: int) -> int:
-    """The chunk size for the own pool: the default grows with the input, to about an eighth of a worker's
+def _pool_chunk_sizes(files: Sequence[str], workers: int, chunk_bytes: int) -> _ChunkSizes:
+    """The chunk sizes for the own pool: the default grows with the input, to about an eighth of a worker's
     share (at most :data:`_POOL_CHUNK_MAX`), since each chunk costs the parent a submission and its
     worker a start-up, and fewer, bigger chunks keep both cores on the games (measured on a 20 MB file, two
-    jobs: 0.42 s with 256 KiB chunks, 0.38 s with 2 MiB); a size the caller chose is kept."""
+    jobs: 0.42 s with 256 KiB chunks, 0.38 s with 2 MiB); towards the end of the input they shrink
+    (:class:`_ChunkSizes`). A size the caller chose is kept throughout."""
     if chunk_bytes != DEFAULT_CHUNK_BYTES:
-        return chunk_bytes
-    return max(DEFAULT_CHUNK_BYTES, min(_POOL_CHUNK_MAX, _input_bytes(files) // (8 * max(1, workers))))
+        return _ChunkSizes(chunk_bytes)
+    total = _input_bytes(files)
+    workers = max(1, workers)
+    return _ChunkSizes(max(DEFAULT_CHUNK_BYTES, min(_POOL_CHUNK_MAX, total // (8 * workers))), total, workers)
 
 
 #: What a stream (a pipe, a FIFO, /dev/stdin: its size is not known) counts as when the pool is sized.
@@ -1337,7 +1367,7 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
         workers = max(jobs, getattr(executor, "_max_workers", 0) or 0, _dask_workers(executor))
     if own is not None:
         try:
-            yield from _scheduled(_spans(files, fmt, _pool_chunk_bytes(files, jobs, chunk_bytes)), own, rules, workers,
+            yield from _scheduled(_spans(files, fmt, _pool_chunk_sizes(files, jobs, chunk_bytes)), own, rules, workers,
                                   renumber)
         finally:
             own.shutdown(wait=True, cancel_futures=True)
