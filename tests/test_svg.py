@@ -237,7 +237,8 @@ def test_golden(name: str) -> None:
 
 
 def test_readme_picture() -> None:
-    """docs/board.svg is what the README's example draws (rewritten with XIANGQI_UPDATE_GOLDEN=1 too)."""
+    """docs/board.svg is what the README's example draws (rewritten with XIANGQI_UPDATE_GOLDEN=1 too), and the README
+    checks the head of the SVG that Jupyter shows."""
     board = Board()
     board.push_chinese("炮二平五")
     board.push_chinese("馬８進７")
@@ -249,6 +250,9 @@ def test_readme_picture() -> None:
     assert got + "\n" == path.read_text(encoding="utf-8")
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert "](docs/board.svg)" in readme
+    # ... and its Jupyter example: a doctest (pytest collects README.md) of the head of Board._repr_svg_.
+    assert re.search(r'^>>> head = board\._repr_svg_\(\)', readme, re.M)
+    assert re.search(r"^'<svg xmlns=\"http://www\.w3\.org/2000/svg\" .*width=\"400\" height=\"459\">'$", readme, re.M)
 
 
 @pytest.mark.parametrize("orientation", [RED, BLACK])
