@@ -13,6 +13,7 @@ from typing import Dict
 
 import pytest
 
+import _browser
 from _browser import PIL_Image, close, hex_rgb, ink, screenshot
 from xiangqi import BLACK, RED, Board, Move, svg
 
@@ -114,3 +115,16 @@ def test_check_is_seen_around_the_king(tmp_path: Path) -> None:
                        tmp_path / "plain.png")
     assert not any(ink(plain.getpixel((round((x + 26 * math.cos(a)) * scale),
                                        round((y + 26 * math.sin(a)) * scale)))) == "red" for a in angles)
+
+
+def test_a_missing_browser_skips_but_fails_where_required(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """On a user's machine the browser tests skip naming the package; in CI (XIANGQI_REQUIRE_BROWSER=1) they fail."""
+    monkeypatch.delenv("XIANGQI_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no chromium on it
+    monkeypatch.delenv("XIANGQI_REQUIRE_BROWSER", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="Debian's package `chromium`"):
+        _browser.chromium()
+    monkeypatch.setenv("XIANGQI_REQUIRE_BROWSER", "1")
+    with pytest.raises(BaseException) as info:  # a skip too, so that a skip here is a failure, not a skip
+        _browser.chromium()
+    assert info.type is pytest.fail.Exception and "must run, not skip" in str(info.value)
