@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Tuple
 
+import numpy as np
 import pytest
 
 from xiangqi import Board, svg
 from xiangqi.cli import main
 from xiangqi.report_html import PAGE_SIZE, HtmlReport, write_html
-from xiangqi.validate import GameReport, validate
+from xiangqi.validate import WARNING_KINDS, GameReport, validate
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -66,6 +68,21 @@ def test_rows_are_the_problem_games(reports: List[GameReport]) -> None:
             assert Board(r[10]).fen() == r[10]
     illegal = [r for r in rows if r[4] == "illegal-move"][0]
     assert 'class="arrow"' in templates[illegal[9]]  # the faulty move, worked out from the message's squares
+    red, blue = (svg.DEFAULT_COLORS[f"arrow {c}"][:7] for c in ("red", "blue"))
+    for r in rows:
+        if r[4] in ("illegal-move", "invalid-notation", "truncated"):
+            # The board just before the faulty move: the position its message names.
+            m = re.search(r" in (\S+ [wb] \S+ \S+ \d+ \d+)", r[7])
+            assert m and Board(r[10]).fen() == Board(m.group(1)).fen(), r
+            assert blue not in templates[r[9]]
+        elif r[4] == "rule-violation (warning)":
+            # The position before the move that completed the repetition, that move in blue.
+            move = Board(r[10]).parse_chinese(r[6])
+            assert f"move {move.iccs()} completed" in r[7], r
+            arrows = re.findall(r'<path class="arrow" d="M([\d.]+) ([\d.]+)L.*?" fill="([^"]+)"', templates[r[9]])
+            assert len(arrows) == 1 and arrows[0][2] == blue and red not in templates[r[9]]
+            tail = svg.point(move.from_square)
+            assert abs(float(arrows[0][0]) - tail[0]) <= 5 and abs(float(arrows[0][1]) - tail[1]) <= 5
     defs = re.search(r'<svg[^>]*style="position:absolute">.*?</svg>', page, re.S)
     assert defs
     ids = set(re.findall(r'id="([^"]+)"', defs.group(0)))
@@ -153,45 +170,81 @@ def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
     assert [c[1] for c in only] == ["2998"]
 
 
+def _summary_shown(html_text: str) -> Dict[str, str]:
+    """The summary table of a dumped DOM: heading -> figure."""
+    table = html_text[html_text.index('<table class="summary">'):]
+    table = table[:table.index("</table>")]
+    return {html.unescape(k): html.unescape(v)
+            for k, v in re.findall(r"<th>(.*?)</th><td>(.*?)</td>", table, re.S)}
+
+
+def _wood(img: "Any") -> "np.ndarray[Any, Any]":
+    """A boolean image: where the screenshot shows the boards' wood."""
+    wood = np.array([int(svg.DEFAULT_COLORS["board"][i:i + 2], 16) for i in (1, 3, 5)])
+    return (np.abs(np.asarray(img, dtype=np.int16) - wood) <= 6).all(axis=2)  # type: ignore[no-any-return]
+
+
+def _board_tops(column: "np.ndarray[Any, Any]", height: int) -> List[int]:
+    """The top edges of the boards whose left edge is this column of :func:`_wood`: runs about ``height`` long."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], column.astype(np.int8), [0]))))
+    return [int(a) for a, b in zip(edges[::2], edges[1::2]) if abs(b - a - height) <= 3]
+
+
 def test_report_in_the_browser(tmp_path: Path, reports: List[GameReport]) -> None:
-    from _browser import close, dom, hex_rgb, ink, screenshot
+    from _browser import dom, ink, screenshot
 
     page = tmp_path / "report.html"
     with page.open("w", encoding="utf-8") as fh:
-        write_html(reports, fh)
+        summary = write_html(reports, fh)
     text = page.read_text(encoding="utf-8")
     rows = _rows(text)
     assert len(rows) <= PAGE_SIZE
     # The table the script built lists every faulty game of the sample, with a board where there is a position.
-    shown = _shown_rows(dom(page))
+    shown_dom = dom(page)
+    shown = _shown_rows(shown_dom)
     assert len(shown) == len(rows)
     for cells, row in zip(shown, rows):
         assert cells[0] == row[0] and cells[1] == str(row[1]) and cells[4] == row[4]
         assert ("<svg" in cells[9]) == (row[9] >= 0)
-    # The first board on the page, found by its wood colour, shows its position's pieces where the FEN has them.
-    img = screenshot(page, 1600, 1200, tmp_path / "report.png", zoom=2)  # boards of 600 device pixels
-    wood = hex_rgb(svg.DEFAULT_COLORS["board"])
-    w, h = img.size
+    # The summary table holds the run's figures.
+    figures = _summary_shown(shown_dom)
+    assert figures["games"] == f"{summary.games:,}" and figures["valid"] == f"{summary.valid:,}"
+    assert figures["plies"] == f"{summary.plies:,}" and figures["files"] == f"{summary.files:,}"
+    for kind, n in summary.errors.items():
+        if kind not in WARNING_KINDS:  # a warning kind has its own line below
+            assert figures[kind] == f"{n:,}", kind
+    for kind, n in summary.warnings.items():
+        assert figures[f"{kind} (warning)"] == f"{n:,}", kind
+    # Every board on the page, found by its wood colour down the boards' column, shows its position's pieces
+    # where the FEN has them.
+    drawn = [r for r in rows if r[9] >= 0]
+    assert len(drawn) >= 5
+    img = screenshot(page, 1600, 3200, tmp_path / "report.png", zoom=2)  # boards of 600 device pixels
     px = img.load()
-    corner = next(((x, y) for y in range(h) for x in range(w) if close(px[x, y], wood, 6)), None)
-    assert corner is not None, "no board on the page"
-    first = next(r for r in rows if r[9] >= 0)
-    board = Board(first[10])
+    wood = _wood(img)
+    ys, xs = np.nonzero(wood)
+    assert len(xs), "no board on the page"
+    x0 = int(xs.min())  # the boards' left edge (every board is in the same column)
     scale = 2 * 300 / 488
-    x0, y0 = corner
-    for sq in range(90):
-        x, y = svg.point(sq)
-        votes = []
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
-            # At this small size the disc's ring (radius 20.5-23.5) is under 4 pixels wide: look across it for
-            # its ink, not at its outer edge, where a king in check meets its red glow.
-            inks = {ink(px[round(x0 + (x + r * dx) * scale), round(y0 + (y + r * dy) * scale)])
-                    for r in (20.5, 21.5, 22.5)}
-            votes.append("red" if "red" in inks else "black" if "black" in inks else "other")
-        p = board.piece_at(sq)
-        want = "other" if p is None else "red" if p.color else "black"
-        got = max(set(votes), key=votes.count)
-        assert got == want and votes.count(got) >= 6, f"{first[0]} game {first[1]}: {sq} shows {votes}, FEN {want}"
+    height = round(560 * scale)  # a picture with coordinates: 488 x 560 user units
+    tops = _board_tops(wood[:, x0], height)
+    assert len(tops) == len(drawn), (tops, len(drawn))
+    assert tops[-1] + height < img.size[1], "the last board is cut by the screenshot"
+    for row, y0 in zip(drawn, tops):
+        board = Board(row[10])
+        for sq in range(90):
+            x, y = svg.point(sq)
+            votes = []
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
+                # At this small size the disc's ring (radius 20.5-23.5) is under 4 pixels wide: look across it
+                # for its ink, not at its outer edge, where a king in check meets its red glow.
+                inks = {ink(px[round(x0 + (x + r * dx) * scale), round(y0 + (y + r * dy) * scale)])
+                        for r in (20.5, 21.5, 22.5)}
+                votes.append("red" if "red" in inks else "black" if "black" in inks else "other")
+            p = board.piece_at(sq)
+            want = "other" if p is None else "red" if p.color else "black"
+            got = max(set(votes), key=votes.count)
+            assert got == want and votes.count(got) >= 6, f"{row[0]} game {row[1]}: {sq} shows {votes}, FEN {want}"
 
 
 @pytest.mark.parametrize("fen, token, iccs", [
