@@ -138,10 +138,8 @@ def _shown_rows(html_text: str) -> List[List[str]]:
     return [re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S) for tr in re.findall(r"<tr>(.*?)</tr>", body, re.S)]
 
 
-def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
-    """A big synthetic report: one page of rows in the DOM, and the view a link asks for (filter, sort, page)."""
-    from _browser import dom
-
+def _big_report(tmp_path: Path) -> Path:
+    """A synthetic report of 3,000 games, every third with a problem (illegal-move or invalid-notation)."""
     from xiangqi.validate import ErrorInfo, Summary
 
     summary, report = Summary(), HtmlReport(max_boards=40)
@@ -156,6 +154,15 @@ def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
     page = tmp_path / "big.html"
     with page.open("w", encoding="utf-8") as fh:
         report.write(fh, summary)
+    return page
+
+
+def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
+    """A big synthetic report: one page of rows in the DOM, and the view a link asks for (filter, sort, page)."""
+    from _browser import dom
+
+    page = _big_report(tmp_path)
+    fen = Board().fen()
     first = _shown_rows(dom(page))
     assert len(first) == PAGE_SIZE and [c[1] for c in first] == [str(i + 1) for i in range(0, 3 * PAGE_SIZE, 3)]
     assert sum("<svg" in c[9] for c in first) == PAGE_SIZE
@@ -168,6 +175,51 @@ def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
     assert all("<svg" not in c[9] and fen in c[9] for c in view if int(c[1]) > 3 * 40)  # past the cap: the FEN
     only = _shown_rows(dom(page, "q=message%202997"))
     assert [c[1] for c in only] == ["2998"]
+
+
+# Run after the page's own script: uses the controls as a person does and logs what the table shows after each step.
+_CLICKS = """<script>
+(function(){
+var log=[],heads=document.querySelectorAll('#problems th');
+function snap(step){var rows=[].map.call(document.querySelectorAll('#problems tbody tr'),function(tr){
+  return [].map.call(tr.children,function(td){return td.textContent;}).slice(0,9);});
+ log.push({step:step,rows:rows,page:document.getElementById('page').textContent,
+  count:document.getElementById('count').textContent,
+  sorted:[].map.call(heads,function(h){return h.className;}).join(' ').trim()});}
+heads[5].click();snap('ply up');
+heads[5].click();snap('ply down');
+document.getElementById('next').click();snap('next');
+document.getElementById('prev').click();document.getElementById('prev').click();snap('prev');
+var kind=document.getElementById('kind');kind.value='illegal-move';kind.dispatchEvent(new Event('change'));snap('kind');
+var q=document.getElementById('filter');q.value='MESSAGE 2997';q.dispatchEvent(new Event('input'));snap('typed');
+heads[1].click();snap('game');
+var pre=document.createElement('pre');pre.id='log';pre.textContent=JSON.stringify(log);document.body.appendChild(pre);
+})();
+</script>"""
+
+
+def test_controls_in_the_browser(tmp_path: Path) -> None:
+    """Clicking a heading sorts (again: the other way), the buttons page, the menu and the box filter."""
+    from _browser import dom
+
+    page = _big_report(tmp_path)
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("</body>", _CLICKS + "</body>"), encoding="utf-8")
+    out = dom(page)
+    log = {s["step"]: s for s in json.loads(html.unescape(re.search(r'<pre id="log">(.*?)</pre>', out, re.S).group(1)))}
+    problems = [i for i in range(3000) if i % 3 == 0]  # game i + 1, ply i % 97
+    plies = sorted(i % 97 for i in problems)
+    up, down = log["ply up"], log["ply down"]
+    assert [int(r[5]) for r in up["rows"]] == plies[:PAGE_SIZE] and up["sorted"] == "asc"
+    assert [int(r[5]) for r in down["rows"]] == plies[::-1][:PAGE_SIZE] and down["sorted"] == "desc"
+    assert [int(r[5]) for r in log["next"]["rows"]] == plies[::-1][PAGE_SIZE:2 * PAGE_SIZE]
+    assert log["next"]["page"] == f"page 2 of {-(-len(problems) // PAGE_SIZE)}"
+    assert log["prev"]["rows"] == down["rows"] and log["prev"]["page"].startswith("page 1 of")
+    illegal = [i for i in problems if i % 2]
+    assert {r[4] for r in log["kind"]["rows"]} == {"illegal-move"}
+    assert log["kind"]["count"] == f"{len(illegal)} of {len(problems)} rows"
+    assert [r[1] for r in log["typed"]["rows"]] == ["2998"] and log["typed"]["count"] == f"1 of {len(problems)} rows"
+    assert log["game"]["sorted"] == "asc" and log["game"]["count"] == log["typed"]["count"]
 
 
 def _summary_shown(html_text: str) -> Dict[str, str]:
