@@ -113,6 +113,62 @@ def test_file_numbers_follow_the_convention() -> None:
     assert numerals == "九八七六五四三二一"  # Red's 一 is on Red's right, file i
 
 
+def _grid_segments(root: ET.Element) -> List[Tuple[Tuple[float, float], Tuple[float, float]]]:
+    """The straight segments of the board's grid path (M, H, V and L commands)."""
+    (grid,) = [e for e in root.iter(SVG_NS + "path") if e.get("class") == "grid"]
+    out = []
+    x = y = 0.0
+    for cmd, a, b in re.findall(r"([MHVL])\s*(-?[\d.]+)(?:[ ,](-?[\d.]+))?", grid.get("d", "")):
+        nx, ny = (float(a), y) if cmd == "H" else (x, float(a)) if cmd == "V" else (float(a), float(b))
+        if cmd != "M":
+            out.append(((x, y), (nx, ny)))
+        x, y = nx, ny
+    return out
+
+
+@pytest.mark.parametrize("orientation", [RED, BLACK])
+def test_the_board_is_a_xiangqi_board(orientation: bool) -> None:
+    """Lines through the 9x10 points, the inner files cut by the river, both palaces' diagonals, and the marks at
+    the cannon and pawn points (on the board's side only at the edge files)."""
+    segments = _grid_segments(ET.fromstring(svg.board(None, orientation=orientation)))
+    sq = xiangqi.parse_square
+
+    def covered(p: Tuple[float, float], q: Tuple[float, float]) -> bool:
+        """Whether the straight line from p to q is drawn (by one or more collinear segments)."""
+        horizontal = p[1] == q[1]
+        lo, hi = sorted((p[0], q[0]) if horizontal else (p[1], q[1]))
+        spans = sorted(sorted((a[0], b[0]) if horizontal else (a[1], b[1])) for a, b in segments
+                       if (a[1] == b[1] == p[1] if horizontal else a[0] == b[0] == p[0]))
+        reach = lo
+        for a, b in spans:
+            if a <= reach:
+                reach = max(reach, b)
+        return reach >= hi
+
+    for r in range(10):  # every rank across the board
+        assert covered(svg.point(sq(f"a{r}"), orientation), svg.point(sq(f"i{r}"), orientation)), r
+    for f in "abcdefghi":
+        for r in range(9):
+            a, b = svg.point(sq(f"{f}{r}"), orientation), svg.point(sq(f"{f}{r + 1}"), orientation)
+            assert covered(a, b) == (r != 4 or f in "ai"), (f, r)  # the river cuts the inner files
+    diagonals = {tuple(sorted(seg)) for seg in segments if seg[0][0] != seg[1][0] and seg[0][1] != seg[1][1]}
+    want = {tuple(sorted((svg.point(sq(a), orientation), svg.point(sq(b), orientation))))
+            for a, b in (("d0", "f2"), ("f0", "d2"), ("d7", "f9"), ("f7", "d9"))}
+    assert diagonals == want
+    # A mark is a little corner near a point: count the corners (segment ends within 6 units both ways) by point.
+    corners: Dict[str, set] = {}
+    for seg in segments:
+        for x, y in seg:
+            for s in range(90):
+                px, py = svg.point(s, orientation)
+                if 0 < abs(x - px) <= 6 and 0 < abs(y - py) <= 6:
+                    corners.setdefault(xiangqi.square_name(s), set()).add((x, y))
+    marked = {name: len(c) for name, c in corners.items()}
+    want_marks = {name: 4 for name in ("b2", "h2", "b7", "h7", "c3", "e3", "g3", "c6", "e6", "g6")}
+    want_marks.update({name: 2 for name in ("a3", "i3", "a6", "i6")})
+    assert marked == want_marks
+
+
 def _glyph_boxes(root: ET.Element) -> List[Tuple[str, float, float, float]]:
     """(group class, em size, left, top) of every glyph in a group (a piece's definition: class "")."""
     out = []
