@@ -312,3 +312,36 @@ def test_problem_move_without_legality(fen: str, token: str, iccs: str) -> None:
 
     got = _problem_move(Board(fen), ErrorInfo("illegal-move", 0, token, "illegal move"))
     assert (got.iccs() if got else None) == iccs
+
+
+def test_a_report_of_100000_games(tmp_path: Path) -> None:
+    """100,000 games, one in ten with a problem: valid games add nothing to the page but their count, and the
+    browser shows one page of 25 rows of the 10,000, the last one too (the first pages: the test above)."""
+    from _browser import dom
+
+    from xiangqi.validate import ErrorInfo, Summary
+
+    fen = "2bak4/4a4/4b1n2/p1p1C3p/9/6p2/P1r1P3P/4B1N2/4A4/1RBK1A3 w - - 0 1"
+    pages = []
+    for with_valid in (True, False):
+        summary, report = Summary(), HtmlReport()
+        for i in range(100_000):
+            bad = i % 10 == 0
+            if bad or with_valid:
+                r = GameReport(f"/absent/g{i // 1000}.pgn", i + 1, 10 * i + 1, not bad, i % 97,
+                               ErrorInfo("illegal-move", i % 97, "b0b4", f"message {i}") if bad else None,
+                               None, None, None, fen)
+                summary.add(r)
+                report.add(r)
+        out = io.StringIO()
+        report.write(out, summary)
+        pages.append(out.getvalue())
+    big, problems_only = (p[p.index("<h2>"):] for p in pages)  # past the summary table
+    assert big == problems_only
+    assert len(pages[0]) < 12_000_000  # 5,000 boards of about 1.5 KB and 10,000 rows of data
+    page = tmp_path / "big.html"
+    page.write_text(pages[0], encoding="utf-8")
+    last_dom = dom(page, "page=400")
+    last = _shown_rows(last_dom)
+    assert "page 400 of 400" in last_dom and [c[1] for c in last] == [str(i + 1) for i in range(99_750, 100_000, 10)]
+    assert all("<svg" not in c[9] and fen in c[9] for c in last)  # past the 5,000 drawn boards: the FEN
