@@ -102,15 +102,29 @@ def test_no_text_needs_a_cjk_font() -> None:
         assert not _CJK.search(" ".join(texts))
 
 
-def test_file_numbers_follow_the_convention() -> None:
-    root = ET.fromstring(svg.board(None))
+@pytest.mark.parametrize("orientation", [RED, BLACK])
+def test_file_numbers_follow_the_convention(orientation: bool) -> None:
+    """Each side's numbers run from its own right, along its own edge, whichever side is at the bottom."""
+    root = ET.fromstring(svg.board(None, orientation=orientation))
     black = [g for g in root.iter(SVG_NS + "g") if g.get("class") == "numbers black"][0]
-    digits = sorted((float(t.get("x", "")), t.text) for t in black.iter(SVG_NS + "text"))
-    assert [d for _, d in digits] == list("123456789")  # Black's 1 is on Black's right: Red's left, file a
+    digits = sorted((float(t.get("x", "")), t.text, float(t.get("y", ""))) for t in black.iter(SVG_NS + "text"))
+    # Black's 1 is on Black's right: file a, at the viewer's left when Red is at the bottom.
+    assert [d for _, d, _ in digits] == list("123456789" if orientation else "987654321")
+    for x, d, y in digits:
+        assert x == svg.point(int(d or 0) - 1, orientation)[0]
     red = [g for g in root.iter(SVG_NS + "g") if g.get("class") == "numbers red"][0]
-    glyphs = [(float(u.get("transform", "").split()[4]), u.get(XLINK_HREF, "")) for u in red.iter(SVG_NS + "use")]
-    numerals = "".join(chr(int(h.rsplit("-", 1)[1], 16)) for _, h in sorted(glyphs))
-    assert numerals == "九八七六五四三二一"  # Red's 一 is on Red's right, file i
+    glyphs = [(float(u.get("transform", "").split()[4]), float(u.get("transform", "").split()[5][:-1]),
+               u.get(XLINK_HREF, "")) for u in red.iter(SVG_NS + "use")]
+    numerals = "".join(chr(int(h.rsplit("-", 1)[1], 16)) for _, _, h in sorted(glyphs))
+    assert numerals == ("九八七六五四三二一" if orientation else "一二三四五六七八九")  # Red's 一: Red's right, file i
+    red_y = {y + 8 for _, y, _ in glyphs}  # a numeral's centre (16 units high)
+    black_y = {y for _, _, y in digits}
+    assert len(red_y) == len(black_y) == 1
+    a0, a9 = svg.point(0, orientation)[1], svg.point(81, orientation)[1]
+    outward = 1 if a0 > a9 else -1  # from the middle of the board towards Red's back rank
+    # Each row of numbers lies beyond its own side's back rank, outside the grid.
+    assert red_y.pop() - a0 == 36 * outward and black_y.pop() - a9 == -36 * outward
+    assert (a0 > a9) == bool(orientation)
 
 
 def _grid_segments(root: ET.Element) -> List[Tuple[Tuple[float, float], Tuple[float, float]]]:
