@@ -1,7 +1,8 @@
 """Headless Chromium for the tests that look at pictures the way a person does: screenshots and the DOM.
 
 Tests using :func:`chromium` skip, naming Debian's ``chromium`` package, when no browser is installed; CI
-installs it (``.ci/run``), so there they run.
+installs it (``.ci/run``) and sets ``XIANGQI_REQUIRE_BROWSER=1``, under which a missing browser or Pillow fails
+the tests instead: there they must run, and a skip would hide that they did not.
 """
 
 from __future__ import annotations
@@ -10,20 +11,31 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import List, NoReturn, Optional, Tuple
 
 import pytest
-
-PIL_Image = pytest.importorskip("PIL.Image", reason="Pillow (the test extra) decodes the screenshots")
 
 Pixel = Tuple[int, int, int]
 
 
+def missing(message: str) -> NoReturn:
+    """Skip the test for want of ``message``'s tool, or fail it where the tools are required (CI)."""
+    if os.environ.get("XIANGQI_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{message} (XIANGQI_REQUIRE_BROWSER=1: this test must run, not skip)", pytrace=False)
+    pytest.skip(message, allow_module_level=True)
+
+
+try:
+    import PIL.Image as PIL_Image
+except ImportError:
+    missing("Pillow (the test extra) decodes the screenshots: pip install pillow")
+
+
 def chromium() -> str:
-    """The browser's path, or skip the test."""
+    """The browser's path, or skip the test (fail it under ``XIANGQI_REQUIRE_BROWSER=1``)."""
     path = os.environ.get("XIANGQI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     if not path:
-        pytest.skip("headless Chromium not found: install Debian's package `chromium` (apt-get install chromium)")
+        missing("headless Chromium not found: install Debian's package `chromium` (apt-get install chromium)")
     return path
 
 

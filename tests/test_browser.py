@@ -13,6 +13,7 @@ from typing import Dict
 
 import pytest
 
+import _browser
 from _browser import PIL_Image, close, hex_rgb, ink, screenshot
 from xiangqi import BLACK, RED, Board, Move, svg
 
@@ -114,3 +115,56 @@ def test_check_is_seen_around_the_king(tmp_path: Path) -> None:
                        tmp_path / "plain.png")
     assert not any(ink(plain.getpixel((round((x + 26 * math.cos(a)) * scale),
                                        round((y + 26 * math.sin(a)) * scale)))) == "red" for a in angles)
+
+
+def test_a_missing_browser_skips_but_fails_where_required(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """On a user's machine the browser tests skip naming the package; in CI (XIANGQI_REQUIRE_BROWSER=1) they fail."""
+    monkeypatch.delenv("XIANGQI_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no chromium on it
+    monkeypatch.delenv("XIANGQI_REQUIRE_BROWSER", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="Debian's package `chromium`"):
+        _browser.chromium()
+    monkeypatch.setenv("XIANGQI_REQUIRE_BROWSER", "1")
+    with pytest.raises(BaseException) as info:  # a skip too, so that a skip here is a failure, not a skip
+        _browser.chromium()
+    assert info.type is pytest.fail.Exception and "must run, not skip" in str(info.value)
+
+
+def test_arrows_and_single_pieces_in_the_browser(tmp_path: Path) -> None:
+    """An arrow's shaft carries its colour (over the wood, at its alpha); svg.piece draws each piece in its ink."""
+    from xiangqi import Piece, parse_square
+
+    h2, h6, b0, c2 = (parse_square(s) for s in ("h2", "h6", "b0", "c2"))
+    picture = svg.board(None, coordinates=False, arrows=[svg.Arrow(h2, h6, "red"), svg.Arrow(b0, c2, "blue")])
+    img = screenshot(_page(tmp_path, picture), WIDTH, 1000, tmp_path / "arrows.png")
+    scale = _scale(picture)
+    wood = hex_rgb(svg.DEFAULT_COLORS["board"])
+    for tail, head, name in ((h2, h6, "red"), (b0, c2, "blue")):
+        color = svg.DEFAULT_COLORS[f"arrow {name}"]
+        alpha = int(color[7:9], 16) / 255
+        want = tuple(round(alpha * c + (1 - alpha) * w) for c, w in zip(hex_rgb(color), wood))
+        (tx, ty), (hx, hy) = svg.point(tail, coordinates=False), svg.point(head, coordinates=False)
+        for t in (0.3, 0.45):  # along the shaft, off the grid lines' crossings
+            x, y = tx + t * (hx - tx), ty + t * (hy - ty)
+            if name == "red":
+                x += 2  # beside the file line the shaft covers
+            p = img.getpixel((round(x * scale), round(y * scale)))
+            assert close(p, want), f"{name} arrow at {t}: {p}, not {want}"
+    # A point the arrows do not touch is wood.
+    x, y = svg.point(parse_square("e5"), coordinates=False)
+    assert close(img.getpixel((round((x + 10) * scale), round((y + 10) * scale))), wood)
+    page = tmp_path / "pieces.html"
+    symbols = "KABNRCPkabnrcp"
+    for s in symbols:
+        (tmp_path / f"{s}{'r' if s.isupper() else 'b'}.svg").write_text(svg.piece(Piece.from_symbol(s)), "utf-8")
+    page.write_text('<!doctype html><body style="margin:0;background:#fff">' + "".join(
+        f'<img src="{s}{"r" if s.isupper() else "b"}.svg" width="100" height="100" style="display:block">'
+        for s in symbols) + "</body>", encoding="utf-8")
+    shot = screenshot(page, 100, 100 * len(symbols), tmp_path / "pieces.png")
+    k = 100 / 48  # a piece picture is 48 user units across, its disc of radius 22 at the centre
+    for i, s in enumerate(symbols):
+        want = "red" if s.isupper() else "black"
+        ring = [ink(shot.getpixel((round(50 + 21.5 * k * math.cos(a)), round(100 * i + 50 + 21.5 * k * math.sin(a)))))
+                for a in (2 * math.pi * j / 12 for j in range(12))]
+        face = [ink(shot.getpixel((50 + dx, 100 * i + 50 + dy))) for dx in range(-25, 26, 2) for dy in range(-25, 26, 2)]
+        assert ring.count(want) >= 10 and face.count(want) >= 20, (s, ring, face.count(want))

@@ -1,11 +1,14 @@
-"""Pictures and text for people: ``Board.diagram(chinese=True)``, ``Board._repr_svg_``, ``Game._repr_html_``."""
+"""Pictures and text for people: ``Board.diagram(chinese=True)``, ``Board._repr_svg_``, ``Game._repr_html_`` (also
+in headless Chromium, several in one page as a notebook shows them)."""
 
 from __future__ import annotations
 
 import io
+import math
 import re
 import unicodedata
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from xiangqi import Board, pgn, svg
 
@@ -61,3 +64,52 @@ def test_game_repr_html_lists_problems() -> None:
     assert "1. 炮二平五" in page and "<ul class='errors'>" in page
     bad = pgn.Game({"FEN": "9/9/9/9/9/9/9/9/9/9 w"})
     assert "<svg" not in bad._repr_html_() and "invalid FEN" in bad._repr_html_()
+
+
+# Run after the page loads: where each board picture is laid out, for the screenshot of the same window.
+_RECTS = """<script>
+var out=[].map.call(document.querySelectorAll('svg[viewBox]'),function(s){var r=s.getBoundingClientRect();
+ return [r.left,r.top,r.width];});
+var pre=document.createElement('pre');pre.id='rects';pre.textContent=JSON.stringify(out);document.body.appendChild(pre);
+</script>"""
+
+
+def test_notebook_outputs_in_the_browser(tmp_path: Path) -> None:
+    """Boards and games inline in one page, as a notebook shows its outputs: each picture has its own pieces."""
+    import json
+
+    from _browser import dom, ink, screenshot
+
+    first = pgn.read_game(io.StringIO('[Red "A"]\n1. 炮二平五 馬８進７ 2. 馬二進三 *\n'))
+    second = pgn.read_game(io.StringIO('[FEN "3k5/9/9/9/4r4/4R4/9/9/9/3K5 w - - 0 1"]\n1. e4e5 *\n'))
+    assert first is not None and second is not None
+    alone = Board("4k4/4a4/9/9/9/9/9/9/4R4/3K5 w")
+    alone.push_iccs("e1e8")  # a capture that gives check
+    outputs = [first._repr_html_(), alone._repr_svg_(), second._repr_html_()]
+    boards = [first.end().board(), alone, second.end().board()]
+    body = "".join(f"<div style='margin:8px 0'>{o}</div>" for o in outputs)
+    page = tmp_path / "notebook.html"
+    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0'>{body}"
+                    f"</body></html>", encoding="utf-8")
+    shot = screenshot(page, 900, 1400, tmp_path / "notebook.png", zoom=2)  # two device pixels a CSS pixel
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>", _RECTS + "</body>"), encoding="utf-8")
+    found = re.search(r'<pre id="rects">(.*?)</pre>', dom(page), re.S)
+    assert found
+    rects = json.loads(found.group(1))
+    assert len(rects) == 3
+    for (left, top, width), board in zip(rects, boards):
+        scale = 2 * width / 488
+        left, top = 2 * left, 2 * top
+        assert top + 560 * scale <= shot.size[1], "a picture is cut by the screenshot"
+        for sq in range(90):
+            x, y = svg.point(sq)
+            votes = []
+            for a in (2 * math.pi * i / 12 for i in range(12)):
+                # Across the disc's ring (radius 20.5-23.5), which is a few pixels wide at this size.
+                inks = {ink(shot.getpixel((round(left + (x + r * math.cos(a)) * scale),
+                                           round(top + (y + r * math.sin(a)) * scale)))) for r in (20.5, 21.5, 22.5)}
+                votes.append("red" if "red" in inks else "black" if "black" in inks else "other")
+            p = board.piece_at(sq)
+            want = "other" if p is None else "red" if p.color else "black"
+            got = max(set(votes), key=votes.count)
+            assert got == want and votes.count(got) >= 9, (board.fen(), sq, votes)

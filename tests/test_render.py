@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -82,9 +83,23 @@ def test_png(tmp_path: Path) -> None:
                  "--size", "488", "--no-coordinates"]) == 0
     img = Image.open(out).convert("RGB")
     assert img.size == (488, 538)
-    x, y = svg.point(0, coordinates=False)  # Red's rook at a0: red ink on its ring
-    r, g, b = img.getpixel((x + 21, y))
-    assert r > 150 and g < 90 and b < 90
+
+    def ink(p: tuple) -> str:
+        r, g, b = p
+        return "red" if r > 150 and g < 90 and b < 90 else "black" if max(p) < 70 else "other"
+
+    board = Board()
+    for sq in range(90):
+        x, y = svg.point(sq, coordinates=False)
+        ring = [ink(img.getpixel((round(x + 22 * math.cos(a)), round(y + 22 * math.sin(a)))))
+                for a in (2 * math.pi * i / 12 for i in range(12))]
+        p = board.piece_at(sq)
+        want = "other" if p is None else "red" if p.color else "black"
+        assert ring.count(want) >= 10, (sq, ring)
+        if p is not None:
+            # The character inside the inner ring (radius 18) is drawn too: cairosvg renders the embedded outlines.
+            face = [ink(img.getpixel((x + dx, y + dy))) for dx in range(-12, 13) for dy in range(-12, 13)]
+            assert face.count(want) >= 60, (sq, face.count(want))
 
 
 def test_png_without_cairosvg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

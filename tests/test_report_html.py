@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Tuple
 
+import numpy as np
 import pytest
 
 from xiangqi import Board, svg
 from xiangqi.cli import main
 from xiangqi.report_html import PAGE_SIZE, HtmlReport, write_html
-from xiangqi.validate import GameReport, validate
+from xiangqi.validate import WARNING_KINDS, GameReport, validate
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -66,6 +68,21 @@ def test_rows_are_the_problem_games(reports: List[GameReport]) -> None:
             assert Board(r[10]).fen() == r[10]
     illegal = [r for r in rows if r[4] == "illegal-move"][0]
     assert 'class="arrow"' in templates[illegal[9]]  # the faulty move, worked out from the message's squares
+    red, blue = (svg.DEFAULT_COLORS[f"arrow {c}"][:7] for c in ("red", "blue"))
+    for r in rows:
+        if r[4] in ("illegal-move", "invalid-notation", "truncated"):
+            # The board just before the faulty move: the position its message names.
+            m = re.search(r" in (\S+ [wb] \S+ \S+ \d+ \d+)", r[7])
+            assert m and Board(r[10]).fen() == Board(m.group(1)).fen(), r
+            assert blue not in templates[r[9]]
+        elif r[4] == "rule-violation (warning)":
+            # The position before the move that completed the repetition, that move in blue.
+            move = Board(r[10]).parse_chinese(r[6])
+            assert f"move {move.iccs()} completed" in r[7], r
+            arrows = re.findall(r'<path class="arrow" d="M([\d.]+) ([\d.]+)L.*?" fill="([^"]+)"', templates[r[9]])
+            assert len(arrows) == 1 and arrows[0][2] == blue and red not in templates[r[9]]
+            tail = svg.point(move.from_square)
+            assert abs(float(arrows[0][0]) - tail[0]) <= 5 and abs(float(arrows[0][1]) - tail[1]) <= 5
     defs = re.search(r'<svg[^>]*style="position:absolute">.*?</svg>', page, re.S)
     assert defs
     ids = set(re.findall(r'id="([^"]+)"', defs.group(0)))
@@ -121,10 +138,8 @@ def _shown_rows(html_text: str) -> List[List[str]]:
     return [re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S) for tr in re.findall(r"<tr>(.*?)</tr>", body, re.S)]
 
 
-def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
-    """A big synthetic report: one page of rows in the DOM, and the view a link asks for (filter, sort, page)."""
-    from _browser import dom
-
+def _big_report(tmp_path: Path) -> Path:
+    """A synthetic report of 3,000 games, every third with a problem (illegal-move or invalid-notation)."""
     from xiangqi.validate import ErrorInfo, Summary
 
     summary, report = Summary(), HtmlReport(max_boards=40)
@@ -139,6 +154,15 @@ def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
     page = tmp_path / "big.html"
     with page.open("w", encoding="utf-8") as fh:
         report.write(fh, summary)
+    return page
+
+
+def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
+    """A big synthetic report: one page of rows in the DOM, and the view a link asks for (filter, sort, page)."""
+    from _browser import dom
+
+    page = _big_report(tmp_path)
+    fen = Board().fen()
     first = _shown_rows(dom(page))
     assert len(first) == PAGE_SIZE and [c[1] for c in first] == [str(i + 1) for i in range(0, 3 * PAGE_SIZE, 3)]
     assert sum("<svg" in c[9] for c in first) == PAGE_SIZE
@@ -153,45 +177,126 @@ def test_filter_sort_and_pages_in_the_browser(tmp_path: Path) -> None:
     assert [c[1] for c in only] == ["2998"]
 
 
+# Run after the page's own script: uses the controls as a person does and logs what the table shows after each step.
+_CLICKS = """<script>
+(function(){
+var log=[],heads=document.querySelectorAll('#problems th');
+function snap(step){var rows=[].map.call(document.querySelectorAll('#problems tbody tr'),function(tr){
+  return [].map.call(tr.children,function(td){return td.textContent;}).slice(0,9);});
+ log.push({step:step,rows:rows,page:document.getElementById('page').textContent,
+  count:document.getElementById('count').textContent,
+  sorted:[].map.call(heads,function(h){return h.className;}).join(' ').trim()});}
+heads[5].click();snap('ply up');
+heads[5].click();snap('ply down');
+document.getElementById('next').click();snap('next');
+document.getElementById('prev').click();document.getElementById('prev').click();snap('prev');
+var kind=document.getElementById('kind');kind.value='illegal-move';kind.dispatchEvent(new Event('change'));snap('kind');
+var q=document.getElementById('filter');q.value='MESSAGE 2997';q.dispatchEvent(new Event('input'));snap('typed');
+heads[1].click();snap('game');
+var pre=document.createElement('pre');pre.id='log';pre.textContent=JSON.stringify(log);document.body.appendChild(pre);
+})();
+</script>"""
+
+
+def test_controls_in_the_browser(tmp_path: Path) -> None:
+    """Clicking a heading sorts (again: the other way), the buttons page, the menu and the box filter."""
+    from _browser import dom
+
+    page = _big_report(tmp_path)
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("</body>", _CLICKS + "</body>"), encoding="utf-8")
+    out = dom(page)
+    log = {s["step"]: s for s in json.loads(html.unescape(re.search(r'<pre id="log">(.*?)</pre>', out, re.S).group(1)))}
+    problems = [i for i in range(3000) if i % 3 == 0]  # game i + 1, ply i % 97
+    plies = sorted(i % 97 for i in problems)
+    up, down = log["ply up"], log["ply down"]
+    assert [int(r[5]) for r in up["rows"]] == plies[:PAGE_SIZE] and up["sorted"] == "asc"
+    assert [int(r[5]) for r in down["rows"]] == plies[::-1][:PAGE_SIZE] and down["sorted"] == "desc"
+    assert [int(r[5]) for r in log["next"]["rows"]] == plies[::-1][PAGE_SIZE:2 * PAGE_SIZE]
+    assert log["next"]["page"] == f"page 2 of {-(-len(problems) // PAGE_SIZE)}"
+    assert log["prev"]["rows"] == down["rows"] and log["prev"]["page"].startswith("page 1 of")
+    illegal = [i for i in problems if i % 2]
+    assert {r[4] for r in log["kind"]["rows"]} == {"illegal-move"}
+    assert log["kind"]["count"] == f"{len(illegal)} of {len(problems)} rows"
+    assert [r[1] for r in log["typed"]["rows"]] == ["2998"] and log["typed"]["count"] == f"1 of {len(problems)} rows"
+    assert log["game"]["sorted"] == "asc" and log["game"]["count"] == log["typed"]["count"]
+
+
+def _summary_shown(html_text: str) -> Dict[str, str]:
+    """The summary table of a dumped DOM: heading -> figure."""
+    table = html_text[html_text.index('<table class="summary">'):]
+    table = table[:table.index("</table>")]
+    return {html.unescape(k): html.unescape(v)
+            for k, v in re.findall(r"<th>(.*?)</th><td>(.*?)</td>", table, re.S)}
+
+
+def _wood(img: "Any") -> "np.ndarray[Any, Any]":
+    """A boolean image: where the screenshot shows the boards' wood."""
+    wood = np.array([int(svg.DEFAULT_COLORS["board"][i:i + 2], 16) for i in (1, 3, 5)])
+    return (np.abs(np.asarray(img, dtype=np.int16) - wood) <= 6).all(axis=2)  # type: ignore[no-any-return]
+
+
+def _board_tops(column: "np.ndarray[Any, Any]", height: int) -> List[int]:
+    """The top edges of the boards whose left edge is this column of :func:`_wood`: runs about ``height`` long."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], column.astype(np.int8), [0]))))
+    return [int(a) for a, b in zip(edges[::2], edges[1::2]) if abs(b - a - height) <= 3]
+
+
 def test_report_in_the_browser(tmp_path: Path, reports: List[GameReport]) -> None:
-    from _browser import close, dom, hex_rgb, ink, screenshot
+    from _browser import dom, ink, screenshot
 
     page = tmp_path / "report.html"
     with page.open("w", encoding="utf-8") as fh:
-        write_html(reports, fh)
+        summary = write_html(reports, fh)
     text = page.read_text(encoding="utf-8")
     rows = _rows(text)
     assert len(rows) <= PAGE_SIZE
     # The table the script built lists every faulty game of the sample, with a board where there is a position.
-    shown = _shown_rows(dom(page))
+    shown_dom = dom(page)
+    shown = _shown_rows(shown_dom)
     assert len(shown) == len(rows)
     for cells, row in zip(shown, rows):
         assert cells[0] == row[0] and cells[1] == str(row[1]) and cells[4] == row[4]
         assert ("<svg" in cells[9]) == (row[9] >= 0)
-    # The first board on the page, found by its wood colour, shows its position's pieces where the FEN has them.
-    img = screenshot(page, 1600, 1200, tmp_path / "report.png", zoom=2)  # boards of 600 device pixels
-    wood = hex_rgb(svg.DEFAULT_COLORS["board"])
-    w, h = img.size
+    # The summary table holds the run's figures.
+    figures = _summary_shown(shown_dom)
+    assert figures["games"] == f"{summary.games:,}" and figures["valid"] == f"{summary.valid:,}"
+    assert figures["plies"] == f"{summary.plies:,}" and figures["files"] == f"{summary.files:,}"
+    for kind, n in summary.errors.items():
+        if kind not in WARNING_KINDS:  # a warning kind has its own line below
+            assert figures[kind] == f"{n:,}", kind
+    for kind, n in summary.warnings.items():
+        assert figures[f"{kind} (warning)"] == f"{n:,}", kind
+    # Every board on the page, found by its wood colour down the boards' column, shows its position's pieces
+    # where the FEN has them.
+    drawn = [r for r in rows if r[9] >= 0]
+    assert len(drawn) >= 5
+    img = screenshot(page, 1600, 3200, tmp_path / "report.png", zoom=2)  # boards of 600 device pixels
     px = img.load()
-    corner = next(((x, y) for y in range(h) for x in range(w) if close(px[x, y], wood, 6)), None)
-    assert corner is not None, "no board on the page"
-    first = next(r for r in rows if r[9] >= 0)
-    board = Board(first[10])
+    wood = _wood(img)
+    ys, xs = np.nonzero(wood)
+    assert len(xs), "no board on the page"
+    x0 = int(xs.min())  # the boards' left edge (every board is in the same column)
     scale = 2 * 300 / 488
-    x0, y0 = corner
-    for sq in range(90):
-        x, y = svg.point(sq)
-        votes = []
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
-            # At this small size the disc's ring (radius 20.5-23.5) is under 4 pixels wide: look across it for
-            # its ink, not at its outer edge, where a king in check meets its red glow.
-            inks = {ink(px[round(x0 + (x + r * dx) * scale), round(y0 + (y + r * dy) * scale)])
-                    for r in (20.5, 21.5, 22.5)}
-            votes.append("red" if "red" in inks else "black" if "black" in inks else "other")
-        p = board.piece_at(sq)
-        want = "other" if p is None else "red" if p.color else "black"
-        got = max(set(votes), key=votes.count)
-        assert got == want and votes.count(got) >= 6, f"{first[0]} game {first[1]}: {sq} shows {votes}, FEN {want}"
+    height = round(560 * scale)  # a picture with coordinates: 488 x 560 user units
+    tops = _board_tops(wood[:, x0], height)
+    assert len(tops) == len(drawn), (tops, len(drawn))
+    assert tops[-1] + height < img.size[1], "the last board is cut by the screenshot"
+    for row, y0 in zip(drawn, tops):
+        board = Board(row[10])
+        for sq in range(90):
+            x, y = svg.point(sq)
+            votes = []
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
+                # At this small size the disc's ring (radius 20.5-23.5) is under 4 pixels wide: look across it
+                # for its ink, not at its outer edge, where a king in check meets its red glow.
+                inks = {ink(px[round(x0 + (x + r * dx) * scale), round(y0 + (y + r * dy) * scale)])
+                        for r in (20.5, 21.5, 22.5)}
+                votes.append("red" if "red" in inks else "black" if "black" in inks else "other")
+            p = board.piece_at(sq)
+            want = "other" if p is None else "red" if p.color else "black"
+            got = max(set(votes), key=votes.count)
+            assert got == want and votes.count(got) >= 6, f"{row[0]} game {row[1]}: {sq} shows {votes}, FEN {want}"
 
 
 @pytest.mark.parametrize("fen, token, iccs", [
@@ -207,3 +312,36 @@ def test_problem_move_without_legality(fen: str, token: str, iccs: str) -> None:
 
     got = _problem_move(Board(fen), ErrorInfo("illegal-move", 0, token, "illegal move"))
     assert (got.iccs() if got else None) == iccs
+
+
+def test_a_report_of_100000_games(tmp_path: Path) -> None:
+    """100,000 games, one in ten with a problem: valid games add nothing to the page but their count, and the
+    browser shows one page of 25 rows of the 10,000, the last one too (the first pages: the test above)."""
+    from _browser import dom
+
+    from xiangqi.validate import ErrorInfo, Summary
+
+    fen = "2bak4/4a4/4b1n2/p1p1C3p/9/6p2/P1r1P3P/4B1N2/4A4/1RBK1A3 w - - 0 1"
+    pages = []
+    for with_valid in (True, False):
+        summary, report = Summary(), HtmlReport()
+        for i in range(100_000):
+            bad = i % 10 == 0
+            if bad or with_valid:
+                r = GameReport(f"/absent/g{i // 1000}.pgn", i + 1, 10 * i + 1, not bad, i % 97,
+                               ErrorInfo("illegal-move", i % 97, "b0b4", f"message {i}") if bad else None,
+                               None, None, None, fen)
+                summary.add(r)
+                report.add(r)
+        out = io.StringIO()
+        report.write(out, summary)
+        pages.append(out.getvalue())
+    big, problems_only = (p[p.index("<h2>"):] for p in pages)  # past the summary table
+    assert big == problems_only
+    assert len(pages[0]) < 12_000_000  # 5,000 boards of about 1.5 KB and 10,000 rows of data
+    page = tmp_path / "big.html"
+    page.write_text(pages[0], encoding="utf-8")
+    last_dom = dom(page, "page=400")
+    last = _shown_rows(last_dom)
+    assert "page 400 of 400" in last_dom and [c[1] for c in last] == [str(i + 1) for i in range(99_750, 100_000, 10)]
+    assert all("<svg" not in c[9] and fen in c[9] for c in last)  # past the 5,000 drawn boards: the FEN

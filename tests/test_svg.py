@@ -102,15 +102,85 @@ def test_no_text_needs_a_cjk_font() -> None:
         assert not _CJK.search(" ".join(texts))
 
 
-def test_file_numbers_follow_the_convention() -> None:
-    root = ET.fromstring(svg.board(None))
+@pytest.mark.parametrize("orientation", [RED, BLACK])
+def test_file_numbers_follow_the_convention(orientation: bool) -> None:
+    """Each side's numbers run from its own right, along its own edge, whichever side is at the bottom."""
+    root = ET.fromstring(svg.board(None, orientation=orientation))
     black = [g for g in root.iter(SVG_NS + "g") if g.get("class") == "numbers black"][0]
-    digits = sorted((float(t.get("x", "")), t.text) for t in black.iter(SVG_NS + "text"))
-    assert [d for _, d in digits] == list("123456789")  # Black's 1 is on Black's right: Red's left, file a
+    digits = sorted((float(t.get("x", "")), t.text, float(t.get("y", ""))) for t in black.iter(SVG_NS + "text"))
+    # Black's 1 is on Black's right: file a, at the viewer's left when Red is at the bottom.
+    assert [d for _, d, _ in digits] == list("123456789" if orientation else "987654321")
+    for x, d, y in digits:
+        assert x == svg.point(int(d or 0) - 1, orientation)[0]
     red = [g for g in root.iter(SVG_NS + "g") if g.get("class") == "numbers red"][0]
-    glyphs = [(float(u.get("transform", "").split()[4]), u.get(XLINK_HREF, "")) for u in red.iter(SVG_NS + "use")]
-    numerals = "".join(chr(int(h.rsplit("-", 1)[1], 16)) for _, h in sorted(glyphs))
-    assert numerals == "九八七六五四三二一"  # Red's 一 is on Red's right, file i
+    glyphs = [(float(u.get("transform", "").split()[4]), float(u.get("transform", "").split()[5][:-1]),
+               u.get(XLINK_HREF, "")) for u in red.iter(SVG_NS + "use")]
+    numerals = "".join(chr(int(h.rsplit("-", 1)[1], 16)) for _, _, h in sorted(glyphs))
+    assert numerals == ("九八七六五四三二一" if orientation else "一二三四五六七八九")  # Red's 一: Red's right, file i
+    red_y = {y + 8 for _, y, _ in glyphs}  # a numeral's centre (16 units high)
+    black_y = {y for _, _, y in digits}
+    assert len(red_y) == len(black_y) == 1
+    a0, a9 = svg.point(0, orientation)[1], svg.point(81, orientation)[1]
+    outward = 1 if a0 > a9 else -1  # from the middle of the board towards Red's back rank
+    # Each row of numbers lies beyond its own side's back rank, outside the grid.
+    assert red_y.pop() - a0 == 36 * outward and black_y.pop() - a9 == -36 * outward
+    assert (a0 > a9) == bool(orientation)
+
+
+def _grid_segments(root: ET.Element) -> List[Tuple[Tuple[float, float], Tuple[float, float]]]:
+    """The straight segments of the board's grid path (M, H, V and L commands)."""
+    (grid,) = [e for e in root.iter(SVG_NS + "path") if e.get("class") == "grid"]
+    out = []
+    x = y = 0.0
+    for cmd, a, b in re.findall(r"([MHVL])\s*(-?[\d.]+)(?:[ ,](-?[\d.]+))?", grid.get("d", "")):
+        nx, ny = (float(a), y) if cmd == "H" else (x, float(a)) if cmd == "V" else (float(a), float(b))
+        if cmd != "M":
+            out.append(((x, y), (nx, ny)))
+        x, y = nx, ny
+    return out
+
+
+@pytest.mark.parametrize("orientation", [RED, BLACK])
+def test_the_board_is_a_xiangqi_board(orientation: bool) -> None:
+    """Lines through the 9x10 points, the inner files cut by the river, both palaces' diagonals, and the marks at
+    the cannon and pawn points (on the board's side only at the edge files)."""
+    segments = _grid_segments(ET.fromstring(svg.board(None, orientation=orientation)))
+    sq = xiangqi.parse_square
+
+    def covered(p: Tuple[float, float], q: Tuple[float, float]) -> bool:
+        """Whether the straight line from p to q is drawn (by one or more collinear segments)."""
+        horizontal = p[1] == q[1]
+        lo, hi = sorted((p[0], q[0]) if horizontal else (p[1], q[1]))
+        spans = sorted(sorted((a[0], b[0]) if horizontal else (a[1], b[1])) for a, b in segments
+                       if (a[1] == b[1] == p[1] if horizontal else a[0] == b[0] == p[0]))
+        reach = lo
+        for a, b in spans:
+            if a <= reach:
+                reach = max(reach, b)
+        return reach >= hi
+
+    for r in range(10):  # every rank across the board
+        assert covered(svg.point(sq(f"a{r}"), orientation), svg.point(sq(f"i{r}"), orientation)), r
+    for f in "abcdefghi":
+        for r in range(9):
+            a, b = svg.point(sq(f"{f}{r}"), orientation), svg.point(sq(f"{f}{r + 1}"), orientation)
+            assert covered(a, b) == (r != 4 or f in "ai"), (f, r)  # the river cuts the inner files
+    diagonals = {tuple(sorted(seg)) for seg in segments if seg[0][0] != seg[1][0] and seg[0][1] != seg[1][1]}
+    want = {tuple(sorted((svg.point(sq(a), orientation), svg.point(sq(b), orientation))))
+            for a, b in (("d0", "f2"), ("f0", "d2"), ("d7", "f9"), ("f7", "d9"))}
+    assert diagonals == want
+    # A mark is a little corner near a point: count the corners (segment ends within 6 units both ways) by point.
+    corners: Dict[str, set] = {}
+    for seg in segments:
+        for x, y in seg:
+            for s in range(90):
+                px, py = svg.point(s, orientation)
+                if 0 < abs(x - px) <= 6 and 0 < abs(y - py) <= 6:
+                    corners.setdefault(xiangqi.square_name(s), set()).add((x, y))
+    marked = {name: len(c) for name, c in corners.items()}
+    want_marks = {name: 4 for name in ("b2", "h2", "b7", "h7", "c3", "e3", "g3", "c6", "e6", "g6")}
+    want_marks.update({name: 2 for name in ("a3", "i3", "a6", "i6")})
+    assert marked == want_marks
 
 
 def _glyph_boxes(root: ET.Element) -> List[Tuple[str, float, float, float]]:
@@ -237,7 +307,8 @@ def test_golden(name: str) -> None:
 
 
 def test_readme_picture() -> None:
-    """docs/board.svg is what the README's example draws (rewritten with XIANGQI_UPDATE_GOLDEN=1 too)."""
+    """docs/board.svg is what the README's example draws (rewritten with XIANGQI_UPDATE_GOLDEN=1 too), and the README
+    checks the head of the SVG that Jupyter shows."""
     board = Board()
     board.push_chinese("炮二平五")
     board.push_chinese("馬８進７")
@@ -249,6 +320,9 @@ def test_readme_picture() -> None:
     assert got + "\n" == path.read_text(encoding="utf-8")
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert "](docs/board.svg)" in readme
+    # ... and its Jupyter example: a doctest (pytest collects README.md) of the head of Board._repr_svg_.
+    assert re.search(r'^>>> head = board\._repr_svg_\(\)', readme, re.M)
+    assert re.search(r"^'<svg xmlns=\"http://www\.w3\.org/2000/svg\" .*width=\"400\" height=\"459\">'$", readme, re.M)
 
 
 @pytest.mark.parametrize("orientation", [RED, BLACK])
