@@ -237,6 +237,21 @@ def test_translucent_colours_everywhere() -> None:
     assert any(e.get("fill-opacity") == "0.5" for e in root.iter(SVG_NS + "rect"))
 
 
+def test_colours_are_text_in_their_attributes() -> None:
+    """A colour is the caller's text: a quote, ``<`` or ``&`` in it stays inside its attribute."""
+    odd = 'red" onload="alert(1)'
+    colors = {k: odd for k in svg.DEFAULT_COLORS}
+    board = Board("3k5/4R4/9/9/9/9/9/9/9/4K4 b")
+    picture = svg.board(board, lastmove=Move.from_iccs("e0e8"), check="d9", arrows=[svg.Arrow(4, 76, color="a&<b")],
+                        squares=[0], fill={1: odd}, colors=colors)
+    root = ET.fromstring(picture)
+    assert not any("onload" in e.attrib for e in root.iter())
+    painted = [v for e in root.iter() for k, v in e.attrib.items() if k in ("fill", "stroke", "stop-color")]
+    assert painted.count(odd) >= len(svg.DEFAULT_COLORS) and "a&<b" in painted
+    assert odd in [v for e in ET.fromstring(svg.piece(Piece.from_symbol("R"), colors=colors)).iter()
+                   for v in e.attrib.values()]
+
+
 def test_piece_picture() -> None:
     for symbol in "KAB NRCPkabnrcp".replace(" ", ""):
         root = ET.fromstring(svg.piece(Piece.from_symbol(symbol), size=40))

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import math
 from typing import Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
 
@@ -142,7 +143,7 @@ def _paint(attr: str, color: str) -> str:
     """``fill="#rrggbb" fill-opacity=".5"`` for ``#rrggbbaa`` (renderers that read only 6 digits), else as is."""
     if len(color) == 9 and color[0] == "#":
         return f'{attr}="{color[:7]}" {attr}-opacity="{_num(round(int(color[7:], 16) / 255, 2))}"'
-    return f'{attr}="{color}"'
+    return f'{attr}="{html.escape(color)}"'  # a colour is the caller's text: it must not end the attribute
 
 
 def _glyph_id(ch: str) -> str:
@@ -418,6 +419,7 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
         color, alpha = pal["check"], "1"
         if len(color) == 9 and color[0] == "#":
             color, alpha = color[:7], _num(round(int(color[7:], 16) / 255, 2))
+        color = html.escape(color)
         # Full colour out to the disc's edge, then fading: only the ring outside the disc shows, and it must
         # be seen at a glance (a gradient fading from the centre left a faint pink halo).
         glow = _RADIUS + 14
