@@ -2,8 +2,10 @@
 
 * Every tutorial runs as a script, its blocks in page order in one scratch folder: ``>>>`` examples as doctests
   (sharing one namespace per page) and ``.. code-block:: console`` blocks as shell commands whose output must
-  match what the page shows (``...`` matches anything). A code block of another kind would be shown without
-  being run, so it fails the test; C code comes in through ``literalinclude`` of the real, compiled examples.
+  match what the page shows (``...`` matches anything) and whose exit status must be 0 (a page shows a failure
+  with ``; echo "exit status $?"``). A code block of another kind, a ``::`` literal block or a directive that
+  shows code would be shown without being run, so it fails the test; C code comes in through ``literalinclude``
+  of the real, compiled examples in ``csrc/examples`` (any other include fails too).
 * The C header extractor documents every function and macro the public headers declare.
 * With the ``docs`` extra installed, the site builds without a warning: a broken cross-reference, a docstring
   that is not valid reST, or a name of a public module's ``__all__`` missing from the reference fails the build
@@ -59,6 +61,9 @@ def blocks(text: str) -> Iterator[Tuple[str, Union[str, Console, Tuple[str, str]
             i += 1
             chunk, chunk_start = [], i + 1
             continue
+        unrun = _unrun_block(lines, i)
+        if unrun:
+            raise AssertionError(f"line {i + 1}: {unrun}")
         m = re.match(r"\.\. (code-block|code|sourcecode)::\s*(\S*)", lines[i].strip())
         if not m:
             chunk.append(lines[i])
@@ -85,6 +90,38 @@ def blocks(text: str) -> Iterator[Tuple[str, Union[str, Console, Tuple[str, str]
                 raise AssertionError(f"line {start}: a console block starts with a '$ ' command")
         yield "console", commands, start
     yield "doctest", "\n".join(chunk), chunk_start
+
+
+#: Directives that show text as code without running it.
+UNRUN_DIRECTIVES = re.compile(r"\.\. (parsed-literal|literal|highlight|testcode|testoutput)::")
+
+
+def _unrun_block(lines: List[str], i: int) -> str:
+    """Why the block starting at line ``i`` would be shown without being run, or ``""``: a literal block (a
+    paragraph ending in ``::`` and an indented block after it), a directive that shows code, or a
+    ``literalinclude`` of a file that CI does not compile and run (only ``csrc/examples/*.c`` is)."""
+    line = lines[i].rstrip()
+    stripped = line.strip()
+    if UNRUN_DIRECTIVES.match(stripped):
+        return f"'{stripped}' shows code that is not run"
+    include = re.match(r"\.\. literalinclude::\s*(\S+)", stripped)
+    if include:
+        target = (DOCS / "tutorials" / include.group(1)).resolve()
+        if target.parent != ROOT / "csrc" / "examples" or target.suffix != ".c":
+            return (f"literalinclude of {include.group(1)}: only csrc/examples/*.c, which CI compiles and runs "
+                    "(make -C csrc check sanitize cxx), may be included")
+        return ""
+    if not stripped.endswith("::") or stripped.startswith((".. ", ">>> ", "... ")):
+        return ""
+    indent = len(line) - len(line.lstrip())
+    bullet = re.match(r"([*+-]|\d+\.|#\.)\s+", stripped)
+    indent += len(bullet.group(0)) if bullet else 0  # a list item's text starts after its marker
+    following = lines[i + 1:i + 3]
+    if len(following) == 2 and not following[0].strip() and following[1].strip() \
+            and len(following[1]) - len(following[1].lstrip()) > indent:
+        return ("a literal block ('::') is not run; use '>>>' examples or a "
+                "'.. code-block:: console' block")
+    return ""
 
 
 def scratch_folder(tmp_path: Path) -> Path:
@@ -136,6 +173,9 @@ def test_tutorial_runs(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
                 got = proc.stdout + proc.stderr
                 assert checker.check_output(expected, got, FLAGS), \
                     f"{page.name}:{line}: $ {command}\nexpected:\n{expected}\ngot:\n{got}"
+                # A failure must show on the page (``; echo "exit status $?"``), not pass for an empty output.
+                assert proc.returncode == 0, \
+                    f"{page.name}:{line}: $ {command}\nexited with {proc.returncode}:\n{got}"
                 commands += 1
     assert examples + commands > 0, f"{page.name} runs no example"
 
@@ -145,6 +185,14 @@ def test_blocks_reject_code_that_does_not_run() -> None:
         list(blocks("Text\n\n.. code-block:: python\n\n   print(1)\n"))
     kinds = [k for k, _, _ in blocks("a\n\n>>> 1\n1\n\n.. code-block:: console\n\n   $ echo hi\n   hi\n\nb\n")]
     assert kinds == ["doctest", "console", "doctest"]
+    for unrun in ("Compile it with::\n\n   cc x.c\n", "Text\n\n::\n\n   cc x.c\n", ".. parsed-literal::\n\n   x\n",
+                  ".. literalinclude:: ../../tests/test_docs.py\n"):
+        with pytest.raises(AssertionError, match="not run|only csrc/examples"):
+            list(blocks(unrun))
+    assert [k for k, _, _ in blocks(".. literalinclude:: ../../csrc/examples/xqbatch.c\n   :language: c\n")] == \
+        ["doctest"]
+    assert [k for k, _, _ in blocks("* an item::\n  more of it\n\n  and a paragraph\n\n>>> 'a::'\n'a::'\n")] == \
+        ["doctest"]
     marked = list(blocks(">>> 1\n1\n\n.. needs /usr/games/x (Debian package x-pkg)\n\n>>> 2\n2\n"))
     assert [k for k, _, _ in marked] == ["doctest", "needs", "doctest"]
     assert marked[1] == ("needs", ("/usr/games/x", "x-pkg"), 4)
