@@ -198,6 +198,45 @@ def test_blocks_reject_code_that_does_not_run() -> None:
     assert marked[1] == ("needs", ("/usr/games/x", "x-pkg"), 4)
 
 
+def _cli_help(*args: str) -> str:
+    env = dict(os.environ, COLUMNS="100")
+    proc = subprocess.run([sys.executable, "-m", "xiangqi", *args, "--help"], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _cli_line_problems(block: str) -> List[str]:
+    """What is wrong with the ``xiangqi ...`` lines of ``block`` (``#`` starts a comment): a command that ``xiangqi
+    --help`` does not list, an option that the command's ``--help`` does not show."""
+    section = _cli_help().split("commands:\n", 1)[1].split("\n\n", 1)[0]
+    commands = re.findall(r"^  (\w+) ", section, flags=re.M)
+    problems = []
+    for words in (line.split("#", 1)[0].split() for line in block.splitlines()):
+        if not words or words[1:] == ["--help"]:
+            continue
+        if words[0] != "xiangqi" or len(words) < 2 or words[1] not in commands:
+            problems.append(f"{' '.join(words)}: not a command of xiangqi ({', '.join(commands)})")
+            continue
+        text = _cli_help(words[1])
+        problems += [f"xiangqi {words[1]} has no option {w}" for w in words[2:] if w.startswith("-")
+                     and not re.search(rf"(^|[\s,\[]){re.escape(w)}\b", text, flags=re.M)]
+    return problems
+
+
+def test_cli_page_examples_use_real_options() -> None:
+    """The command lines at the top of docs/cli.rst, which are shown and not run, name commands that ``xiangqi
+    --help`` lists and options that each command's ``--help`` has, so the summary cannot drift from the program."""
+    text = (DOCS / "cli.rst").read_text(encoding="utf-8")
+    block = text.split(".. code-block:: sh", 1)[1].split("\n\n", 2)[1]
+    assert len([line for line in block.splitlines() if line.strip().startswith("xiangqi ")]) >= 10
+    assert _cli_line_problems(block) == []
+    # The check can fail: a made-up option and a made-up command are reported.
+    assert _cli_line_problems("xiangqi perft --depth 3 --no-such-option\nxiangqi play --depth 3") == [
+        "xiangqi perft has no option --no-such-option", "xiangqi play --depth 3: not a command of xiangqi "
+        "(perft, match, validate, convert, judge, render, engine)"]
+
+
 def _declared(header: Path) -> List[str]:
     """A naive scan for what the extractor must find: function names and macro names (include guards aside)."""
     code = re.sub(r"/\*.*?\*/", "", header.read_text(encoding="utf-8"), flags=re.S)
