@@ -327,6 +327,13 @@ def test_docstring_check_finds_a_missing_example_and_raises_section(monkeypatch:
         ("xiangqi.position.BaseBoard.push", "raises IllegalMoveError but its 'Raises:' section does not name it"),
     ]
     monkeypatch.undo()
+    # A constructor inherited from a package class that documents its errors: the subclass's docstring, which
+    # is what its reference entry shows, must list them too.
+    from xiangqi import board
+    monkeypatch.setattr(board.Board, "__doc__", board.Board.__doc__.split("Raises:")[0])
+    assert xqdocs.docstring_gaps() == [("xiangqi.board.Board.__init__", "is BaseBoard's, whose docstring has a "
+                                        "'Raises:' section, but this class's docstring has none")]
+    monkeypatch.undo()
     assert xqdocs.docstring_gaps(xqdocs.DOCSTRING_EXEMPT | {"xiangqi.core"}) == [
         ("xiangqi.core", "is in DOCSTRING_EXEMPT but has no gap left: remove it from the set")]
 
