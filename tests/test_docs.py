@@ -12,7 +12,9 @@
   (docs/_ext/xqdocs.py). These tests skip, saying what to install, when Sphinx or the offline Python inventory
   (Debian's python3-doc) is missing; CI installs both.
 * The tutorials' boards are the pictures of :func:`xiangqi.svg.board` and headless Chromium paints them; the
-  validation tutorial frames the real ``xiangqi validate --html`` report, written into the site at build time.
+  validation tutorial frames the real ``xiangqi validate --html`` report, written into the site at build time;
+  what the examples print wraps inside its box instead of running off the page.
+* The command summary of the CLI page names only commands and options the real program has.
 """
 
 from __future__ import annotations
@@ -384,3 +386,41 @@ def test_tutorial_boards_show_in_the_browser(site: Path, tmp_path: Path) -> None
     painted = sum(n for n, p in img.convert("RGB").getcolors(maxcolors=1 << 24) if close(p, wood, 12))
     # A 300-pixel picture is 300 x 330 pixels, well over half of them wood; nothing else on the page is.
     assert painted > boards * 300 * 330 // 2, f"{painted} wood pixels for {boards} boards"
+
+
+#: Appended to a copy of a page: lists the output lines of examples that run past the right edge of their box.
+_OVERFLOW_PROBE = """<script>
+window.addEventListener("load", () => {
+  const cut = [];
+  for (const span of document.querySelectorAll(".highlight .go")) {
+    const edge = span.closest("pre").getBoundingClientRect().right;
+    if ([...span.getClientRects()].some(r => r.right > edge + 1)) cut.push(span.textContent.trim().slice(0, 70));
+  }
+  document.body.setAttribute("data-cut", JSON.stringify(cut));
+});
+</script>"""
+
+
+def test_tutorial_output_fits_the_page(site: Path) -> None:
+    """What the examples print (a ruling's reason, an error message) wraps in its box in headless Chromium at a
+    desktop width, so a reader does not scroll sideways for the end of the sentence (docs/_static/xiangqi.css)."""
+    import json
+
+    from _browser import _run
+
+    checked = 0
+    for page in sorted((site / "tutorials").glob("*.html")):
+        probe = page.with_name(f"_probe_{page.name}")
+        probe.write_text(page.read_text(encoding="utf-8").replace("</body>", _OVERFLOW_PROBE + "</body>"),
+                         encoding="utf-8")
+        try:
+            html = _run(["--window-size=1300,2000", "--dump-dom", probe.resolve().as_uri()]).stdout
+        finally:
+            probe.unlink()
+        found = re.search(r'data-cut="([^"]*)"', html)
+        assert found, f"{page.name}: the probe did not run"
+        cut = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+        assert cut == [], f"{page.name}: output runs off the page: {cut}"
+        checked += page.read_text(encoding="utf-8").count('class="go"')
+    assert checked > 100, checked
+

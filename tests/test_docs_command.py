@@ -1,5 +1,5 @@
 """The documentation's build command is written once and the same everywhere: the README, docs/README.md and the
-start page of the site show the command that .ci/run runs."""
+start page of the site show the command that .ci/run runs; and the README, the short entry, links the pages."""
 
 from __future__ import annotations
 
