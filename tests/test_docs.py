@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import doctest
 import glob
+import importlib
+import inspect
 import os
+import pkgutil
 import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Iterator, List, Tuple, Union
 
@@ -237,6 +241,58 @@ def test_cli_page_examples_use_real_options() -> None:
     assert _cli_line_problems("xiangqi perft --depth 3 --no-such-option\nxiangqi play --depth 3") == [
         "xiangqi perft has no option --no-such-option", "xiangqi play --depth 3: not a command of xiangqi "
         "(perft, match, validate, convert, judge, render, engine)"]
+
+
+def _docstring_literal_blocks() -> Iterator[Tuple[str, str, str]]:
+    """(module, dotted name, code) of each ``::`` literal block in the docstrings of the public modules, their
+    classes, functions and methods (the reference shows them as code; ``>>>`` examples are pytest's doctests)."""
+    import xiangqi
+
+    mods = [xiangqi] + [importlib.import_module(f"xiangqi.{m.name}") for m in pkgutil.iter_modules(xiangqi.__path__)
+                        if not m.name.startswith("_")]
+    for mod in mods:
+        owners: List[Tuple[str, object]] = [(mod.__name__, mod)]
+        for name, obj in vars(mod).items():
+            if getattr(obj, "__module__", None) != mod.__name__ or not callable(obj):
+                continue
+            owners.append((f"{mod.__name__}.{name}", obj))
+            if isinstance(obj, type):
+                owners += [(f"{mod.__name__}.{name}.{attr}", getattr(m, "__func__", getattr(m, "fget", m)))
+                           for attr, m in vars(obj).items()]
+        for qualname, obj in owners:
+            lines = inspect.cleandoc(getattr(obj, "__doc__", None) or "").splitlines()
+            for i, line in enumerate(lines):
+                if not line.rstrip().endswith("::") or line.strip().startswith(".. "):
+                    continue
+                indent = len(line) - len(line.lstrip())
+                body = []
+                for rest in lines[i + 1:]:
+                    if rest.strip() and len(rest) - len(rest.lstrip()) <= indent:
+                        break
+                    body.append(rest)
+                yield mod.__name__, qualname, textwrap.dedent("\n".join(body)).strip("\n")
+
+
+def test_docstring_code_blocks_run() -> None:
+    """A literal block of Python in a docstring (shown as code by the reference, not collected by pytest) runs in
+    its module's namespace; any other literal block is a command line of the ``xiangqi`` program."""
+    found = list(_docstring_literal_blocks())
+    assert any(qualname == "xiangqi.engine" for _, qualname, _ in found)
+    skipped = []
+    for module, qualname, code in found:
+        try:
+            compiled = compile(code, f"<{qualname} docstring>", "exec")
+        except SyntaxError:
+            assert all(line.split()[0] == "xiangqi" for line in code.splitlines() if line.strip()), \
+                f"{qualname}: a literal block that is neither Python nor a xiangqi command line:\n{code}"
+            continue
+        missing = [tool for tool in re.findall(r"/usr/games/[\w-]+", code) if not os.path.exists(tool)]
+        if missing:
+            skipped.append(f"{qualname}'s example needs {missing[0]} (apt-get install {os.path.basename(missing[0])})")
+            continue
+        exec(compiled, dict(vars(importlib.import_module(module))))  # the docstring's own code
+    if skipped:
+        pytest.skip("; ".join(skipped))
 
 
 def _declared(header: Path) -> List[str]:
