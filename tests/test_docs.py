@@ -316,22 +316,23 @@ def test_c_headers_fully_extracted() -> None:
     assert ".. c:function:: int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset)" in rst
 
 
-#: Public C functions that no program of csrc/examples uses yet: the repetition facts of xq_rules.h, which
-#: ``xiangqi.rules`` wraps (its reference and the rulings tutorial show them from Python). The set only shrinks:
-#: a function here that an example uses is reported, so that it is taken off.
-C_EXAMPLE_PENDING = frozenset({"xq_move_facts", "xq_history_facts", "xq_repetition_counts", "xq_repetition_plies",
-                               "xq_repetition_loops", "xq_history_checks"})
+#: Public C functions that no program of csrc/examples uses yet (none now). The set only shrinks: a function
+#: here that an example uses is reported, so that it is taken off.
+C_EXAMPLE_PENDING: frozenset = frozenset()
 
 
-def c_functions_without_example(pending: frozenset = C_EXAMPLE_PENDING) -> List[str]:
+def _c_examples() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "csrc" / "examples").glob("*.c")))
+
+
+def c_functions_without_example(pending: frozenset = C_EXAMPLE_PENDING, examples: str = "") -> List[str]:
     """The public C functions that no ``csrc/examples/*.c`` calls (those C programs are the C API's examples:
     ``make -C csrc check sanitize cxx`` builds and runs them, checking what they print), and the names of
-    ``pending`` that an example does call."""
+    ``pending`` that an example does call. ``examples``: the programs' text (default: read them)."""
     headers = [p for p in sorted((ROOT / "csrc").glob("xq*.h")) if not p.stem.endswith("_cdef")
                and p.stem != "xq_internal"]
     functions = [n for n, kind in c_header.names([c_header.parse(p) for p in headers]).items() if kind == "c:func"]
-    code = "\n".join(re.sub(r"/\*.*?\*/", "", p.read_text(encoding="utf-8"), flags=re.S)
-                     for p in sorted((ROOT / "csrc" / "examples").glob("*.c")))
+    code = re.sub(r"/\*.*?\*/", "", examples or _c_examples(), flags=re.S)
     used = {f for f in functions if re.search(rf"\b{f}\s*\(", code)}
     return sorted(f"{f}: no example" for f in set(functions) - used - pending) + \
         sorted(f"{f}: in C_EXAMPLE_PENDING but an example uses it" for f in pending & used)
@@ -339,9 +340,10 @@ def c_functions_without_example(pending: frozenset = C_EXAMPLE_PENDING) -> List[
 
 def test_every_c_function_has_an_example() -> None:
     assert c_functions_without_example() == []
-    # The check can fail both ways.
-    assert c_functions_without_example(C_EXAMPLE_PENDING - {"xq_move_facts"}) == ["xq_move_facts: no example"]
-    assert c_functions_without_example(C_EXAMPLE_PENDING | {"xq_perft"}) == [
+    # The check can fail both ways: a function no example calls, a stale entry of the pending set.
+    hidden = _c_examples().replace("xq_move_facts(", "xq_move_facts_renamed(")
+    assert c_functions_without_example(examples=hidden) == ["xq_move_facts: no example"]
+    assert c_functions_without_example(frozenset({"xq_perft"})) == [
         "xq_perft: in C_EXAMPLE_PENDING but an example uses it"]
 
 

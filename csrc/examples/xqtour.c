@@ -1,8 +1,9 @@
 /*
  * xqtour.c - a short example of each function of the public headers that
  * the other examples do not use (xq.h, the batch loops and packed records
- * of xq_batch.h, replaying move text, scanning PGN text, clearing the
- * search's tables), through the public header.  Every example checks
+ * of xq_batch.h, the repetition facts of xq_rules.h, replaying move text,
+ * scanning PGN text, clearing the search's tables), through the public
+ * header.  Every example checks
  * its own result: the program prints what it found and exits 1 with a
  * message on the first wrong answer.  Valid C11 and C++.
  */
@@ -46,6 +47,7 @@ int main(void) {
     xq_pos pos, copy;
     xq_undo undos[16];
     xq_move moves[XQ_MAX_MOVES];
+    size_t stopped = 0;
 
     /* Version: the header's and the library's agree. */
     CHECK(strcmp(xq_version(), XQ_VERSION) == 0, "xq_version");
@@ -162,9 +164,41 @@ int main(void) {
     xq_search_clear(&search);
     xq_tt_clear(table, 1024);
 
+    /* Repetition facts (xq_rules.h), on the perpetual check of the rulings tutorial: the red rook checks from
+       f5 and e5, the black king steps between e9 and f9, and after 8 plies the start position is back a third
+       time. */
+    const char *loop = "f5e5 e9f9 e5f5 f9e9 f5e5 e9f9 e5f5 f9e9";
+    CHECK(set(&pos, "4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1") == XQ_OK, "the perpetual check's position");
+    xq_facts facts[8];
+    CHECK(xq_move_facts(&pos, mv("f5e5"), 0, &facts[0]) == XQ_OK && facts[0].check && !facts[0].n_chases,
+          "xq_move_facts: f5e5 checks and chases nothing");
+    CHECK(xq_play_text(&pos, loop, strlen(loop), undos, 16, &stopped) == 8, "the 8 plies of the loop");
+    uint8_t occurrences[9];
+    CHECK(xq_repetition_counts(&pos, undos, 8, occurrences) == 3 && occurrences[8] == 3 && occurrences[4] == 2,
+          "xq_repetition_counts: the position after ply 8 is there for the third time");
+    int earlier[4];
+    CHECK(xq_repetition_plies(&pos, undos, 8, 8, earlier, 4) == 2 && earlier[0] == 4 && earlier[1] == 0,
+          "xq_repetition_plies: the same position after plies 4 and 0");
+    int checks[2];
+    CHECK(xq_history_checks(&pos, undos, 8, 0, 8, checks) == XQ_OK && checks[XQ_RED] == 4 && checks[XQ_BLACK] == 0,
+          "xq_history_checks: Red checked with its 4 moves");
+    CHECK(xq_history_facts(&pos, undos, 8, 0, 8, 0, facts, 8) == 8 && facts[6].check && !facts[7].check,
+          "xq_history_facts: Red's moves check, Black's do not");
+    xq_rep_info info[9];
+    CHECK(xq_repetition_loops(&pos, undos, 8, 3, 0, info) >= 1 && info[8].loop_start == 0
+              && (info[8].loop[XQ_RED] & XQ_LOOP_ALL_CHECK) && !(info[8].loop[XQ_BLACK] & XQ_LOOP_ALL_ATTACK),
+          "xq_repetition_loops: in the loop of plies 0-8 every red move checks");
+
+    /* A chase: the black rook follows the unprotected red cannon from a3 to b3. */
+    CHECK(set(&pos, "3akab2/9/r8/9/9/9/C3P4/9/9/2BAKAB2 w - - 0 1") == XQ_OK, "the perpetual chase's position");
+    xq_pos_do_move(&pos, mv("a3b3"), &undos[0]);
+    CHECK(xq_move_facts(&pos, mv("a7b7"), 0, &facts[0]) == XQ_OK && facts[0].n_chases == 1
+              && facts[0].chases[0].victim == 3 * 9 + 1 && facts[0].chases[0].reason == XQ_CHASE_UNPROTECTED,
+          "a7b7 chases the unprotected cannon on b3");
+
     /* Replaying a game's move text: ICCS and Chinese, move numbers skipped. */
     const char *text = "1. h2e2 h9g7 2. \xe9\xa9\xac\xe4\xba\x8c\xe8\xbf\x9b\xe4\xb8\x89 xx";  /* 马二进三 */
-    size_t stopped = 0;
+    CHECK(set(&pos, START) == XQ_OK, "the start position");
     CHECK(xq_play_text(&pos, text, strlen(text), undos, 16, &stopped) == 3 && strcmp(text + stopped, "xx") == 0,
           "xq_play_text plays three moves and stops at the token it cannot read");
 
