@@ -347,6 +347,18 @@ def test_every_c_function_has_an_example() -> None:
         "xq_perft: in C_EXAMPLE_PENDING but an example uses it"]
 
 
+def test_pages_name_every_header_xq_h_includes() -> None:
+    """The C tutorial and the project page list the headers that ``xq.h`` brings in; a new one is named there."""
+    included = re.findall(r'^#include "(xq_\w+\.h)"', (ROOT / "csrc" / "xq.h").read_text(encoding="utf-8"), re.M)
+    assert "xq_rules.h" in included
+    for page in ("tutorials/c.rst", "project.rst"):
+        text = (DOCS / page).read_text(encoding="utf-8")
+        sentence = re.search(r"(brings in|it includes)(.*?)[.;]\s", text, re.S)
+        assert sentence, f"docs/{page} does not say which headers xq.h includes"
+        missing = [h for h in included if f"``{h}``" not in sentence.group(2)]
+        assert not missing, f"docs/{page}: xq.h also includes {missing}"
+
+
 def test_c_header_rejects_what_it_cannot_place(tmp_path: Path) -> None:
     bad = tmp_path / "xq_bad.h"
     bad.write_text("/* intro */\n\n/* A group. */\nstatic inline int xq_f(void) { return 0; }\n")
