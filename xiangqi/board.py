@@ -36,6 +36,16 @@ class Board(BaseBoard):
 
     Everything about the position itself (FEN, moves, attacks, editing, copies) is :class:`BaseBoard`'s.
     A Board is not thread-safe: give each thread its own :meth:`~xiangqi.position.BaseBoard.copy` (see :class:`BaseBoard`).
+
+    >>> Board("9/9/9/9/9/9/9/9/9/4K4 w")
+    Traceback (most recent call last):
+    ...
+    xiangqi.errors.InvalidFenError: invalid FEN: no black king in '9/9/9/9/9/9/9/9/9/4K4 w'
+
+    Raises:
+        :class:`~xiangqi.errors.InvalidFenError` or :class:`TypeError`: ``fen`` is refused, as by
+            :meth:`~xiangqi.position.BaseBoard.set_fen` (a FEN without both kings, say, unless
+            ``allow_missing_king``).
     """
 
     # Notation (implemented in xiangqi.notation).

@@ -16,8 +16,9 @@ The asyncio API (:func:`popen_uci`, :func:`popen_ucci`, :class:`EngineProtocol`)
 is the real implementation; :class:`SimpleEngine` runs it on an event loop in a
 background thread for synchronous code::
 
+    board = Board()
     with SimpleEngine.popen_uci("/usr/games/fairy-stockfish") as engine:
-        result = engine.play(Board(), Limit(depth=8))
+        result = engine.play(board, Limit(depth=8))
         info = engine.analyse(board, Limit(nodes=10000))
         print(result.move, info["score"].relative)
 

@@ -322,6 +322,14 @@ def docstring_gaps(exempt: FrozenSet[str] = DOCSTRING_EXEMPT) -> List[Tuple[str,
                         homes[f"{qualname}.{attr}"] = home
                         docs = (func.__doc__, obj.__doc__) if attr.startswith("_") else (func.__doc__,)
                         check_raises(f"{qualname}.{attr}", func, *docs)
+            # A constructor inherited from a class of the package whose docstring lists what it raises: the
+            # reference shows this class's own signature and docstring, so that one lists it too (``Board("x")``).
+            base = next((c for c in obj.__mro__[1:] if "__init__" in vars(c)), object)
+            if "__init__" not in vars(obj) and base.__module__.startswith(PACKAGE) \
+                    and raises_section(base.__doc__) is not None and raises_section(obj.__doc__) is None:
+                homes[f"{qualname}.__init__"] = home
+                gaps.append((f"{qualname}.__init__", f"is {base.__qualname__}'s, whose docstring has a 'Raises:' "
+                             "section, but this class's docstring has none"))
     held = [(q, m) for q, m in gaps if homes[q] not in exempt]
     stale = sorted(exempt - {homes[q] for q, _ in gaps})
     return held + [(mod, "is in DOCSTRING_EXEMPT but has no gap left: remove it from the set") for mod in stale]
