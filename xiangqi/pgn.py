@@ -38,13 +38,14 @@ import weakref
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
+from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import InvalidFenError, InvalidRecordError, XiangqiError
 from xiangqi.game import (_RESULT_WORDS, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
                           NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
                           MoveErrors, _moves_of)
 from xiangqi.pgn_writer import NOTATIONS, game_to_string, write_game  # noqa: F401
-from xiangqi.source import GZIP_MAGIC, Source, is_text_handle, text_lines
+from xiangqi.source import GZIP_MAGIC, Handle, Source, is_text_handle, text_lines
 
 __all__ = [
     "TAG_ROSTER", "RESULTS", "NOTATIONS",
@@ -1570,7 +1571,7 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
     return _build_game(chunk) if chunk is not None else None
 
 
-def read_game(handle: Any) -> Optional[Game]:
+def read_game(handle: Handle) -> Optional[Game]:
     """Read the next game from an open file (text or binary), or ``None`` at its end.
 
     On a seekable, uncompressed handle the game is read line by line and the
@@ -1590,6 +1591,11 @@ def read_game(handle: Any) -> Optional[Game]:
     Raises:
         * :exc:`OSError` when reading the file fails.
     """
+    return _read_game(handle)
+
+
+def _read_game(handle: Any) -> Optional[Game]:
+    # The handle's other methods (seek, tell, readline) are looked up as the file has them.
     text = is_text_handle(handle)
     if _is_seekable(handle):
         state: Any = _handle_state(handle, _SeekState)
@@ -1791,10 +1797,8 @@ class Replay:
         return _moves_of(self.codes)
 
     @property
-    def board(self) -> Any:
+    def board(self) -> Optional[Board]:
         """A new board after the moves played (``None`` when the ``FEN`` tag is invalid)."""
-        from xiangqi.board import Board
-
         try:
             board = Board(self.fen)
         except InvalidFenError:

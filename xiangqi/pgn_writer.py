@@ -185,7 +185,8 @@ def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "c
     return text
 
 
-def game_to_string(game: Game, **kwargs: Any) -> str:
+def game_to_string(game: Game, *, notation: str = "chinese", traditional: bool = False, fullwidth: bool = True,
+                   columns: int = 80) -> str:
     """Alias of :func:`write_game` without a file.
 
     >>> from xiangqi.game import Game
@@ -197,4 +198,4 @@ def game_to_string(game: Game, **kwargs: Any) -> str:
     Raises:
         * the errors of :func:`write_game`.
     """
-    return write_game(game, None, **kwargs)
+    return write_game(game, None, notation=notation, traditional=traditional, fullwidth=fullwidth, columns=columns)
