@@ -85,3 +85,31 @@ def test_ctrl_c_stops_a_long_perft_within_a_second() -> None:
             proc.kill()
         os.close(master)
     assert proc.returncode == 130 and out == "" and took < 1.0, (proc.returncode, out, took)
+
+
+def test_board_perft_counts_alike_on_both_paths() -> None:
+    # From depth 5 Board.perft counts by root move in a worker thread: the same numbers as one C call.
+    for fen in ("3k5/9/9/9/9/9/9/9/4R4/4K4 w", "3ak4/9/4b4/9/2p6/9/9/4C4/9/3K5 b", "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b"):
+        board = BaseBoard(fen)
+        for bulk in (True, False):
+            assert board.perft(5, bulk=bulk) == lib.xq_perft(board._pos, 5, 1 if bulk else 0)
+        assert board.fen() == BaseBoard(fen).fen()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGINT")
+def test_ctrl_c_stops_board_perft_within_a_second() -> None:
+    # A python-chess habit: board.perft(8) in a notebook or script, then Ctrl-C. It ran on for hours.
+    script = "from xiangqi import Board\nb = Board()\nprint('counting', flush=True)\nb.perft(9)\n"
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "counting\n"
+        time.sleep(1.0)  # well inside the count, which takes days
+        assert proc.poll() is None
+        t = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert err.rstrip().endswith("KeyboardInterrupt") and took < 1.0, (err[-300:], took)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 import operator
 import re
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar
 
 from xiangqi import _ffi
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = ["BaseBoard", "Status", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "check_depth", "MAX_PERFT_DEPTH",
-           "parse_coordinates"]
+           "parse_coordinates", "RootProgress"]
 
 _B = TypeVar("_B", bound="BaseBoard")
 
@@ -1108,7 +1109,8 @@ class BaseBoard:
 
     def perft(self, depth: int, *, bulk: bool = True) -> int:
         """Count the leaf nodes of the legal move tree to ``depth`` (0 to :data:`MAX_PERFT_DEPTH`, in C);
-        ``bulk=False`` visits every leaf.
+        ``bulk=False`` visits every leaf. From depth 5 (seconds and more) the count runs in a worker thread,
+        so that Ctrl-C (:class:`KeyboardInterrupt`) stops it within a fraction of a second.
 
         >>> BaseBoard().perft(2), BaseBoard().perft(2, bulk=False)
         (1920, 1920)
@@ -1117,7 +1119,10 @@ class BaseBoard:
             :class:`ValueError`: ``depth`` is outside 0 to :data:`MAX_PERFT_DEPTH` (:func:`check_depth`).
             :class:`TypeError`: ``depth`` is not an integer.
         """
-        return int(lib.xq_perft(self._pos, check_depth(depth), 1 if bulk else 0))
+        d = check_depth(depth)
+        if d < _INTERRUPTIBLE_DEPTH:
+            return int(lib.xq_perft(self._pos, d, 1 if bulk else 0))
+        return sum(_count_by_root_move(self._pos, self.legal_move_codes(), d, bulk, 1, None))
 
     # ----------------------------------------------------------------- misc
 
@@ -1280,6 +1285,55 @@ def _color_index(color: object) -> int:
     if color is True or color is False or color == 0 or color == 1:
         return int(color)
     raise ValueError(f"colour must be RED (True) or BLACK (False), not {color!r}")
+
+
+#: Called after each root move's subtree is counted: (root moves done, root moves in all, nodes so far).
+RootProgress = Callable[[int, int, int], None]
+#: From this depth perft runs in worker threads, so the calling thread stays free to take Ctrl-C.
+_INTERRUPTIBLE_DEPTH = 5
+
+
+def _subtree(root: object, code: int, depth: int, bulk: bool, stop: object) -> int:
+    pos = ffi.new("xq_pos *")
+    lib.xq_pos_copy(pos, root)
+    undo = ffi.new("xq_undo *")
+    st = lib.xq_pos_do_move(pos, code, undo)
+    if st:
+        _ffi.raise_internal(st, "xq_pos_do_move")
+    return int(lib.xq_perft_stoppable(pos, depth - 1, 1 if bulk else 0, stop))
+
+
+def _count_by_root_move(pos: object, codes: List[int], depth: int, bulk: bool, threads: int,
+                        on_root_move: Optional[RootProgress]) -> List[int]:
+    """The node count under each root move, counted in ``threads`` worker threads (:meth:`BaseBoard.perft`,
+    :func:`xiangqi.perft.perft`).
+
+    The calling thread only waits (a tenth of a second at a time), so a
+    :class:`KeyboardInterrupt` reaches it at once; it then sets the stop flag
+    the C search reads, waits for the workers to give up (milliseconds), and
+    raises the interrupt on.
+    """
+    stop = ffi.new("int *")
+    counts = [0] * len(codes)
+    done = nodes = 0
+    pool = ThreadPoolExecutor(max_workers=threads)
+    try:
+        futures = {pool.submit(_subtree, pos, c, depth, bulk, stop): i for i, c in enumerate(codes)}
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for f in finished:
+                counts[futures[f]] = f.result()
+                done += 1
+                nodes += counts[futures[f]]
+                if on_root_move is not None:
+                    on_root_move(done, len(codes), nodes)
+    except BaseException:
+        stop[0] = 1
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return counts
 
 
 #: The deepest perft any entry point counts (:meth:`BaseBoard.perft`, :func:`xiangqi.perft`, :func:`xiangqi.batch.perft`,
