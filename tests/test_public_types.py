@@ -30,7 +30,8 @@ def _public(module: ModuleType) -> Iterator[Tuple[str, object]]:
             yield name, obj
 
 
-@pytest.mark.parametrize("module", [board, position, core, notation, rules, batch, pgn, pgn_writer, game, source], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [board, position, core, notation, rules, batch, pgn, pgn_writer, game, source],
+                         ids=lambda m: m.__name__)
 def test_no_any_in_public_signatures(module: ModuleType) -> None:
     # Public type aliases (batch.Positions) are checked through their expansion.
     aliases = {n: repr(v) for n, v in vars(module).items() if not n.startswith("_")

@@ -43,7 +43,13 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[str], I
 class Handle(Protocol):
     """An open file to read games from, text or binary: ``open(path)``, ``open(path, "rb")``, ``gzip.open(path)``,
     :class:`io.StringIO`, ``sys.stdin`` (what :func:`xiangqi.pgn.read_game` takes). Only ``read`` is required;
-    ``seekable``, ``tell``, ``seek`` and ``readline`` are used when the file has them."""
+    ``seekable``, ``tell``, ``seek`` and ``readline`` are used when the file has them.
+
+    >>> import io
+    >>> handle: Handle = io.BytesIO(b"1. h2e2 *")
+    >>> handle.read(5)
+    b'1. h2'
+    """
 
     def read(self, size: int = ..., /) -> Union[str, bytes]: ...
 
