@@ -38,7 +38,7 @@ from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.game import Game, GameError, GameNode, start_board
 from xiangqi.source import text_lines
-from xiangqi.xqf import PIECE_ORDER, piece_slots, slots_board_fen
+from xiangqi.xqf import PIECE_ORDER, null_move_refused, piece_slots, slots_board_fen
 
 __all__ = ["read_dhtmlxq", "read_games", "write_dhtmlxq", "parse_tags", "PIECE_ORDER", "TAG_MAP"]
 
@@ -380,6 +380,11 @@ def write_dhtmlxq(game: Game) -> str:
 
     >>> write_dhtmlxq(read_dhtmlxq("[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"))
     '[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]'
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidFenError` when the game's ``FEN`` header is not a valid position;
+        * :exc:`~xiangqi.errors.InvalidRecordError` when the game holds a null move (DhtmlXQ has none:
+          :func:`xiangqi.xqf.null_move_refused`).
     """
     board = game.board()
     parts: List[str] = []
@@ -417,6 +422,8 @@ def write_dhtmlxq(game: Game) -> str:
         node: Optional[GameNode] = start
         while node is not None:
             assert node.move is not None and node.parent is not None
+            if not node.move:
+                raise null_move_refused("DhtmlXQ", node)
             digits.append(_xy(node.move.from_square) + _xy(node.move.to_square))
             if node.comment:
                 key = f"comment{ply}" if branch == 0 else f"comment{branch}_{ply}"
