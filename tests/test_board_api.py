@@ -225,6 +225,24 @@ def test_editing_api_refuses_only_what_the_position_cannot_hold() -> None:
     assert board.fen() == STARTING_FEN and board.move_stack == []
 
 
+def test_board_fen_is_called_and_set() -> None:
+    """An assignment to board_fen used to shadow the method without a word (and a later board_fen() failed)."""
+    from xiangqi.errors import InvalidFenError
+
+    board = Board()
+    board.push_iccs("h2e2")
+    board.board_fen = "3k5/9/9/9/9/9/9/9/9/4K4"
+    assert board.board_fen() == "3k5/9/9/9/9/9/9/9/9/4K4" and "board_fen" not in vars(board)
+    assert board.fen() == "3k5/9/9/9/9/9/9/9/9/4K4 b - - 1 1" and board.move_stack == []  # an edit, as set_board_fen
+    before = board.fen()
+    with pytest.raises(InvalidFenError):
+        board.board_fen = "3k5/9/9/9/9/9/9/9/9/4K4 w"
+    with pytest.raises(TypeError):
+        board.board_fen = 7  # type: ignore[assignment]
+    assert board.fen() == before
+    assert Board().board_fen() == STARTING_FEN.split()[0]
+
+
 def test_empty_board_and_clear_as_in_python_chess() -> None:
     from xiangqi import KING, ROOK, Piece, Status
 

@@ -12,7 +12,7 @@ import enum
 import operator
 import re
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar, overload
 
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
@@ -173,6 +173,29 @@ class PseudoLegalMoveGenerator(_MoveView):
         return len(self._codes())
 
 
+class _BoardFen:
+    """``board.board_fen()``: the piece placement part of the FEN; ``board.board_fen = placement`` sets it, as
+    :meth:`BaseBoard.set_board_fen` does (an edit). A method to call, as in python-chess, that also takes an
+    assignment: a plain method would be shadowed by one without a word, and calling it would then fail.
+
+    >>> board = BaseBoard()
+    >>> board.board_fen = "4k4/9/9/9/9/9/9/9/9/4K4"
+    >>> board.board_fen(), board.fen()
+    ('4k4/9/9/9/9/9/9/9/9/4K4', '4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1')
+    """
+
+    @overload
+    def __get__(self, board: None, owner: "type[BaseBoard]") -> "_BoardFen": ...
+    @overload
+    def __get__(self, board: "BaseBoard", owner: "type[BaseBoard]") -> Callable[[], str]: ...
+
+    def __get__(self, board: "Optional[BaseBoard]", owner: "type[BaseBoard]") -> "_BoardFen | Callable[[], str]":
+        return self if board is None else board._board_fen
+
+    def __set__(self, board: "BaseBoard", placement: str) -> None:
+        board.set_board_fen(placement)
+
+
 class BaseBoard:
     """A xiangqi position with its move stack (:class:`xiangqi.Board` adds notation and rulings).
 
@@ -259,13 +282,18 @@ class BaseBoard:
             _ffi.raise_internal(n, "xq_pos_fen")
         return str(ffi.unpack(buf, n).decode("ascii"))
 
-    def board_fen(self) -> str:
-        """The piece placement part of the FEN.
+    def _board_fen(self) -> str:
+        """The piece placement part of the FEN (``board.board_fen()``).
 
         >>> BaseBoard().board_fen() == STARTING_FEN.split()[0]
         True
         """
         return self.fen().split(" ", 1)[0]
+
+    #: ``board.board_fen()`` is the piece placement part of the FEN, e.g.
+    #: ``'4k4/9/9/9/9/9/9/9/9/4K4'``; ``board.board_fen = placement`` sets it, as :meth:`set_board_fen` does
+    #: (an edit: the move stack is cleared), raising :class:`~xiangqi.errors.InvalidFenError` as it does.
+    board_fen = _BoardFen()
 
     # -------------------------------------------------------------- editing
     #

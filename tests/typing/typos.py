@@ -20,3 +20,4 @@ if TYPE_CHECKING:  # checked by mypy, never run (nor imported for doctests)
     pgn.read_game("games.pgn")  # error: incompatible type "str"
     pgn.game_to_string(game, notation="wxf", colums=80)  # error: Unexpected keyword argument "colums"
     xiangqi.SquareSet([1]) - "a0"  # error: Unsupported operand types
+    xiangqi.Board().board_fen = 7  # error: Incompatible types in assignment

@@ -51,6 +51,7 @@ def main() -> None:
     edited.set_piece_at(xiangqi.parse_square("a3"), None)
     removed: Optional[Piece] = edited.remove_piece_at(xiangqi.parse_square("c3"))
     edited.turn = RED
+    edited.board_fen = edited.board_fen()
     assert removed is not None and edited.turn is RED
     line: str = board.variation_text([Move.from_iccs("c6c5")], notation="wxf")
     text: str = notation.format_chinese(board, Move.from_iccs("c6c5"))
