@@ -42,8 +42,10 @@ from typing import IO, Iterator, List, Optional, Tuple
 
 from xiangqi import formats
 from xiangqi._cliio import guard, input_problem, is_regular, reason, regular_input, writing
+from xiangqi.dhtmlxq import write_dhtmlxq
 from xiangqi.errors import XiangqiError
 from xiangqi.pgn import NOTATIONS, Game, write_game
+from xiangqi.xqf import write_xqf
 
 __all__ = ["convert_main", "read_any", "format_of"]
 
@@ -162,8 +164,6 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
         seen = _Count()
         games = _numbered(read_any(source, args.from_format), args.game, seen)
         if to_format == "xqf":
-            from xiangqi.xqf import write_xqf
-
             picked = next(games, None)
             if picked is None:
                 print(f"xiangqi convert: {_no_game(args, seen.games)}", file=sys.stderr)
@@ -203,8 +203,6 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
                     count += 1
                     problems += _report(game, number, args.input)
                     if to_format == "dhtmlxq":
-                        from xiangqi.dhtmlxq import write_dhtmlxq
-
                         out.write(write_dhtmlxq(game) + "\n")
                     else:
                         write_game(game, out, notation=args.notation, traditional=args.traditional)

@@ -34,6 +34,7 @@ import re
 from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from xiangqi._nested import Nested, run_nested
+from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.game import Game, GameError, GameNode, start_board
@@ -149,8 +150,6 @@ def _start_fen(tags: Dict[str, str], first: Optional[Move]) -> str:
         side = ""
     if first is not None:
         # The side of the piece on the first move's source square decides.
-        from xiangqi.board import Board
-
         try:
             probe = Board(f"{board_part} w - - 0 1")
         except InvalidFenError:
@@ -179,7 +178,6 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
     >>> read_dhtmlxq("[DhtmlXQ_movelist]774770[/DhtmlXQ_movelist]").errors[0].reason
     "DhtmlXQ move list ends with '70', not a whole 4-digit move"
     """
-    from xiangqi.board import Board
 
     tags = parse_tags(text)
     game = Game()
@@ -238,7 +236,6 @@ def _add_variations(game: Game, variations: List[Tuple[int, int, int, str]], com
     listed after it). Passes are simulated: a line is taken at (pass, index) once the line that makes its
     branch point has been taken, so a chain of lines listed child first costs linear time, not one pass
     per line."""
-    from xiangqi.board import Board
 
     waiting: Dict[Tuple[int, int], List[int]] = {}  # branch point -> indices of the lines that wait for it
     ready: List[Tuple[int, int]] = []  # heap of (pass, index)

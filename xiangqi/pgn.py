@@ -37,7 +37,9 @@ import threading
 import weakref
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
+from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
+from xiangqi._ffi import ffi, lib
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import InvalidFenError, InvalidRecordError, XiangqiError
@@ -753,15 +755,9 @@ _SCAN_KINDS = {"utf-8": 0, "ascii": 0, "gb18030": 1, "gbk": 1, "gb2312": 1, "cp9
                "big5hkscs": 1}
 
 
-def _load_scan() -> Any:
-    try:
-        from xiangqi._ffi import ffi, lib
-    except ImportError:  # pragma: no cover - no compiled core
-        return None
-    return (ffi, lib.xq_pgn_game_starts, int(lib.XQ_SCAN_UNDECIDED)) if hasattr(lib, "xq_pgn_game_starts") else None
-
-
-_SCAN = _load_scan()
+#: The C scan for game starts, its argument types and "undecided" mark (``None`` for a core built before it).
+_SCAN: Any = ((ffi, lib.xq_pgn_game_starts, int(lib.XQ_SCAN_UNDECIDED)) if hasattr(lib, "xq_pgn_game_starts")
+              else None)
 
 
 def game_starts_in_bytes(data: bytes, encoding: str, in_comment: bool = False) -> Optional[Tuple[List[int], bool]]:
@@ -1063,12 +1059,10 @@ def _decode_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[L
     first bad move and keep the moves before it. Raises
     :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
     """
-    from xiangqi.board import Board
 
     board = start_board(fen)
     if not moves:
         return [], None
-    from xiangqi import notation as _notation
 
     kind = notation or ("chinese" if not moves[0][0].isascii() else "auto")
     try:
@@ -1168,8 +1162,6 @@ class _TextPlayer:
     """One thread's C position, undo buffer and start positions for the C replay of move text."""
 
     def __init__(self, play: Any) -> None:
-        from xiangqi._ffi import ffi, lib
-
         self.ffi = ffi
         self.lib = lib
         self.play_text = play
@@ -1240,23 +1232,13 @@ class _TextPlayer:
 _PLAY_TEXT_LOCAL = threading.local()
 
 
-def _load_text_player() -> bool:
-    try:
-        from xiangqi._ffi import lib
-
-        return getattr(lib, "xq_play_text", None) is not None
-    except ImportError:  # pragma: no cover - a core without the entry point
-        return False
-
-
-_TEXT_PLAYER_OK = _load_text_player()
+#: Whether the core has the C replay of move text (a core built before it has not).
+_TEXT_PLAYER_OK = getattr(lib, "xq_play_text", None) is not None
 
 
 def _text_player() -> _TextPlayer:
     player: Optional[_TextPlayer] = getattr(_PLAY_TEXT_LOCAL, "player", None)
     if player is None:
-        from xiangqi._ffi import lib
-
         player = _PLAY_TEXT_LOCAL.player = _TextPlayer(lib.xq_play_text)
     return player
 
@@ -1354,7 +1336,6 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     :func:`xiangqi.notation.parse_game` in one notation and, when that fails, decodes token by token: the
     same happens here, where the prefix's part of that decision is read off its bytes.
     """
-    from xiangqi.board import Board
 
     m = _FIRST_MOVE_BYTE.search(prefix) if codes else None
     first_ascii = rest[0][0].isascii() if m is None else prefix[m.start()] < 0x80
@@ -1372,8 +1353,6 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     for c in codes:
         push(Move(c >> 7, c & 127))
     if whole:
-        from xiangqi import notation as _notation
-
         try:
             return _notation.parse_game(board.fen(), rest, notation=kind), None
         except MoveErrors:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING, Any, List, Optional
 
+from xiangqi import notation as _notation
 from xiangqi._nested import Nested, run_nested
 from xiangqi.core import Move
 
@@ -57,7 +58,6 @@ class _Writer:
         """The move texts of a line of moves from ``board``'s position (one call into the notation module)."""
         if self.notation == "iccs":
             return [m.iccs() for m in moves]
-        from xiangqi import notation as _notation
 
         return _notation.format_game(board.fen(), moves, to=self.notation, traditional=self.traditional,
                                      fullwidth=self.fullwidth)

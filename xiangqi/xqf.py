@@ -29,6 +29,7 @@ import os
 import struct
 from typing import IO, Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from xiangqi.board import Board
 from xiangqi.core import (
     ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, SQUARE_NAMES, STARTING_FEN, Move, same_square_message,
 )
@@ -267,8 +268,6 @@ def read_xqf(source: Union[bytes, bytearray, str, "os.PathLike[str]", IO[bytes]]
 
 
 def _read_tree(game: Game, data: bytes, header: XqfHeader) -> None:
-    from xiangqi.board import Board
-
     body = _Body(data, header)
     if body.at_end():
         fen = _start_fen(header, None)
