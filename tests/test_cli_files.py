@@ -139,6 +139,15 @@ def test_convert_writes_into_a_fifo_instead_of_replacing_it(games: Path, tmp_pat
     assert got == [plain.read_bytes()]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="needs /dev/stdout")
+def test_convert_writes_to_dev_stdout_on_a_pipe(games: Path) -> None:
+    """`xiangqi convert games.pgn /dev/stdout --to pgn | …`: /dev/stdout links to /proc/self/fd/1, whose target on a
+    pipe is no path (pipe:[…]), and convert said "cannot write /dev/stdout: No such file or directory"."""
+    code, out, err = _run(["convert", str(games), "/dev/stdout", "--to", "pgn"])
+    assert (code, err) == (0, "")
+    assert out.count("[Event ") == 24
+
+
 def test_convert_into_a_fifo_whose_reader_leaves_says_so_in_one_line(games: Path, tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     fifo = tmp_path / "out.fifo"
@@ -282,7 +291,7 @@ def test_a_closed_standard_output_does_not_matter_when_nothing_is_written_there(
 
 @pytest.mark.parametrize("args", [["convert", "BIG", "-"], ["judge", "BIG"], ["validate", "-q", "BIG", "--report", "-"],
                                   ["perft", "-d", "3", "--divide"], ["--help"], ["--version"], ["validate", "--help"],
-                                  ["engine", "--help"]])
+                                  ["engine", "--help"], ["convert", "BIG", "/dev/stdout", "--to", "pgn"]])
 def test_a_reader_that_goes_away_ends_the_run_quietly(args: List[str], tmp_path: Path) -> None:
     """`xiangqi convert … | head`: convert and judge used to blame their input file and exit 2; `xiangqi --help`
     and `--version` ended in a traceback (exit 1)."""
