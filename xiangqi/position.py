@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, 
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
-    ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece, Square,
-    SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
+    ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, NULL_MOVE_TEXTS, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece,
+    Square, SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
 )
 from xiangqi._reasons import why_illegal
 from xiangqi.errors import ConcurrentUseError, IllegalMoveError, InvalidFenError, InvalidMoveError
@@ -1396,18 +1396,28 @@ def parse_coordinates(text: str, *, one_based: bool = False) -> Move:
     (Move.from_iccs('h2e2'), Move.from_iccs('a9a8'))
 
     Raises:
-        :class:`InvalidMoveError`: ``text`` is not a coordinate move of that kind.
+        :class:`InvalidMoveError`: ``text`` is not a coordinate move of that kind, or one between a square and
+            itself (``a0a0``, 1-based ``a1a1``); ``0000`` and ``--`` are the null move in both.
+        :class:`TypeError`: ``text`` is not a :class:`str`.
     """
     if not one_based:
         return Move.from_iccs(text)
-    s = text.strip().lower().replace("-", "")
+    if not isinstance(text, str):
+        raise TypeError(f"move text must be a str, not {type(text).__name__}")
+    s = text.strip().lower()
+    if s in NULL_MOVE_TEXTS:
+        return Move.null()
+    s = s.replace("-", "")
     m = _ONE_BASED.fullmatch(s)
     if m is None:
         raise InvalidMoveError(f"invalid 1-based coordinate move {text!r}: expected e.g. 'h3e3' or 'a10a9'")
     r1, r2 = int(m.group(2)) - 1, int(m.group(4)) - 1
     if not (0 <= r1 <= 9 and 0 <= r2 <= 9):
         raise InvalidMoveError(f"invalid 1-based coordinate move {text!r}: ranks must be 1-10")
-    return Move(r1 * 9 + ord(m.group(1)) - 97, r2 * 9 + ord(m.group(3)) - 97)
+    src, dst = r1 * 9 + ord(m.group(1)) - 97, r2 * 9 + ord(m.group(3)) - 97
+    if src == dst:  # a1a1 is not the null move (Move(0, 0) would be)
+        raise InvalidMoveError(same_square_message(text))
+    return Move(src, dst)
 
 
 _ONE_BASED = re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])")
