@@ -9,9 +9,9 @@ core → position → notation, rules → board.
 from __future__ import annotations
 
 import enum
+import functools
 import operator
 import re
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar, overload
 
 from xiangqi import _ffi
@@ -1333,35 +1333,19 @@ def _subtree(root: object, code: int, depth: int, bulk: bool, stop: object) -> i
 
 def _count_by_root_move(pos: object, codes: List[int], depth: int, bulk: bool, threads: int,
                         on_root_move: Optional[RootProgress]) -> List[int]:
-    """The node count under each root move, counted in ``threads`` worker threads (:meth:`BaseBoard.perft`,
-    :func:`xiangqi.perft.perft`).
-
-    The calling thread only waits (a tenth of a second at a time), so a
-    :class:`KeyboardInterrupt` reaches it at once; it then sets the stop flag
-    the C search reads, waits for the workers to give up (milliseconds), and
-    raises the interrupt on.
-    """
+    """The node count under each root move, counted in ``threads`` worker threads that a Ctrl-C stops
+    (:func:`xiangqi._ffi.run_stoppable`; :meth:`BaseBoard.perft`, :func:`xiangqi.perft.perft`)."""
     stop = ffi.new("int *")
-    counts = [0] * len(codes)
-    done = nodes = 0
-    pool = ThreadPoolExecutor(max_workers=threads)
-    try:
-        futures = {pool.submit(_subtree, pos, c, depth, bulk, stop): i for i, c in enumerate(codes)}
-        pending = set(futures)
-        while pending:
-            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-            for f in finished:
-                counts[futures[f]] = f.result()
-                done += 1
-                nodes += counts[futures[f]]
-                if on_root_move is not None:
-                    on_root_move(done, len(codes), nodes)
-    except BaseException:
-        stop[0] = 1
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
-    return counts
+    progress = [0, 0]  # root moves done, nodes so far
+
+    def done(_: int, nodes: int) -> None:
+        progress[0] += 1
+        progress[1] += nodes
+        if on_root_move is not None:
+            on_root_move(progress[0], len(codes), progress[1])
+
+    calls = [functools.partial(_subtree, pos, c, depth, bulk, stop) for c in codes]
+    return _ffi.run_stoppable(calls, threads, stop, done)
 
 
 #: The deepest perft any entry point counts (:meth:`BaseBoard.perft`, :func:`xiangqi.perft`, :func:`xiangqi.batch.perft`,
