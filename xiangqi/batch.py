@@ -457,7 +457,7 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     Work is split by position, so ``threads`` helps when there are many
     positions; for one deep perft use :func:`xiangqi.perft` with ``threads``. ``depth``: 0 to
     :data:`~xiangqi.position.MAX_PERFT_DEPTH`, as everywhere (:func:`~xiangqi.position.check_depth`).
-    The counts run in worker threads, so a Ctrl-C (:class:`KeyboardInterrupt`) stops them within a fraction of
+    A long run counts in worker threads, so a Ctrl-C (:class:`KeyboardInterrupt`) stops it within a fraction of
     a second.
 
     >>> from xiangqi import STARTING_FEN
@@ -474,11 +474,20 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     """
     d = check_depth(depth)
     b = 1 if bulk else 0
-    # Counted in worker threads with a stop flag, so that Ctrl-C stops a long run within a fraction of a second.
-    stop = ffi.new("int *")
-    return _fill(_source(positions), threads, status, (), np.uint64, "uint64_t[]",
+    src = _source(positions)
+    # A long run counts in worker threads with a stop flag, so that Ctrl-C stops it within a fraction of a second;
+    # a short one (under a few milliseconds) is not worth the threads' start (about half a millisecond).
+    long_run = src.n * _BRANCHING ** max(d - 1, 0) >= _STOPPABLE_LEAVES
+    stop = ffi.new("int *") if long_run else ffi.NULL
+    return _fill(src, threads, status, (), np.uint64, "uint64_t[]",
                  lambda src, lo, hi, out, st: lib.xq_batch_perft_stoppable(src, lo, hi, d, b, out, st, stop),
-                 "xq_batch_perft_stoppable", per_thread=8, stop=stop)
+                 "xq_batch_perft_stoppable", per_thread=8, stop=stop if long_run else None)
+
+
+#: About how many moves a position has (44 at the start), and how many leaves a batch perft of a few
+#: milliseconds counts: from there it runs where Ctrl-C can stop it.
+_BRANCHING = 40
+_STOPPABLE_LEAVES = 2_000_000
 
 
 def zobrist(positions: Positions, *, threads: int = 1,
