@@ -563,9 +563,10 @@ def test_zeroing_irreversible_into_check_result_and_count() -> None:
 def test_move_arguments_that_are_not_moves_give_type_errors() -> None:
     board = Board()
     for method in (board.gives_check, board.is_capture, board.is_pseudo_legal, board.is_legal, board.is_zeroing,
-                   board.is_irreversible):
+                   board.is_irreversible, board.push, board.illegal_reason):
         with pytest.raises(TypeError, match="expected a Move, not str"):
             method("h2e2")  # type: ignore[arg-type]
+    assert board.fen() == STARTING_FEN and not board.move_stack
 
 
 def test_variation_text_numbers_moves_in_every_notation() -> None:

@@ -727,12 +727,17 @@ class BaseBoard:
         Raises:
             :class:`IllegalMoveError`: the C core refuses the move (see above); the board is unchanged.
             :class:`ConcurrentUseError`: another thread changed the move stack during the call.
+            :class:`TypeError`: ``move`` is not a :class:`Move` (text goes through :meth:`push_iccs`).
         """
+        try:
+            code = move.from_square << 7 | move.to_square
+        except AttributeError:  # costs nothing until it happens
+            raise TypeError(f"expected a Move, not {type(move).__name__} (use push_move for text)") from None
         stack = self.move_stack
         n = len(stack)
         if n == self._cap:
             self._grow()
-        st = lib.xq_pos_push(self._pos, move.from_square << 7 | move.to_square, self._undo, n)
+        st = lib.xq_pos_push(self._pos, code, self._undo, n)
         if st:
             raise IllegalMoveError(f"cannot push {move.iccs()!r} in {self.fen()}: {_ffi.status_str(st)}")
         stack.append(move)
@@ -863,7 +868,11 @@ class BaseBoard:
 
         >>> BaseBoard().illegal_reason(Move.from_iccs("a0a5"))
         'the Red rook on a0 is blocked by the piece on a3'
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move`.
         """
+        _move_code(move)
         if not move:
             return "the null move passes the turn (it is not a legal move)"
         if move.from_square < 90 and move.to_square < 90 and self.is_legal(move):
