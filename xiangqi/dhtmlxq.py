@@ -29,16 +29,15 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import os
 import re
-from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from xiangqi._nested import Nested, run_nested
 from xiangqi.board import Board
 from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Move, same_square_message
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.game import Game, GameError, GameNode, start_board
-from xiangqi.source import text_lines
+from xiangqi.source import Source, text_lines
 from xiangqi.xqf import PIECE_ORDER, null_move_refused, piece_slots, slots_board_fen
 
 __all__ = ["read_dhtmlxq", "read_games", "write_dhtmlxq", "parse_tags", "PIECE_ORDER", "TAG_MAP"]
@@ -298,8 +297,7 @@ def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int,
     return True
 
 
-def read_games(source: Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes], Any], *,
-               encoding: Optional[str] = None) -> Iterator[Game]:
+def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
     """Stream the DhtmlXQ blocks of a path, ``bytes``, or an open text or binary file.
 
     Text outside ``[DhtmlXQ]…[/DhtmlXQ]`` (the rest of a web page) is skipped.

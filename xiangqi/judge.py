@@ -92,7 +92,7 @@ def _check_first_move(word: str) -> None:
             "or moves from the start position") from None
 
 
-def _board_from_tokens(tokens: Sequence[str]) -> Any:
+def _board_from_tokens(tokens: Sequence[str]) -> Board:
     fen, moves = _split_position(tokens)
     board = start_board(fen)  # there is no game to judge from a position that cannot occur in one
     for i, text in enumerate(moves):
@@ -108,7 +108,7 @@ def _board_from_tokens(tokens: Sequence[str]) -> Any:
     return board
 
 
-def judge_board(board: Any, rules: str = "axf", *, count: Optional[int] = None,
+def judge_board(board: Board, rules: str = "axf", *, count: Optional[int] = None,
                 limit: Optional[int] = None) -> Dict[str, Any]:
     """The verdict on a board's game as a dict (what ``--json`` prints).
 
@@ -165,7 +165,7 @@ def judge_board(board: Any, rules: str = "axf", *, count: Optional[int] = None,
     }
 
 
-def _goes_on(board: Any, rs: Any) -> str:
+def _goes_on(board: Board, rs: rulings.RuleSet) -> str:
     n = rulings.repetition_count(board)
     nl = rulings.natural_limit(board, rules=rs)
     return (f"The game goes on: the position has occurred {n} time{'s' if n != 1 else ''}, "

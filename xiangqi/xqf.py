@@ -29,7 +29,7 @@ import os
 import struct
 from typing import IO, Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from xiangqi.board import Board
+from xiangqi.board import BaseBoard, Board
 from xiangqi.core import (
     ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, SQUARE_NAMES, STARTING_FEN, Move, same_square_message,
 )
@@ -381,7 +381,7 @@ def slots_board_fen(squares: Sequence[Optional[int]]) -> str:
     return "/".join(rows)
 
 
-def piece_slots(board: Any) -> Optional[List[Optional[int]]]:
+def piece_slots(board: BaseBoard) -> Optional[List[Optional[int]]]:
     """The square of each of the 32 piece slots XQF and DhtmlXQ share (``None``: no such piece).
 
     Slots 0-15 are Red's and 16-31 Black's, each side in :data:`PIECE_ORDER`.
