@@ -299,10 +299,15 @@ int64_t xq_batch_legal_moves(const xq_batch_in *in, int64_t begin, int64_t end,
 
 int xq_batch_perft(const xq_batch_in *in, int64_t begin, int64_t end, int depth, int bulk,
                    uint64_t *nodes, int8_t *status) {
+    return xq_batch_perft_stoppable(in, begin, end, depth, bulk, nodes, status, NULL);
+}
+
+int xq_batch_perft_stoppable(const xq_batch_in *in, int64_t begin, int64_t end, int depth, int bulk,
+                             uint64_t *nodes, int8_t *status, const int *stop) {
     if (bad_call(in, begin, end) || !nodes || depth < 0) return XQ_E_ARG;
     for (int64_t i = begin; i < end; i++) {
         xq_pos p;
-        nodes[i] = load_item(in, i, &p, status) ? xq_perft(&p, depth, bulk) : 0;
+        nodes[i] = load_item(in, i, &p, status) ? xq_perft_stoppable(&p, depth, bulk, stop) : 0;
     }
     return XQ_OK;
 }

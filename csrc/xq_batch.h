@@ -112,6 +112,10 @@ int64_t xq_batch_legal_moves(const xq_batch_in *in, int64_t begin, int64_t end,
 /* Perft node counts (see xq_perft); nodes[i] = 0 for an unreadable item. */
 int xq_batch_perft(const xq_batch_in *in, int64_t begin, int64_t end, int depth, int bulk,
                    uint64_t *nodes, int8_t *status);
+/* xq_batch_perft that gives up once *stop (if not NULL) is non-zero, as xq_perft_stoppable: another thread
+   sets it (an interrupted run).  The counts of a stopped call are partial. */
+int xq_batch_perft_stoppable(const xq_batch_in *in, int64_t begin, int64_t end, int depth, int bulk,
+                             uint64_t *nodes, int8_t *status, const int *stop);
 /* Zobrist keys (as xq_pos_key). */
 int xq_batch_zobrist(const xq_batch_in *in, int64_t begin, int64_t end, uint64_t *keys, int8_t *status);
 /* Attack maps: maps + i * 180, layout above. */

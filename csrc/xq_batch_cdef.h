@@ -30,6 +30,8 @@ int64_t xq_batch_legal_moves(const xq_batch_in *in, int64_t begin, int64_t end,
                              xq_move *moves, int64_t cap, int64_t *counts, int8_t *status);
 int xq_batch_perft(const xq_batch_in *in, int64_t begin, int64_t end, int depth, int bulk,
                    uint64_t *nodes, int8_t *status);
+int xq_batch_perft_stoppable(const xq_batch_in *in, int64_t begin, int64_t end, int depth, int bulk,
+                             uint64_t *nodes, int8_t *status, const int *stop);
 int xq_batch_zobrist(const xq_batch_in *in, int64_t begin, int64_t end, uint64_t *keys, int8_t *status);
 int xq_batch_attack_maps(const xq_batch_in *in, int64_t begin, int64_t end, uint8_t *maps, int8_t *status);
 int xq_batch_planes(const xq_batch_in *in, int64_t begin, int64_t end, int view, uint8_t *planes,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -12,6 +13,7 @@ from xiangqi import notation as N
 from xiangqi import pgn
 from xiangqi.core import SAME_SQUARE_REASON
 from xiangqi.errors import IllegalMoveError, InvalidMoveError
+from xiangqi.position import parse_coordinates
 
 # --------------------------------------------------------------------------------------------- null moves
 
@@ -43,6 +45,22 @@ def test_same_square_moves_are_refused_everywhere_with_one_message(text: str) ->
     assert board.fen() == STARTING_FEN and not board.move_stack
     game = pgn.read_game(io.StringIO(f"1. h2e2 {text} *\n"))
     assert game is not None and [e.reason for e in game.errors] == [f"invalid move {text!r}: {SAME_SQUARE_REASON}"]
+
+
+def test_one_based_coordinates_refuse_a1a1_and_read_0000() -> None:
+    """Fairy-Stockfish's ranks 1-10: 'a1a1' (a0 to a0) was read as the null move, so push_uci passed the turn."""
+    board = Board()
+    for call in (lambda t: board.push_uci(t, one_based=True), lambda t: board.parse_iccs(t, one_based=True),
+                 lambda t: parse_coordinates(t, one_based=True), lambda t: N.parse_iccs(board, t, one_based=True)):
+        for text in ("a1a1", "e5e5", "A10-A10"):
+            with pytest.raises(InvalidMoveError, match=f"'{text}'.*{re.escape(SAME_SQUARE_REASON)}"):
+                call(text)
+    assert board.fen() == STARTING_FEN and not board.move_stack
+    for call in (lambda t: board.parse_iccs(t, one_based=True), lambda t: parse_coordinates(t, one_based=True),
+                 lambda t: N.parse_iccs(board, t, one_based=True)):
+        assert call("0000") == call(" -- ") == Move.null()
+    assert board.push_uci("h3e3", one_based=True) == Move.from_iccs("h2e2")
+    assert board.push_uci("0000", one_based=True) == Move.null() and board.turn == RED
 
 
 def test_null_move_in_every_notation() -> None:
@@ -223,6 +241,24 @@ def test_editing_api_refuses_only_what_the_position_cannot_hold() -> None:
         board.set_board_fen("3k5/9/9/9/9/9/9/9/9/4K4 w")
     board.reset()
     assert board.fen() == STARTING_FEN and board.move_stack == []
+
+
+def test_board_fen_is_called_and_set() -> None:
+    """An assignment to board_fen used to shadow the method without a word (and a later board_fen() failed)."""
+    from xiangqi.errors import InvalidFenError
+
+    board = Board()
+    board.push_iccs("h2e2")
+    board.board_fen = "3k5/9/9/9/9/9/9/9/9/4K4"
+    assert board.board_fen() == "3k5/9/9/9/9/9/9/9/9/4K4" and "board_fen" not in vars(board)
+    assert board.fen() == "3k5/9/9/9/9/9/9/9/9/4K4 b - - 1 1" and board.move_stack == []  # an edit, as set_board_fen
+    before = board.fen()
+    with pytest.raises(InvalidFenError):
+        board.board_fen = "3k5/9/9/9/9/9/9/9/9/4K4 w"
+    with pytest.raises(TypeError):
+        board.board_fen = 7  # type: ignore[assignment]
+    assert board.fen() == before
+    assert Board().board_fen() == STARTING_FEN.split()[0]
 
 
 def test_empty_board_and_clear_as_in_python_chess() -> None:
@@ -527,9 +563,10 @@ def test_zeroing_irreversible_into_check_result_and_count() -> None:
 def test_move_arguments_that_are_not_moves_give_type_errors() -> None:
     board = Board()
     for method in (board.gives_check, board.is_capture, board.is_pseudo_legal, board.is_legal, board.is_zeroing,
-                   board.is_irreversible):
+                   board.is_irreversible, board.push, board.illegal_reason):
         with pytest.raises(TypeError, match="expected a Move, not str"):
             method("h2e2")  # type: ignore[arg-type]
+    assert board.fen() == STARTING_FEN and not board.move_stack
 
 
 def test_variation_text_numbers_moves_in_every_notation() -> None:

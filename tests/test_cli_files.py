@@ -139,6 +139,15 @@ def test_convert_writes_into_a_fifo_instead_of_replacing_it(games: Path, tmp_pat
     assert got == [plain.read_bytes()]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="needs /dev/stdout")
+def test_convert_writes_to_dev_stdout_on_a_pipe(games: Path) -> None:
+    """`xiangqi convert games.pgn /dev/stdout --to pgn | …`: /dev/stdout links to /proc/self/fd/1, whose target on a
+    pipe is no path (pipe:[…]), and convert said "cannot write /dev/stdout: No such file or directory"."""
+    code, out, err = _run(["convert", str(games), "/dev/stdout", "--to", "pgn"])
+    assert (code, err) == (0, "")
+    assert out.count("[Event ") == 24
+
+
 def test_convert_into_a_fifo_whose_reader_leaves_says_so_in_one_line(games: Path, tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     fifo = tmp_path / "out.fifo"
@@ -281,9 +290,11 @@ def test_a_closed_standard_output_does_not_matter_when_nothing_is_written_there(
 
 
 @pytest.mark.parametrize("args", [["convert", "BIG", "-"], ["judge", "BIG"], ["validate", "-q", "BIG", "--report", "-"],
-                                  ["perft", "-d", "3", "--divide"]])
+                                  ["perft", "-d", "3", "--divide"], ["--help"], ["--version"], ["validate", "--help"],
+                                  ["engine", "--help"], ["convert", "BIG", "/dev/stdout", "--to", "pgn"]])
 def test_a_reader_that_goes_away_ends_the_run_quietly(args: List[str], tmp_path: Path) -> None:
-    """`xiangqi convert … | head`: convert and judge used to blame their input file and exit 2."""
+    """`xiangqi convert … | head`: convert and judge used to blame their input file and exit 2; `xiangqi --help`
+    and `--version` ended in a traceback (exit 1)."""
     big = tmp_path / "big.pgn"
     big.write_bytes(SAMPLE.read_bytes() * 4)
     args = [str(big) if a == "BIG" else a for a in args]
@@ -519,6 +530,22 @@ def test_perft_depth_out_of_range_is_a_usage_error(depth: str) -> None:
     code, out, err = _run(["perft", "--depth", depth])
     assert code == 2 and out == "" and "Traceback" not in err
     assert err.splitlines()[-1] == f"xiangqi perft: error: --depth must be between 0 and 64, not {depth}"
+
+
+@pytest.mark.parametrize("command", ["perft", "validate", "convert", "judge", "render", "engine", "match"])
+def test_ctrl_c_while_a_command_loads_is_one_line_and_exit_130(command: str, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A Ctrl-C during the import of a command's module (numpy, the C core: a noticeable moment) ended in a
+    traceback: the exit policy covers the whole run, not only the command's own code."""
+    import xiangqi.cli as cli
+
+    def interrupted(*args: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.importlib, "import_module", interrupted)
+    monkeypatch.setattr(cli, "_perft_main", interrupted)
+    assert main([command, "--help"]) == 130
+    assert _one_line(capsys.readouterr().err) == f"xiangqi {command}: interrupted"
 
 
 @pytest.mark.parametrize("command", ["validate", "convert", "judge"])

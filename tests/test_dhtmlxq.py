@@ -178,3 +178,20 @@ def test_fuzz_bytes(data: bytes) -> None:
 
 def test_the_tests_use_the_shared_data_helper_of_conftest() -> None:
     assert shared_path.__module__ == "conftest"
+
+
+def test_a_move_record_from_a_square_to_itself_is_an_error_of_the_game() -> None:
+    """'4444' (e5 to e5) raised InvalidMoveError out of the reader; '0909' (a0 to a0) was read as the null move
+    and called illegal. Both are the one same-square error every reader gives, the moves before them kept."""
+    from xiangqi.core import SAME_SQUARE_REASON
+    from xiangqi.errors import InvalidMoveError
+
+    for record, name in (("0909", "a0a0"), ("4444", "e5e5"), ("8080", "i9i9")):
+        game = read_dhtmlxq(f"[DhtmlXQ_movelist]7747{record}7062[/DhtmlXQ_movelist]")
+        assert game.mainline_moves() == [Move.from_iccs("h2e2")]
+        assert [(e.token, e.reason) for e in game.errors] == [
+            (record, f"invalid move {name!r}: {SAME_SQUARE_REASON}")]
+        assert isinstance(game.errors[0].error, InvalidMoveError)
+        side = read_dhtmlxq("[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]"
+                            f"[DhtmlXQ_move_0_1_1]{record}[/DhtmlXQ_move_0_1_1]")
+        assert [e.reason for e in side.errors] == [f"invalid move {name!r}: {SAME_SQUARE_REASON}"]

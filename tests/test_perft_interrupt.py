@@ -85,3 +85,55 @@ def test_ctrl_c_stops_a_long_perft_within_a_second() -> None:
             proc.kill()
         os.close(master)
     assert proc.returncode == 130 and out == "" and took < 1.0, (proc.returncode, out, took)
+
+
+def test_board_perft_counts_alike_on_both_paths() -> None:
+    # From depth 5 Board.perft counts by root move in a worker thread: the same numbers as one C call.
+    for fen in ("3k5/9/9/9/9/9/9/9/4R4/4K4 w", "3ak4/9/4b4/9/2p6/9/9/4C4/9/3K5 b", "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b"):
+        board = BaseBoard(fen)
+        for bulk in (True, False):
+            assert board.perft(5, bulk=bulk) == lib.xq_perft(board._pos, 5, 1 if bulk else 0)
+        assert board.fen() == BaseBoard(fen).fen()
+
+
+def test_stoppable_calls_keep_their_order_report_each_and_stop_on_an_error() -> None:
+    from xiangqi._ffi import run_stoppable
+
+    stop = ffi.new("int *")
+    seen: "list[tuple[int, int]]" = []
+    calls = [lambda k=k: k * k for k in range(7)]
+    assert run_stoppable(calls, 3, stop, lambda i, r: seen.append((i, r))) == [k * k for k in range(7)]
+    assert sorted(seen) == [(k, k * k) for k in range(7)] and stop[0] == 0
+
+    def fails() -> int:
+        raise ValueError("a worker's error")
+
+    with pytest.raises(ValueError, match="a worker's error"):
+        run_stoppable([fails], 1, stop)
+    assert stop[0] == 1  # the others were told to stop
+    from xiangqi import batch
+
+    fens = ["3k5/9/9/9/9/9/9/9/4R4/4K4 w", "3ak4/9/4b4/9/2p6/9/9/4C4/9/3K5 b", "bad"]
+    for threads in (1, 2):
+        assert batch.perft(fens, 4, threads=threads).tolist() == [BaseBoard(f).perft(4) for f in fens[:2]] + [0]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGINT")
+@pytest.mark.parametrize("call", ["Board().perft(9)", "batch.perft([STARTING_FEN], 9)",
+                                  "batch.perft([STARTING_FEN] * 4, 9, threads=2)"])
+def test_ctrl_c_stops_board_and_batch_perft_within_a_second(call: str) -> None:
+    # A python-chess habit: board.perft(8) in a notebook or script, then Ctrl-C. It ran on for hours.
+    script = f"from xiangqi import STARTING_FEN, Board, batch\nprint('counting', flush=True)\n{call}\n"
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "counting\n"
+        time.sleep(1.0)  # well inside the count, which takes days
+        assert proc.poll() is None
+        t = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert err.rstrip().endswith("KeyboardInterrupt") and took < 1.0, (err[-300:], took)

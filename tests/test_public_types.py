@@ -10,7 +10,7 @@ from typing import Iterator, Tuple
 
 import pytest
 
-from xiangqi import batch, board, core, notation, position, rules
+from xiangqi import batch, board, core, dhtmlxq, game, notation, pgn, pgn_writer, position, rules, source, xqf
 
 _ANY = re.compile(r"\bAny\b")
 
@@ -30,7 +30,8 @@ def _public(module: ModuleType) -> Iterator[Tuple[str, object]]:
             yield name, obj
 
 
-@pytest.mark.parametrize("module", [board, position, core, notation, rules, batch], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [board, position, core, notation, rules, batch, pgn, pgn_writer, game, source, xqf,
+                                    dhtmlxq], ids=lambda m: m.__name__)
 def test_no_any_in_public_signatures(module: ModuleType) -> None:
     # Public type aliases (batch.Positions) are checked through their expansion.
     aliases = {n: repr(v) for n, v in vars(module).items() if not n.startswith("_")
@@ -46,3 +47,28 @@ def test_no_any_in_public_signatures(module: ModuleType) -> None:
             if _ANY.search(expanded):
                 offenders.append(f"{name}({param}: {text})")
     assert not offenders
+
+
+def test_mypy_strict_on_a_user_script_against_the_installed_package() -> None:
+    """The check ``.ci/run`` runs (``tests/typing/check.py``): user code type-checks against the package as
+    installed, and mypy reports the typos it should."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    pytest.importorskip("mypy")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    with tempfile.TemporaryDirectory() as outside:
+        found = subprocess.run([sys.executable, "-c", "import xiangqi"], cwd=outside, env=env,
+                               capture_output=True).returncode == 0
+    if not found:
+        pytest.skip("xiangqi is not installed in this environment (pip install -e '.[test]' "
+                    "--config-settings editable_mode=compat, as the README says)")
+    spec = importlib.util.spec_from_file_location("typing_check", Path(__file__).parent / "typing" / "check.py")
+    assert spec is not None and spec.loader is not None
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+    assert check.problems() == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
 import pytest
@@ -231,3 +232,29 @@ def test_a_move_record_that_stays_put_is_reported_not_raised() -> None:
     assert [e.reason for e in game.errors] == [
         "invalid move 'h2h2': its from and to squares are the same (the null move is written 0000)"]
     assert isinstance(game.errors[0].error, InvalidMoveError) and not game.variations
+
+
+@pytest.mark.parametrize("fmt", ["XQF", "DhtmlXQ"])
+def test_a_null_move_is_refused_by_the_writers_of_formats_without_one(fmt: str, tmp_path: Path) -> None:
+    """XQF and DhtmlXQ store a move as two squares: the null move went out as a0a0, which their readers refuse
+    (the game came back cut short at it, with a warning). PGN writes it as 0000."""
+    from xiangqi.cli import main
+    from xiangqi.dhtmlxq import write_dhtmlxq
+
+    write = write_xqf if fmt == "XQF" else write_dhtmlxq
+    text = "1. h2e2 -- 2. h0g2 (2. b0c2 --) h9g7 *\n"
+    game = next(read_games(text.encode("utf-8")))
+    assert not game.errors
+    with pytest.raises(InvalidRecordError, match=f"^{fmt} has no null move: ply 2 of the main line is the null move"):
+        write(game)
+    side = next(read_games(b"1. h2e2 h9g7 2. h0g2 (2. b0c2 --) h7h0 *\n"))
+    with pytest.raises(InvalidRecordError, match="ply 4 of a variation is the null move"):
+        write(side)
+    plain = next(read_games(b"1. h2e2 h9g7 2. h0g2 *\n"))
+    assert write(plain)  # no null move, nothing refused
+    # `xiangqi convert` says so in one line and leaves no output file.
+    source = tmp_path / "null.pgn"
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / ("null.xqf" if fmt == "XQF" else "null.dhtmlxq.txt")
+    assert main(["convert", str(source), str(out), "--to", fmt.lower()]) == 2
+    assert not out.exists()

@@ -25,6 +25,8 @@ import codecs
 from functools import lru_cache
 from typing import Callable, Iterator, List, Optional, Union
 
+from xiangqi._ffi import lib
+
 __all__ = ["detect_encoding", "LineDecoder", "TextBlock", "TextLines", "iter_text_lines", "SNIFF_BYTES",
            "BLOCK_BYTES", "WIDE_ENCODINGS"]
 
@@ -297,15 +299,8 @@ class TextBlock:
         return self._text
 
 
-def _load_utf8_plain() -> "Optional[Callable[[bytes, int], int]]":
-    try:
-        from xiangqi._ffi import lib
-    except ImportError:  # pragma: no cover - no compiled core
-        return None
-    return getattr(lib, "xq_utf8_plain", None)
-
-
-_UTF8_PLAIN = _load_utf8_plain()
+#: The C check that a block is plain UTF-8 (``None`` for a core built before it).
+_UTF8_PLAIN: "Optional[Callable[[bytes, int], int]]" = getattr(lib, "xq_utf8_plain", None)
 
 
 def _strict_utf8(data: bytes) -> bool:

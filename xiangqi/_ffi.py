@@ -6,8 +6,9 @@ Everything untyped that comes from cffi stays in this module.
 from __future__ import annotations
 
 import hashlib
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Callable, List, NoReturn, Optional, Sequence, TypeVar
 
 from xiangqi.errors import InternalError
 
@@ -70,6 +71,36 @@ def status_str(status: int) -> str:
 def raise_internal(status: int, what: str) -> NoReturn:
     """Raise for a C status that valid use of the API cannot produce."""
     raise InternalError(f"{what}: C core returned {status} ({status_str(status)})")
+
+
+_T = TypeVar("_T")
+
+
+def run_stoppable(calls: Sequence[Callable[[], _T]], threads: int, stop: Any,
+                  on_done: Optional[Callable[[int, _T], None]] = None) -> List[_T]:
+    """The results of ``calls`` (long C loops that give up once ``stop[0]`` is set), run in ``threads`` worker
+    threads, so that a Ctrl-C reaches the calling thread at once: it only waits, a tenth of a second at a time;
+    on :class:`KeyboardInterrupt` (or any error) it sets the stop flag, waits for the workers to give up
+    (milliseconds) and raises on. ``on_done(i, result)`` is called in the calling thread as call ``i`` ends.
+    ``stop`` is an ``int *`` from ``ffi.new``, passed by the calls to the C functions."""
+    results: List[Any] = [None] * len(calls)
+    pool = ThreadPoolExecutor(max_workers=max(1, min(threads, len(calls))))
+    try:
+        futures = {pool.submit(call): i for i, call in enumerate(calls)}
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for f in finished:
+                i = futures[f]
+                results[i] = f.result()
+                if on_done is not None:
+                    on_done(i, results[i])
+    except BaseException:
+        stop[0] = 1
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return results
 
 
 def join_bb(out: Any) -> int:

@@ -54,6 +54,7 @@ file a-i, like :meth:`Board.attack_map`):
 
 from __future__ import annotations
 
+import functools
 import operator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, List, Literal, Optional, Sequence, Tuple, TypeVar, Union
@@ -262,12 +263,15 @@ def _ranges(n: int, chunks: int) -> List[Tuple[int, int]]:
 
 
 def _run(fn: Callable[[Tuple[int, int]], _T], n: int, threads: int, *, max_chunk: int = 0,
-         per_thread: int = 1) -> List[_T]:
-    """Run ``fn`` over chunk ranges covering ``[0, n)``, on ``threads`` threads."""
+         per_thread: int = 1, stop: Any = None) -> List[_T]:
+    """Run ``fn`` over chunk ranges covering ``[0, n)``, on ``threads`` threads; with ``stop`` (the ``int *``
+    its C calls read), always in worker threads, so that a Ctrl-C stops them (:func:`xiangqi._ffi.run_stoppable`)."""
     chunks = threads * per_thread if threads > 1 else 1
     if max_chunk:
         chunks = max(chunks, -(-n // max_chunk))
     ranges = _ranges(n, chunks)
+    if stop is not None:
+        return _ffi.run_stoppable([functools.partial(fn, r) for r in ranges], threads, stop)
     if threads == 1 or len(ranges) == 1:
         return [fn(r) for r in ranges]
     with ThreadPoolExecutor(max_workers=min(threads, len(ranges))) as pool:
@@ -282,8 +286,8 @@ def _check(rc: int, what: str) -> int:
 
 def _fill(src: _Source, threads: int, status: Optional[npt.NDArray[np.int8]], tail: Tuple[int, ...],
           dtype: Any, ctype: str, call: Callable[[Any, int, int, Any, Any], int], what: str,
-          per_thread: int = 1) -> npt.NDArray[Any]:
-    """Shared body of the functions with a fixed-size result per position."""
+          per_thread: int = 1, stop: Any = None) -> npt.NDArray[Any]:
+    """Shared body of the functions with a fixed-size result per position (``stop``: as :func:`_run`)."""
     threads = _check_threads(threads)
     st = _status_out(status, src.n)
     out = np.empty((src.n,) + tail, dtype=dtype)
@@ -293,7 +297,7 @@ def _fill(src: _Source, threads: int, status: Optional[npt.NDArray[np.int8]], ta
     def run(r: Tuple[int, int]) -> None:
         _check(call(src.cdata, r[0], r[1], out_ptr, st_ptr), what)
 
-    _run(run, src.n, threads, per_thread=per_thread)
+    _run(run, src.n, threads, per_thread=per_thread, stop=stop)
     return out
 
 
@@ -453,6 +457,8 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     Work is split by position, so ``threads`` helps when there are many
     positions; for one deep perft use :func:`xiangqi.perft` with ``threads``. ``depth``: 0 to
     :data:`~xiangqi.position.MAX_PERFT_DEPTH`, as everywhere (:func:`~xiangqi.position.check_depth`).
+    A long run counts in worker threads, so a Ctrl-C (:class:`KeyboardInterrupt`) stops it within a fraction of
+    a second.
 
     >>> from xiangqi import STARTING_FEN
     >>> perft([STARTING_FEN, "bad fen"], 2).tolist()
@@ -468,9 +474,20 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     """
     d = check_depth(depth)
     b = 1 if bulk else 0
-    return _fill(_source(positions), threads, status, (), np.uint64, "uint64_t[]",
-                 lambda src, lo, hi, out, st: lib.xq_batch_perft(src, lo, hi, d, b, out, st),
-                 "xq_batch_perft", per_thread=8)
+    src = _source(positions)
+    # A long run counts in worker threads with a stop flag, so that Ctrl-C stops it within a fraction of a second;
+    # a short one (under a few milliseconds) is not worth the threads' start (about half a millisecond).
+    long_run = src.n * _BRANCHING ** max(d - 1, 0) >= _STOPPABLE_LEAVES
+    stop = ffi.new("int *") if long_run else ffi.NULL
+    return _fill(src, threads, status, (), np.uint64, "uint64_t[]",
+                 lambda src, lo, hi, out, st: lib.xq_batch_perft_stoppable(src, lo, hi, d, b, out, st, stop),
+                 "xq_batch_perft_stoppable", per_thread=8, stop=stop if long_run else None)
+
+
+#: About how many moves a position has (44 at the start), and how many leaves a batch perft of a few
+#: milliseconds counts: from there it runs where Ctrl-C can stop it.
+_BRANCHING = 40
+_STOPPABLE_LEAVES = 2_000_000
 
 
 def zobrist(positions: Positions, *, threads: int = 1,

@@ -177,16 +177,44 @@ def main(argv: Optional[List[str]] = None) -> int:
     0
     """
     args = sys.argv[1:] if argv is None else list(argv)
-    if not args or args[0] in ("-h", "--help"):
+    command = args[0] if args else ""
+    name = f"xiangqi {command}" if command == "perft" or command in _DELEGATED else "xiangqi"
+    from xiangqi._cliio import OutputError, guard
+
+    stdout = sys.stdout
+    sys.stdout = guard(stdout, "standard output")
+    try:
+        status = _run(command, args[1:], bool(args))
+        sys.stdout.flush()  # here, not at exit, so that a failed write is reported like any other
+        return status
+    except SystemExit as exc:  # argparse's usage errors
+        return exc.code if isinstance(exc.code, int) else 2
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted", file=sys.stderr)
+        return 130
+    except OutputError as exc:
+        if exc.broken_pipe and exc.target == "standard output":
+            # The reader went away (`xiangqi … | head`): stop quietly, as Unix tools do.
+            _silence_stdout(stdout)
+            return 141
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        sys.stdout = stdout
+
+
+def _run(command: str, rest: List[str], given: bool) -> int:
+    """Run one command line (standard output already guarded by :func:`main`, which applies the exit policy
+    to everything here: the help, the import of a command's module, the command itself)."""
+    if not given or command in ("-h", "--help"):
         # Asked for (--help): standard output, exit 0; no command at all is a usage error: standard error, exit 2.
         print("usage: xiangqi COMMAND [options]\n\n" + _DESCRIPTION + "\n" + _EXAMPLES,
-              file=sys.stdout if args else sys.stderr)
-        return 0 if args else 2
-    if args[0] == "--version":
+              file=sys.stdout if given else sys.stderr)
+        return 0 if given else 2
+    if command == "--version":
         from xiangqi import __version__
         print(f"xiangqi {__version__}")
         return 0
-    command, rest = args[0], args[1:]
     handler: Optional[Callable[[List[str]], int]] = None
     if command == "perft":
         handler = _perft_main
@@ -197,28 +225,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if handler is None:
         print(f"xiangqi: unknown command {command!r}\n\n" + _DESCRIPTION, file=sys.stderr)
         return 2
-    from xiangqi._cliio import OutputError, guard
-
-    stdout = sys.stdout
-    sys.stdout = guard(stdout, "standard output")
-    try:
-        status = handler(rest)
-        sys.stdout.flush()  # here, not at exit, so that a failed write is reported like any other
-        return status
-    except SystemExit as exc:  # argparse's usage errors
-        return exc.code if isinstance(exc.code, int) else 2
-    except KeyboardInterrupt:
-        print(f"xiangqi {command}: interrupted", file=sys.stderr)
-        return 130
-    except OutputError as exc:
-        if exc.broken_pipe and exc.target == "standard output":
-            # The reader went away (`xiangqi … | head`): stop quietly, as Unix tools do.
-            _silence_stdout(stdout)
-            return 141
-        print(f"xiangqi {command}: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        sys.stdout = stdout
+    return handler(rest)
 
 
 def _silence_stdout(stdout: Optional[TextIO]) -> None:

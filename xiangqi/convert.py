@@ -35,6 +35,7 @@ import contextlib
 import gzip
 import io
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -42,8 +43,10 @@ from typing import IO, Iterator, List, Optional, Tuple
 
 from xiangqi import formats
 from xiangqi._cliio import guard, input_problem, is_regular, reason, regular_input, writing
+from xiangqi.dhtmlxq import write_dhtmlxq
 from xiangqi.errors import XiangqiError
 from xiangqi.pgn import NOTATIONS, Game, write_game
+from xiangqi.xqf import write_xqf
 
 __all__ = ["convert_main", "read_any", "format_of"]
 
@@ -150,8 +153,27 @@ def convert_main(argv: List[str]) -> int:
 
 
 def _output_target(output: str) -> str:
-    """The file OUT names: through symbolic links, so that writing OUT keeps a link and fills its target."""
-    return output if output == "-" else os.path.realpath(output)
+    """The file OUT names: through symbolic links, so that writing OUT keeps a link and fills its target. A link
+    to what has no path (``/dev/stdout`` on a pipe: ``/proc/self/fd/1`` → ``pipe:[…]``) stays as given."""
+    if output == "-":
+        return output
+    real = os.path.realpath(output)
+    return real if os.path.exists(real) or not os.path.exists(output) else output
+
+
+def _output_name(output: str) -> str:
+    """How errors name OUT: ``standard output`` when it is the process's standard output under another name
+    (``/dev/stdout``, ``/dev/fd/1``) and not a regular file, so that a reader that leaves (``| head``) ends the run
+    quietly as for ``-`` (:func:`xiangqi.cli.main`)."""
+    if output == "-":
+        return "standard output"
+    try:
+        named, ours = os.stat(output), os.fstat(1)
+    except OSError:
+        return output
+    if (named.st_dev, named.st_ino) == (ours.st_dev, ours.st_ino) and not stat.S_ISREG(named.st_mode):
+        return "standard output"
+    return output
 
 
 def _convert(args: argparse.Namespace, source: str, to_format: str, target: str, direct: bool) -> int:
@@ -162,8 +184,6 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
         seen = _Count()
         games = _numbered(read_any(source, args.from_format), args.game, seen)
         if to_format == "xqf":
-            from xiangqi.xqf import write_xqf
-
             picked = next(games, None)
             if picked is None:
                 print(f"xiangqi convert: {_no_game(args, seen.games)}", file=sys.stderr)
@@ -176,7 +196,7 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
             number, first = picked
             problems += _report(first, number, args.input)
             data = write_xqf(first)
-            with writing(args.output):
+            with writing(_output_name(args.output)):
                 if direct:
                     with open(target, "wb") as fh:
                         fh.write(data)
@@ -197,14 +217,12 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
                         raw: IO[str] = gzip.open(path, "wt", encoding="utf-8", newline="\n")
                     else:
                         raw = io.open(path, "w", encoding="utf-8", newline="\n")
-                out = guard(raw, args.output)
+                out = guard(raw, _output_name(args.output))
             try:
                 for number, game in games:
                     count += 1
                     problems += _report(game, number, args.input)
                     if to_format == "dhtmlxq":
-                        from xiangqi.dhtmlxq import write_dhtmlxq
-
                         out.write(write_dhtmlxq(game) + "\n")
                     else:
                         write_game(game, out, notation=args.notation, traditional=args.traditional)

@@ -29,16 +29,16 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import os
 import re
-from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from xiangqi._nested import Nested, run_nested
-from xiangqi.core import STARTING_FEN, Move
+from xiangqi.board import Board
+from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Move, same_square_message
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from xiangqi.game import Game, GameError, GameNode, start_board
-from xiangqi.source import text_lines
-from xiangqi.xqf import PIECE_ORDER, piece_slots, slots_board_fen
+from xiangqi.source import Source, text_lines
+from xiangqi.xqf import PIECE_ORDER, null_move_refused, piece_slots, slots_board_fen
 
 __all__ = ["read_dhtmlxq", "read_games", "write_dhtmlxq", "parse_tags", "PIECE_ORDER", "TAG_MAP"]
 
@@ -123,17 +123,20 @@ def _binit_board(binit: str) -> Tuple[str, List[Optional[int]]]:
     return slots_board_fen(squares), squares
 
 
-def _moves(digits: str) -> Tuple[List[Tuple[str, Optional[Move]]], str]:
-    """(text, move or None if malformed) per 4 digits, and any leftover characters."""
+def _moves(digits: str) -> Tuple[List[Tuple[str, Union[Move, InvalidMoveError]]], str]:
+    """(text, move or why it is none) per 4 digits, and any leftover characters."""
     s = re.sub(r"\s", "", digits)
-    out: List[Tuple[str, Optional[Move]]] = []
+    out: List[Tuple[str, Union[Move, InvalidMoveError]]] = []
     n = len(s) // 4 * 4
     for i in range(0, n, 4):
         t = s[i:i + 4]
-        if t.isdigit() and t.isascii() and int(t[0]) <= 8 and int(t[2]) <= 8:
-            out.append((t, Move(_square(int(t[0]), int(t[1])), _square(int(t[2]), int(t[3])))))
-        else:
-            out.append((t, None))
+        if not (t.isdigit() and t.isascii() and int(t[0]) <= 8 and int(t[2]) <= 8):
+            out.append((t, InvalidMoveError(f"invalid DhtmlXQ move {t!r}: expected 4 digits x1 y1 x2 y2 "
+                                            "(x 0-8, y 0-9 from the top)")))
+            continue
+        src, dst = _square(int(t[0]), int(t[1])), _square(int(t[2]), int(t[3]))
+        # A record from a square to itself is no move, a0 to a0 included (Move(0, 0) would be the null move).
+        out.append((t, Move(src, dst) if src != dst else InvalidMoveError(same_square_message(SQUARE_NAMES[src] * 2))))
     return out, s[n:]
 
 
@@ -149,8 +152,6 @@ def _start_fen(tags: Dict[str, str], first: Optional[Move]) -> str:
         side = ""
     if first is not None:
         # The side of the piece on the first move's source square decides.
-        from xiangqi.board import Board
-
         try:
             probe = Board(f"{board_part} w - - 0 1")
         except InvalidFenError:
@@ -179,7 +180,6 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
     >>> read_dhtmlxq("[DhtmlXQ_movelist]774770[/DhtmlXQ_movelist]").errors[0].reason
     "DhtmlXQ move list ends with '70', not a whole 4-digit move"
     """
-    from xiangqi.board import Board
 
     tags = parse_tags(text)
     game = Game()
@@ -198,7 +198,8 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
             game.headers["Opening"] = m.group(2)
     main, leftover = _moves(tags.get("movelist", ""))
     try:
-        fen = _start_fen(tags, main[0][1] if main else None)
+        first = main[0][1] if main else None
+        fen = _start_fen(tags, first if isinstance(first, Move) else None)
         board = start_board(fen)
     except InvalidFenError as e:
         game.errors.append(GameError(0, main[0][0] if main else "", f"bad start position: {e}", line, e))
@@ -238,7 +239,6 @@ def _add_variations(game: Game, variations: List[Tuple[int, int, int, str]], com
     listed after it). Passes are simulated: a line is taken at (pass, index) once the line that makes its
     branch point has been taken, so a chain of lines listed child first costs linear time, not one pass
     per line."""
-    from xiangqi.board import Board
 
     waiting: Dict[Tuple[int, int], List[int]] = {}  # branch point -> indices of the lines that wait for it
     ready: List[Tuple[int, int]] = []  # heap of (pass, index)
@@ -270,7 +270,7 @@ def _add_variations(game: Game, variations: List[Tuple[int, int, int, str]], com
 
 
 def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int,
-              moves: List[Tuple[str, Optional[Move]]], comments: Dict[Tuple[int, int], str],
+              moves: List[Tuple[str, Union[Move, InvalidMoveError]]], comments: Dict[Tuple[int, int], str],
               nodes: Dict[Tuple[int, int], GameNode], line: int, fens: Dict[Tuple[int, int], str]) -> bool:
     """Append ``moves`` below ``parent`` (position ``board``, ``ply`` moves in) as branch ``branch``; note
     the position at each node whose key is in ``fens``.
@@ -279,10 +279,8 @@ def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int,
     node = parent
     mainline = branch == 0
     for text, move in moves:
-        if move is None:
-            e: Exception = InvalidMoveError(f"invalid DhtmlXQ move {text!r}: expected 4 digits x1 y1 x2 y2 "
-                                            f"(x 0-8, y 0-9 from the top)")
-            game.errors.append(GameError(ply, text, str(e), line, e, mainline))  # type: ignore[arg-type]
+        if isinstance(move, InvalidMoveError):
+            game.errors.append(GameError(ply, text, str(move), line, move, mainline))
             return False
         if not board.is_legal(move):
             reason = f"illegal move {move.iccs()!r} ({text}) in {board.fen()}: {board.illegal_reason(move)}"
@@ -299,8 +297,7 @@ def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int,
     return True
 
 
-def read_games(source: Union[str, "os.PathLike[str]", bytes, IO[str], IO[bytes], Any], *,
-               encoding: Optional[str] = None) -> Iterator[Game]:
+def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
     """Stream the DhtmlXQ blocks of a path, ``bytes``, or an open text or binary file.
 
     Text outside ``[DhtmlXQ]…[/DhtmlXQ]`` (the rest of a web page) is skipped.
@@ -380,6 +377,11 @@ def write_dhtmlxq(game: Game) -> str:
 
     >>> write_dhtmlxq(read_dhtmlxq("[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"))
     '[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]'
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidFenError` when the game's ``FEN`` header is not a valid position;
+        * :exc:`~xiangqi.errors.InvalidRecordError` when the game holds a null move (DhtmlXQ has none:
+          :func:`xiangqi.xqf.null_move_refused`).
     """
     board = game.board()
     parts: List[str] = []
@@ -417,6 +419,8 @@ def write_dhtmlxq(game: Game) -> str:
         node: Optional[GameNode] = start
         while node is not None:
             assert node.move is not None and node.parent is not None
+            if not node.move:
+                raise null_move_refused("DhtmlXQ", node)
             digits.append(_xy(node.move.from_square) + _xy(node.move.to_square))
             if node.comment:
                 key = f"comment{ply}" if branch == 0 else f"comment{branch}_{ply}"

@@ -25,6 +25,7 @@ from xiangqi import __version__
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import XiangqiError
+from xiangqi.perft import perft
 from xiangqi.search import MAX_DEPTH, Searcher, SearchInfo, SearchResult
 
 __all__ = ["main", "EngineServer", "ENGINE_NAME"]
@@ -439,8 +440,6 @@ class EngineServer:
     # --------------------------------------------------------------- perft
 
     def _perft(self, depth: int) -> None:
-        from xiangqi.perft import perft
-
         if depth > _MAX_PERFT_DEPTH:
             raise _Usage(f"go perft: depth at most {_MAX_PERFT_DEPTH}, not {depth}")
         fen = self._board.fen()

@@ -33,7 +33,12 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from xiangqi import formats
+from xiangqi import rules as rulings
+from xiangqi._cliio import guard, input_problem, reason, regular_input
+from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN
+from xiangqi.errors import XiangqiError
+from xiangqi.game import require_playable, start_board
 
 __all__ = ["judge_main", "judge_board"]
 
@@ -76,8 +81,6 @@ def _split_position(tokens: Sequence[str]) -> Tuple[str, List[str]]:
 def _check_first_move(word: str) -> None:
     """Raise a clear error unless ``word``, the first of the position words, is a move from the start position
     (a position starts with a FEN or ``startpos``; without either, the words are moves from the start)."""
-    from xiangqi.board import Board
-    from xiangqi.errors import XiangqiError
 
     if _MOVE_NUMBER.fullmatch(word) or word == "0000":
         return
@@ -89,10 +92,7 @@ def _check_first_move(word: str) -> None:
             "or moves from the start position") from None
 
 
-def _board_from_tokens(tokens: Sequence[str]) -> Any:
-    from xiangqi.errors import XiangqiError
-    from xiangqi.game import start_board
-
+def _board_from_tokens(tokens: Sequence[str]) -> Board:
     fen, moves = _split_position(tokens)
     board = start_board(fen)  # there is no game to judge from a position that cannot occur in one
     for i, text in enumerate(moves):
@@ -108,7 +108,7 @@ def _board_from_tokens(tokens: Sequence[str]) -> Any:
     return board
 
 
-def judge_board(board: Any, rules: str = "axf", *, count: Optional[int] = None,
+def judge_board(board: Board, rules: str = "axf", *, count: Optional[int] = None,
                 limit: Optional[int] = None) -> Dict[str, Any]:
     """The verdict on a board's game as a dict (what ``--json`` prints).
 
@@ -130,7 +130,6 @@ def judge_board(board: Any, rules: str = "axf", *, count: Optional[int] = None,
     Raises:
         * :exc:`ValueError` when ``rules`` is neither ``"axf"`` nor ``"cxa"``.
     """
-    from xiangqi import rules as rulings
 
     rs = rulings.get_rules(rules)
     ruling = None
@@ -166,9 +165,7 @@ def judge_board(board: Any, rules: str = "axf", *, count: Optional[int] = None,
     }
 
 
-def _goes_on(board: Any, rs: Any) -> str:
-    from xiangqi import rules as rulings
-
+def _goes_on(board: Board, rs: rulings.RuleSet) -> str:
     n = rulings.repetition_count(board)
     nl = rulings.natural_limit(board, rules=rs)
     return (f"The game goes on: the position has occurred {n} time{'s' if n != 1 else ''}, "
@@ -227,10 +224,6 @@ def judge_main(argv: List[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object per game")
     args = parser.parse_intermixed_args(argv)  # options may come between the moves
 
-    from xiangqi import rules as rulings
-    from xiangqi.errors import XiangqiError
-    from xiangqi.game import require_playable
-
     try:
         rs = rulings.get_rules(args.rules)
     except ValueError as exc:
@@ -239,8 +232,6 @@ def judge_main(argv: List[str]) -> int:
         parser.error(f"--count must be at least 2, not {args.count}")
     if args.limit is not None and args.limit < 0:
         parser.error(f"--limit must be at least 0 (0 turns it off), not {args.limit}")
-
-    from xiangqi._cliio import guard, input_problem, reason, regular_input
 
     out = guard(sys.stdout, "standard output")
     first = args.position[0]

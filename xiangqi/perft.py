@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import Callable, Dict, List, Literal, Optional, Tuple, Union, overload
+from typing import Dict, List, Literal, Optional, Tuple, Union, overload
 
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import STARTING_FEN, Move
-from xiangqi.position import BaseBoard, check_depth
+from xiangqi.position import _INTERRUPTIBLE_DEPTH, BaseBoard, RootProgress, _count_by_root_move, check_depth
 
 __all__ = ["perft", "RootProgress"]
 
@@ -20,54 +19,6 @@ def _divide_codes(pos: object, depth: int, bulk: bool) -> List[Tuple[int, int]]:
     if n < 0:
         _ffi.raise_internal(n, "xq_perft_divide")
     return [(int(moves[i]), int(counts[i])) for i in range(n)]
-
-
-def _subtree(root: object, code: int, depth: int, bulk: bool, stop: object) -> int:
-    pos = ffi.new("xq_pos *")
-    lib.xq_pos_copy(pos, root)
-    undo = ffi.new("xq_undo *")
-    st = lib.xq_pos_do_move(pos, code, undo)
-    if st:
-        _ffi.raise_internal(st, "xq_pos_do_move")
-    return int(lib.xq_perft_stoppable(pos, depth - 1, 1 if bulk else 0, stop))
-
-
-#: Called after each root move's subtree is counted: (root moves done, root moves in all, nodes so far).
-RootProgress = Callable[[int, int, int], None]
-#: From this depth perft runs in worker threads, so the calling thread stays free to take Ctrl-C.
-_INTERRUPTIBLE_DEPTH = 5
-
-
-def _by_root_move(pos: object, codes: List[int], depth: int, bulk: bool, threads: int,
-                  on_root_move: Optional[RootProgress]) -> List[int]:
-    """The node count under each root move, counted in ``threads`` worker threads.
-
-    The calling thread only waits (a tenth of a second at a time), so a
-    :class:`KeyboardInterrupt` reaches it at once; it then sets the stop flag
-    the C search reads, waits for the workers to give up (milliseconds), and
-    raises the interrupt on.
-    """
-    stop = ffi.new("int *")
-    counts = [0] * len(codes)
-    done = nodes = 0
-    pool = ThreadPoolExecutor(max_workers=threads)
-    try:
-        futures = {pool.submit(_subtree, pos, c, depth, bulk, stop): i for i, c in enumerate(codes)}
-        pending = set(futures)
-        while pending:
-            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-            for f in finished:
-                counts[futures[f]] = f.result()
-                done += 1
-                nodes += counts[futures[f]]
-                if on_root_move is not None:
-                    on_root_move(done, len(codes), nodes)
-    except BaseException:
-        stop[0] = 1
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
-    return counts
 
 
 @overload
@@ -114,7 +65,7 @@ def perft(fen: str = STARTING_FEN, depth: int = 1, *, divide: bool = False, bulk
             return int(lib.xq_perft(pos, depth, 1 if bulk else 0))
         return {Move.from_code(c).iccs(): n for c, n in _divide_codes(pos, depth, bulk)}
     codes = board.legal_move_codes()
-    counts = _by_root_move(pos, codes, depth, bulk, threads, on_root_move)
+    counts = _count_by_root_move(pos, codes, depth, bulk, threads, on_root_move)
     if divide:
         return {Move.from_code(c).iccs(): n for c, n in zip(codes, counts)}
     return sum(counts)

@@ -16,6 +16,8 @@ from typing import Dict, List, Optional, Protocol
 
 from xiangqi.board import Board
 from xiangqi.core import Move
+from xiangqi.engine import EngineError, SimpleEngine
+from xiangqi.errors import InvalidFenError
 from xiangqi.perft import perft
 
 __all__ = ["Difference", "find_difference", "perftree_main"]
@@ -111,8 +113,6 @@ def perftree_main(args: argparse.Namespace) -> int:
     ...                                  engine_timeout=10.0))
     2
     """
-    from xiangqi.engine import EngineError, SimpleEngine
-    from xiangqi.errors import InvalidFenError
 
     if args.depth < 1:
         print("xiangqi perft: --engine needs --depth >= 1", file=sys.stderr)

@@ -37,14 +37,17 @@ import threading
 import weakref
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
+from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
+from xiangqi._ffi import ffi, lib
+from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import InvalidFenError, InvalidRecordError, XiangqiError
 from xiangqi.game import (_RESULT_WORDS, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
                           NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
                           MoveErrors, _moves_of)
 from xiangqi.pgn_writer import NOTATIONS, game_to_string, write_game  # noqa: F401
-from xiangqi.source import GZIP_MAGIC, Source, is_text_handle, text_lines
+from xiangqi.source import GZIP_MAGIC, Handle, Source, is_text_handle, text_lines
 
 __all__ = [
     "TAG_ROSTER", "RESULTS", "NOTATIONS",
@@ -752,20 +755,11 @@ _SCAN_KINDS = {"utf-8": 0, "ascii": 0, "gb18030": 1, "gbk": 1, "gb2312": 1, "cp9
                "big5hkscs": 1}
 
 
-def _load_scan() -> Any:
-    try:
-        from xiangqi._ffi import ffi, lib
-    except ImportError:  # pragma: no cover - no compiled core
-        return None
-    if not hasattr(lib, "xq_pgn_game_starts"):
-        return None
-    # The starts array is as long as the worst case (a quarter of the block) and never read past what the scan
-    # wrote: allocated without zeroing it (zeroing cost about as much as the scan itself).
-    return (ffi.new_allocator(should_clear_after_alloc=False), lib.xq_pgn_game_starts, int(lib.XQ_SCAN_UNDECIDED),
-            ffi.unpack)
-
-
-_SCAN = _load_scan()
+#: The C scan for game starts, an allocator, the "undecided" mark and ``ffi.unpack`` (``None`` for a core built
+#: before it). The starts array is as long as the worst case (a quarter of the block) and never read past what
+#: the scan wrote: allocated without zeroing it (zeroing cost about as much as the scan itself).
+_SCAN: Any = ((ffi.new_allocator(should_clear_after_alloc=False), lib.xq_pgn_game_starts,
+               int(lib.XQ_SCAN_UNDECIDED), ffi.unpack) if hasattr(lib, "xq_pgn_game_starts") else None)
 
 
 def game_starts_in_bytes(data: bytes, encoding: str, in_comment: bool = False) -> Optional[Tuple[List[int], bool]]:
@@ -1067,12 +1061,10 @@ def _decode_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[L
     first bad move and keep the moves before it. Raises
     :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
     """
-    from xiangqi.board import Board
 
     board = start_board(fen)
     if not moves:
         return [], None
-    from xiangqi import notation as _notation
 
     kind = notation or ("chinese" if not moves[0][0].isascii() else "auto")
     try:
@@ -1172,8 +1164,6 @@ class _TextPlayer:
     """One thread's C position, undo buffer and start positions for the C replay of move text."""
 
     def __init__(self, play: Any) -> None:
-        from xiangqi._ffi import ffi, lib
-
         self.ffi = ffi
         self.lib = lib
         self.play_text = play
@@ -1244,23 +1234,13 @@ class _TextPlayer:
 _PLAY_TEXT_LOCAL = threading.local()
 
 
-def _load_text_player() -> bool:
-    try:
-        from xiangqi._ffi import lib
-
-        return getattr(lib, "xq_play_text", None) is not None
-    except ImportError:  # pragma: no cover - a core without the entry point
-        return False
-
-
-_TEXT_PLAYER_OK = _load_text_player()
+#: Whether the core has the C replay of move text (a core built before it has not).
+_TEXT_PLAYER_OK = getattr(lib, "xq_play_text", None) is not None
 
 
 def _text_player() -> _TextPlayer:
     player: Optional[_TextPlayer] = getattr(_PLAY_TEXT_LOCAL, "player", None)
     if player is None:
-        from xiangqi._ffi import lib
-
         player = _PLAY_TEXT_LOCAL.player = _TextPlayer(lib.xq_play_text)
     return player
 
@@ -1358,7 +1338,6 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     :func:`xiangqi.notation.parse_game` in one notation and, when that fails, decodes token by token: the
     same happens here, where the prefix's part of that decision is read off its bytes.
     """
-    from xiangqi.board import Board
 
     m = _FIRST_MOVE_BYTE.search(prefix) if codes else None
     first_ascii = rest[0][0].isascii() if m is None else prefix[m.start()] < 0x80
@@ -1376,8 +1355,6 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     for c in codes:
         push(Move(c >> 7, c & 127))
     if whole:
-        from xiangqi import notation as _notation
-
         try:
             return _notation.parse_game(board.fen(), rest, notation=kind), None
         except MoveErrors:
@@ -1575,7 +1552,7 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
     return _build_game(chunk) if chunk is not None else None
 
 
-def read_game(handle: Any) -> Optional[Game]:
+def read_game(handle: Handle) -> Optional[Game]:
     """Read the next game from an open file (text or binary), or ``None`` at its end.
 
     On a seekable, uncompressed handle the game is read line by line and the
@@ -1595,6 +1572,11 @@ def read_game(handle: Any) -> Optional[Game]:
     Raises:
         * :exc:`OSError` when reading the file fails.
     """
+    return _read_game(handle)
+
+
+def _read_game(handle: Any) -> Optional[Game]:
+    # The handle's other methods (seek, tell, readline) are looked up as the file has them.
     text = is_text_handle(handle)
     if _is_seekable(handle):
         state: Any = _handle_state(handle, _SeekState)
@@ -1796,10 +1778,8 @@ class Replay:
         return _moves_of(self.codes)
 
     @property
-    def board(self) -> Any:
+    def board(self) -> Optional[Board]:
         """A new board after the moves played (``None`` when the ``FEN`` tag is invalid)."""
-        from xiangqi.board import Board
-
         try:
             board = Board(self.fen)
         except InvalidFenError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING, Any, List, Optional
 
+from xiangqi import notation as _notation
 from xiangqi._nested import Nested, run_nested
 from xiangqi.core import Move
 
@@ -57,7 +58,6 @@ class _Writer:
         """The move texts of a line of moves from ``board``'s position (one call into the notation module)."""
         if self.notation == "iccs":
             return [m.iccs() for m in moves]
-        from xiangqi import notation as _notation
 
         return _notation.format_game(board.fen(), moves, to=self.notation, traditional=self.traditional,
                                      fullwidth=self.fullwidth)
@@ -185,7 +185,8 @@ def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "c
     return text
 
 
-def game_to_string(game: Game, **kwargs: Any) -> str:
+def game_to_string(game: Game, *, notation: str = "chinese", traditional: bool = False, fullwidth: bool = True,
+                   columns: int = 80) -> str:
     """Alias of :func:`write_game` without a file.
 
     >>> from xiangqi.game import Game
@@ -197,4 +198,4 @@ def game_to_string(game: Game, **kwargs: Any) -> str:
     Raises:
         * the errors of :func:`write_game`.
     """
-    return write_game(game, None, **kwargs)
+    return write_game(game, None, notation=notation, traditional=traditional, fullwidth=fullwidth, columns=columns)

@@ -9,15 +9,16 @@ core → position → notation, rules → board.
 from __future__ import annotations
 
 import enum
+import functools
 import operator
 import re
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar, overload
 
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
-    ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece, Square,
-    SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
+    ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, NULL_MOVE_TEXTS, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece,
+    Square, SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
 )
 from xiangqi._reasons import why_illegal
 from xiangqi.errors import ConcurrentUseError, IllegalMoveError, InvalidFenError, InvalidMoveError
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = ["BaseBoard", "Status", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "check_depth", "MAX_PERFT_DEPTH",
-           "parse_coordinates"]
+           "parse_coordinates", "RootProgress"]
 
 _B = TypeVar("_B", bound="BaseBoard")
 
@@ -172,6 +173,29 @@ class PseudoLegalMoveGenerator(_MoveView):
         return len(self._codes())
 
 
+class _BoardFen:
+    """``board.board_fen()``: the piece placement part of the FEN; ``board.board_fen = placement`` sets it, as
+    :meth:`BaseBoard.set_board_fen` does (an edit). A method to call, as in python-chess, that also takes an
+    assignment: a plain method would be shadowed by one without a word, and calling it would then fail.
+
+    >>> board = BaseBoard()
+    >>> board.board_fen = "4k4/9/9/9/9/9/9/9/9/4K4"
+    >>> board.board_fen(), board.fen()
+    ('4k4/9/9/9/9/9/9/9/9/4K4', '4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1')
+    """
+
+    @overload
+    def __get__(self, board: None, owner: "type[BaseBoard]") -> "_BoardFen": ...
+    @overload
+    def __get__(self, board: "BaseBoard", owner: "type[BaseBoard]") -> Callable[[], str]: ...
+
+    def __get__(self, board: "Optional[BaseBoard]", owner: "type[BaseBoard]") -> "_BoardFen | Callable[[], str]":
+        return self if board is None else board._board_fen
+
+    def __set__(self, board: "BaseBoard", placement: str) -> None:
+        board.set_board_fen(placement)
+
+
 class BaseBoard:
     """A xiangqi position with its move stack (:class:`xiangqi.Board` adds notation and rulings).
 
@@ -258,13 +282,18 @@ class BaseBoard:
             _ffi.raise_internal(n, "xq_pos_fen")
         return str(ffi.unpack(buf, n).decode("ascii"))
 
-    def board_fen(self) -> str:
-        """The piece placement part of the FEN.
+    def _board_fen(self) -> str:
+        """The piece placement part of the FEN (``board.board_fen()``).
 
         >>> BaseBoard().board_fen() == STARTING_FEN.split()[0]
         True
         """
         return self.fen().split(" ", 1)[0]
+
+    #: ``board.board_fen()`` is the piece placement part of the FEN, e.g.
+    #: ``'4k4/9/9/9/9/9/9/9/9/4K4'``; ``board.board_fen = placement`` sets it, as :meth:`set_board_fen` does
+    #: (an edit: the move stack is cleared), raising :class:`~xiangqi.errors.InvalidFenError` as it does.
+    board_fen = _BoardFen()
 
     # -------------------------------------------------------------- editing
     #
@@ -698,12 +727,17 @@ class BaseBoard:
         Raises:
             :class:`IllegalMoveError`: the C core refuses the move (see above); the board is unchanged.
             :class:`ConcurrentUseError`: another thread changed the move stack during the call.
+            :class:`TypeError`: ``move`` is not a :class:`Move` (text goes through :meth:`push_iccs`).
         """
+        try:
+            code = move.from_square << 7 | move.to_square
+        except AttributeError:  # costs nothing until it happens
+            raise TypeError(f"expected a Move, not {type(move).__name__} (use push_move for text)") from None
         stack = self.move_stack
         n = len(stack)
         if n == self._cap:
             self._grow()
-        st = lib.xq_pos_push(self._pos, move.from_square << 7 | move.to_square, self._undo, n)
+        st = lib.xq_pos_push(self._pos, code, self._undo, n)
         if st:
             raise IllegalMoveError(f"cannot push {move.iccs()!r} in {self.fen()}: {_ffi.status_str(st)}")
         stack.append(move)
@@ -834,7 +868,11 @@ class BaseBoard:
 
         >>> BaseBoard().illegal_reason(Move.from_iccs("a0a5"))
         'the Red rook on a0 is blocked by the piece on a3'
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move`.
         """
+        _move_code(move)
         if not move:
             return "the null move passes the turn (it is not a legal move)"
         if move.from_square < 90 and move.to_square < 90 and self.is_legal(move):
@@ -1108,7 +1146,8 @@ class BaseBoard:
 
     def perft(self, depth: int, *, bulk: bool = True) -> int:
         """Count the leaf nodes of the legal move tree to ``depth`` (0 to :data:`MAX_PERFT_DEPTH`, in C);
-        ``bulk=False`` visits every leaf.
+        ``bulk=False`` visits every leaf. From depth 5 (seconds and more) the count runs in a worker thread,
+        so that Ctrl-C (:class:`KeyboardInterrupt`) stops it within a fraction of a second.
 
         >>> BaseBoard().perft(2), BaseBoard().perft(2, bulk=False)
         (1920, 1920)
@@ -1117,7 +1156,10 @@ class BaseBoard:
             :class:`ValueError`: ``depth`` is outside 0 to :data:`MAX_PERFT_DEPTH` (:func:`check_depth`).
             :class:`TypeError`: ``depth`` is not an integer.
         """
-        return int(lib.xq_perft(self._pos, check_depth(depth), 1 if bulk else 0))
+        d = check_depth(depth)
+        if d < _INTERRUPTIBLE_DEPTH:
+            return int(lib.xq_perft(self._pos, d, 1 if bulk else 0))
+        return sum(_count_by_root_move(self._pos, self.legal_move_codes(), d, bulk, 1, None))
 
     # ----------------------------------------------------------------- misc
 
@@ -1282,6 +1324,39 @@ def _color_index(color: object) -> int:
     raise ValueError(f"colour must be RED (True) or BLACK (False), not {color!r}")
 
 
+#: Called after each root move's subtree is counted: (root moves done, root moves in all, nodes so far).
+RootProgress = Callable[[int, int, int], None]
+#: From this depth perft runs in worker threads, so the calling thread stays free to take Ctrl-C.
+_INTERRUPTIBLE_DEPTH = 5
+
+
+def _subtree(root: object, code: int, depth: int, bulk: bool, stop: object) -> int:
+    pos = ffi.new("xq_pos *")
+    lib.xq_pos_copy(pos, root)
+    undo = ffi.new("xq_undo *")
+    st = lib.xq_pos_do_move(pos, code, undo)
+    if st:
+        _ffi.raise_internal(st, "xq_pos_do_move")
+    return int(lib.xq_perft_stoppable(pos, depth - 1, 1 if bulk else 0, stop))
+
+
+def _count_by_root_move(pos: object, codes: List[int], depth: int, bulk: bool, threads: int,
+                        on_root_move: Optional[RootProgress]) -> List[int]:
+    """The node count under each root move, counted in ``threads`` worker threads that a Ctrl-C stops
+    (:func:`xiangqi._ffi.run_stoppable`; :meth:`BaseBoard.perft`, :func:`xiangqi.perft.perft`)."""
+    stop = ffi.new("int *")
+    progress = [0, 0]  # root moves done, nodes so far
+
+    def done(_: int, nodes: int) -> None:
+        progress[0] += 1
+        progress[1] += nodes
+        if on_root_move is not None:
+            on_root_move(progress[0], len(codes), progress[1])
+
+    calls = [functools.partial(_subtree, pos, c, depth, bulk, stop) for c in codes]
+    return _ffi.run_stoppable(calls, threads, stop, done)
+
+
 #: The deepest perft any entry point counts (:meth:`BaseBoard.perft`, :func:`xiangqi.perft`, :func:`xiangqi.batch.perft`,
 #: ``xiangqi perft``): far beyond what finishes (depth 10 from the start is about 10**16 leaves), and a bound on the
 #: C recursion.
@@ -1314,18 +1389,28 @@ def parse_coordinates(text: str, *, one_based: bool = False) -> Move:
     (Move.from_iccs('h2e2'), Move.from_iccs('a9a8'))
 
     Raises:
-        :class:`InvalidMoveError`: ``text`` is not a coordinate move of that kind.
+        :class:`InvalidMoveError`: ``text`` is not a coordinate move of that kind, or one between a square and
+            itself (``a0a0``, 1-based ``a1a1``); ``0000`` and ``--`` are the null move in both.
+        :class:`TypeError`: ``text`` is not a :class:`str`.
     """
     if not one_based:
         return Move.from_iccs(text)
-    s = text.strip().lower().replace("-", "")
+    if not isinstance(text, str):
+        raise TypeError(f"move text must be a str, not {type(text).__name__}")
+    s = text.strip().lower()
+    if s in NULL_MOVE_TEXTS:
+        return Move.null()
+    s = s.replace("-", "")
     m = _ONE_BASED.fullmatch(s)
     if m is None:
         raise InvalidMoveError(f"invalid 1-based coordinate move {text!r}: expected e.g. 'h3e3' or 'a10a9'")
     r1, r2 = int(m.group(2)) - 1, int(m.group(4)) - 1
     if not (0 <= r1 <= 9 and 0 <= r2 <= 9):
         raise InvalidMoveError(f"invalid 1-based coordinate move {text!r}: ranks must be 1-10")
-    return Move(r1 * 9 + ord(m.group(1)) - 97, r2 * 9 + ord(m.group(3)) - 97)
+    src, dst = r1 * 9 + ord(m.group(1)) - 97, r2 * 9 + ord(m.group(3)) - 97
+    if src == dst:  # a1a1 is not the null move (Move(0, 0) would be)
+        raise InvalidMoveError(same_square_message(text))
+    return Move(src, dst)
 
 
 _ONE_BASED = re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])")

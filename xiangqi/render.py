@@ -16,8 +16,10 @@ import os
 import sys
 from typing import List, Optional, Tuple
 
+from xiangqi import svg
 from xiangqi._cliio import writing
 from xiangqi.board import Board
+from xiangqi.convert import format_of, read_any
 from xiangqi.core import BLACK, RED, Move
 from xiangqi.errors import XiangqiError
 from xiangqi.game import position_problems
@@ -51,8 +53,6 @@ def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[
 def _position(source: str, *, game: int, ply: Optional[int]) -> Tuple[Board, Optional[Move], List[str]]:
     """:func:`position`, and the reading errors of the game (its main line stops at the first)."""
     if not os.path.exists(source):
-        from xiangqi.convert import format_of
-
         if source == "startpos":  # as in `xiangqi judge` and the engine protocols
             source = Board().fen()
         elif format_of(source) is not None or "/" not in source:
@@ -60,7 +60,6 @@ def _position(source: str, *, game: int, ply: Optional[int]) -> Tuple[Board, Opt
         if ply is not None:
             raise _Usage("--ply needs a game file, not a FEN")
         return Board(source), None, []
-    from xiangqi.convert import read_any
 
     record = None
     total = 0
@@ -135,7 +134,6 @@ def render_main(argv: List[str]) -> int:
     <svg xmlns=...</svg>
     0
     """
-    from xiangqi import svg
 
     parser = _parser()
     args = parser.parse_args(argv)

@@ -37,8 +37,10 @@ import re
 import stat
 from typing import Dict, Iterable, List, Optional, TextIO, Tuple
 
+from xiangqi import pgn
 from xiangqi import svg
 from xiangqi.board import Board
+from xiangqi.convert import read_any
 from xiangqi.core import Move, parse_square
 from xiangqi.errors import XiangqiError
 from xiangqi.notation import decode_move
@@ -86,8 +88,6 @@ def _details_of(game: object) -> _Details:
 
 def _read_details(source: str, games: Iterable[Tuple[int, Optional[int]]]) -> Dict[int, _Details]:
     """The details of some games of one file, by game number: ``games`` holds (number, first line)."""
-    from xiangqi import pgn
-    from xiangqi.convert import read_any
 
     wanted = dict(games)
     out: Dict[int, _Details] = {}

@@ -26,18 +26,32 @@ import io
 import os
 import stat
 import zlib
-from typing import IO, Any, Callable, Iterator, List, Optional, Union
+from typing import IO, Any, Callable, Iterator, List, Optional, Protocol, Union
 
 from xiangqi._encoding import MAX_LINE_BYTES, TextLines
 from xiangqi.errors import InvalidRecordError
 
-__all__ = ["GZIP_MAGIC", "Source", "ByteSource", "Gunzip", "is_text_handle", "text_lines", "poll_reader"]
+__all__ = ["GZIP_MAGIC", "Source", "Handle", "ByteSource", "Gunzip", "is_text_handle", "text_lines", "poll_reader"]
 
 #: The first two bytes of a gzip member.
 GZIP_MAGIC = b"\x1f\x8b"
 
 #: What the readers accept: a path, ``bytes``, or an open text or binary file.
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[str], IO[bytes]]
+
+
+class Handle(Protocol):
+    """An open file to read games from, text or binary: ``open(path)``, ``open(path, "rb")``, ``gzip.open(path)``,
+    :class:`io.StringIO`, ``sys.stdin`` (what :func:`xiangqi.pgn.read_game` takes). Only ``read`` is required;
+    ``seekable``, ``tell``, ``seek`` and ``readline`` are used when the file has them.
+
+    >>> import io
+    >>> handle: Handle = io.BytesIO(b"1. h2e2 *")
+    >>> handle.read(5)
+    b'1. h2'
+    """
+
+    def read(self, size: int = ..., /) -> Union[str, bytes]: ...
 
 
 #: How long a read of a stream waits for input before the interpreter looks again for a Ctrl-C.

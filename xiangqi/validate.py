@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, Iterator
 
 from xiangqi import dhtmlxq, formats, pgn, xqf
 from xiangqi import rules as _rules
+from xiangqi._cliio import guard, reason, regular_input, same_file
 from xiangqi._encoding import TextBlock, TextLines, detect_encoding
 from xiangqi._ffi import ffi, lib
 from xiangqi._progress import Progress
@@ -1609,7 +1610,6 @@ def _parser() -> argparse.ArgumentParser:
 def _report_clash(report: str, paths: Sequence[str], files: Sequence[str]) -> Optional[str]:
     """Why the report file must not be written (it is an input, or a game file inside a folder being
     checked, which writing it would empty or add to the inputs), or None."""
-    from xiangqi._cliio import same_file
 
     target = os.path.realpath(report)
     # The same file, not the same name: a hard link or a bind mount reaches a game file under another path.
@@ -1667,7 +1667,6 @@ def validate_main(argv: Sequence[str]) -> int:
         from xiangqi.report_html import HtmlReport
 
         html_report = HtmlReport()
-    from xiangqi._cliio import guard, reason, regular_input
 
     jobs = args.jobs or (os.cpu_count() or 1)
     stdout = guard(sys.stdout, "standard output")

@@ -29,14 +29,15 @@ import os
 import struct
 from typing import IO, Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from xiangqi.board import BaseBoard, Board
 from xiangqi.core import (
     ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, SQUARE_NAMES, STARTING_FEN, Move, same_square_message,
 )
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
 from xiangqi.game import Game, GameError, GameNode, start_board
 
-__all__ = ["read_xqf", "write_xqf", "XqfHeader", "decode_header", "PIECE_ORDER", "HEADER_STRINGS", "piece_slots",
-           "slots_board_fen"]
+__all__ = ["read_xqf", "write_xqf", "null_move_refused", "XqfHeader", "decode_header", "PIECE_ORDER", "HEADER_STRINGS",
+           "piece_slots", "slots_board_fen"]
 
 #: Piece types of the 16 slots of each side, in the file's fixed order (R N B A K A B N R C C P P P P P).
 PIECE_ORDER = (ROOK, HORSE, ELEPHANT, ADVISOR, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, CANNON,
@@ -267,8 +268,6 @@ def read_xqf(source: Union[bytes, bytearray, str, "os.PathLike[str]", IO[bytes]]
 
 
 def _read_tree(game: Game, data: bytes, header: XqfHeader) -> None:
-    from xiangqi.board import Board
-
     body = _Body(data, header)
     if body.at_end():
         fen = _start_fen(header, None)
@@ -382,7 +381,7 @@ def slots_board_fen(squares: Sequence[Optional[int]]) -> str:
     return "/".join(rows)
 
 
-def piece_slots(board: Any) -> Optional[List[Optional[int]]]:
+def piece_slots(board: BaseBoard) -> Optional[List[Optional[int]]]:
     """The square of each of the 32 piece slots XQF and DhtmlXQ share (``None``: no such piece).
 
     Slots 0-15 are Red's and 16-31 Black's, each side in :data:`PIECE_ORDER`.
@@ -422,7 +421,8 @@ def write_xqf(game: Game, file: Optional[IO[bytes]] = None) -> bytes:
     Raises:
         * :exc:`~xiangqi.errors.InvalidFenError` when the game's ``FEN`` header is not a valid position;
         * :exc:`~xiangqi.errors.InvalidRecordError` when the start position has more pieces of one kind than
-          XQF's slots (a guard: the FEN reader refuses such positions first).
+          XQF's slots (a guard: the FEN reader refuses such positions first), or the game holds a null move
+          (XQF has no record for one: :func:`null_move_refused`).
     """
     board = game.board()
     header = bytearray(_HEADER_SIZE)
@@ -455,6 +455,8 @@ def write_xqf(game: Game, file: Optional[IO[bytes]] = None) -> bytes:
     while stack:
         node = stack.pop()
         assert node.move is not None and node.parent is not None
+        if not node.move:
+            raise null_move_refused("XQF", node)
         siblings = node.parent.variations
         has_var = siblings.index(node) < len(siblings) - 1
         record(_square_xy(node.move.from_square), _square_xy(node.move.to_square), bool(node.variations),
@@ -464,6 +466,20 @@ def write_xqf(game: Game, file: Optional[IO[bytes]] = None) -> bytes:
     if file is not None:
         file.write(data)
     return data
+
+
+def null_move_refused(fmt: str, node: GameNode) -> InvalidRecordError:
+    """The error of a writer whose format ``fmt`` has no null move (XQF, DhtmlXQ: their move records hold two
+    squares, and a move from a square to itself is refused on reading), for the null move at ``node``. PGN
+    writes it as ``0000``.
+
+    >>> game = Game(); node = game.add_line([Move.from_iccs("h2e2"), Move.null()])
+    >>> print(null_move_refused("XQF", node))
+    XQF has no null move: ply 2 of the main line is the null move (PGN writes it as 0000)
+    """
+    where = "the main line" if node.is_mainline() else "a variation"
+    return InvalidRecordError(f"{fmt} has no null move: ply {node.ply()} of {where} is the null move "
+                              "(PGN writes it as 0000)")
 
 
 def _demo() -> Game:
