@@ -15,6 +15,8 @@ the first legal move, except as its mode says (first argument):
   the score ``CP`` (0 by default);
 * ``bare SCORE``: well behaved, but writes its score bare, as ElephantEye does in UCCI (``score SCORE``);
 * ``slow SECONDS``: well behaved, but thinks that long over each move;
+* ``wander SECONDS``: as ``slow``, but plays a move that changes with the ply (its games seldom repeat, so
+  they run long);
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
 """
@@ -114,7 +116,7 @@ def main() -> None:
                 sys.exit(3)
             if mode == "hang":
                 continue
-            if mode == "slow":
+            if mode in ("slow", "wander"):
                 time.sleep(float(arg))
             if mode == "seconds" and "time" in words:
                 think_until = time.monotonic() + float(words[words.index("time") + 1])
@@ -148,8 +150,9 @@ def main() -> None:
                 say("nobestmove")
                 continue
             score = f"score {arg}" if mode == "bare" else "score cp 0"
-            say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {moves[0].iccs()}")
-            say(f"bestmove {moves[0].iccs()}")
+            move = moves[len(board.move_stack) * 7 % len(moves)] if mode == "wander" else moves[0]
+            say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {move.iccs()}")
+            say(f"bestmove {move.iccs()}")
         elif cmd == "quit":
             if mode == "hang":
                 continue
