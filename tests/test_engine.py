@@ -260,6 +260,28 @@ def test_fake_engine_plays_in_both_protocols() -> None:
             engine.configure({"Style": "wild"})
 
 
+def test_position_is_sent_from_the_last_capture_with_the_moves_since() -> None:
+    """The moves since the last capture go over the wire (every position that can still repeat), in both protocols."""
+    board = Board()
+    for text in ("h2e2", "h9g7", "h0g2"):
+        board.push_iccs(text)
+    start = board.starting_fen
+    after_capture = Board()
+    for text in ("h2e2", "h9g7", "e2e6"):        # the cannon takes the pawn on e6
+        after_capture.push_iccs(text)
+    capture_fen = after_capture.fen()
+    for text in ("a9a8", "h0g2"):
+        after_capture.push_iccs(text)
+    edited = Board("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 10 30")
+    edited.push_iccs("e1f1")
+    for popen in (SimpleEngine.popen_uci, SimpleEngine.popen_ucci):
+        with popen(FAKE + ["echo"]) as engine:
+            sent = [engine.play(b, Limit(depth=1)).info["string"] for b in (Board(), board, after_capture, edited)]
+        assert sent == [f"position fen {start}", f"position fen {start} moves h2e2 h9g7 h0g2",
+                        f"position fen {capture_fen} moves a9a8 h0g2",
+                        "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 10 30 moves e1f1"]
+
+
 def test_engine_that_dies_mid_search() -> None:
     engine = SimpleEngine.popen_uci(FAKE + ["die"])
     with pytest.raises(EngineTerminatedError, match=r"exited \(exit status 3\).*dying on purpose") as exc:

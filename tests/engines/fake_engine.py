@@ -17,6 +17,7 @@ the first legal move, except as its mode says (first argument):
 * ``slow SECONDS``: well behaved, but thinks that long over each move;
 * ``wander SECONDS``: as ``slow``, but plays a move that changes with the ply (its games seldom repeat, so
   they run long);
+* ``echo``: well behaved, and sends the last ``position`` line it got back as ``info string``;
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
 """
@@ -65,6 +66,7 @@ def main() -> None:
     script_cp = int(sys.argv[3]) if mode == "script" and len(sys.argv) > 3 else 0
     plays = 0
     board = Board()
+    position_line = ""
     out = sys.stdout
 
     def say(line: str) -> None:
@@ -105,6 +107,7 @@ def main() -> None:
             say("readyok")
         elif cmd == "position":
             board = read_position(words)
+            position_line = " ".join(words)
         elif cmd == "go" and len(words) >= 3 and words[1] == "perft":
             for line in perft_lines(board, int(words[2]), lie):
                 say(line)
@@ -149,6 +152,8 @@ def main() -> None:
             if not moves:
                 say("nobestmove")
                 continue
+            if mode == "echo":
+                say(f"info string {position_line}")
             score = f"score {arg}" if mode == "bare" else "score cp 0"
             move = moves[len(board.move_stack) * 7 % len(moves)] if mode == "wander" else moves[0]
             say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {move.iccs()}")
