@@ -334,6 +334,21 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot read /nonexistent" in err and "cannot write /nonexistent/dir/out.pgn" in err
 
 
+@pytest.mark.parametrize("option, words", [
+    ("option.NoSuch=1", "--engine fake-normal: engine 'fake-normal' has no option 'NoSuch' (it has: Hash, Style)"),
+    ("option.Hash=lots", "--engine fake-normal: option 'Hash' is a spin: pass an integer, not 'lots'"),
+    ("option.Style=wild", "--engine fake-normal: option 'Style' must be one of solid, normal, risky, not 'wild'"),
+])
+def test_an_option_the_engine_refuses_is_one_line(capsys: pytest.CaptureFixture[str], option: str, words: str) -> None:
+    rc = main(["match", "--engine", f"cmd={FAKE} normal", "name=fake-normal", option, "--engine",
+               f"cmd={FAKE} normal", "name=other", "--games", "2", "--depth", "1"])
+    err = capsys.readouterr().err
+    assert rc == 1 and err == f"xiangqi match: {words}\n"
+    time.sleep(0.2)             # the refused engine was killed, the other one quit
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert f"{FAKE} normal" not in ps
+
+
 def test_specs_tc_and_elo(tmp_path: Path) -> None:
     spec = parse_engine_spec(["cmd=/usr/games/fairy-stockfish", "proto=ucci", "option.Hash=32", "option.Skill Level=3"])
     assert (spec.proto, spec.name, spec.options) == ("ucci", "fairy-stockfish", {"Hash": "32", "Skill Level": "3"})
