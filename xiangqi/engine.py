@@ -1290,7 +1290,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
         Raises:
             * :exc:`ValueError` for a depth below 1;
-            * :exc:`~xiangqi.errors.EngineError` for a line of the divide that is not a move, or no answer in time;
+            * :exc:`~xiangqi.errors.EngineError` for a line of the divide that is not a move, a best move instead of
+              a divide (an engine without ``go perft``), or no answer in time;
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits.
         """
         if depth < 1:
@@ -1305,6 +1306,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 line = (await self._next_line(what, deadline)).strip()
                 if line.startswith("Nodes searched"):
                     return counts
+                if line.split()[:1] in (["bestmove"], ["nobestmove"]):   # it took the line for a search
+                    raise self._error(EngineError, f"engine {self.name!r} answered 'go perft {depth}' with "
+                                                   f"{line!r}: it has no perft")
                 head, sep, tail = line.partition(":")
                 if not sep or " " in head.strip() or not tail.strip().isdigit():
                     continue  # "info string", blank lines and the like

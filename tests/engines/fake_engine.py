@@ -17,6 +17,7 @@ the first legal move, except as its mode says (first argument):
 * ``slow SECONDS``: well behaved, but thinks that long over each move;
 * ``wander SECONDS``: as ``slow``, but plays a move that changes with the ply (its games seldom repeat, so
   they run long);
+* ``noperft``: well behaved, but takes ``go perft N`` for an ordinary ``go`` (as engines without perft do);
 * ``echo``: well behaved, and sends the last ``position`` line it got back as ``info string``;
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
@@ -108,7 +109,7 @@ def main() -> None:
         elif cmd == "position":
             board = read_position(words)
             position_line = " ".join(words)
-        elif cmd == "go" and len(words) >= 3 and words[1] == "perft":
+        elif cmd == "go" and len(words) >= 3 and words[1] == "perft" and mode != "noperft":
             for line in perft_lines(board, int(words[2]), lie):
                 say(line)
         elif cmd == "go":
