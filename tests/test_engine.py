@@ -14,7 +14,8 @@ import pytest
 
 from xiangqi import BLACK, RED, Board, Move, pgn
 from xiangqi.engine import (
-    Cp, Dialect, EngineError, EngineTerminatedError, Limit, Mate, MateGiven, PovScore, Score, SimpleEngine,
+    MAX_LINE_BYTES, Cp, Dialect, EngineError, EngineTerminatedError, Limit, Mate, MateGiven, PovScore, Score,
+    SimpleEngine,
     bare_score, parse_info, parse_option, popen_uci, popen_ucci,
 )
 
@@ -337,6 +338,22 @@ def test_garbage_info_lines_are_skipped() -> None:
         assert result.move == next(iter(board.legal_moves))
         assert result.info["string"] == "still thinking, score cp 5"
         assert result.info["depth"] == 1 and result.info["score"].relative == Cp(0)
+
+
+def test_endless_lines_do_not_fill_memory() -> None:
+    """64 MiB without a line end on each pipe: the lines are cut at MAX_LINE_BYTES, so memory stays bounded."""
+    import tracemalloc
+
+    with SimpleEngine.popen_uci(FAKE + ["flood", "64"]) as engine:
+        tracemalloc.start()
+        try:
+            result = engine.play(Board(), Limit(depth=1))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert result.move == next(iter(Board().legal_moves))
+        assert len(engine.stderr) <= MAX_LINE_BYTES
+    assert peak < 16 * MAX_LINE_BYTES, peak
 
 
 def test_missing_engine() -> None:

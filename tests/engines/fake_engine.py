@@ -18,6 +18,8 @@ the first legal move, except as its mode says (first argument):
 * ``wander SECONDS``: as ``slow``, but plays a move that changes with the ply (its games seldom repeat, so
   they run long);
 * ``noperft``: well behaved, but takes ``go perft N`` for an ordinary ``go`` (as engines without perft do);
+* ``flood MIB``: well behaved, but writes MIB mebibytes without a line end to standard output and to
+  standard error before each best move;
 * ``echo``: well behaved, and sends the last ``position`` line it got back as ``info string``;
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
@@ -153,6 +155,13 @@ def main() -> None:
             if not moves:
                 say("nobestmove")
                 continue
+            if mode == "flood":
+                chunk = b"x" * (1 << 20)
+                for stream in (sys.stdout.buffer, sys.stderr.buffer):
+                    for _ in range(int(arg)):
+                        stream.write(chunk)
+                    stream.write(b"\n")
+                    stream.flush()
             if mode == "echo":
                 say(f"info string {position_line}")
             score = f"score {arg}" if mode == "bare" else "score cp 0"
