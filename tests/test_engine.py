@@ -15,8 +15,7 @@ import pytest
 from xiangqi import BLACK, RED, Board, Move, pgn
 from xiangqi.engine import (
     MAX_LINE_BYTES, Cp, Dialect, EngineError, EngineTerminatedError, Limit, Mate, MateGiven, PovScore, Score,
-    SimpleEngine,
-    bare_score, parse_info, parse_option, popen_uci, popen_ucci,
+    SimpleEngine, bare_score, parse_info, parse_option, popen_uci, popen_ucci,
 )
 
 TESTS = Path(__file__).resolve().parent
