@@ -124,6 +124,29 @@ def test_scripted_perpetual_check_loses(tmp_path: Path, rules: str, capsys: pyte
     assert ruling is not None and ruling.result() == "0-1" and ruling.termination.name == "PERPETUAL_CHECK"
 
 
+#: The red rook chases the unprotected black horse between c2 and b0 (AXF rule book, diagram 76 cut to one victim).
+CHASE = "2b1k1r2/9/4b4/9/9/2P3P2/1R7/2n1B4/4A4/4KABC1 w - - 0 1"
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
+def test_scripted_perpetual_chase_loses(tmp_path: Path, rules: str, capsys: pytest.CaptureFixture[str]) -> None:
+    epd = tmp_path / "chase.epd"
+    epd.write_text(CHASE + "\n")
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} script b3c3,c3b3", "name=chaser",
+               "--engine", f"cmd={FAKE} script c2b0,b0c2", "name=horse", "--games", "1", "--depth", "1",
+               "--openings", str(epd), "--rules", rules, "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    (game,) = read_back(out)
+    assert len(game.mainline_moves()) == 8
+    assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "adjudication"
+    ending = game.end().comment
+    assert "Red loses: perpetual chase of the unprotected black horse" in ending and "红方长捉黑方无根马" in ending
+    assert ("Asian rules" if rules == "axf" else "Chinese rules") in ending
+    ruling = final_board(game).outcome(rules=rules)
+    assert ruling is not None and ruling.result() == "0-1" and ruling.termination.name == "PERPETUAL_CHASE"
+
+
 @pytest.mark.parametrize("rules", ["axf", "cxa"])
 def test_stalemate_loses_and_the_natural_limit_draws(tmp_path: Path, rules: str,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
