@@ -14,8 +14,8 @@ import pytest
 
 from xiangqi import BLACK, RED, Board, Move, pgn
 from xiangqi.engine import (
-    Cp, Dialect, EngineError, EngineTerminatedError, Limit, Mate, MateGiven, PovScore, Score, SimpleEngine,
-    bare_score, parse_info, parse_option, popen_uci, popen_ucci,
+    MAX_LINE_BYTES, Cp, Dialect, EngineError, EngineTerminatedError, Limit, Mate, MateGiven, PovScore, Score,
+    SimpleEngine, bare_score, parse_info, parse_option, popen_uci, popen_ucci,
 )
 
 TESTS = Path(__file__).resolve().parent
@@ -260,6 +260,28 @@ def test_fake_engine_plays_in_both_protocols() -> None:
             engine.configure({"Style": "wild"})
 
 
+def test_position_is_sent_from_the_last_capture_with_the_moves_since() -> None:
+    """The moves since the last capture go over the wire (every position that can still repeat), in both protocols."""
+    board = Board()
+    for text in ("h2e2", "h9g7", "h0g2"):
+        board.push_iccs(text)
+    start = board.starting_fen
+    after_capture = Board()
+    for text in ("h2e2", "h9g7", "e2e6"):        # the cannon takes the pawn on e6
+        after_capture.push_iccs(text)
+    capture_fen = after_capture.fen()
+    for text in ("a9a8", "h0g2"):
+        after_capture.push_iccs(text)
+    edited = Board("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 10 30")
+    edited.push_iccs("e1f1")
+    for popen in (SimpleEngine.popen_uci, SimpleEngine.popen_ucci):
+        with popen(FAKE + ["echo"]) as engine:
+            sent = [engine.play(b, Limit(depth=1)).info["string"] for b in (Board(), board, after_capture, edited)]
+        assert sent == [f"position fen {start}", f"position fen {start} moves h2e2 h9g7 h0g2",
+                        f"position fen {capture_fen} moves a9a8 h0g2",
+                        "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 10 30 moves e1f1"]
+
+
 def test_engine_that_dies_mid_search() -> None:
     engine = SimpleEngine.popen_uci(FAKE + ["die"])
     with pytest.raises(EngineTerminatedError, match=r"exited \(exit status 3\).*dying on purpose") as exc:
@@ -315,6 +337,22 @@ def test_garbage_info_lines_are_skipped() -> None:
         assert result.move == next(iter(board.legal_moves))
         assert result.info["string"] == "still thinking, score cp 5"
         assert result.info["depth"] == 1 and result.info["score"].relative == Cp(0)
+
+
+def test_endless_lines_do_not_fill_memory() -> None:
+    """64 MiB without a line end on each pipe: the lines are cut at MAX_LINE_BYTES, so memory stays bounded."""
+    import tracemalloc
+
+    with SimpleEngine.popen_uci(FAKE + ["flood", "64"]) as engine:
+        tracemalloc.start()
+        try:
+            result = engine.play(Board(), Limit(depth=1))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert result.move == next(iter(Board().legal_moves))
+        assert len(engine.stderr) <= MAX_LINE_BYTES
+    assert peak < 16 * MAX_LINE_BYTES, peak
 
 
 def test_missing_engine() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import io
 import os
 import re
 import signal
@@ -18,7 +19,7 @@ import pytest
 from xiangqi import Board, pgn
 from xiangqi.cli import main
 from xiangqi.engine import Limit
-from xiangqi.match import MatchScore, parse_engine_spec, parse_tc, read_openings
+from xiangqi.match import Adjudication, MatchScore, parse_engine_spec, parse_tc, read_openings, run_match
 
 TESTS = Path(__file__).resolve().parent
 FAKE = f"{sys.executable} {TESTS / 'engines' / 'fake_engine.py'}"
@@ -121,6 +122,86 @@ def test_scripted_perpetual_check_loses(tmp_path: Path, rules: str, capsys: pyte
     board = final_board(game)
     ruling = board.outcome(rules=rules)
     assert ruling is not None and ruling.result() == "0-1" and ruling.termination.name == "PERPETUAL_CHECK"
+
+
+#: The red rook chases the unprotected black horse between c2 and b0 (AXF rule book, diagram 76 cut to one victim).
+CHASE = "2b1k1r2/9/4b4/9/9/2P3P2/1R7/2n1B4/4A4/4KABC1 w - - 0 1"
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
+def test_scripted_perpetual_chase_loses(tmp_path: Path, rules: str, capsys: pytest.CaptureFixture[str]) -> None:
+    epd = tmp_path / "chase.epd"
+    epd.write_text(CHASE + "\n")
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} script b3c3,c3b3", "name=chaser",
+               "--engine", f"cmd={FAKE} script c2b0,b0c2", "name=horse", "--games", "1", "--depth", "1",
+               "--openings", str(epd), "--rules", rules, "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    (game,) = read_back(out)
+    assert len(game.mainline_moves()) == 8
+    assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "adjudication"
+    ending = game.end().comment
+    assert "Red loses: perpetual chase of the unprotected black horse" in ending and "红方长捉黑方无根马" in ending
+    assert ("Asian rules" if rules == "axf" else "Chinese rules") in ending
+    ruling = final_board(game).outcome(rules=rules)
+    assert ruling is not None and ruling.result() == "0-1" and ruling.termination.name == "PERPETUAL_CHASE"
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
+def test_stalemate_loses_and_the_natural_limit_draws(tmp_path: Path, rules: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    epd = tmp_path / "endings.epd"
+    # Red's a7a8 stalemates Black; two plies more reach 120 plies without a capture.
+    epd.write_text("3k5/9/R8/9/9/9/9/9/9/4K4 w - - 0 1\n3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 118 80\n")
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} script a7a8,e1f1", "name=red", "--engine",
+               f"cmd={FAKE} script d9d8", "name=black", "--games", "4", "--depth", "1", "--openings", str(epd),
+               "--rules", rules, "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = sorted(read_back(out), key=lambda g: int(g.headers["Round"]))
+    stalemate, natural = games[0], games[2]      # the rounds where "red" plays Red
+    assert [m.iccs() for m in stalemate.mainline_moves()] == ["a7a8"]
+    assert (stalemate.headers["Result"], stalemate.headers["Termination"]) == ("1-0", "normal")
+    assert "Black is stalemated (no legal move) and loses / 黑方困毙，负" in stalemate.end().comment
+    assert [m.iccs() for m in natural.mainline_moves()] == ["e1f1", "d9d8"]
+    assert (natural.headers["Result"], natural.headers["Termination"]) == ("1/2-1/2", "adjudication")
+    assert "Draw by the natural limit" in natural.end().comment and "自然限着" in natural.end().comment
+    for game in (stalemate, natural):
+        ruling = final_board(game).outcome(rules=rules)
+        assert ruling is not None and ruling.result() == game.headers["Result"]
+
+
+def test_progress_line_and_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each game's line on standard error as it ends (W/D/L and Elo so far); the summary on standard output."""
+    epd = tmp_path / "perpetual.epd"
+    epd.write_text(PERPETUAL + "\n")
+    rc = main(["match", "--engine", f"cmd={FAKE} script h8h9,h9h8", "name=checker",
+               "--engine", f"cmd={FAKE} script d9d8,d8d9", "name=runner", "--games", "2", "--depth", "1",
+               "--openings", str(epd)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    # Game 2 has the runner as Red, whose script (d9d8) is no Red move: it loses by a rules infraction.
+    assert captured.err.splitlines() == [
+        "game 1: checker - runner 0-1 (adjudication); games 1: +0 =0 -1, Elo -inf ± inf",
+        "game 2: runner - checker 0-1 (rules infraction); games 2: +1 =0 -1, Elo +0.0 ± inf"]
+    summary = captured.out.splitlines()
+    assert summary == ["checker vs runner: games 2: +1 =0 -1, Elo +0.0 ± inf",
+                       "terminations: adjudication 1, rules infraction 1"]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_is_one_line_rewritten() -> None:
+    terminal = _Terminal()
+    specs = (parse_engine_spec([f"cmd={FAKE} script h8h9,h9h8", "name=checker"]),
+             parse_engine_spec([f"cmd={FAKE} script d9d8,d8d9", "name=runner"]))
+    asyncio.run(run_match(specs, [Board(PERPETUAL)], 2, Limit(depth=1), None, "axf", Adjudication(), 1, None,
+                          terminal))
+    assert terminal.getvalue() == ("\r[1/2] games 1: +0 =0 -1, Elo -inf ± inf   "
+                                   "\r[2/2] games 2: +1 =0 -1, Elo +0.0 ± inf   \n")
 
 
 @pytest.mark.parametrize("adjudicate, red_cp, black_cp, result", [
@@ -274,6 +355,21 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
                  "--pgnout", "/nonexistent/dir/out.pgn"]) == 2
     err = capsys.readouterr().err
     assert "cannot read /nonexistent" in err and "cannot write /nonexistent/dir/out.pgn" in err
+
+
+@pytest.mark.parametrize("option, words", [
+    ("option.NoSuch=1", "--engine fake-normal: engine 'fake-normal' has no option 'NoSuch' (it has: Hash, Style)"),
+    ("option.Hash=lots", "--engine fake-normal: option 'Hash' is a spin: pass an integer, not 'lots'"),
+    ("option.Style=wild", "--engine fake-normal: option 'Style' must be one of solid, normal, risky, not 'wild'"),
+])
+def test_an_option_the_engine_refuses_is_one_line(capsys: pytest.CaptureFixture[str], option: str, words: str) -> None:
+    rc = main(["match", "--engine", f"cmd={FAKE} normal", "name=fake-normal", option, "--engine",
+               f"cmd={FAKE} normal", "name=other", "--games", "2", "--depth", "1"])
+    err = capsys.readouterr().err
+    assert rc == 1 and err == f"xiangqi match: {words}\n"
+    time.sleep(0.2)             # the refused engine was killed, the other one quit
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert f"{FAKE} normal" not in ps
 
 
 def test_specs_tc_and_elo(tmp_path: Path) -> None:

@@ -87,3 +87,15 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot start engine" in err
     assert main(["perft", "--engine", cmd, "--fen", "bad fen", "--depth", "2"]) == 2
+    capsys.readouterr()
+
+
+@pytest.mark.perft
+@pytest.mark.parametrize("proto", ["uci", "ucci"])
+def test_an_engine_without_perft_is_told_at_once(capsys: pytest.CaptureFixture[str], proto: str) -> None:
+    """It answers ``go perft`` with a best move: one line naming it, not a wait for the timeout."""
+    assert main(["perft", "--engine", " ".join(FAKE + ["noperft"]), "--proto", proto, "--depth", "2",
+                 "--engine-timeout", "30"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "answered 'go perft 2' with 'bestmove a0a1': it has no perft" in err, err

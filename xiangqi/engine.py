@@ -57,7 +57,7 @@ __all__ = [
     "Dialect", "Limit", "Score", "Cp", "Mate", "MateGiven", "PovScore", "InfoDict", "Option", "PlayResult",
     "BestMove", "AnalysisResult", "AnalysisComplete", "EngineProtocol", "UciProtocol", "UcciProtocol",
     "popen_uci", "popen_ucci", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
-    "OptionValue", "parse_info", "parse_option", "bare_score", "UCCI_MATE_VALUE", "UCCI_MATE_PLIES",
+    "OptionValue", "parse_info", "parse_option", "bare_score", "UCCI_MATE_VALUE", "UCCI_MATE_PLIES", "MAX_LINE_BYTES",
 ]
 
 T = TypeVar("T")
@@ -660,6 +660,47 @@ def _root_and_moves(board: Board) -> Tuple[str, List[Move]]:
 # ------------------------------------------------------------------------------------------------- the protocol
 
 
+#: The longest line kept from an engine (bytes); the rest of a longer line is dropped, so that an engine writing
+#: without line ends cannot fill the memory.
+MAX_LINE_BYTES = 1 << 20
+
+
+class _LineSplitter:
+    """Bytes from a pipe into text lines, each cut at :data:`MAX_LINE_BYTES`.
+
+    >>> s = _LineSplitter()
+    >>> s.feed(b"info depth 1\\r\\nbest"), s.feed(b"move h2e2\\n"), s.rest()
+    (['info depth 1'], ['bestmove h2e2'], None)
+    """
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    def _add(self, piece: bytes) -> None:
+        room = MAX_LINE_BYTES - len(self._buf)
+        if room > 0:
+            self._buf += piece[:room]
+
+    def feed(self, raw: bytes) -> List[str]:
+        """The lines that ``raw`` completes."""
+        *ended, last = raw.split(b"\n")
+        lines = []
+        for piece in ended:
+            self._add(piece)
+            lines.append(self._buf.decode("utf-8", "replace").rstrip("\r"))
+            self._buf = bytearray()
+        self._add(last)
+        return lines
+
+    def rest(self) -> Optional[str]:
+        """The last line, without a line end (at the pipe's end), if any."""
+        if not self._buf:
+            return None
+        line = self._buf.decode("utf-8", "replace")
+        self._buf = bytearray()
+        return line
+
+
 class _Search:
     """One running ``go``: its position, deadline, the infos so far and where they go."""
 
@@ -714,8 +755,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         #: The engine's options by name.
         self.options: Dict[str, Option] = {}
         self._lines: Deque[str] = collections.deque()
-        self._buf = bytearray()
-        self._errbuf = bytearray()
+        self._out = _LineSplitter()
+        self._err = _LineSplitter()
         self._stderr: Deque[str] = collections.deque(maxlen=40)
         self._waiter: Optional[asyncio.Future[None]] = None
         self._eof = False
@@ -734,28 +775,23 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     def pipe_data_received(self, fd: int, data: Union[bytes, str]) -> None:
         raw = data.encode() if isinstance(data, str) else data
         if fd == 1:
-            self._buf.extend(raw)
-            if b"\n" in raw:
-                *lines, rest = self._buf.split(b"\n")
-                self._buf = bytearray(rest)
-                self._lines.extend(line.decode("utf-8", "replace").rstrip("\r") for line in lines)
+            lines = self._out.feed(raw)
+            if lines:
+                self._lines.extend(lines)
                 self._wake()
         elif fd == 2:
-            self._errbuf.extend(raw)
-            if b"\n" in raw:
-                *lines, rest = self._errbuf.split(b"\n")
-                self._errbuf = bytearray(rest)
-                self._stderr.extend(line.decode("utf-8", "replace").rstrip("\r") for line in lines)
+            self._stderr.extend(self._err.feed(raw))
 
     def pipe_connection_lost(self, fd: int, exc: Optional[Exception]) -> None:
         if fd == 1:
-            if self._buf:
-                self._lines.append(self._buf.decode("utf-8", "replace"))
-                self._buf = bytearray()
+            rest = self._out.rest()
+            if rest is not None:
+                self._lines.append(rest)
             self._mark_eof()
-        elif fd == 2 and self._errbuf:
-            self._stderr.append(self._errbuf.decode("utf-8", "replace"))
-            self._errbuf = bytearray()
+        elif fd == 2:
+            rest = self._err.rest()
+            if rest is not None:
+                self._stderr.append(rest)
 
     def process_exited(self) -> None:
         assert self.transport is not None
@@ -1291,7 +1327,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
         Raises:
             * :exc:`ValueError` for a depth below 1;
-            * :exc:`~xiangqi.errors.EngineError` for a line of the divide that is not a move, or no answer in time;
+            * :exc:`~xiangqi.errors.EngineError` for a line of the divide that is not a move, a best move instead of
+              a divide (an engine without ``go perft``), or no answer in time;
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits.
         """
         if depth < 1:
@@ -1306,6 +1343,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 line = (await self._next_line(what, deadline)).strip()
                 if line.startswith("Nodes searched"):
                     return counts
+                if line.split()[:1] in (["bestmove"], ["nobestmove"]):   # it took the line for a search
+                    raise self._error(EngineError, f"engine {self.name!r} answered 'go perft {depth}' with "
+                                                   f"{line!r}: it has no perft")
                 head, sep, tail = line.partition(":")
                 if not sep or " " in head.strip() or not tail.strip().isdigit():
                     continue  # "info string", blank lines and the like

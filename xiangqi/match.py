@@ -92,6 +92,9 @@ class EngineSpec:
         try:
             if self.options:
                 await engine.configure(self.options)
+        except ValueError as exc:      # an option it does not have, or a value it does not take
+            await engine.kill()
+            raise EngineError(f"--engine {self.name}: {exc}") from None
         except BaseException:
             await engine.kill()
             raise

@@ -15,6 +15,12 @@ the first legal move, except as its mode says (first argument):
   the score ``CP`` (0 by default);
 * ``bare SCORE``: well behaved, but writes its score bare, as ElephantEye does in UCCI (``score SCORE``);
 * ``slow SECONDS``: well behaved, but thinks that long over each move;
+* ``wander SECONDS``: as ``slow``, but plays a move that changes with the ply (its games seldom repeat, so
+  they run long);
+* ``noperft``: well behaved, but takes ``go perft N`` for an ordinary ``go`` (as engines without perft do);
+* ``flood MIB``: well behaved, but writes MIB mebibytes without a line end to standard output and to
+  standard error before each best move;
+* ``echo``: well behaved, and sends the last ``position`` line it got back as ``info string``;
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
 """
@@ -63,6 +69,7 @@ def main() -> None:
     script_cp = int(sys.argv[3]) if mode == "script" and len(sys.argv) > 3 else 0
     plays = 0
     board = Board()
+    position_line = ""
     out = sys.stdout
 
     def say(line: str) -> None:
@@ -103,7 +110,8 @@ def main() -> None:
             say("readyok")
         elif cmd == "position":
             board = read_position(words)
-        elif cmd == "go" and len(words) >= 3 and words[1] == "perft":
+            position_line = " ".join(words)
+        elif cmd == "go" and len(words) >= 3 and words[1] == "perft" and mode != "noperft":
             for line in perft_lines(board, int(words[2]), lie):
                 say(line)
         elif cmd == "go":
@@ -114,7 +122,7 @@ def main() -> None:
                 sys.exit(3)
             if mode == "hang":
                 continue
-            if mode == "slow":
+            if mode in ("slow", "wander"):
                 time.sleep(float(arg))
             if mode == "seconds" and "time" in words:
                 think_until = time.monotonic() + float(words[words.index("time") + 1])
@@ -147,9 +155,19 @@ def main() -> None:
             if not moves:
                 say("nobestmove")
                 continue
+            if mode == "flood":
+                chunk = b"x" * (1 << 20)
+                for stream in (sys.stdout.buffer, sys.stderr.buffer):
+                    for _ in range(int(arg)):
+                        stream.write(chunk)
+                    stream.write(b"\n")
+                    stream.flush()
+            if mode == "echo":
+                say(f"info string {position_line}")
             score = f"score {arg}" if mode == "bare" else "score cp 0"
-            say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {moves[0].iccs()}")
-            say(f"bestmove {moves[0].iccs()}")
+            move = moves[len(board.move_stack) * 7 % len(moves)] if mode == "wander" else moves[0]
+            say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {move.iccs()}")
+            say(f"bestmove {move.iccs()}")
         elif cmd == "quit":
             if mode == "hang":
                 continue
