@@ -160,6 +160,15 @@ int main(void) {
           "xq_batch_load refuses an item out of range");
     static uint8_t maps[2 * 180], planes[2 * XQ_PLANES_NB * 90], mask[2 * XQ_MOVE_INDEX_NB];
     int8_t status[2];
+    uint64_t nodes[2], again[2];
+    int go = 0;
+    CHECK(xq_batch_perft(&in, 0, 2, 2, 1, nodes, status) == XQ_OK && nodes[0] == 1920 &&
+          xq_batch_perft_stoppable(&in, 0, 2, 2, 1, again, status, &go) == XQ_OK &&
+          again[0] == nodes[0] && again[1] == nodes[1],
+          "xq_batch_perft, and a stoppable one left to run");
+    go = 1;
+    CHECK(xq_batch_perft_stoppable(&in, 0, 2, 5, 1, again, status, &go) == XQ_OK && again[0] < 133312995u,
+          "a stopped batch perft gives up (partial counts)");
     CHECK(xq_batch_attack_maps(&in, 0, 2, maps, status) == XQ_OK, "xq_batch_attack_maps");
     long attacks = 0, expected = 0;
     for (int i = 0; i < 180; i++) attacks += maps[i];
