@@ -368,6 +368,27 @@ def test_packed_reports_rebuild_equal() -> None:
     assert V._unpack(V._pack(reports[0])).error == reports[0].error
 
 
+def test_a_chunk_whose_run_fails_on_the_executor_runs_once_more() -> None:
+    # A Dask worker killed at the wrong moment can fail a future with an error of Dask's own (a ValueError
+    # from its cfexecutor) although the task would be retried: the chunk is submitted again, nothing is lost.
+    failed: List[int] = []
+
+    class Flaky(concurrent.futures.ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> "concurrent.futures.Future[Any]":
+            if len(failed) < 3 and fn is V.validate_chunk and args[0].line_offset > 0:
+                failed.append(args[0].line_offset)
+                broken: "concurrent.futures.Future[Any]" = concurrent.futures.Future()
+                broken.set_exception(ValueError("not enough values to unpack (expected 3, got 0)"))
+                return broken
+            return super().submit(fn, *args, **kwargs)
+
+    path = games_file("ccpd-master-3000.chinese.pgn")
+    expected = lines_of(V.validate(path, chunk_bytes=8192))
+    with Flaky(max_workers=2) as ex:
+        assert lines_of(V.validate(path, executor=ex, chunk_bytes=8192)) == expected
+    assert len(failed) == 3
+
+
 def test_process_pool_keeps_a_slow_chunk_from_idling_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
     # Many chunks in flight per worker: a slow chunk at the head must not hold back the next ones' submission.
     submitted: List[int] = []

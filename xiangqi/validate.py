@@ -1383,13 +1383,29 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
             pending.append((chunk, executor.submit(validate_chunk, chunk, rules)))
             while len(pending) >= window:
                 c, fut = pending.popleft()
-                yield from renumber(c, fut.result())
+                yield from renumber(c, _outcome(executor, c, fut, rules))
         while pending:
             c, fut = pending.popleft()
-            yield from renumber(c, fut.result())
+            yield from renumber(c, _outcome(executor, c, fut, rules))
     finally:
         for _, fut in pending:
             fut.cancel()
+
+
+def _outcome(executor: concurrent.futures.Executor, chunk: Chunk, fut: "concurrent.futures.Future[Any]",
+             rules: str) -> List[GameReport]:
+    """The reports of ``chunk`` from ``fut``, its run on ``executor``, which runs it once more if that run
+    failed: :func:`validate_chunk` reports bad data and does not raise, so a failure is the executor's (a
+    Dask worker killed at the wrong moment can fail a future with an error of Dask's own, though the
+    scheduler retries the task)."""
+    reports: List[GameReport]
+    try:
+        reports = fut.result()
+    except concurrent.futures.CancelledError:
+        raise
+    except Exception:
+        reports = executor.submit(validate_chunk, chunk, rules).result()
+    return reports
 
 
 #: Chunks read ahead of the one whose reports are due next, when this module runs its own pool.
