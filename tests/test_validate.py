@@ -290,7 +290,20 @@ def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], 
     pool = V._process_pool
     monkeypatch.setattr(V, "_process_pool", lambda n: started.append(n) or pool(n))
     assert lines_of(run([path, SAMPLE], jobs=2, chunk_bytes=8192)) == expected
-    assert started == [2]
+    assert started == [1]  # two jobs: this process and one worker
+    # Both check games: the worker the chunks submitted to it, this process the others.
+    checked_here: List[str] = []
+    check = V.validate_chunk
+
+    def recording(chunk: V.Chunk, rules: str = "axf") -> List[GameReport]:
+        checked_here.append(chunk.source)
+        return check(chunk, rules)
+
+    monkeypatch.setattr(V, "validate_chunk", recording)
+    assert lines_of(run([path, SAMPLE], jobs=3, chunk_bytes=8192)) == expected
+    assert started == [1, 2]
+    chunks = len(list(V.iter_chunks([str(path)] + V.expand_paths([SAMPLE]), chunk_bytes=8192)))
+    assert 0 < len(checked_here) < chunks
 
 
 @pytest.mark.parametrize("lookahead", [1, 3, 200])
@@ -320,14 +333,27 @@ def test_process_pool_reads_ahead_and_starts_the_costliest_first(
         return ex
 
     monkeypatch.setattr(V, "_process_pool", recording)
+    # With two jobs this process checks chunks too (the next in input order, whenever the worker has enough).
+    checked_here: List[str] = []
+    check = V.validate_chunk
+
+    def checking(chunk: V.Chunk, rules: str = "axf") -> List[GameReport]:
+        checked_here.append(Path(chunk.source).name)
+        return check(chunk, rules)
+
+    monkeypatch.setattr(V, "validate_chunk", checking)
     assert lines_of(run(inputs, jobs=2, chunk_bytes=8192)) == expected
     chunks = list(V.iter_chunks([str(p) for p in inputs], chunk_bytes=8192))
-    assert len(submitted) == len(chunks) > 64
-    first_dhtml = submitted.index("wxf-ca-3.dhtmlxq.txt")
+    assert len(submitted) + len(checked_here) == len(chunks) > 64
+    assert len(submitted) > len(chunks) // 4
+    assert checked_here or lookahead == 1  # one chunk read ahead at a time: the worker takes each
     if lookahead == 200:
-        assert first_dhtml == 0  # within sight from the start: it goes first
+        assert submitted.index("wxf-ca-3.dhtmlxq.txt") == 0  # within sight from the start: it goes first
     elif lookahead == 1:
-        assert submitted == [Path(c.source).name for c in chunks]  # nothing to choose from: input order
+        # Nothing to choose from: the pool gets the chunks in input order, and so does this process.
+        names = [Path(c.source).name for c in chunks]
+        assert sorted(submitted + checked_here, key=names.index) == names
+        assert submitted == [n for n in names if n in submitted]
 
 
 def test_span_workers_read_the_file_themselves_or_the_parent_checks_the_chunk(

@@ -4,9 +4,9 @@
 directory trees, ``.gz``), replays every game's main line and yields one
 :class:`GameReport` per game, in input order. The work is cut into chunks of
 games (not whole files, so one huge file spreads over every worker too) and
-can run on one core, on a :class:`concurrent.futures.Executor` (``jobs=N``
-starts a process pool) or on a Dask cluster (any executor, such as
-``distributed.Client.get_executor()``). The ``xiangqi validate`` command
+can run on one core, on ``N`` cores (``jobs=N``: this process and a pool of
+``N - 1`` workers), on any :class:`concurrent.futures.Executor` or on a Dask
+cluster (``distributed.Client.get_executor()``). The ``xiangqi validate`` command
 (:func:`validate_main`) adds a progress line, a summary table, a JSONL or
 CSV report and exit codes (0: all valid, 1: some games are not, 2: usage).
 
@@ -1235,10 +1235,11 @@ def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathL
     """Check every game of ``paths`` (files, directories, ``.gz``); yield reports in input order.
 
     ``rules`` is ``"axf"`` (Asian) or ``"cxa"`` (Chinese) for repetition
-    rulings; ``jobs`` the most worker processes to start when no ``executor``
-    is given (1: in this process; ``None`` or 0: one per CPU); fewer are
-    started for small inputs, none below :data:`SERIAL_BYTES` (about 40 ms
-    of work, less than starting the workers costs); ``executor`` any
+    rulings; ``jobs`` the most processes that check games when no
+    ``executor`` is given: this one and ``jobs - 1`` workers (1: this
+    process alone; ``None`` or 0: one per CPU); fewer for small inputs,
+    none below :data:`SERIAL_BYTES` (about 40 ms of work, less than starting
+    the workers costs); ``executor`` any
     :class:`concurrent.futures.Executor` (a process pool, or a Dask
     ``Client.get_executor()``), which is left running; ``format`` forces a
     record format instead of detecting it per file; ``chunk_bytes`` the size
@@ -1309,8 +1310,8 @@ def _input_bytes(files: Sequence[str]) -> int:
 
 
 def _workers(files: Sequence[str], jobs: int) -> int:
-    """The worker processes to start for ``jobs`` on ``files``: ``jobs`` at most, one per
-    :data:`BYTES_PER_WORKER` of input, and 1 (this process, no pool) below :data:`SERIAL_BYTES`."""
+    """The processes to check ``files`` with for ``jobs`` (this one and the workers it starts): ``jobs`` at
+    most, one per :data:`BYTES_PER_WORKER` of input, and 1 (this process, no pool) below :data:`SERIAL_BYTES`."""
     if jobs <= 1:
         return 1
     total = _input_bytes(files)
@@ -1362,14 +1363,16 @@ def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.
         return
     own: Optional[concurrent.futures.Executor] = None
     if executor is None:
-        own = executor = _process_pool(jobs)
-        workers = jobs
+        # This process is one of the jobs: it cuts the input, and checks chunks itself whenever the workers
+        # have enough in hand, so that jobs processes share the jobs cores (not jobs workers and this one).
+        own = executor = _process_pool(jobs - 1)
+        workers = jobs - 1
     else:
         workers = max(jobs, getattr(executor, "_max_workers", 0) or 0, _dask_workers(executor))
     if own is not None:
         try:
             yield from _scheduled(_spans(files, fmt, _pool_chunk_sizes(files, jobs, chunk_bytes)), own, rules, workers,
-                                  renumber)
+                                  renumber, local=True)
         finally:
             own.shutdown(wait=True, cancel_futures=True)
         return
@@ -1424,7 +1427,8 @@ def _cost(chunk: Chunk) -> int:
 
 
 def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.futures.Executor, rules: str,
-               workers: int, renumber: Callable[[Chunk, List[GameReport]], List[GameReport]]) -> Iterator[GameReport]:
+               workers: int, renumber: Callable[[Chunk, List[GameReport]], List[GameReport]],
+               local: bool = False) -> Iterator[GameReport]:
     """Run the chunks of ``spans`` (:func:`_spans`) on this module's own ``pool``; yield their reports in
     input order.
 
@@ -1433,12 +1437,14 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
     with a big variation tree can be a quarter of a corpus's work) starts early instead of leaving the
     other workers idle while it finishes last. A chunk that is a plain file's own bytes goes to its worker
     as (path, offset, length), which reads them itself (the pool is forked: same files, same cwd); one
-    whose worker cannot read the same length back is checked here.
+    whose worker cannot read the same length back is checked here. With ``local``, this process checks
+    a chunk itself (the next in input order) whenever the pool holds all it takes, instead of waiting.
     """
     inflight = 2 * workers
     held: Dict[int, Tuple[Chunk, Optional[int]]] = {}  # read and not yet yielded, by input position
     ahead: List[int] = []  # read and not yet submitted, in input order
     futures: Dict[int, "concurrent.futures.Future[Any]"] = {}  # List[_Packed], or None (see below)
+    mine: Dict[int, List[GameReport]] = {}  # the reports of the chunks checked here
     running: set["concurrent.futures.Future[Any]"] = set()
     read = 0
     due = 0
@@ -1468,9 +1474,13 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
                                       len(chunk.data), rules)
                 futures[best] = fut
                 running.add(fut)
-            while due in futures and futures[due].done():
-                packed = futures.pop(due).result()
+            while due in mine or (due in futures and futures[due].done()):
                 chunk = held.pop(due)[0]
+                if due in mine:
+                    yield from renumber(chunk, mine.pop(due))
+                    due += 1
+                    continue
+                packed = futures.pop(due).result()
                 due += 1
                 if packed is None:  # the worker read something else: the file changed or went away
                     yield from renumber(chunk, validate_chunk(chunk, rules))
@@ -1478,6 +1488,16 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
                     yield from renumber(chunk, [_unpack(t) for t in packed])
             if not held and exhausted:
                 return
+            if local and ahead:
+                running = {f for f in running if not f.done()}
+                if len(running) < inflight:
+                    continue  # a worker is free again: feed it first
+                first = min(ahead)
+                ahead.remove(first)
+                chunk = held[first][0]
+                ahead_bytes -= len(chunk.data)
+                mine[first] = validate_chunk(chunk, rules)
+                continue
             if running:
                 finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
                 running -= finished
@@ -1608,8 +1628,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default="axf", choices=RULE_SETS, help="repetition rules: axf (Asian, default) or cxa "
                    "(Chinese)")
     p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                   help="at most N worker processes (default 1; 0 = one per CPU); small inputs (under 2 MiB) "
-                        "are checked in this process")
+                   help="at most N processes check games: this one and N-1 workers (default 1; 0 = one per "
+                        "CPU; with --dask, N Dask workers); small inputs (under 2 MiB) are checked in this process")
     p.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="run on Dask: a local cluster, or the scheduler at ADDRESS (pip install 'pyxiangqi[dask]')")
     p.add_argument("--report", metavar="FILE", help="write one JSON object per game (.jsonl; .csv for CSV; - for "
