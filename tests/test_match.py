@@ -194,6 +194,20 @@ class _Terminal(io.StringIO):
         return True
 
 
+class _Closed(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_progress_stream_that_cannot_be_written_does_not_stop_the_match() -> None:
+    # `xiangqi match ... 2>&1 >out | head -1`: the progress writes fail once head has gone; the games go on.
+    specs = (parse_engine_spec([f"cmd={FAKE} script h8h9,h9h8", "name=checker"]),
+             parse_engine_spec([f"cmd={FAKE} script d9d8,d8d9", "name=runner"]))
+    score, results = asyncio.run(run_match(specs, [Board(PERPETUAL)], 2, Limit(depth=1), None, "axf",
+                                           Adjudication(), 1, None, _Closed()))
+    assert score.games == 2 and [r.termination for r in results] == ["adjudication", "rules infraction"]
+
+
 def test_progress_on_a_terminal_is_one_line_rewritten() -> None:
     terminal = _Terminal()
     specs = (parse_engine_spec([f"cmd={FAKE} script h8h9,h9h8", "name=checker"]),

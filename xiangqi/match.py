@@ -524,16 +524,24 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     for i in range(games):
         queue.put_nowait(i)
     tty = progress is not None and progress.isatty()
+    shown = [progress]  # the progress stream, until a write to it fails
+
+    def show(text: str) -> None:
+        out = shown[0]
+        if out is None:
+            return
+        try:
+            out.write(text)
+            out.flush()
+        except (OSError, ValueError):  # closed, a broken pipe, a full disk: the match goes on without it
+            shown[0] = None
 
     def report(r: GameResult, number: int) -> None:
-        if progress is None:
-            return
         if tty:
-            progress.write(f"\r[{score.games}/{games}] {score.line()}   ")
+            show(f"\r[{score.games}/{games}] {score.line()}   ")
         else:
             red, black = (specs[0].name, specs[1].name) if r.first_is_red else (specs[1].name, specs[0].name)
-            progress.write(f"game {number + 1}: {red} - {black} {r.result} ({r.termination}); {score.line()}\n")
-        progress.flush()
+            show(f"game {number + 1}: {red} - {black} {r.result} ({r.termination}); {score.line()}\n")
 
     async def worker() -> None:
         engines: List[Optional[EngineProtocol]] = [None, None]
@@ -574,8 +582,8 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if tty and progress is not None:
-            progress.write("\n")
+        if tty:
+            show("\n")
     return score, results
 
 
