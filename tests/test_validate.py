@@ -8,8 +8,12 @@ import dataclasses
 import gzip
 import io
 import json
+import os
 import random
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -392,6 +396,59 @@ def test_packed_reports_rebuild_equal() -> None:
         assert back == r and back.to_json() == r.to_json() and hash(back) == hash(r)
         assert type(back.warnings) is tuple and all(type(w) is ErrorInfo for w in back.warnings)
     assert V._unpack(V._pack(reports[0])).error == reports[0].error
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_workers_end_with_their_parent(tmp_path: Path) -> None:
+    # A parent killed alone (kill PID, the OOM killer) left its workers blocked for ever on a pipe nobody reads.
+    script = (
+        "import os, signal, time\n"
+        "from xiangqi import validate as V\n"
+        "pool = V._process_pool(1)\n"
+        "pool.submit(time.sleep, 60)\n"
+        "time.sleep(0.5)\n"
+        "print(*[p.pid for p in pool._processes.values()], flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    (worker,) = map(int, out.stdout.split())
+
+    def running() -> bool:
+        try:
+            with open(f"/proc/{worker}/stat") as fh:
+                return fh.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended, not yet reaped
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 10
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = running()
+    if alive:
+        os.kill(worker, 9)
+    assert not alive, "the worker outlived its parent"
+
+
+_CHECK_PACKED = V._validate_chunk_packed
+
+
+def _dies_past_line_3000(chunk: V.Chunk, rules: str) -> List[Any]:
+    """A pool task (module level: the pool pickles it by name) whose worker dies on the first file's later chunks."""
+    if chunk.file_number == 0 and chunk.line_offset > 3000:
+        os._exit(9)  # as a SIGKILL would: no reply, the pool is broken
+    return _CHECK_PACKED(chunk, rules)
+
+
+def test_a_worker_that_dies_loses_no_game(master_subset: Tuple[Path, List[str], List[GameReport]],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # A worker killed mid-run (kill -9, the OOM killer) broke the pool: a BrokenProcessPool traceback, and the
+    # games after it unreported. This process checks the chunks the pool lost or can no longer take.
+    path, _, _ = master_subset
+    expected = lines_of(run([path, SAMPLE], chunk_bytes=8192))
+    monkeypatch.setattr(V, "SERIAL_BYTES", 0)
+    monkeypatch.setattr(V, "BYTES_PER_WORKER", 1)
+    monkeypatch.setattr(V, "_SPAN_BYTES", 1 << 30)   # every chunk goes as bytes, through _validate_chunk_packed
+    monkeypatch.setattr(V, "_validate_chunk_packed", _dies_past_line_3000)
+    assert lines_of(run([path, SAMPLE], jobs=3, chunk_bytes=8192)) == expected
 
 
 def test_a_chunk_whose_run_fails_on_the_executor_runs_once_more() -> None:

@@ -51,6 +51,7 @@ import argparse
 import bisect
 import collections
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
 import csv
 import dataclasses
@@ -1329,15 +1330,28 @@ def _process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
     if sys.platform.startswith("linux") and threading.active_count() == 1 and \
             "fork" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("fork")
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_interrupt)
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_start,
+                                                  initargs=(os.getpid(),))
 
 
-def _ignore_interrupt() -> None:
+def _worker_start(parent: int) -> None:
     """In a pool worker: leave Ctrl-C (sent to the whole process group) to the parent, which stops the pool,
-    instead of each worker printing a traceback."""
+    instead of each worker printing a traceback; and end with the parent (on Linux): a parent killed alone
+    (``kill PID``, the OOM killer) left its workers blocked for ever on a pipe nobody reads, holding the input,
+    the report and the caller's pipes open."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the worker lives on as before
+            return
+        if os.getppid() != parent:  # the parent died before the request took effect
+            os._exit(1)
 
 
 def _run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.futures.Executor], fmt: str,
@@ -1450,6 +1464,7 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
     due = 0
     ahead_bytes = 0  # the data of the chunks in ahead
     exhausted = False
+    broken = False  # the pool lost a worker: it takes no more chunks
     try:
         while True:
             while not exhausted and len(held) < LOOKAHEAD_CHUNKS and ahead_bytes < LOOKAHEAD_BYTES:
@@ -1461,17 +1476,21 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
                 ahead.append(read)
                 ahead_bytes += len(span[0].data)
                 read += 1
-            while ahead and len(running) < inflight:
+            while ahead and len(running) < inflight and not broken:
                 best = max(ahead, key=lambda i: _cost(held[i][0]))
-                ahead.remove(best)
                 chunk, offset = held[best]
-                ahead_bytes -= len(chunk.data)
                 fut: "concurrent.futures.Future[Any]"
-                if offset is None or len(chunk.data) < _SPAN_BYTES:
-                    fut = pool.submit(_validate_chunk_packed, chunk, rules)
-                else:
-                    fut = pool.submit(_validate_span_packed, dataclasses.replace(chunk, data=b""), offset,
-                                      len(chunk.data), rules)
+                try:
+                    if offset is None or len(chunk.data) < _SPAN_BYTES:
+                        fut = pool.submit(_validate_chunk_packed, chunk, rules)
+                    else:
+                        fut = pool.submit(_validate_span_packed, dataclasses.replace(chunk, data=b""), offset,
+                                          len(chunk.data), rules)
+                except concurrent.futures.process.BrokenProcessPool:
+                    broken = True  # a worker died (killed, out of memory): this process checks the rest
+                    break
+                ahead.remove(best)
+                ahead_bytes -= len(chunk.data)
                 futures[best] = fut
                 running.add(fut)
             while due in mine or (due in futures and futures[due].done()):
@@ -1480,17 +1499,20 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
                     yield from renumber(chunk, mine.pop(due))
                     due += 1
                     continue
-                packed = futures.pop(due).result()
+                try:
+                    packed = futures.pop(due).result()
+                except concurrent.futures.process.BrokenProcessPool:
+                    broken, packed = True, None  # its worker died: the chunk is checked here
                 due += 1
-                if packed is None:  # the worker read something else: the file changed or went away
+                if packed is None:  # the worker read something else (the file changed or went away), or died
                     yield from renumber(chunk, validate_chunk(chunk, rules))
                 else:
                     yield from renumber(chunk, [_unpack(t) for t in packed])
             if not held and exhausted:
                 return
-            if local and ahead:
+            if (local or broken) and ahead:
                 running = {f for f in running if not f.done()}
-                if len(running) < inflight:
+                if len(running) < inflight and not broken:
                     continue  # a worker is free again: feed it first
                 first = min(ahead)
                 ahead.remove(first)
