@@ -12,14 +12,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List
+from typing import List, Tuple
 
 import pytest
 
 from xiangqi import Board, pgn
 from xiangqi.cli import main
 from xiangqi.engine import Limit
-from xiangqi.match import Adjudication, MatchScore, parse_engine_spec, parse_tc, read_openings, run_match
+from xiangqi.match import Adjudication, EngineSpec, MatchScore, parse_engine_spec, parse_tc, read_openings, run_match
 
 TESTS = Path(__file__).resolve().parent
 FAKE = f"{sys.executable} {TESTS / 'engines' / 'fake_engine.py'}"
@@ -105,16 +105,24 @@ def test_own_engine_against_fairy_20_games(tmp_path: Path, capsys: pytest.Captur
     check_match(out, openings, 20, "axf", ["ours", "fsf"])
 
 
-@pytest.mark.parametrize("rules", ["axf", "cxa"])
-def test_scripted_perpetual_check_loses(tmp_path: Path, rules: str, capsys: pytest.CaptureFixture[str]) -> None:
-    epd = tmp_path / "perpetual.epd"
-    epd.write_text(PERPETUAL + "\n")
+def _scripted_game(tmp_path: Path, fen: str, red: str, black: str, rules: str,
+                   capsys: pytest.CaptureFixture[str]) -> pgn.Game:
+    """The one game of a match from ``fen`` between two test engines playing the scripted moves ``red`` and
+    ``black`` over and over, as read back from its PGN."""
+    epd = tmp_path / "opening.epd"
+    epd.write_text(fen + "\n")
     out = tmp_path / "games.pgn"
-    rc = main(["match", "--engine", f"cmd={FAKE} script h8h9,h9h8", "name=checker",
-               "--engine", f"cmd={FAKE} script d9d8,d8d9", "name=runner", "--games", "1", "--depth", "1",
-               "--openings", str(epd), "--rules", rules, "--pgnout", str(out)])
+    rc = main(["match", "--engine", f"cmd={FAKE} script {red}", "name=red", "--engine", f"cmd={FAKE} script {black}",
+               "name=black", "--games", "1", "--depth", "1", "--openings", str(epd), "--rules", rules,
+               "--pgnout", str(out)])
     assert rc == 0, capsys.readouterr().err
     (game,) = read_back(out)
+    return game
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
+def test_scripted_perpetual_check_loses(tmp_path: Path, rules: str, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _scripted_game(tmp_path, PERPETUAL, "h8h9,h9h8", "d9d8,d8d9", rules, capsys)
     assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "adjudication"
     ending = game.end().comment
     assert "Red loses: perpetual check" in ending and "红方长将" in ending
@@ -130,14 +138,7 @@ CHASE = "2b1k1r2/9/4b4/9/9/2P3P2/1R7/2n1B4/4A4/4KABC1 w - - 0 1"
 
 @pytest.mark.parametrize("rules", ["axf", "cxa"])
 def test_scripted_perpetual_chase_loses(tmp_path: Path, rules: str, capsys: pytest.CaptureFixture[str]) -> None:
-    epd = tmp_path / "chase.epd"
-    epd.write_text(CHASE + "\n")
-    out = tmp_path / "games.pgn"
-    rc = main(["match", "--engine", f"cmd={FAKE} script b3c3,c3b3", "name=chaser",
-               "--engine", f"cmd={FAKE} script c2b0,b0c2", "name=horse", "--games", "1", "--depth", "1",
-               "--openings", str(epd), "--rules", rules, "--pgnout", str(out)])
-    assert rc == 0, capsys.readouterr().err
-    (game,) = read_back(out)
+    game = _scripted_game(tmp_path, CHASE, "b3c3,c3b3", "c2b0,b0c2", rules, capsys)
     assert len(game.mainline_moves()) == 8
     assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "adjudication"
     ending = game.end().comment
@@ -194,6 +195,12 @@ class _Terminal(io.StringIO):
         return True
 
 
+def _perpetual_specs() -> Tuple[EngineSpec, EngineSpec]:
+    """Two test engines playing the perpetual check of PERPETUAL: the checker (Red) and the runner."""
+    return (parse_engine_spec([f"cmd={FAKE} script h8h9,h9h8", "name=checker"]),
+            parse_engine_spec([f"cmd={FAKE} script d9d8,d8d9", "name=runner"]))
+
+
 class _Closed(io.StringIO):
     def write(self, text: str) -> int:
         raise BrokenPipeError(32, "Broken pipe")
@@ -201,8 +208,7 @@ class _Closed(io.StringIO):
 
 def test_a_progress_stream_that_cannot_be_written_does_not_stop_the_match() -> None:
     # `xiangqi match ... 2>&1 >out | head -1`: the progress writes fail once head has gone; the games go on.
-    specs = (parse_engine_spec([f"cmd={FAKE} script h8h9,h9h8", "name=checker"]),
-             parse_engine_spec([f"cmd={FAKE} script d9d8,d8d9", "name=runner"]))
+    specs = _perpetual_specs()
     score, results = asyncio.run(run_match(specs, [Board(PERPETUAL)], 2, Limit(depth=1), None, "axf",
                                            Adjudication(), 1, None, _Closed()))
     assert score.games == 2 and [r.termination for r in results] == ["adjudication", "rules infraction"]
@@ -210,8 +216,7 @@ def test_a_progress_stream_that_cannot_be_written_does_not_stop_the_match() -> N
 
 def test_progress_on_a_terminal_is_one_line_rewritten() -> None:
     terminal = _Terminal()
-    specs = (parse_engine_spec([f"cmd={FAKE} script h8h9,h9h8", "name=checker"]),
-             parse_engine_spec([f"cmd={FAKE} script d9d8,d8d9", "name=runner"]))
+    specs = _perpetual_specs()
     asyncio.run(run_match(specs, [Board(PERPETUAL)], 2, Limit(depth=1), None, "axf", Adjudication(), 1, None,
                           terminal))
     assert terminal.getvalue() == ("\r[1/2] games 1: +0 =0 -1, Elo -inf ± inf   "
