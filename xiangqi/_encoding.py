@@ -25,7 +25,7 @@ import codecs
 from functools import lru_cache
 from typing import Callable, Iterator, List, Optional, Union
 
-from xiangqi._ffi import lib
+from xiangqi import _ffi
 
 __all__ = ["detect_encoding", "LineDecoder", "TextBlock", "TextLines", "iter_text_lines", "SNIFF_BYTES",
            "BLOCK_BYTES", "WIDE_ENCODINGS"]
@@ -299,15 +299,10 @@ class TextBlock:
         return self._text
 
 
-#: The C check that a block is plain UTF-8 (``None`` for a core built before it).
-_UTF8_PLAIN: "Optional[Callable[[bytes, int], int]]" = getattr(lib, "xq_utf8_plain", None)
-
-
 def _strict_utf8(data: bytes) -> bool:
     """Whether ``data`` decodes as UTF-8 strictly and holds no U+FEFF (what :meth:`LineDecoder.decode_text`
     takes whole), found by the C core without decoding it."""
-    assert _UTF8_PLAIN is not None
-    return _UTF8_PLAIN(data, len(data)) == 1
+    return _ffi.utf8_plain(data)
 
 
 def _has_line_over(data: bytes, limit: int) -> bool:
@@ -379,7 +374,7 @@ class TextLines:
                 yield TextBlock(0, 0, data, lines)
             return
         cr, decode = self.cr, self.decoder.decode_lines
-        lazy = self._lazy and self.encoding == "utf-8" and _UTF8_PLAIN is not None
+        lazy = self._lazy and self.encoding == "utf-8"
         carry: List[Union[bytes, memoryview]] = []   # an unfinished line's bytes
         held = 0                  # their length
         skipped = -1              # within a line cut at max_line: the bytes of it skipped so far (else -1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Callable, List, NoReturn, Optional, Sequence, TypeVar
+from typing import Any, Callable, List, NoReturn, Optional, Sequence, Tuple, TypeVar
 
 from xiangqi.errors import InternalError
 
@@ -106,3 +106,245 @@ def run_stoppable(calls: Sequence[Callable[[], _T]], threads: int, stop: Any,
 def join_bb(out: Any) -> int:
     """Join a ``uint64_t[2]`` bitboard into one Python int."""
     return int(out[0]) | int(out[1]) << 64
+
+
+# =====================================================================================================================
+# One C position: the state a board keeps in C
+# =====================================================================================================================
+
+#: The "no square" value of the C core (a side without a king).
+NO_SQUARE: int = lib.XQ_SQ_NONE
+
+
+class NativePosition:
+    """One C position (``xq_pos``), its undo records and a move buffer: the state a board keeps in C.
+
+    :class:`xiangqi.position.BaseBoard` builds on it; every C call on a board's position and every read of the C
+    structs goes through these methods, so no other module handles cffi objects. Codes are the C core's:
+    moves ``from << 7 | to``, pieces ``color << 3 | type``, colours 1 (Red) and 0 (Black)."""
+
+    _pos: Any
+    _undo: Any
+    _movebuf: Any
+    _cap: int
+
+    def _native_alloc(self, cap: int) -> None:
+        """Fresh C buffers: the position, ``cap`` undo records and a move list."""
+        self._pos = ffi.new("xq_pos *")
+        self._cap = cap
+        self._undo = ffi.new("xq_undo[]", cap)
+        self._movebuf = ffi.new("xq_move[]", MAX_MOVES)
+
+    def _native_grow(self, needed: int) -> None:
+        """Room for at least ``needed`` undo records (doubling), keeping those there."""
+        cap = self._cap
+        while cap < needed:
+            cap *= 2
+        if cap != self._cap:
+            new = ffi.new("xq_undo[]", cap)
+            ffi.memmove(new, self._undo, ffi.sizeof("xq_undo") * self._cap)
+            self._undo = new
+            self._cap = cap
+
+    def _native_copy_from(self, other: "NativePosition", plies: int) -> None:
+        """This position set to ``other``'s, with its first ``plies`` undo records (0: none)."""
+        lib.xq_pos_copy(self._pos, other._pos)
+        if plies:
+            self._native_grow(plies)
+            ffi.memmove(self._undo, other._undo, ffi.sizeof("xq_undo") * plies)
+
+    # -- FEN and fields
+
+    def _native_set_fen(self, data: bytes, allow_no_king: bool) -> Tuple[int, int]:
+        """Load an ASCII FEN: the C status and the offset of the problem (0 when the status is :data:`OK`)."""
+        off = ffi.new("size_t *")
+        st = lib.xq_pos_set_fen_flags(self._pos, data, len(data), off, lib.XQ_FEN_ALLOW_NO_KING if allow_no_king
+                                      else 0)
+        return int(st), int(off[0])
+
+    def _native_fen(self) -> str:
+        buf = ffi.new("char[]", FEN_MAX)
+        n = lib.xq_pos_fen(self._pos, buf, FEN_MAX)
+        if n < 0:
+            raise_internal(n, "xq_pos_fen")
+        return str(ffi.unpack(buf, n).decode("ascii"))
+
+    def _native_side(self) -> int:
+        return int(self._pos.side)
+
+    def _native_halfmove(self) -> int:
+        return int(self._pos.halfmove)
+
+    def _native_fullmove(self) -> int:
+        return int(self._pos.fullmove)
+
+    def _native_key(self) -> int:
+        return int(self._pos.key)
+
+    def _native_code_at(self, square: int) -> int:
+        """The piece code on ``square`` (0-89), 0 when empty."""
+        return int(self._pos.board[square])
+
+    def _native_codes(self) -> bytes:
+        """The 90 piece codes, square 0 first."""
+        return bytes(ffi.buffer(self._pos.board, 90))
+
+    def _native_king(self, color: int) -> int:
+        """The king square of colour ``color`` (1 Red, 0 Black), :data:`NO_SQUARE` without one."""
+        return int(self._pos.king_sq[color])
+
+    def _native_keys(self, plies: int) -> List[int]:
+        """The Zobrist keys before each of the first ``plies`` moves."""
+        undo = self._undo
+        return [int(undo[i].key) for i in range(plies)]
+
+    def _native_captured(self, plies: int) -> bytes:
+        """The code of the piece each of the first ``plies`` moves captured (0 for none)."""
+        undo = self._undo
+        return bytes(int(undo[i].captured) for i in range(plies))
+
+    # -- moves
+
+    def _native_legal_codes(self) -> List[int]:
+        n = lib.xq_gen_legal(self._pos, self._movebuf, MAX_MOVES)
+        if n < 0:
+            raise_internal(n, "xq_gen_legal")
+        return list(ffi.unpack(self._movebuf, n))
+
+    def _native_pseudo_legal_codes(self) -> List[int]:
+        n = lib.xq_gen_pseudo_legal(self._pos, self._movebuf, MAX_MOVES)
+        if n < 0:
+            raise_internal(n, "xq_gen_pseudo_legal")
+        return list(ffi.unpack(self._movebuf, n))
+
+    def _native_count_legal(self) -> int:
+        return int(lib.xq_count_legal(self._pos))
+
+    def _native_is_legal(self, code: int) -> bool:
+        return bool(lib.xq_pos_is_legal(self._pos, code))
+
+    def _native_is_pseudo_legal(self, code: int) -> bool:
+        return bool(lib.xq_pos_is_pseudo_legal(self._pos, code))
+
+    def _native_gives_check(self, code: int) -> bool:
+        return bool(lib.xq_gives_check(self._pos, code))
+
+    def _native_push(self, code: int, ply: int) -> int:
+        """Play ``code`` as ply ``ply`` (checked as :meth:`xiangqi.Board.push` checks): the C status."""
+        if ply >= self._cap:
+            self._native_grow(ply + 1)
+        return int(lib.xq_pos_push(self._pos, code, self._undo, ply))
+
+    def _native_do_move(self, code: int, ply: int) -> int:
+        """Play ``code`` as ply ``ply`` with the C core's do-move checks: the C status."""
+        if ply >= self._cap:
+            self._native_grow(ply + 1)
+        return int(lib.xq_pos_do_move(self._pos, code, self._undo + ply))
+
+    def _native_play_codes(self, codes: Sequence[int], ply: int, check_legal: bool) -> int:
+        """Play ``codes`` from ply ``ply`` on: how many were played before the first refused one.
+
+        Raises:
+            :class:`OverflowError`, :class:`TypeError`: a code is not an int 0-65535.
+        """
+        n = len(codes)
+        self._native_grow(ply + n)
+        buf = ffi.new("xq_move[]", list(codes))
+        played = lib.xq_pos_play_codes(self._pos, buf, n, self._undo + ply, 1 if check_legal else 0)
+        if played < 0:
+            raise_internal(played, "xq_pos_play_codes")
+        return int(played)
+
+    def _native_pop(self, code: int, ply: int) -> bool:
+        """Take back ``code``, played as ply ``ply``: whether its undo record was another move's (misuse)."""
+        return bool(lib.xq_pos_pop(self._pos, code, self._undo, ply))
+
+    # -- attacks and checks
+
+    def _native_in_check(self) -> bool:
+        return bool(lib.xq_pos_in_check(self._pos))
+
+    def _native_opposite_in_check(self) -> bool:
+        """Whether the side not to move is in check."""
+        undo = ffi.new("xq_undo *")
+        lib.xq_pos_do_null(self._pos, undo)
+        try:
+            return bool(lib.xq_pos_in_check(self._pos))
+        finally:
+            lib.xq_pos_undo_null(self._pos, undo)
+
+    def _native_checkers(self) -> int:
+        out = ffi.new("uint64_t[2]")
+        lib.xq_pos_checkers(self._pos, out)
+        return join_bb(out)
+
+    def _native_attackers(self, square: int, color: int) -> int:
+        out = ffi.new("uint64_t[2]")
+        lib.xq_attackers_to(self._pos, square, color, out)
+        return join_bb(out)
+
+    def _native_attacks_from(self, square: int, color: int) -> int:
+        """The squares a piece of colour ``color`` on ``square`` attacks (by the attacker sets of every square)."""
+        pos, out, mask, bit = self._pos, ffi.new("uint64_t[2]"), 0, 1 << square
+        for t in range(90):
+            lib.xq_attackers_to(pos, t, color, out)
+            if join_bb(out) & bit:
+                mask |= 1 << t
+        return mask
+
+    def _native_pieces(self, color: int, piece_type: int) -> int:
+        out = ffi.new("uint64_t[2]")
+        lib.xq_pos_pieces(self._pos, color, piece_type, out)
+        return join_bb(out)
+
+    def _native_attack_counts(self, color: int, out: Any) -> None:
+        """Write into the writable 90-byte buffer ``out`` how many pieces of ``color`` attack each square."""
+        lib.xq_attack_counts(self._pos, color, ffi.from_buffer("uint8_t[]", out, require_writable=True))
+
+
+
+def attackers_on_placement(fen: bytes, square: int, color: int) -> int:
+    """The pieces of ``color`` attacking ``square`` in an ASCII FEN that may lack kings (an edited board)."""
+    pos = NativePosition()
+    pos._native_alloc(1)
+    st, _ = pos._native_set_fen(fen, True)
+    if st != OK:  # pragma: no cover - the FEN is written from a board's own codes
+        raise_internal(st, "xq_pos_set_fen_flags")
+    return pos._native_attackers(square, color)
+
+
+def new_stop_flag() -> Any:
+    """A C ``int *`` stop flag, 0, for the stoppable C loops (:func:`run_stoppable` sets it)."""
+    return ffi.new("int *")
+
+
+def perft_subtree(root: NativePosition, code: int, depth: int, bulk: bool, stop: Any) -> int:
+    """The perft count to ``depth`` under the legal move ``code`` of ``root``, on a copy; gives up (returning
+    what it counted) once ``stop[0]`` is set."""
+    pos = NativePosition()
+    pos._native_alloc(1)
+    pos._native_copy_from(root, 0)
+    st = pos._native_do_move(code, 0)
+    if st:
+        raise_internal(st, "xq_pos_do_move")
+    return int(lib.xq_perft_stoppable(pos._pos, depth - 1, 1 if bulk else 0, stop))
+
+
+def perft(pos: NativePosition, depth: int, bulk: bool) -> int:
+    """The perft count of ``pos`` to ``depth`` (``bulk``: the last ply counted, not played)."""
+    return int(lib.xq_perft(pos._pos, depth, 1 if bulk else 0))
+
+
+def perft_divide(pos: NativePosition, depth: int, bulk: bool) -> List[Tuple[int, int]]:
+    """Each legal move code of ``pos`` with its perft count to ``depth``."""
+    moves = ffi.new("xq_move[]", MAX_MOVES)
+    counts = ffi.new("uint64_t[]", MAX_MOVES)
+    n = lib.xq_perft_divide(pos._pos, depth, 1 if bulk else 0, moves, counts, MAX_MOVES)
+    if n < 0:
+        raise_internal(n, "xq_perft_divide")
+    return [(int(moves[i]), int(counts[i])) for i in range(n)]
+
+
+def utf8_plain(data: bytes) -> bool:
+    """Whether ``data`` is strict UTF-8 without U+FEFF (checked in C, without decoding)."""
+    return bool(lib.xq_utf8_plain(data, len(data)) == 1)

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Literal, Optional, Tuple, Union, overload
+from typing import Dict, Literal, Optional, Union, overload
 
 from xiangqi import _ffi
-from xiangqi._ffi import ffi, lib
 from xiangqi.core import STARTING_FEN, Move
-from xiangqi.position import _INTERRUPTIBLE_DEPTH, BaseBoard, RootProgress, _count_by_root_move, check_depth
+from xiangqi.position import INTERRUPTIBLE_DEPTH, BaseBoard, RootProgress, check_depth, count_by_root_move
 
 __all__ = ["perft", "RootProgress"]
-
-
-def _divide_codes(pos: object, depth: int, bulk: bool) -> List[Tuple[int, int]]:
-    moves = ffi.new("xq_move[]", _ffi.MAX_MOVES)
-    counts = ffi.new("uint64_t[]", _ffi.MAX_MOVES)
-    n = lib.xq_perft_divide(pos, depth, 1 if bulk else 0, moves, counts, _ffi.MAX_MOVES)
-    if n < 0:
-        _ffi.raise_internal(n, "xq_perft_divide")
-    return [(int(moves[i]), int(counts[i])) for i in range(n)]
 
 
 @overload
@@ -57,15 +47,14 @@ def perft(fen: str = STARTING_FEN, depth: int = 1, *, divide: bool = False, bulk
     if threads < 1:
         raise ValueError(f"threads must be >= 1, not {threads}")
     board = BaseBoard(fen)
-    pos = board._pos
     if depth == 0:
         return 1
-    if depth == 1 or (threads == 1 and on_root_move is None and depth < _INTERRUPTIBLE_DEPTH):
+    if depth == 1 or (threads == 1 and on_root_move is None and depth < INTERRUPTIBLE_DEPTH):
         if not divide:
-            return int(lib.xq_perft(pos, depth, 1 if bulk else 0))
-        return {Move.from_code(c).iccs(): n for c, n in _divide_codes(pos, depth, bulk)}
+            return _ffi.perft(board, depth, bulk)
+        return {Move.from_code(c).iccs(): n for c, n in _ffi.perft_divide(board, depth, bulk)}
     codes = board.legal_move_codes()
-    counts = _count_by_root_move(pos, codes, depth, bulk, threads, on_root_move)
+    counts = count_by_root_move(board, codes, depth, bulk, threads, on_root_move)
     if divide:
         return {Move.from_code(c).iccs(): n for c, n in zip(codes, counts)}
     return sum(counts)

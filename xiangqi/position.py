@@ -15,7 +15,6 @@ import re
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar, overload
 
 from xiangqi import _ffi
-from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
     ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, NULL_MOVE_TEXTS, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece,
     Square, SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
@@ -63,7 +62,7 @@ class Status(enum.IntFlag):
 
 
 _EMPTY_FEN = "9/9/9/9/9/9/9/9/9/9 w - - 0 1"
-_NO_KING = lib.XQ_SQ_NONE
+_NO_KING = _ffi.NO_SQUARE
 
 _RED_ADVISOR_SQUARES = {3, 5, 13, 21, 23}
 _RED_ELEPHANT_SQUARES = {2, 6, 18, 22, 26, 38, 42}
@@ -124,10 +123,10 @@ class LegalMoveGenerator(_MoveView):
         return self._board.legal_move_codes()
 
     def __len__(self) -> int:
-        return int(lib.xq_count_legal(self._board._pos))
+        return self._board._native_count_legal()
 
     def __bool__(self) -> bool:
-        return bool(lib.xq_count_legal(self._board._pos) > 0)
+        return self._board._native_count_legal() > 0
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self._board.is_legal(move)
@@ -138,7 +137,7 @@ class LegalMoveGenerator(_MoveView):
         >>> BaseBoard().legal_moves.count()
         44
         """
-        return int(lib.xq_count_legal(self._board._pos))
+        return self._board._native_count_legal()
 
 
 class PseudoLegalMoveGenerator(_MoveView):
@@ -155,14 +154,10 @@ class PseudoLegalMoveGenerator(_MoveView):
     __slots__ = ()
 
     def _codes(self) -> List[int]:
-        b = self._board
-        n = lib.xq_gen_pseudo_legal(b._pos, b._movebuf, _ffi.MAX_MOVES)
-        if n < 0:
-            _ffi.raise_internal(n, "xq_gen_pseudo_legal")
-        return list(ffi.unpack(b._movebuf, n))
+        return self._board._native_pseudo_legal_codes()
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and bool(lib.xq_pos_is_pseudo_legal(self._board._pos, move.code))
+        return isinstance(move, Move) and self._board._native_is_pseudo_legal(move.code)
 
     def count(self) -> int:
         """The number of pseudo-legal moves.
@@ -196,7 +191,7 @@ class _BoardFen:
         board.set_board_fen(placement)
 
 
-class BaseBoard:
+class BaseBoard(_ffi.NativePosition):
     """A xiangqi position with its move stack (:class:`xiangqi.Board` adds notation and rulings).
 
     >>> board = BaseBoard()
@@ -229,10 +224,7 @@ class BaseBoard:
 
     def _alloc(self, cap: int) -> None:
         """Fresh C buffers: the position, ``cap`` undo records and a move list."""
-        self._pos: Any = ffi.new("xq_pos *")
-        self._cap = cap
-        self._undo: Any = ffi.new("xq_undo[]", cap)
-        self._movebuf: Any = ffi.new("xq_move[]", _ffi.MAX_MOVES)
+        self._native_alloc(cap)
         self.move_stack: List[Move] = []
         self._start_fen = STARTING_FEN
 
@@ -262,11 +254,9 @@ class BaseBoard:
             raise InvalidFenError(
                 f"invalid FEN: non-ASCII character {fen[exc.start]!r} at offset {exc.start} in {_preview(fen)!r}",
                 fen=fen, offset=exc.start) from None
-        off = ffi.new("size_t *")
-        flags = lib.XQ_FEN_ALLOW_NO_KING if allow_missing_king else 0
-        st = lib.xq_pos_set_fen_flags(self._pos, data, len(data), off, flags)
+        st, off = self._native_set_fen(data, allow_missing_king)
         if st != _ffi.OK:
-            raise _fen_error(fen, data, st, int(off[0]))
+            raise _fen_error(fen, data, st, off)
         self.move_stack = []
         self._start_fen = self.fen()
 
@@ -276,11 +266,7 @@ class BaseBoard:
         >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/3EK4 r").fen()
         '4k4/9/9/9/9/9/9/9/9/3BK4 w - - 0 1'
         """
-        buf = ffi.new("char[]", _ffi.FEN_MAX)
-        n = lib.xq_pos_fen(self._pos, buf, _ffi.FEN_MAX)
-        if n < 0:
-            _ffi.raise_internal(n, "xq_pos_fen")
-        return str(ffi.unpack(buf, n).decode("ascii"))
+        return self._native_fen()
 
     def _board_fen(self) -> str:
         """The piece placement part of the FEN (``board.board_fen()``).
@@ -481,7 +467,7 @@ class BaseBoard:
         Raises:
             :class:`ValueError`: (setting) the colour is not ``RED``/``BLACK`` (or 1/0).
         """
-        return bool(self._pos.side)
+        return bool(self._native_side())
 
     @turn.setter
     def turn(self, color: Color) -> None:
@@ -496,7 +482,7 @@ class BaseBoard:
         >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 w - - 17 40").halfmove_clock
         17
         """
-        return int(self._pos.halfmove)
+        return self._native_halfmove()
 
     @property
     def fullmove_number(self) -> int:
@@ -507,7 +493,7 @@ class BaseBoard:
         Move.from_iccs('h9g7')
         2
         """
-        return int(self._pos.fullmove)
+        return self._native_fullmove()
 
     def ply(self) -> int:
         """The number of half-moves since the start of the game, from the fullmove number and the side to move
@@ -517,7 +503,7 @@ class BaseBoard:
         >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 10").ply(), len(BaseBoard().move_stack)
         (19, 0)
         """
-        return 2 * (int(self._pos.fullmove) - 1) + (not self._pos.side)
+        return 2 * (self._native_fullmove() - 1) + (not self._native_side())
 
     def piece_at(self, square: Square) -> Optional[Piece]:
         """The piece on ``square``, or ``None`` (also for a number outside 0–89).
@@ -525,7 +511,7 @@ class BaseBoard:
         >>> BaseBoard().piece_at(4), BaseBoard().piece_at(40)
         (Piece.from_symbol('K'), None)
         """
-        code = self._pos.board[square] if 0 <= square < 90 else 0
+        code = self._native_code_at(square) if 0 <= square < 90 else 0
         return Piece(code & 7, bool(code >> 3)) if code else None
 
     def piece_codes(self) -> bytes:
@@ -534,7 +520,7 @@ class BaseBoard:
         >>> codes = BaseBoard().piece_codes(); len(codes), codes[0] == Piece.from_symbol("R").code
         (90, True)
         """
-        return bytes(ffi.buffer(self._pos.board, 90))
+        return self._native_codes()
 
     def piece_map(self) -> Dict[Square, Piece]:
         """A dict of every occupied square to its piece (:meth:`set_piece_map` reads it back).
@@ -557,9 +543,7 @@ class BaseBoard:
         """
         if piece_type not in _PIECE_WORDS:
             raise ValueError(f"piece type must be 1-7 (PAWN … KING), not {piece_type!r}")
-        out = ffi.new("uint64_t[2]")
-        lib.xq_pos_pieces(self._pos, _color_index(color), piece_type, out)
-        return _ffi.join_bb(out)
+        return self._native_pieces(_color_index(color), piece_type)
 
     def pieces(self, piece_type: int, color: Color) -> SquareSet:
         """The squares of the pieces of one type and colour.
@@ -582,7 +566,7 @@ class BaseBoard:
         Raises:
             :class:`ValueError`: ``color`` is not ``RED``/``BLACK``.
         """
-        sq = int(self._pos.king_sq[_color_index(color)])
+        sq = self._native_king(_color_index(color))
         return None if sq == _NO_KING else sq
 
     def _require_kings(self, what: str) -> None:
@@ -602,7 +586,7 @@ class BaseBoard:
         Move.from_iccs('h2e2')
         True
         """
-        return int(self._pos.key)
+        return self._native_key()
 
     # ---------------------------------------------------------------- moves
 
@@ -631,10 +615,7 @@ class BaseBoard:
         >>> codes = BaseBoard().legal_move_codes(); len(codes), Move.from_iccs("h2e2").code in codes
         (44, True)
         """
-        n = lib.xq_gen_legal(self._pos, self._movebuf, _ffi.MAX_MOVES)
-        if n < 0:
-            _ffi.raise_internal(n, "xq_gen_legal")
-        return list(ffi.unpack(self._movebuf, n))
+        return self._native_legal_codes()
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here.
@@ -649,7 +630,7 @@ class BaseBoard:
             code = move.code
         except AttributeError:
             raise TypeError(f"expected a Move, not {type(move).__name__} (use parse_move for text)") from None
-        return bool(lib.xq_pos_is_legal(self._pos, code))
+        return self._native_is_legal(code)
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Whether ``move`` obeys the piece rules (the own king may be left attacked).
@@ -660,7 +641,7 @@ class BaseBoard:
         Raises:
             :class:`TypeError`: ``move`` is not a :class:`Move`.
         """
-        return bool(lib.xq_pos_is_pseudo_legal(self._pos, _move_code(move)))
+        return self._native_is_pseudo_legal(_move_code(move))
 
     def is_capture(self, move: Move) -> bool:
         """Whether ``move`` captures an enemy piece.
@@ -671,7 +652,7 @@ class BaseBoard:
         Raises:
             :class:`TypeError`: ``move`` is not a :class:`Move`.
         """
-        code = self._pos.board[_move_code(move) & 127]
+        code = self._native_code_at(_move_code(move) & 127)
         return bool(code) and bool(code >> 3) != self.turn
 
     def is_zeroing(self, move: Move) -> bool:
@@ -697,7 +678,7 @@ class BaseBoard:
         code = _move_code(move)
         if self.is_capture(move):
             return True
-        piece = self._pos.board[code >> 7] if code >> 7 < 90 else 0
+        piece = self._native_code_at(code >> 7) if code >> 7 < 90 else 0
         return piece & 7 == PAWN and (code & 127) // 9 != (code >> 7) // 9
 
     def gives_check(self, move: Move) -> bool:
@@ -710,7 +691,7 @@ class BaseBoard:
         Raises:
             :class:`TypeError`: ``move`` is not a :class:`Move`.
         """
-        return bool(lib.xq_gives_check(self._pos, _move_code(move)))
+        return self._native_gives_check(_move_code(move))
 
     def push(self, move: Move) -> None:
         """Play ``move``. Fast and only partly checked, as in python-chess.
@@ -735,9 +716,7 @@ class BaseBoard:
             raise TypeError(f"expected a Move, not {type(move).__name__} (use push_move for text)") from None
         stack = self.move_stack
         n = len(stack)
-        if n == self._cap:
-            self._grow()
-        st = lib.xq_pos_push(self._pos, code, self._undo, n)
+        st = self._native_push(code, n)
         if st:
             raise IllegalMoveError(f"cannot push {move.iccs()!r} in {self.fen()}: {_ffi.status_str(st)}")
         stack.append(move)
@@ -759,10 +738,7 @@ class BaseBoard:
                                    f"in {self.fen()}")
         if code >> 7 == code & 127:
             raise InvalidMoveError(same_square_message(SQUARE_NAMES[code & 127] * 2))
-        n = len(self.move_stack)
-        if n == self._cap:
-            self._grow()
-        st = lib.xq_pos_do_move(self._pos, code, self._undo + n)
+        st = self._native_do_move(code, len(self.move_stack))
         if st:
             raise IllegalMoveError(f"cannot push {Move.from_code(code).iccs()!r} in {self.fen()}: {_ffi.status_str(st)}")
         self.move_stack.append(Move(code >> 7, code & 127))
@@ -786,15 +762,10 @@ class BaseBoard:
         if not n:
             return
         start = len(self.move_stack)
-        while self._cap < start + n:
-            self._grow()
         try:
-            buf = ffi.new("xq_move[]", list(codes))
+            played = self._native_play_codes(codes, start, check_legal)
         except (OverflowError, TypeError) as exc:
             raise InvalidMoveError(f"move codes must be ints 0-65535: {exc}") from None
-        played = lib.xq_pos_play_codes(self._pos, buf, n, self._undo + start, 1 if check_legal else 0)
-        if played < 0:
-            _ffi.raise_internal(played, "xq_pos_play_codes")
         self.move_stack.extend(Move.from_code(int(c)) for c in codes[:played])
         if played < n:
             code = int(codes[played])
@@ -819,7 +790,7 @@ class BaseBoard:
         stack = self.move_stack
         move = stack.pop()
         # The C side checks that the undo record is this move's: a stack another thread changed meanwhile fails.
-        if lib.xq_pos_pop(self._pos, move.from_square << 7 | move.to_square, self._undo, len(stack)):
+        if self._native_pop(move.from_square << 7 | move.to_square, len(stack)):
             raise _concurrent_use("pop")
         return move
 
@@ -834,12 +805,6 @@ class BaseBoard:
             :class:`IndexError`: the move stack is empty.
         """
         return self.move_stack[-1]
-
-    def _grow(self) -> None:
-        new = ffi.new("xq_undo[]", self._cap * 2)
-        ffi.memmove(new, self._undo, ffi.sizeof("xq_undo") * self._cap)
-        self._undo = new
-        self._cap *= 2
 
     def parse_iccs(self, text: str, *, one_based: bool = False) -> Move:
         """Parse a coordinate move (``h2e2``, ``H2-E2``) and check it is legal here.
@@ -858,7 +823,7 @@ class BaseBoard:
         move = parse_coordinates(text, one_based=one_based)
         if not move:
             return move  # "0000": the null move, as python-chess reads it
-        if not lib.xq_pos_is_legal(self._pos, move.code):
+        if not self._native_is_legal(move.code):
             raise IllegalMoveError(f"illegal ICCS move {text!r} in {self.fen()}: {self.illegal_reason(move)}")
         return move
 
@@ -906,7 +871,7 @@ class BaseBoard:
         >>> BaseBoard("4k4/9/9/9/9/9/9/9/4r4/4K4 w").is_check(), BaseBoard().is_check()
         (True, False)
         """
-        return bool(lib.xq_pos_in_check(self._pos))
+        return self._native_in_check()
 
     def checkers_mask(self) -> int:
         """The pieces giving check, as an int bitboard.
@@ -914,9 +879,7 @@ class BaseBoard:
         >>> BaseBoard("4k4/9/9/9/9/9/9/9/4r4/4K4 w").checkers_mask() == 1 << 13
         True
         """
-        out = ffi.new("uint64_t[2]")
-        lib.xq_pos_checkers(self._pos, out)
-        return _ffi.join_bb(out)
+        return self._native_checkers()
 
     def checkers(self) -> SquareSet:
         """The pieces giving check.
@@ -937,9 +900,7 @@ class BaseBoard:
         """
         if not 0 <= square < 90:
             raise ValueError(f"square out of range: {square!r} (expected 0-89)")
-        out = ffi.new("uint64_t[2]")
-        lib.xq_attackers_to(self._pos, square, _color_index(color), out)
-        return _ffi.join_bb(out)
+        return self._native_attackers(square, _color_index(color))
 
     def attackers(self, color: Color, square: Square) -> SquareSet:
         """The pieces of ``color`` that attack ``square`` (could capture there, pins ignored).
@@ -962,16 +923,8 @@ class BaseBoard:
             :class:`ValueError`: ``square`` is not an int 0–89.
         """
         sq = _square_index(square)
-        code = self._pos.board[sq]
-        if not code:
-            return 0
-        color, pos, out, mask = code >> 3, self._pos, ffi.new("uint64_t[2]"), 0
-        bit = 1 << sq
-        for t in range(90):
-            lib.xq_attackers_to(pos, t, color, out)
-            if _ffi.join_bb(out) & bit:
-                mask |= 1 << t
-        return mask
+        code = self._native_code_at(sq)
+        return self._native_attacks_from(sq, code >> 3) if code else 0
 
     def attacks(self, square: Square) -> SquareSet:
         """The squares the piece on ``square`` attacks (the same attacks :meth:`attackers` counts).
@@ -987,7 +940,7 @@ class BaseBoard:
     def _pinners(self, color: Color, square: Square) -> int:
         """Enemy pieces that attack ``color``'s king once the piece on ``square`` is gone but not before."""
         sq = _square_index(square)
-        code = self._pos.board[sq]
+        code = self._native_code_at(sq)
         if not code or bool(code >> 3) != bool(_color_index(color)) or code & 7 == KING:
             return 0
         ksq = self.king(color)
@@ -1082,7 +1035,7 @@ class BaseBoard:
         import numpy as np
 
         out = np.zeros(90, dtype=np.uint8)
-        lib.xq_attack_counts(self._pos, _color_index(color), ffi.from_buffer("uint8_t[]", out, require_writable=True))
+        self._native_attack_counts(_color_index(color), out)
         return np.ascontiguousarray(out.reshape(10, 9)[::-1])
 
     def is_checkmate(self) -> bool:
@@ -1091,7 +1044,7 @@ class BaseBoard:
         >>> BaseBoard("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b").is_checkmate()
         True
         """
-        return self.is_check() and lib.xq_count_legal(self._pos) == 0
+        return self.is_check() and self._native_count_legal() == 0
 
     def is_stalemate(self) -> bool:
         """Not in check and no legal move (困毙): a loss for the side to move in xiangqi.
@@ -1099,7 +1052,7 @@ class BaseBoard:
         >>> BaseBoard("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b").is_stalemate()
         True
         """
-        return not self.is_check() and lib.xq_count_legal(self._pos) == 0
+        return not self.is_check() and self._native_count_legal() == 0
 
     def status(self) -> Status:
         """Soft validity problems of the position (the C core rejects only what breaks it), a :class:`Status`.
@@ -1127,11 +1080,8 @@ class BaseBoard:
         if rk is not None and bk is not None and square_file(rk) == square_file(bk):
             if all(codes[s] == 0 for s in range(rk + 9, bk, 9)):
                 st |= Status.KINGS_FACING
-        undo = ffi.new("xq_undo *")
-        lib.xq_pos_do_null(self._pos, undo)
-        if lib.xq_pos_in_check(self._pos):
+        if self._native_opposite_in_check():
             st |= Status.OPPOSITE_CHECK
-        lib.xq_pos_undo_null(self._pos, undo)
         return st
 
     def is_valid(self) -> bool:
@@ -1157,9 +1107,9 @@ class BaseBoard:
             :class:`TypeError`: ``depth`` is not an integer.
         """
         d = check_depth(depth)
-        if d < _INTERRUPTIBLE_DEPTH:
-            return int(lib.xq_perft(self._pos, d, 1 if bulk else 0))
-        return sum(_count_by_root_move(self._pos, self.legal_move_codes(), d, bulk, 1, None))
+        if d < INTERRUPTIBLE_DEPTH:
+            return _ffi.perft(self, d, bulk)
+        return sum(count_by_root_move(self, self.legal_move_codes(), d, bulk, 1, None))
 
     # ----------------------------------------------------------------- misc
 
@@ -1174,10 +1124,9 @@ class BaseBoard:
         ([Move.from_iccs('h2e2')], [], True)
         """
         b = type(self).__new__(type(self))
-        b._alloc(self._cap if stack else 64)
-        lib.xq_pos_copy(b._pos, self._pos)
+        b._alloc(64)
+        b._native_copy_from(self, len(self.move_stack) if stack else 0)
         if stack:
-            ffi.memmove(b._undo, self._undo, ffi.sizeof("xq_undo") * self._cap)
             b.move_stack = list(self.move_stack)
             b._start_fen = self._start_fen
         else:
@@ -1222,7 +1171,7 @@ class BaseBoard:
         >>> len(keys), keys[0] == BaseBoard().zobrist_hash(), keys[-1] == board.zobrist_hash()
         (2, True, True)
         """
-        keys = [int(self._undo[i].key) for i in range(len(self.move_stack))]
+        keys = self._native_keys(len(self.move_stack))
         keys.append(self.zobrist_hash())
         return keys
 
@@ -1234,7 +1183,7 @@ class BaseBoard:
         >>> board.captured_history()  # the last move took a black pawn (code 1)
         b'\\x00\\x00\\x01'
         """
-        return bytes(int(self._undo[i].captured) for i in range(len(self.move_stack)))
+        return self._native_captured(len(self.move_stack))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.fen()!r})"
@@ -1278,13 +1227,7 @@ def _move_code(move: object) -> int:
 def _attackers_in(codes: "bytes | bytearray", square: Square, color: Color) -> int:
     """Pieces of ``color`` attacking ``square`` on a board of piece codes (side to move Red; it does not
     matter for attacks)."""
-    pos = ffi.new("xq_pos *")
-    fen = f"{_placement(codes)} w".encode("ascii")
-    if lib.xq_pos_set_fen_flags(pos, fen, len(fen), ffi.NULL, lib.XQ_FEN_ALLOW_NO_KING) != _ffi.OK:  # pragma: no cover - counts never grow here
-        _ffi.raise_internal(lib.XQ_E_FEN_POSITION, "a board without one of its pieces")
-    out = ffi.new("uint64_t[2]")
-    lib.xq_attackers_to(pos, square, _color_index(color), out)
-    return _ffi.join_bb(out)
+    return _ffi.attackers_on_placement(f"{_placement(codes)} w".encode("ascii"), square, _color_index(color))
 
 
 def _square_index(square: object) -> int:
@@ -1327,24 +1270,14 @@ def _color_index(color: object) -> int:
 #: Called after each root move's subtree is counted: (root moves done, root moves in all, nodes so far).
 RootProgress = Callable[[int, int, int], None]
 #: From this depth perft runs in worker threads, so the calling thread stays free to take Ctrl-C.
-_INTERRUPTIBLE_DEPTH = 5
+INTERRUPTIBLE_DEPTH = 5
 
 
-def _subtree(root: object, code: int, depth: int, bulk: bool, stop: object) -> int:
-    pos = ffi.new("xq_pos *")
-    lib.xq_pos_copy(pos, root)
-    undo = ffi.new("xq_undo *")
-    st = lib.xq_pos_do_move(pos, code, undo)
-    if st:
-        _ffi.raise_internal(st, "xq_pos_do_move")
-    return int(lib.xq_perft_stoppable(pos, depth - 1, 1 if bulk else 0, stop))
-
-
-def _count_by_root_move(pos: object, codes: List[int], depth: int, bulk: bool, threads: int,
+def count_by_root_move(board: "BaseBoard", codes: List[int], depth: int, bulk: bool, threads: int,
                         on_root_move: Optional[RootProgress]) -> List[int]:
     """The node count under each root move, counted in ``threads`` worker threads that a Ctrl-C stops
     (:func:`xiangqi._ffi.run_stoppable`; :meth:`BaseBoard.perft`, :func:`xiangqi.perft.perft`)."""
-    stop = ffi.new("int *")
+    stop = _ffi.new_stop_flag()
     progress = [0, 0]  # root moves done, nodes so far
 
     def done(_: int, nodes: int) -> None:
@@ -1353,7 +1286,7 @@ def _count_by_root_move(pos: object, codes: List[int], depth: int, bulk: bool, t
         if on_root_move is not None:
             on_root_move(progress[0], len(codes), progress[1])
 
-    calls = [functools.partial(_subtree, pos, c, depth, bulk, stop) for c in codes]
+    calls = [functools.partial(_ffi.perft_subtree, board, c, depth, bulk, stop) for c in codes]
     return _ffi.run_stoppable(calls, threads, stop, done)
 
 
