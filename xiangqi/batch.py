@@ -63,7 +63,10 @@ import numpy as np
 import numpy.typing as npt
 
 from xiangqi import _ffi
-from xiangqi._ffi import ffi, lib
+from xiangqi._ffi.batch import (
+    MOVE_INDEX_NB, PACKED_SIZE as _PACKED_SIZE, PLANES_NB, VIEWS, Source, fens_runner, fixed_runner,
+    legal_moves_runner, move_index_codes, new_stop_flag,
+)
 from xiangqi.board import Board
 from xiangqi.position import BaseBoard, check_depth
 from xiangqi.core import Color, Move
@@ -81,11 +84,11 @@ Positions = Union[Iterable[Union[str, BaseBoard]], npt.NDArray[np.generic]]
 View = Literal["absolute", "side_to_move"]
 
 #: Bytes per packed position (:func:`pack`).
-PACKED_SIZE: int = lib.XQ_PACKED_SIZE
+PACKED_SIZE: int = _PACKED_SIZE
 #: Planes per position in :func:`planes`.
-NUM_PLANES: int = lib.XQ_PLANES_NB
+NUM_PLANES: int = PLANES_NB
 #: Moves in :data:`MOVE_INDEX` (every move that can ever be legal).
-NUM_MOVES: int = lib.XQ_MOVE_INDEX_NB
+NUM_MOVES: int = MOVE_INDEX_NB
 
 #: Status codes (``int8``) written into ``status=`` arrays.
 OK: int = _ffi.OK
@@ -93,16 +96,13 @@ FEN_SYNTAX: int = _ffi.E_FEN_SYNTAX  #: A malformed FEN (-1).
 FEN_POSITION: int = _ffi.E_FEN_POSITION  #: A FEN or packed record that is no usable position (-2).
 BAD_ARGUMENT: int = _ffi.E_ARG  #: The C core's bad-argument code (``XQ_E_ARG``, -6).
 
-_VIEWS = {"absolute": lib.XQ_VIEW_ABSOLUTE, "side_to_move": lib.XQ_VIEW_SIDE_TO_MOVE}
-_MAX_MOVES: int = _ffi.MAX_MOVES
-_FEN_MAX: int = _ffi.FEN_MAX
 # Most positions per C call when a buffer is sized for the worst case (legal moves: 512
 # bytes a position of address space, of which only what is written gets memory).
 _CHUNK = 1 << 18
 
 
 def _build_move_index() -> Tuple[npt.NDArray[np.uint16], npt.NDArray[np.int16]]:
-    codes = np.array([lib.xq_move_index_move(i) for i in range(NUM_MOVES)], dtype=np.uint16)
+    codes = np.array(move_index_codes(), dtype=np.uint16)
     lookup = np.full(1 << 14, -1, dtype=np.int16)
     lookup[codes] = np.arange(NUM_MOVES, dtype=np.int16)
     codes.flags.writeable = False
@@ -134,62 +134,27 @@ def status_message(code: int) -> str:
 # --------------------------------------------------------------------- input
 
 
-class _Source:
-    """The C view (``xq_batch_in``) of a batch input, and the buffers it points into."""
-
-    __slots__ = ("n", "cdata", "_keep")
-
-    def __init__(self, n: int, cdata: Any, keep: Tuple[Any, ...]) -> None:
-        self.n = n
-        self.cdata = cdata
-        self._keep = keep
-
-
-def _from_packed(arr: npt.NDArray[Any]) -> _Source:
+def _from_packed(arr: npt.NDArray[Any]) -> Source:
     if arr.dtype != np.uint8:
         raise TypeError(f"a packed position array must have dtype uint8, not {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] != PACKED_SIZE:
         raise ValueError(f"a packed position array must have shape (N, {PACKED_SIZE}), not {arr.shape}")
     if not arr.flags.c_contiguous:
         raise ValueError("a packed position array must be C-contiguous (use np.ascontiguousarray)")
-    src = ffi.new("xq_batch_in *")
-    src.kind = lib.XQ_IN_PACKED
-    src.count = arr.shape[0]
-    buf = ffi.from_buffer("uint8_t[]", arr)
-    src.packed = buf
-    return _Source(arr.shape[0], src, (arr, buf))
+    return Source.packed(arr)
 
 
-def _from_fens(items: Sequence[str], text: str) -> _Source:
+def _from_fens(items: Sequence[str], text: str) -> Source:
     n = len(items)
     data = text.encode("ascii", "replace")  # one '?' per non-ASCII character: lengths stay aligned
     offsets = np.empty(n + 1, dtype=np.int64)
     offsets[0] = 0
     if n:
         np.cumsum(np.fromiter(map(len, items), dtype=np.int64, count=n), out=offsets[1:])
-    src = ffi.new("xq_batch_in *")
-    src.kind = lib.XQ_IN_FEN
-    src.count = n
-    text_buf = ffi.from_buffer(data)
-    off_buf = ffi.from_buffer("int64_t[]", offsets)
-    src.fen_text = text_buf
-    src.fen_offsets = off_buf
-    return _Source(n, src, (data, offsets, text_buf, off_buf))
+    return Source.fens(data, offsets)
 
 
-def _from_boards(boards: Sequence[BaseBoard]) -> _Source:
-    n = len(boards)
-    arr = ffi.new("xq_pos[]", n)
-    for i, b in enumerate(boards):
-        arr[i] = b._pos[0]
-    src = ffi.new("xq_batch_in *")
-    src.kind = lib.XQ_IN_POS
-    src.count = n
-    src.pos = arr
-    return _Source(n, src, (arr,))
-
-
-def _source(positions: Positions) -> _Source:
+def _source(positions: Positions) -> Source:
     if isinstance(positions, np.ndarray):
         if positions.dtype.kind not in "USO":
             return _from_packed(positions)
@@ -209,7 +174,7 @@ def _source(positions: Positions) -> _Source:
     except TypeError:
         pass
     if all(isinstance(x, BaseBoard) for x in items):
-        return _from_boards(items)
+        return Source.positions(items)
     fen_items: List[str] = []
     for i, x in enumerate(items):
         if isinstance(x, str):
@@ -232,7 +197,7 @@ def _check_threads(threads: int) -> int:
 
 def _check_view(view: str) -> int:
     try:
-        return int(_VIEWS[view])
+        return VIEWS[view]
     except (KeyError, TypeError):
         raise ValueError(f"view must be 'absolute' or 'side_to_move', not {view!r}") from None
 
@@ -278,26 +243,14 @@ def _run(fn: Callable[[Tuple[int, int]], _T], n: int, threads: int, *, max_chunk
         return list(pool.map(fn, ranges))
 
 
-def _check(rc: int, what: str) -> int:
-    if rc < 0:
-        _ffi.raise_internal(rc, what)
-    return rc
-
-
-def _fill(src: _Source, threads: int, status: Optional[npt.NDArray[np.int8]], tail: Tuple[int, ...],
-          dtype: Any, ctype: str, call: Callable[[Any, int, int, Any, Any], int], what: str,
-          per_thread: int = 1, stop: Any = None) -> npt.NDArray[Any]:
+def _fill(src: Source, threads: int, status: Optional[npt.NDArray[np.int8]], tail: Tuple[int, ...],
+          dtype: Any, loop: str, per_thread: int = 1, stop: Any = None, view: int = 0, depth: int = 0,
+          bulk: bool = True) -> npt.NDArray[Any]:
     """Shared body of the functions with a fixed-size result per position (``stop``: as :func:`_run`)."""
     threads = _check_threads(threads)
     st = _status_out(status, src.n)
     out = np.empty((src.n,) + tail, dtype=dtype)
-    out_ptr = ffi.from_buffer(ctype, out, require_writable=True)
-    st_ptr = ffi.from_buffer("int8_t[]", st, require_writable=True)
-
-    def run(r: Tuple[int, int]) -> None:
-        _check(call(src.cdata, r[0], r[1], out_ptr, st_ptr), what)
-
-    _run(run, src.n, threads, per_thread=per_thread, stop=stop)
+    _run(fixed_runner(loop, src, out, st, stop=stop, view=view, depth=depth, bulk=bulk), src.n, threads, per_thread=per_thread, stop=stop)
     return out
 
 
@@ -319,7 +272,7 @@ def validate(positions: Positions, *, threads: int = 1) -> npt.NDArray[np.int8]:
     """
     src = _source(positions)
     status = np.empty(src.n, dtype=np.int8)
-    _fill(src, threads, status, (), np.uint64, "uint64_t[]", lib.xq_batch_zobrist, "xq_batch_zobrist")
+    _fill(src, threads, status, (), np.uint64, "zobrist")
     return status
 
 
@@ -348,8 +301,7 @@ def pack(positions: Positions, *, threads: int = 1,
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
             ``status`` of the wrong length or not writable and C-contiguous.
     """
-    return _fill(_source(positions), threads, status, (PACKED_SIZE,), np.uint8, "uint8_t[]", lib.xq_batch_pack,
-                 "xq_batch_pack")
+    return _fill(_source(positions), threads, status, (PACKED_SIZE,), np.uint8, "pack")
 
 
 def unpack(packed: npt.NDArray[np.uint8], *, threads: int = 1,
@@ -389,17 +341,8 @@ def fens(positions: Positions, *, threads: int = 1,
     src = _source(positions)
     threads = _check_threads(threads)
     st = _status_out(status, src.n)
-    st_ptr = ffi.from_buffer("int8_t[]", st, require_writable=True)
-
-    def run(r: Tuple[int, int]) -> List[str]:
-        cap = (r[1] - r[0]) * _FEN_MAX
-        buf = np.empty(cap, dtype=np.uint8)
-        got = _check(lib.xq_batch_fens(src.cdata, r[0], r[1], ffi.from_buffer("char[]", buf, require_writable=True),
-                                       cap, st_ptr), "xq_batch_fens")
-        return buf[:got].tobytes().decode("ascii").split("\n")[:-1]
-
     out: List[str] = []
-    for part in _run(run, src.n, threads, max_chunk=_CHUNK):
+    for part in _run(fens_runner(src, st), src.n, threads, max_chunk=_CHUNK):
         out.extend(part)
     return out
 
@@ -427,24 +370,9 @@ def legal_moves(positions: Positions, *, threads: int = 1, status: Optional[npt.
     src = _source(positions)
     threads = _check_threads(threads)
     st = _status_out(status, src.n)
-    st_ptr = ffi.from_buffer("int8_t[]", st, require_writable=True)
     offsets = np.empty(src.n + 1, dtype=np.int64)
     offsets[0] = 0
-    counts_ptr = ffi.from_buffer("int64_t[]", offsets, require_writable=True) + 1
-
-    def run(r: Tuple[int, int]) -> npt.NDArray[np.uint16]:
-        # Room for the worst case; only the pages written are ever touched, and the
-        # buffer is shrunk in place (realloc) to the moves actually written.
-        cap = (r[1] - r[0]) * _MAX_MOVES
-        buf = np.empty(cap, dtype=np.uint16)
-        ptr = ffi.from_buffer("xq_move[]", buf, require_writable=True)
-        got = _check(lib.xq_batch_legal_moves(src.cdata, r[0], r[1], ptr, cap, counts_ptr, st_ptr),
-                     "xq_batch_legal_moves")
-        ffi.release(ptr)
-        buf.resize((got,), refcheck=False)
-        return buf
-
-    parts = _run(run, src.n, threads, max_chunk=_CHUNK)
+    parts = _run(legal_moves_runner(src, st, offsets), src.n, threads, max_chunk=_CHUNK)
     moves = parts[0] if len(parts) == 1 else np.concatenate(parts)
     np.cumsum(offsets, out=offsets)
     return moves, offsets
@@ -473,15 +401,12 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
         :class:`TypeError`: ``depth`` is not an integer.
     """
     d = check_depth(depth)
-    b = 1 if bulk else 0
     src = _source(positions)
     # A long run counts in worker threads with a stop flag, so that Ctrl-C stops it within a fraction of a second;
     # a short one (under a few milliseconds) is not worth the threads' start (about half a millisecond).
     long_run = src.n * _BRANCHING ** max(d - 1, 0) >= _STOPPABLE_LEAVES
-    stop = ffi.new("int *") if long_run else ffi.NULL
-    return _fill(src, threads, status, (), np.uint64, "uint64_t[]",
-                 lambda src, lo, hi, out, st: lib.xq_batch_perft_stoppable(src, lo, hi, d, b, out, st, stop),
-                 "xq_batch_perft_stoppable", per_thread=8, stop=stop if long_run else None)
+    return _fill(src, threads, status, (), np.uint64, "perft", per_thread=8,
+                 stop=new_stop_flag() if long_run else None, depth=d, bulk=bulk)
 
 
 #: About how many moves a position has (44 at the start), and how many leaves a batch perft of a few
@@ -503,8 +428,7 @@ def zobrist(positions: Positions, *, threads: int = 1,
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
             ``status`` of the wrong length or not writable and C-contiguous.
     """
-    return _fill(_source(positions), threads, status, (), np.uint64, "uint64_t[]", lib.xq_batch_zobrist,
-                 "xq_batch_zobrist")
+    return _fill(_source(positions), threads, status, (), np.uint64, "zobrist")
 
 
 def attack_maps(positions: Positions, *, threads: int = 1,
@@ -525,8 +449,7 @@ def attack_maps(positions: Positions, *, threads: int = 1,
         :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
             ``status`` of the wrong length or not writable and C-contiguous.
     """
-    return _fill(_source(positions), threads, status, (2, 10, 9), np.uint8, "uint8_t[]", lib.xq_batch_attack_maps,
-                 "xq_batch_attack_maps")
+    return _fill(_source(positions), threads, status, (2, 10, 9), np.uint8, "attack_maps")
 
 
 def planes(positions: Positions, *, view: View = "absolute", threads: int = 1,
@@ -552,9 +475,7 @@ def planes(positions: Positions, *, view: View = "absolute", threads: int = 1,
         :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)
-    return _fill(_source(positions), threads, status, (NUM_PLANES, 10, 9), np.uint8, "uint8_t[]",
-                 lambda src, lo, hi, out, st: lib.xq_batch_planes(src, lo, hi, v, out, st),
-                 "xq_batch_planes")
+    return _fill(_source(positions), threads, status, (NUM_PLANES, 10, 9), np.uint8, "planes", view=v)
 
 
 def legal_mask(positions: Positions, *, view: View = "absolute", threads: int = 1,
@@ -577,9 +498,7 @@ def legal_mask(positions: Positions, *, view: View = "absolute", threads: int = 
         :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)
-    return _fill(_source(positions), threads, status, (NUM_MOVES,), np.bool_, "uint8_t[]",
-                 lambda src, lo, hi, out, st: lib.xq_batch_legal_mask(src, lo, hi, v, out, st),
-                 "xq_batch_legal_mask")
+    return _fill(_source(positions), threads, status, (NUM_MOVES,), np.bool_, "legal_mask", view=v)
 
 
 # ---------------------------------------------------------------- move index

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Dict, Literal, Optional, Union, overload
 
-from xiangqi import _ffi
+from xiangqi._ffi.position import native_perft, perft_divide
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.position import INTERRUPTIBLE_DEPTH, BaseBoard, RootProgress, check_depth, count_by_root_move
 
@@ -51,8 +51,8 @@ def perft(fen: str = STARTING_FEN, depth: int = 1, *, divide: bool = False, bulk
         return 1
     if depth == 1 or (threads == 1 and on_root_move is None and depth < INTERRUPTIBLE_DEPTH):
         if not divide:
-            return _ffi.perft(board, depth, bulk)
-        return {Move.from_code(c).iccs(): n for c, n in _ffi.perft_divide(board, depth, bulk)}
+            return native_perft(board, depth, bulk)
+        return {Move.from_code(c).iccs(): n for c, n in perft_divide(board, depth, bulk)}
     codes = board.legal_move_codes()
     counts = count_by_root_move(board, codes, depth, bulk, threads, on_root_move)
     if divide:

@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar, overload
 
 from xiangqi import _ffi
+from xiangqi._ffi.position import NO_SQUARE, NativePosition, attackers_on_placement, native_perft, perft_subtree
 from xiangqi.core import (
     ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, NULL_MOVE_TEXTS, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece,
     Square, SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
@@ -62,7 +63,7 @@ class Status(enum.IntFlag):
 
 
 _EMPTY_FEN = "9/9/9/9/9/9/9/9/9/9 w - - 0 1"
-_NO_KING = _ffi.NO_SQUARE
+_NO_KING = NO_SQUARE
 
 _RED_ADVISOR_SQUARES = {3, 5, 13, 21, 23}
 _RED_ELEPHANT_SQUARES = {2, 6, 18, 22, 26, 38, 42}
@@ -191,7 +192,7 @@ class _BoardFen:
         board.set_board_fen(placement)
 
 
-class BaseBoard(_ffi.NativePosition):
+class BaseBoard(NativePosition):
     """A xiangqi position with its move stack (:class:`xiangqi.Board` adds notation and rulings).
 
     >>> board = BaseBoard()
@@ -1108,7 +1109,7 @@ class BaseBoard(_ffi.NativePosition):
         """
         d = check_depth(depth)
         if d < INTERRUPTIBLE_DEPTH:
-            return _ffi.perft(self, d, bulk)
+            return native_perft(self, d, bulk)
         return sum(count_by_root_move(self, self.legal_move_codes(), d, bulk, 1, None))
 
     # ----------------------------------------------------------------- misc
@@ -1227,7 +1228,7 @@ def _move_code(move: object) -> int:
 def _attackers_in(codes: "bytes | bytearray", square: Square, color: Color) -> int:
     """Pieces of ``color`` attacking ``square`` on a board of piece codes (side to move Red; it does not
     matter for attacks)."""
-    return _ffi.attackers_on_placement(f"{_placement(codes)} w".encode("ascii"), square, _color_index(color))
+    return attackers_on_placement(f"{_placement(codes)} w".encode("ascii"), square, _color_index(color))
 
 
 def _square_index(square: object) -> int:
@@ -1286,7 +1287,7 @@ def count_by_root_move(board: "BaseBoard", codes: List[int], depth: int, bulk: b
         if on_root_move is not None:
             on_root_move(progress[0], len(codes), progress[1])
 
-    calls = [functools.partial(_ffi.perft_subtree, board, c, depth, bulk, stop) for c in codes]
+    calls = [functools.partial(perft_subtree, board, c, depth, bulk, stop) for c in codes]
     return _ffi.run_stoppable(calls, threads, stop, done)
 
 
