@@ -40,6 +40,8 @@ LAYERS = {
 #: Function-level imports of package modules that are not cycles dodged, with the reason for each.
 LAZY: Dict[Tuple[str, str], str] = {
     ("_ffi", "_core"): "the compiled core, loaded inside a try that explains a missing build",
+    ("board", "svg"): "a board is drawn (`_repr_svg_`) only when asked, so `import xiangqi` does not load the SVG "
+                      "renderer and its glyph outlines (python-chess imports chess.svg the same way)",
     ("validate", "report_html"): "only `validate --html` needs the report, which renders validate's own records "
                                  "(report_html imports validate: the one import against the layers)",
     ("validate", "cli"): "the `python -m xiangqi.validate` entry point",
@@ -160,3 +162,22 @@ def test_no_module_reads_a_board_c_struct() -> None:
                      if any(isinstance(n, ast.Attribute) and n.attr in ("_pos", "_undo", "_movebuf")
                             for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))))
     assert set(readers) <= C_BOUNDARY_PENDING, readers
+
+
+def _loaded_by(statement: str) -> Set[str]:
+    import subprocess
+
+    code = f"import sys\n{statement}\nprint(' '.join(sorted(m for m in sys.modules if m.startswith('xiangqi'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_importing_the_package_loads_neither_pictures_nor_records_engines_nor_validation() -> None:
+    """`import xiangqi` loads the board and what it stands on, not the modules a user asks for by name."""
+    loaded = _loaded_by("import xiangqi")
+    assert "xiangqi.board" in loaded and "xiangqi._ffi" in loaded  # the check sees what is loaded
+    heavy = {"svg", "_glyphs", "game", "pgn", "xqf", "dhtmlxq", "formats", "engine", "engine_server", "match",
+             "search", "validate", "report_html", "convert", "judge", "render", "cli", "batch", "display"}
+    assert loaded & {f"xiangqi.{m}" for m in heavy} == set()
+    drawn = _loaded_by("import xiangqi\nxiangqi.Board()._repr_svg_()")
+    assert "xiangqi.svg" in drawn

@@ -6,7 +6,6 @@ from typing import Iterable, Optional
 
 from xiangqi import notation as notations
 from xiangqi import rules as rulings
-from xiangqi import svg
 from xiangqi.core import Move, Piece
 from xiangqi.outcome import Outcome, Termination
 from xiangqi.position import (
@@ -256,6 +255,8 @@ class Board(BaseBoard):
 
     def _repr_svg_(self) -> str:
         """The board as an SVG picture (Jupyter shows it inline): last move and check highlighted."""
+        from xiangqi import svg  # loaded only when a board is drawn, as python-chess loads chess.svg
+
         return svg.board(self, lastmove=self.peek() if self.move_stack else None,
                          check=self.king(self.turn) if self.is_check() else None, size=400)
 
