@@ -38,15 +38,12 @@ import os
 import stat
 import sys
 import tempfile
-from pathlib import Path
 from typing import IO, Iterator, List, Optional, Tuple
 
 from xiangqi import formats
 from xiangqi._cliio import guard, input_problem, is_regular, reason, regular_input, writing
-from xiangqi.dhtmlxq import write_dhtmlxq
 from xiangqi.errors import XiangqiError
-from xiangqi.pgn import NOTATIONS, Game, write_game
-from xiangqi.xqf import write_xqf
+from xiangqi.pgn import NOTATIONS, Game
 
 __all__ = ["convert_main", "read_any", "format_of"]
 
@@ -116,9 +113,9 @@ def convert_main(argv: List[str]) -> int:
                         help="move text of PGN output (default: chinese)")
     parser.add_argument("--traditional", action="store_true",
                         help="traditional characters in Chinese move text (車馬進 instead of 车马进)")
-    parser.add_argument("--from", dest="from_format", choices=("pgn", "xqf", "dhtmlxq"),
+    parser.add_argument("--from", dest="from_format", choices=formats.names(),
                         help="input format when the extension does not tell")
-    parser.add_argument("--to", dest="to_format", choices=("pgn", "xqf", "dhtmlxq"),
+    parser.add_argument("--to", dest="to_format", choices=formats.names(),
                         help="output format when the extension does not tell (default for -: pgn)")
     parser.add_argument("--game", type=int, metavar="N",
                         help="convert only the N-th game of IN (counting from 1); needed for XQF output when IN "
@@ -130,8 +127,8 @@ def convert_main(argv: List[str]) -> int:
     to_format = args.to_format or ("pgn" if args.output == "-" else format_of(args.output))
     if to_format is None:
         parser.error(f"cannot tell the output format of {args.output!r} from its extension; use --to")
-    if to_format == "xqf" and args.output == "-":
-        parser.error("XQF is binary: give an output file, not -")
+    if formats.FORMATS[to_format].binary and args.output == "-":
+        parser.error(f"{formats.FORMATS[to_format].title} is binary: give an output file, not -")
     problem = input_problem(args.input)
     if problem:
         print(f"xiangqi convert: {problem}", file=sys.stderr)
@@ -183,26 +180,26 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
     try:
         seen = _Count()
         games = _numbered(read_any(source, args.from_format), args.game, seen)
-        if to_format == "xqf":
+        fmt = formats.FORMATS[to_format]
+        options = formats.WriteOptions(args.notation, args.traditional)
+        if fmt.one_game:
             picked = next(games, None)
             if picked is None:
                 print(f"xiangqi convert: {_no_game(args, seen.games)}", file=sys.stderr)
                 return 2
             if args.game is None and next(games, None) is not None:
                 total = 2 + sum(1 for _ in games)
-                print(f"xiangqi convert: {args.input} holds {total} games and XQF holds one: choose one with "
+                print(f"xiangqi convert: {args.input} holds {total} games and {fmt.title} holds one: choose one with "
                       f"--game N (1 to {total})", file=sys.stderr)
                 return 2
             number, first = picked
             problems += _report(first, number, args.input)
-            data = write_xqf(first)
             with writing(_output_name(args.output)):
-                if direct:
-                    with open(target, "wb") as fh:
-                        fh.write(data)
-                else:
+                if not direct:
                     tmp = _temporary_beside(target)
-                    Path(tmp).write_bytes(data)
+                path = target if direct or tmp is None else tmp
+                with (open(path, "wb") if fmt.binary else open(path, "w", encoding="utf-8", newline="\n")) as fh:
+                    fmt.write(first, fh, options)
             count = 1
         else:
             out: IO[str]
@@ -222,10 +219,7 @@ def _convert(args: argparse.Namespace, source: str, to_format: str, target: str,
                 for number, game in games:
                     count += 1
                     problems += _report(game, number, args.input)
-                    if to_format == "dhtmlxq":
-                        out.write(write_dhtmlxq(game) + "\n")
-                    else:
-                        write_game(game, out, notation=args.notation, traditional=args.traditional)
+                    fmt.write(game, out, options)
             finally:
                 if args.output != "-":
                     out.close()

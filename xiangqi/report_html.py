@@ -37,7 +37,7 @@ import re
 import stat
 from typing import Dict, Iterable, List, Optional, TextIO, Tuple
 
-from xiangqi import pgn
+from xiangqi import formats, pgn
 from xiangqi import svg
 from xiangqi.board import Board
 from xiangqi.convert import read_any
@@ -97,7 +97,7 @@ def _read_details(source: str, games: Iterable[Tuple[int, Optional[int]]]) -> Di
         with open(source, "rb") as fh:
             head = fh.read(2)
         plain_pgn = head != b"\x1f\x8b" and all(line is not None for line in wanted.values()) and \
-            not source.lower().endswith((".xqf", ".txt", ".htm", ".html", ".dhtmlxq"))
+            formats.FORMATS[formats.detect_path(source)].streamed
         if plain_pgn:
             # One pass to find the byte offset of each wanted first line, then read just those games.
             offsets: Dict[int, int] = {}

@@ -67,7 +67,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
-from xiangqi import dhtmlxq, formats, pgn, xqf
+from xiangqi import formats, pgn
 from xiangqi import rules as _rules
 from xiangqi._cliio import guard, reason, regular_input, same_file
 from xiangqi._encoding import TextBlock, TextLines, detect_encoding
@@ -84,7 +84,7 @@ if TYPE_CHECKING:
     from xiangqi.report_html import HtmlReport  # which imports this module's report types
 
 __all__ = [
-    "ERROR_KINDS", "WARNING_KINDS", "FORMATS", "RULE_SETS", "DEFAULT_CHUNK_BYTES",
+    "ERROR_KINDS", "WARNING_KINDS", "RULE_SETS", "DEFAULT_CHUNK_BYTES",
     "ErrorInfo", "GameReport", "Summary", "Chunk",
     "validate", "validate_chunk", "iter_chunks", "expand_paths", "detect_format",
     "write_jsonl", "write_csv", "ReportWriter", "dask_executor", "validate_main",
@@ -95,8 +95,12 @@ ERROR_KINDS = ("invalid-fen", "invalid-notation", "illegal-move", "ambiguous-mov
                "truncated", "parse-error", "rule-violation")
 #: Kinds that are warnings (in :attr:`GameReport.warnings`; the game stays valid).
 WARNING_KINDS = ("rule-violation",)
-#: Record formats understood (``auto`` detects per file).
-FORMATS = ("auto",) + tuple(formats.FORMATS)
+
+
+def _format_names() -> Tuple[str, ...]:
+    """The record formats understood now (:func:`xiangqi.formats.register` adds one); ``auto`` detects per file."""
+    return ("auto",) + formats.names()
+
 #: Rule sets for repetition rulings: Asian (AXF) and Chinese (CXA).
 RULE_SETS = ("axf", "cxa")
 #: Target size of a chunk of PGN text handed to one worker (whole games are kept together).
@@ -453,7 +457,7 @@ def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
     "cannot open the file: [Errno 2] No such file or directory: 'absent.pgn'"
 
     Raises:
-        * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`FORMATS`.
+        * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`xiangqi.formats.FORMATS`.
     """
     for chunk, _ in _spans(files, fmt, chunk_bytes):
         yield chunk
@@ -493,8 +497,8 @@ def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: Union[int, _ChunkS
                  keep_lines: bool = True) -> Iterator[_Span]:
     """:func:`_spans` with each PGN chunk's decoded lines (read once where the chunk is checked here; not
     split at all without ``keep_lines``, when workers read the chunks)."""
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if fmt not in _format_names():
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(_format_names())}")
     sizes = chunk_bytes if isinstance(chunk_bytes, _ChunkSizes) else _ChunkSizes(chunk_bytes)
     for number, path in enumerate(files):
         try:
@@ -510,9 +514,9 @@ def _spans_lines(files: Sequence[str], fmt: str, chunk_bytes: Union[int, _ChunkS
                 kind = formats.detect_path(path)
             else:   # a stream is read once: its format by its name and first bytes
                 kind = formats.detect(path, src.peek(formats.SNIFF_BYTES))
-            if kind != "pgn":
+            if not formats.FORMATS[kind].streamed:
                 data = src.read_all()
-                enc = None if kind == "xqf" else detect_encoding(data[:_SNIFF])
+                enc = None if formats.FORMATS[kind].binary else detect_encoding(data[:_SNIFF])
                 yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), src.damage is not None,
                             src.damage if not data else None, number), 0 if src.plain else None, None
                 continue
@@ -1157,34 +1161,17 @@ def _game_report(rp: _Replayer, source: str, index: int, line: Optional[int], ga
     return report
 
 
-def _xqf_reports(chunk: Chunk, rules: str) -> List[GameReport]:
+def _reader_reports(chunk: Chunk, rules: str) -> List[GameReport]:
+    """The games of a whole file read by its format's reader (XQF, DhtmlXQ, any registered format)."""
+    fmt = formats.FORMATS[chunk.fmt]
     rp = _replayer()
-    try:
-        game = xqf.read_xqf(chunk.data)
-    except (XiangqiError, ValueError, IndexError, KeyError, EOFError) as exc:
-        return [_parse_error(chunk, 1, None, f"not a readable XQF file: {exc}")]
-    return [_game_report(rp, chunk.source, 1, None, game, rules, chunk)]
-
-
-_DHTML_START = re.compile(r"\[DhtmlXQ\]", re.I)
-
-
-def _dhtmlxq_reports(chunk: Chunk, rules: str) -> List[GameReport]:
-    rp = _replayer()
-    text = _chunk_text(chunk)
-    lines: List[int] = []     # the line of each game's start (counted on from the one before)
-    pos, start_line = 0, 1
-    for m in _DHTML_START.finditer(text):
-        start_line += text.count("\n", pos, m.start())
-        pos = m.start()
-        lines.append(start_line)
     out: List[GameReport] = []
     try:
-        for n, game in enumerate(dhtmlxq.read_games(io.StringIO(text))):
-            line = lines[n] if n < len(lines) else None
-            out.append(_game_report(rp, chunk.source, n + 1, line, game, rules, chunk))
-    except (XiangqiError, ValueError) as exc:
-        out.append(_parse_error(chunk, len(out) + 1, None, f"cannot read DhtmlXQ: {exc}"))
+        text = None if fmt.binary else _chunk_text(chunk)
+        for n, (line, game) in enumerate(formats.located_games(chunk.fmt, chunk.data, text), 1):
+            out.append(_game_report(rp, chunk.source, n, line, game, rules, chunk))
+    except (XiangqiError, ValueError, IndexError, KeyError, EOFError) as exc:
+        out.append(_parse_error(chunk, len(out) + 1, None, f"not a readable {fmt.title} file: {exc}"))
     return out
 
 
@@ -1209,13 +1196,9 @@ def _validate_chunk(chunk: Chunk, rules: str, lines: Optional[List[str]]) -> Lis
     """:func:`validate_chunk`, given the chunk's decoded lines when the caller has them."""
     if chunk.read_error is not None and not chunk.data:
         return [_parse_error(chunk, 1, None, chunk.read_error)]
-    if chunk.fmt == "xqf":
-        out = _xqf_reports(chunk, rules)
-    elif chunk.fmt == "dhtmlxq":
-        out = _dhtmlxq_reports(chunk, rules)
-    else:
-        out = _pgn_reports(chunk, rules, lines)
-    if chunk.cut and chunk.fmt != "pgn" and out and out[-1].ok:
+    streamed = formats.FORMATS[chunk.fmt].streamed
+    out = _pgn_reports(chunk, rules, lines) if streamed else _reader_reports(chunk, rules)
+    if chunk.cut and not streamed and out and out[-1].ok:
         last = out[-1]
         out[-1] = dataclasses.replace(last, ok=False, error=ErrorInfo(
             "truncated", last.plies, None, _sentence("the file ends early (damaged compressed data)")))
@@ -1260,8 +1243,8 @@ def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathL
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     rules = _check_rules(rules)
-    if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
+    if format not in _format_names():
+        raise ValueError(f"unknown format {format!r}: expected one of {', '.join(_format_names())}")
     files = expand_paths(paths)
     if jobs is None or jobs <= 0:
         jobs = os.cpu_count() or 1
@@ -1430,14 +1413,9 @@ LOOKAHEAD_CHUNKS = 64
 #: And at most this much of their data waiting to be handed out: the workers start once that much is read,
 #: not after 64 big chunks (a 20 MB file was read whole, 80 ms, before its first chunk started).
 LOOKAHEAD_BYTES = 4 * 1024 * 1024
-#: What a byte of an XQF or DhtmlXQ file costs to check, against a byte of PGN (measured: about 30x; a
-#: file's variations are all read and played).
-_WHOLE_FILE_COST = 32
-
-
 def _cost(chunk: Chunk) -> int:
     """An estimate of a chunk's work, to start the costliest first."""
-    return len(chunk.data) * (1 if chunk.fmt == "pgn" else _WHOLE_FILE_COST)
+    return len(chunk.data) * formats.FORMATS[chunk.fmt].cost
 
 
 def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.futures.Executor, rules: str,
@@ -1658,7 +1636,7 @@ def _parser() -> argparse.ArgumentParser:
                    "standard output)")
     p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report: the summary, a sortable "
                    "table of the games with problems and a board for each (xiangqi.report_html)")
-    p.add_argument("--format", default="auto", choices=FORMATS, help="record format (default: detect per file)")
+    p.add_argument("--format", default="auto", choices=_format_names(), help="record format (default: detect per file)")
     p.add_argument("--chunk-kib", type=int, default=DEFAULT_CHUNK_BYTES // 1024, metavar="KIB",
                    help=argparse.SUPPRESS)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line and no summary")
