@@ -28,7 +28,7 @@ from xiangqi.game import Game
 from xiangqi.source import ByteSource
 
 __all__ = ["Format", "WriteOptions", "FORMATS", "SNIFFED_SUFFIXES", "SNIFF_BYTES", "register", "unregister", "format_of",
-           "detect", "detect_path", "sniffs_whole", "is_game_file", "read", "located_games", "names"]
+           "detect", "detect_path", "sniffs_whole", "is_game_file", "read", "read_bytes", "located_games", "names"]
 
 #: What a reader takes: a path or the file's bytes.
 Input = Union[str, "os.PathLike[str]", bytes]
@@ -37,7 +37,13 @@ Input = Union[str, "os.PathLike[str]", bytes]
 @dataclasses.dataclass(frozen=True)
 class WriteOptions:
     """How a writer writes moves, for the formats whose records hold move text (PGN): ``notation``
-    (``chinese``, ``wxf`` or ``iccs``) and ``traditional`` Chinese characters."""
+    (``chinese``, ``wxf`` or ``iccs``) and ``traditional`` Chinese characters.
+
+    >>> import io
+    >>> game = next(read_bytes("pgn", b"1. h2e2 h9g7 *"))
+    >>> out = io.StringIO(); FORMATS["pgn"].write(game, out, WriteOptions("wxf")); out.getvalue().split()[-3:]
+    ['C2.5', 'H8+7', '*']
+    """
 
     notation: str = "chinese"
     traditional: bool = False
@@ -130,6 +136,17 @@ def register(fmt: Format) -> None:
     """Add ``fmt`` to :data:`FORMATS` (replacing one of the same name): every command (``validate``,
     ``convert``, ``judge``, ``render``) reads and writes it from then on.
 
+    >>> import io
+    >>> def read_lines(source):  # a toy format: one game a line, ICCS moves from the start
+    ...     for line in (source if isinstance(source, bytes) else open(source, "rb").read()).decode().splitlines():
+    ...         yield pgn.read_game(io.StringIO(line + " *"))
+    >>> register(Format("lines", "move lines", (".lines",), read_lines,
+    ...                 lambda game, file, options: file.write(" ".join(map(str, game.mainline_moves())) + "\\n")))
+    >>> format_of("games.lines"), [m.iccs() for m in next(read_bytes("lines", b"h2e2 h9g7")).mainline_moves()]
+    ('lines', ['h2e2', 'h9g7'])
+    >>> unregister("lines"); format_of("games.lines") is None
+    True
+
     Raises:
         * :exc:`ValueError` when a suffix of ``fmt`` names another format already.
     """
@@ -142,7 +159,7 @@ def register(fmt: Format) -> None:
 
 
 def unregister(name: str) -> None:
-    """Remove the format ``name`` that :func:`register` added.
+    """Remove the format ``name`` that :func:`register` added (see its example).
 
     Raises:
         * :exc:`KeyError` when no format has that name.
@@ -153,7 +170,11 @@ def unregister(name: str) -> None:
 
 
 def names() -> Tuple[str, ...]:
-    """The names of the registered formats (the choices of ``--from``, ``--to`` and ``--format``)."""
+    """The names of the registered formats (the choices of ``--from``, ``--to`` and ``--format``).
+
+    >>> names()
+    ('pgn', 'xqf', 'dhtmlxq')
+    """
     return tuple(FORMATS)
 
 
@@ -306,6 +327,16 @@ def read(path: Union[str, "os.PathLike[str]"], fmt: Optional[str] = None) -> Ite
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r}: expected one of {', '.join(FORMATS)}")
     return FORMATS[name].read(path)
+
+
+def read_bytes(fmt: str, data: bytes) -> Iterator[Game]:
+    """The games of a whole file's ``data`` in format ``fmt``.
+
+    >>> page = b"<p>[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]</p>"
+    >>> [m.iccs() for m in next(read_bytes("dhtmlxq", page)).mainline_moves()]
+    ['h2e2']
+    """
+    return FORMATS[fmt].read(data)
 
 
 def located_games(fmt: str, data: bytes, text: Optional[str]) -> Iterator[Tuple[Optional[int], Game]]:
