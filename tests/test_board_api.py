@@ -296,7 +296,7 @@ def test_a_side_without_a_king_is_never_in_check_and_moves_freely() -> None:
     assert len(board.legal_moves) == len(board.pseudo_legal_moves) == 17
     assert board.gives_check(Move.from_iccs("h1d1")) and not board.gives_check(Move.from_iccs("h1h2"))
     # A king is never captured, so play keeps the kings there are.
-    assert board.variation_text([Move.from_iccs("h1h5")], notation="wxf") == "1... R8-4"
+    assert board.variation_san([Move.from_iccs("h1h5")], notation="wxf") == "1... R8-4"
     assert board.chinese(Move.from_iccs("h1h5")) == "车８退４" and "svg" in board._repr_svg_()
     attacked = Board("9/9/9/9/3r5/9/9/9/9/3K5 b", allow_missing_king=True)
     assert attacked.status() == Status.NO_BLACK_KING | Status.OPPOSITE_CHECK
@@ -569,15 +569,15 @@ def test_move_arguments_that_are_not_moves_give_type_errors() -> None:
     assert board.fen() == STARTING_FEN and not board.move_stack
 
 
-def test_variation_text_numbers_moves_in_every_notation() -> None:
+def test_variation_san_numbers_moves_in_every_notation() -> None:
     board = Board()
     line = [Move.from_iccs(m) for m in ("h2e2", "h9g7", "h0g2")]
-    assert board.variation_text(line) == "1. 炮二平五 马８进７ 2. 马二进三"
-    assert board.variation_text(line, notation="wxf") == "1. C2.5 H8+7 2. H2+3"
-    assert board.variation_text(line, notation="iccs") == "1. h2e2 h9g7 2. h0g2"
-    assert board.variation_text(line, traditional=True, fullwidth=False) == "1. 炮二平五 馬8進7 2. 馬二進三"
+    assert board.variation_san(line) == "1. 炮二平五 马８进７ 2. 马二进三"
+    assert board.variation_san(line, notation="wxf") == "1. C2.5 H8+7 2. H2+3"
+    assert board.variation_san(line, notation="iccs") == "1. h2e2 h9g7 2. h0g2"
+    assert board.variation_san(line, traditional=True, fullwidth=False) == "1. 炮二平五 馬8進7 2. 馬二進三"
     board.push(line[0])
-    assert board.variation_text(line[1:], notation="iccs") == "1... h9g7 2. h0g2"
-    assert board.variation_text([]) == "" and len(board.move_stack) == 1
+    assert board.variation_san(line[1:], notation="iccs") == "1... h9g7 2. h0g2"
+    assert board.variation_san([]) == "" and len(board.move_stack) == 1
     with pytest.raises(IllegalMoveError, match="ply 1"):
-        board.variation_text([line[1], line[1]])
+        board.variation_san([line[1], line[1]])
