@@ -8,7 +8,7 @@ import re
 import pytest
 
 import xiangqi
-from xiangqi import BLACK, RED, STARTING_FEN, Board, Move, SquareSet
+from xiangqi import BLACK, RED, STARTING_FEN, Board, Move, SquareSet, flip_horizontal
 from xiangqi import notation as N
 from xiangqi import pgn
 from xiangqi.core import SAME_SQUARE_REASON
@@ -345,7 +345,8 @@ def test_a_board_without_kings_pickles_copies_and_transforms() -> None:
     for other in (pickle.loads(pickle.dumps(board)), copy.deepcopy(board), board.copy()):
         assert other == board and other.move_stack == board.move_stack and other.starting_fen == board.starting_fen
     assert board.root().fen() == "9/9/9/9/9/9/9/9/9/R8 w - - 0 1"
-    assert board.mirror().fen() == "9/9/9/9/8R/9/9/9/9/9 b - - 1 1"
+    assert board.mirror().fen() == "9/9/9/9/9/r8/9/9/9/9 w - - 1 1"
+    assert board.transform(flip_horizontal).fen() == "9/9/9/9/8R/9/9/9/9/9 b - - 1 1"
     assert board.flip().fen() == "9/9/9/9/9/8r/9/9/9/9 w - - 1 2"
 
 
@@ -421,25 +422,35 @@ if given is not None:
 
     @settings(max_examples=40, deadline=None)
     @given(st.lists(st.integers(0, 10_000), max_size=80))
-    def test_mirror_and_flip_keep_perft_and_map_moves_one_to_one(choices: "list[int]") -> None:
+    def test_mirror_transform_and_flip_keep_perft_and_map_moves_one_to_one(choices: "list[int]") -> None:
         from xiangqi import square_flip, square_mirror
 
+        def file_mirror(s: int) -> int:
+            return s - s % 9 + 8 - s % 9
+
         board = _random_board(choices)
-        for other, f, swap in ((board.mirror(), square_mirror, False), (board.flip(), square_flip, True)):
+        cases = ((board.mirror(), square_mirror, True, False), (board.transform(flip_horizontal), file_mirror, False, False),
+                 (board.flip(), square_flip, True, True))
+        for other, f, swap, keeps_stack in cases:
             assert other.turn == (board.turn != swap)
             assert other.perft(2) == board.perft(2)
             mapped = {Move(f(m.from_square), f(m.to_square)) for m in board.legal_moves}
             assert mapped == set(other.legal_moves) and len(mapped) == len(board.legal_moves)
-            assert [Move(f(m.from_square), f(m.to_square)) for m in board.move_stack] == other.move_stack
+            if keeps_stack:
+                assert [Move(f(m.from_square), f(m.to_square)) for m in board.move_stack] == other.move_stack
+            else:  # python-chess's mirror() and transform() start a new history
+                assert other.move_stack == [] and other.starting_fen == other.fen()
             assert other.status() == board.status()
-            twice = other.mirror() if not swap else other.flip()
-            assert twice.fen() == board.fen() and twice.move_stack == board.move_stack
+            twice = {square_mirror: other.mirror, file_mirror: lambda: other.transform(flip_horizontal),
+                     square_flip: other.flip}[f]()
+            assert twice.fen() == board.fen()
+            assert twice.move_stack == (board.move_stack if keeps_stack else [])
             assert (other.outcome() is None) == (board.outcome() is None)
 
 
-def test_transform_refuses_a_map_that_is_not_one_to_one() -> None:
-    with pytest.raises(ValueError, match="one to one"):
-        Board().transform(lambda s: 0)
+def test_transform_drops_what_leaves_the_board() -> None:
+    board = Board("4k4/9/9/9/9/9/9/9/9/4K4 w").transform(lambda bb: bb << 9)  # every piece one rank up
+    assert board.board_fen() == "9/9/9/9/9/9/9/9/4K4/9"
 
 
 # ------------------------------------------------------------------------------- ply, SquareSet, python-chess names

@@ -91,3 +91,147 @@ def test_san_and_push_and_variation_san_agree_with_san() -> None:
     assert board.variation_san(line, notation="wxf") == "1. C2.5 H8+7 2. H2+3 R9.8"
     with pytest.raises(IllegalMoveError):
         board.variation_san([line[1]])
+
+
+# ---- same name, same meaning: mirror, transform, copy(stack=N), claim_draw
+
+
+def test_mirror_twice_is_the_identity_and_keeps_perft_and_move_counts() -> None:
+    from xiangqi import square_mirror
+
+    for board in _random_positions(200):
+        mirrored = board.mirror()
+        assert mirrored.turn != board.turn and mirrored.move_stack == []
+        assert mirrored.mirror().fen() == board.fen()
+        assert len(mirrored.legal_moves) == len(board.legal_moves)
+        assert {Move(square_mirror(m.from_square), square_mirror(m.to_square)) for m in board.legal_moves} == \
+            set(mirrored.legal_moves)
+        assert mirrored.perft(2) == board.perft(2)
+        for sq, piece in board.piece_map().items():
+            assert mirrored.piece_at(square_mirror(sq)) == type(piece)(piece.piece_type, not piece.color)
+
+
+def test_apply_mirror_and_apply_transform_edit_in_place() -> None:
+    from xiangqi import flip_horizontal, flip_vertical
+
+    board = Board()
+    board.push_san("炮二平五")
+    board.apply_mirror()
+    assert board.fen() == "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 1 1"
+    assert board.move_stack == [] and board.starting_fen == board.fen()
+    board.apply_transform(flip_horizontal)
+    assert board.board_fen() == "rnbakabnr/9/4c2c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+    # flip_vertical alone keeps the colours: the red pieces stand on Black's side
+    assert Board().transform(flip_vertical).board_fen() == "RNBAKABNR/9/1C5C1/P1P1P1P1P/9/9/p1p1p1p1p/1c5c1/9/rnbakabnr"
+
+
+def test_copy_with_a_stack_of_n_keeps_the_last_n_moves() -> None:
+    for board in _random_positions(40, seed=3):
+        n = len(board.move_stack)
+        for keep in sorted({0, 1, 2, n // 2, n, n + 5}):
+            copy = board.copy(stack=keep)
+            assert copy == board and copy.move_stack == board.move_stack[n - min(keep, n):]
+            # the same board as pushing those moves by hand from the position before them
+            by_hand = board.copy()
+            for _ in range(min(keep, n)):
+                by_hand.pop()
+            by_hand = by_hand.copy(stack=False)
+            for move in board.move_stack[n - min(keep, n):]:
+                by_hand.push(move)
+            assert copy.move_stack == by_hand.move_stack and copy.starting_fen == by_hand.starting_fen
+            assert copy.key_history() == by_hand.key_history() == board.key_history()[n - min(keep, n):]
+            if copy.move_stack:
+                copy.pop()  # the undo records came along
+        assert board.copy(stack=True).move_stack == board.move_stack
+        assert board.copy(stack=False).move_stack == []
+    with pytest.raises(ValueError, match="stack"):
+        Board().copy(stack=-1)
+
+
+def test_claim_draw_adds_the_draw_by_bare_material() -> None:
+    from xiangqi import Termination
+
+    bare = Board("3ak4/4a4/4b4/9/9/9/9/9/4A4/3AK4 w")
+    assert bare.is_insufficient_material() and bare.has_insufficient_material(False)
+    assert bare.outcome() is None and not bare.is_game_over()
+    outcome = bare.outcome(claim_draw=True)
+    assert outcome is not None and outcome.termination == Termination.INSUFFICIENT_MATERIAL and outcome.winner is None
+    assert bare.is_game_over(claim_draw=True) and bare.result(claim_draw=True) == "1/2-1/2"
+    one_pawn = Board("3ak4/4a4/9/9/9/9/4P4/9/4A4/3AK4 w")
+    assert not one_pawn.is_insufficient_material() and one_pawn.has_insufficient_material(False)
+    assert one_pawn.outcome(claim_draw=True) is None
+    mate = Board("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b")
+    assert mate.outcome(claim_draw=True) == mate.outcome()
+
+
+# ---- generation and queries
+
+
+def test_generate_legal_moves_with_masks_is_the_filtered_legal_moves() -> None:
+    rng = random.Random(7)
+    for board in _random_positions(1000, seed=11):
+        from_mask, to_mask = rng.getrandbits(90), rng.getrandbits(90)
+        expected = [m for m in board.legal_moves if from_mask >> m.from_square & 1 and to_mask >> m.to_square & 1]
+        assert list(board.generate_legal_moves(from_mask, to_mask)) == expected
+        assert list(board.generate_legal_moves()) == list(board.legal_moves)
+        pseudo = [m for m in board.pseudo_legal_moves if from_mask >> m.from_square & 1 and to_mask >> m.to_square & 1]
+        assert list(board.generate_pseudo_legal_moves(from_mask, to_mask)) == pseudo
+        captures = [m for m in expected if board.is_capture(m)]
+        assert list(board.generate_legal_captures(from_mask, to_mask)) == captures
+
+
+def test_find_move_and_square_queries() -> None:
+    import xiangqi
+    from xiangqi import BLACK, CANNON, E0, E2, H2, RED, SquareSet
+
+    board = Board()
+    assert board.find_move(H2, E2) == Move.from_iccs("h2e2")
+    with pytest.raises(IllegalMoveError, match="no matching legal move for a0a5"):
+        board.find_move(xiangqi.A0, xiangqi.A5)
+    with pytest.raises(IllegalMoveError, match="same"):
+        board.find_move(E0, E0)
+    assert board.piece_type_at(H2) == CANNON and board.color_at(H2) is RED and board.color_at(xiangqi.H7) is BLACK
+    assert board.piece_type_at(xiangqi.E4) is None and board.color_at(xiangqi.E4) is None
+    assert board.occupied == sum(1 << sq for sq in board.piece_map())
+    assert SquareSet(board.occupied_co[RED]) == SquareSet(sq for sq, p in board.piece_map().items() if p.color)
+    assert board.occupied_co[BLACK] == board.occupied & ~board.occupied_co[RED]
+    assert [xiangqi.A0, xiangqi.E0, xiangqi.I0, xiangqi.A9, xiangqi.I9] == [0, 4, 8, 81, 89]
+    assert all(getattr(xiangqi, name.upper()) == sq for sq, name in enumerate(xiangqi.SQUARE_NAMES))
+
+
+def test_clear_board_clear_stack_empty_and_the_fullmove_setter() -> None:
+    board = Board()
+    board.push_san("h2e2")
+    board.clear_stack()
+    assert board.move_stack == [] and board.starting_fen == board.fen() and not board.turn
+    board.clear_board()
+    assert board.fen() == "9/9/9/9/9/9/9/9/9/9 b - - 1 1" and not board.is_valid()
+    assert Board.empty().fen() == "9/9/9/9/9/9/9/9/9/9 w - - 0 1" and isinstance(Board.empty(), Board)
+    board = Board()
+    board.push_san("h2e2")
+    board.fullmove_number = 12
+    assert board.fen().endswith(" b - - 1 12") and board.move_stack == []
+    with pytest.raises(ValueError, match="fullmove_number"):
+        board.fullmove_number = 0
+
+
+def test_square_geometry_as_python_chess() -> None:
+    from xiangqi import (
+        A0, A9, B2, B7, C2, E0, E9, H2, I0, I9, SquareSet, between, flip_horizontal, flip_vertical, ray,
+        square_distance, square_mirror,
+    )
+
+    assert square_distance(A0, I9) == 9 and square_distance(E0, E9) == 9 and square_distance(B2, C2) == 1
+    assert square_mirror(B2) == B7 and square_mirror(square_mirror(H2)) == H2
+    assert between(A0, A9) == sum(1 << sq for sq in range(9, 81, 9))
+    assert between(A0, I9) == 0 and between(E0, E0) == 0  # not aligned (nine files, ten ranks)
+    assert between(A0, 4 * 9 + 4) == 1 << 10 | 1 << 20 | 1 << 30  # a0-e4 diagonal
+    assert ray(A0, I0) == ray(I0, A0) == (1 << 9) - 1 and ray(A0, B2) == 0
+    assert SquareSet.ray(E0, E9) == SquareSet(range(4, 90, 9))
+    assert SquareSet.between(B2, H2).squares() == list(range(B2 + 1, H2))
+    assert SquareSet.from_square(I0) == 1 << I0 and SquareSet([B2]).mirror() == SquareSet([B7])
+    for bb in (1, 1 << 89, 0x1234_5678_9ABC_DEF0_1234, (1 << 90) - 1):
+        assert flip_vertical(flip_vertical(bb)) == bb and flip_horizontal(flip_horizontal(bb)) == bb
+    assert repr(SquareSet([E0])) == "SquareSet(0x000_0000_0000_0000_0000_0010)"
+    assert str(SquareSet([A9, E0])).splitlines() == ["1 . . . . . . . ."] + [". . . . . . . . ."] * 8 + \
+        [". . . . 1 . . . ."]

@@ -264,17 +264,23 @@ class Board(BaseBoard):
         self.push(move)
         return move
 
-    def outcome(self, *, rules: str = "axf") -> Optional[Outcome]:
+    def outcome(self, *, claim_draw: bool = False, rules: str = "axf") -> Optional[Outcome]:
         """The game's outcome, or ``None`` while it goes on.
 
-        Checkmate and stalemate lose for the side to move; repetition rulings
-        and the natural move limit come from :mod:`xiangqi.rules` when
-        available. ``rules`` is ``"axf"`` (Asian) or ``"cxa"`` (Chinese).
+        Checkmate and stalemate lose for the side to move; repetition rulings and the natural move limit
+        come from :mod:`xiangqi.rules` (``rules`` is ``"axf"``, Asian, or ``"cxa"``, Chinese). In xiangqi
+        these are the referee's rulings, not claims, so they end the game without ``claim_draw``.
+        ``claim_draw=True`` (python-chess's switch for the draws a player may claim) also ends it in a draw
+        when neither side has anything left to attack with (:meth:`is_insufficient_material`,
+        :attr:`Termination.INSUFFICIENT_MATERIAL`).
 
         >>> Board().outcome() is None
         True
         >>> Board("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b").outcome()
         Outcome(termination=<Termination.CHECKMATE: 1>, winner=True, reason='Black is checkmated and loses', reason_zh='黑方被将死，负')
+        >>> bare = Board("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w")
+        >>> bare.outcome() is None, bare.outcome(claim_draw=True).result()
+        (True, '1/2-1/2')
 
         Raises:
             :class:`InvalidFenError`: a side has no king (a position being set up has no outcome).
@@ -291,9 +297,14 @@ class Board(BaseBoard):
                 reason=f"{side} is {'checkmated' if checked else 'stalemated (no legal move)'} and loses",
                 reason_zh=f"{'红' if loser else '黑'}方{'被将死' if checked else '困毙'}，负",
             )
-        return rulings.adjudicate(self, rules=rules_name(rules))
+        ruled = rulings.adjudicate(self, rules=rules_name(rules))
+        if ruled is None and claim_draw and self.is_insufficient_material():
+            return Outcome(Termination.INSUFFICIENT_MATERIAL, winner=None,
+                           reason="neither side has a rook, horse, cannon or pawn left: drawn",
+                           reason_zh="双方均无进攻子力，和棋")
+        return ruled
 
-    def result(self, *, rules: str = "axf") -> str:
+    def result(self, *, claim_draw: bool = False, rules: str = "axf") -> str:
         """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` from :meth:`outcome`, or ``"*"`` while the game goes on.
 
         >>> Board().result(), Board("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b").result()
@@ -302,11 +313,11 @@ class Board(BaseBoard):
         Raises:
             :class:`InvalidFenError` or :class:`ValueError`: as :meth:`outcome`.
         """
-        outcome = self.outcome(rules=rules)
+        outcome = self.outcome(claim_draw=claim_draw, rules=rules)
         return "*" if outcome is None else outcome.result()
 
-    def is_game_over(self) -> bool:
-        """Whether :meth:`outcome` is not ``None`` (under the Asian rules).
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        """Whether :meth:`outcome` (with the same ``claim_draw``) is not ``None``, under the Asian rules.
 
         >>> Board().is_game_over(), Board("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b").is_game_over()
         (False, True)
@@ -314,7 +325,7 @@ class Board(BaseBoard):
         Raises:
             :class:`InvalidFenError`: as :meth:`outcome`.
         """
-        return self.outcome() is not None
+        return self.outcome(claim_draw=claim_draw) is not None
 
     def diagram(self, *, chinese: bool = False) -> str:
         """A text diagram, rank 9 at the top.

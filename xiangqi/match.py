@@ -47,6 +47,7 @@ _TERMINATION_TAG = {
     Termination.FORBIDDEN_PATTERN: "adjudication",
     Termination.REPETITION_DRAW: "adjudication",
     Termination.NATURAL_LIMIT: "adjudication",
+    Termination.INSUFFICIENT_MATERIAL: "adjudication",
 }
 
 

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, 
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import (
-    ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, NULL_MOVE_TEXTS, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece,
-    Square, SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
+    ADVISOR, BB_ALL, BLACK, CANNON, ELEPHANT, HORSE, KING, NULL_MOVE_TEXTS, PAWN, RED, ROOK, SAME_SQUARE_REASON, SQUARE_NAMES, STARTING_FEN,
+    Bitboard, Color, Move, Piece, PieceType, Square, SquareSet, same_square_message, square_file, square_flip,
+    square_mirror, square_rank,
 )
 from xiangqi._reasons import why_illegal
 from xiangqi.errors import ConcurrentUseError, IllegalMoveError, InvalidFenError, InvalidMoveError
@@ -63,6 +64,7 @@ class Status(enum.IntFlag):
 
 
 _EMPTY_FEN = "9/9/9/9/9/9/9/9/9/9 w - - 0 1"
+_FULLMOVE_MAX = 999_999_999  # XQ_FULLMOVE_MAX: the nine digits FEN readers take
 _NO_KING = lib.XQ_SQ_NONE
 
 _RED_ADVISOR_SQUARES = {3, 5, 13, 21, 23}
@@ -403,15 +405,82 @@ class BaseBoard:
         """
         self.set_fen(_EMPTY_FEN, allow_missing_king=True)
 
-    def mirror(self: _B) -> _B:
-        """A copy mirrored left to right (file a ↔ i), same side to move; the move stack is mirrored too.
+    def clear_board(self) -> None:
+        """Take every piece off, keeping the side to move and the counters (python-chess's ``clear_board``; an
+        edit, so the move stack is cleared).
 
-        >>> board = BaseBoard(); board.push_iccs("h2e2")
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.clear_board(); board.fen()
         Move.from_iccs('h2e2')
-        >>> board.mirror().move_stack
-        [Move.from_iccs('b2e2')]
+        '9/9/9/9/9/9/9/9/9/9 b - - 1 1'
         """
-        return self.transform(square_mirror)
+        self._set_codes(bytes(90))
+
+    @classmethod
+    def empty(cls: "type[_B]") -> _B:
+        """A new empty board, Red to move (python-chess's ``empty``; ``cls(None)``).
+
+        >>> BaseBoard.empty().fen()
+        '9/9/9/9/9/9/9/9/9/9 w - - 0 1'
+        """
+        return cls(None)
+
+    def apply_transform(self, f: "Callable[[Bitboard], Bitboard]") -> None:
+        """Move every piece by a bitboard function, as python-chess's ``apply_transform``: each piece's squares
+        ``bb`` become ``f(bb)`` (:func:`~xiangqi.core.flip_horizontal`, :func:`~xiangqi.core.flip_vertical`, or
+        any function of 90-bit ints; bits beyond the board are dropped, and where two pieces land on one square
+        the later piece type wins). The side to move and the counters stay; it is an edit, so the move stack is
+        cleared.
+
+        >>> from xiangqi import flip_horizontal
+        >>> board = BaseBoard(); board.apply_transform(flip_horizontal); board == BaseBoard()
+        True
+        """
+        codes = self.piece_codes()
+        out = bytearray(90)
+        for code in sorted(set(codes) - {0}):
+            mask = 0
+            for sq, c in enumerate(codes):
+                if c == code:
+                    mask |= 1 << sq
+            image = f(mask) & BB_ALL
+            while image:
+                low = image & -image
+                out[low.bit_length() - 1] = code
+                image ^= low
+        self._set_codes(out)
+
+    def transform(self: _B, f: "Callable[[Bitboard], Bitboard]") -> _B:
+        """A copy without the move stack, with :meth:`apply_transform` applied (python-chess's ``transform``).
+
+        >>> from xiangqi import flip_horizontal
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/3K5 w").transform(flip_horizontal).board_fen()
+        '4k4/9/9/9/9/9/9/9/9/5K3'
+        """
+        board = self.copy(stack=False)
+        board.apply_transform(f)
+        return board
+
+    def apply_mirror(self) -> None:
+        """Mirror the board vertically (rank 0 ↔ 9) and swap the colours of the pieces and the side to move, as
+        python-chess's ``apply_mirror``: the position is the same modulo colour. An edit: the move stack is
+        cleared.
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.apply_mirror(); board.fen()
+        Move.from_iccs('h2e2')
+        'rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 1 1'
+        """
+        self._set_codes(_mapped(self.piece_codes(), _RANK_MIRROR, True), not self.turn)
+
+    def mirror(self: _B) -> _B:
+        """A mirrored copy without the move stack (python-chess's ``mirror``): see :meth:`apply_mirror`. It keeps
+        the legal moves (mirrored) and perft counts; mirrored twice it is the board again.
+
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/4R4/3K5 w").mirror().fen()
+        '3k5/4r4/9/9/9/9/9/9/9/4K4 b - - 0 1'
+        """
+        board = self.copy(stack=False)
+        board.apply_mirror()
+        return board
 
     def flip(self: _B) -> _B:
         """A copy seen from the other side: the board turned half round and the colours swapped (Red plays
@@ -420,30 +489,12 @@ class BaseBoard:
         >>> BaseBoard("4k4/9/9/9/9/9/9/9/4R4/3K5 w").flip().fen()
         '5k3/4r4/9/9/9/9/9/9/9/4K4 b - - 0 1'
         """
-        return self.transform(square_flip, swap_colors=True)
-
-    def transform(self: _B, f: "Callable[[Square], Square]", *, swap_colors: bool = False) -> _B:
-        """A copy with every piece moved from ``s`` to ``f(s)`` (``f`` one-to-one on the 90 squares), colours
-        swapped with ``swap_colors``; the starting FEN and each move of the stack are transformed the same way.
-
-        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/3K5 w").transform(lambda s: s + 1 if s % 9 < 8 else s - 8).board_fen()
-        '5k3/9/9/9/9/9/9/9/9/4K4'
-
-        Raises:
-            :class:`ValueError`: ``f`` does not map the 90 squares one to one onto themselves.
-            :class:`InvalidFenError`: the position cannot hold the result (never for a one-to-one map; kept for
-                the placement check it goes through).
-            :class:`IllegalMoveError`: a transformed move of the stack cannot be played (a piece would land on a
-                king, say).
-        """
-        image = [f(s) for s in range(90)]
-        if sorted(image) != list(range(90)):
-            raise ValueError("transform: f must map the squares 0-89 one to one onto themselves")
+        image = [square_flip(s) for s in range(90)]
         start = BaseBoard(self._start_fen, allow_missing_king=True)
         b = type(self).__new__(type(self))
         b._alloc(64)
         b.set_fen(start.fen(), allow_missing_king=True)  # counters kept; placement and side set below
-        b._set_codes(_mapped(start.piece_codes(), image, swap_colors), start.turn != swap_colors)
+        b._set_codes(_mapped(start.piece_codes(), image, True), not start.turn)
         for m in self.move_stack:
             b.push(Move(image[m.from_square], image[m.to_square]) if m else m)
         return b
@@ -500,14 +551,33 @@ class BaseBoard:
 
     @property
     def fullmove_number(self) -> int:
-        """The FEN fullmove number (incremented after Black's move).
+        """The FEN fullmove number (incremented after Black's move). Setting it is an edit (the move stack is
+        cleared).
 
         >>> board = BaseBoard(); board.push_iccs("h2e2"); board.push_iccs("h9g7"); board.fullmove_number
         Move.from_iccs('h2e2')
         Move.from_iccs('h9g7')
         2
+        >>> board.fullmove_number = 30; board.fen()
+        'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 30'
+
+        Raises:
+            :class:`ValueError`: (setting) the number is outside 1 to 999,999,999.
         """
         return int(self._pos.fullmove)
+
+    @fullmove_number.setter
+    def fullmove_number(self, number: int) -> None:
+        """Set the fullmove number (an edit).
+
+        Raises:
+            :class:`ValueError`: the number is outside 1 to 999,999,999.
+        """
+        n = operator.index(number)
+        if not 1 <= n <= _FULLMOVE_MAX:
+            raise ValueError(f"fullmove_number must be 1-{_FULLMOVE_MAX}, not {number!r}")
+        self.set_fen(f"{self._board_fen()} {'w' if self.turn else 'b'} - - {self.halfmove_clock} {n}",
+                     allow_missing_king=True)
 
     def ply(self) -> int:
         """The number of half-moves since the start of the game, from the fullmove number and the side to move
@@ -544,6 +614,55 @@ class BaseBoard:
         """
         codes = self.piece_codes()
         return {sq: Piece(c & 7, bool(c >> 3)) for sq, c in enumerate(codes) if c}
+
+    def piece_type_at(self, square: Square) -> Optional[PieceType]:
+        """The type of the piece on ``square`` (:data:`~xiangqi.core.PAWN` … :data:`~xiangqi.core.KING`), or
+        ``None`` for an empty square (python-chess's ``piece_type_at``).
+
+        >>> from xiangqi import E0, E4, KING
+        >>> BaseBoard().piece_type_at(E0) == KING, BaseBoard().piece_type_at(E4)
+        (True, None)
+
+        Raises:
+            :class:`ValueError`: ``square`` is not an int 0–89.
+        """
+        code = self._pos.board[_square_index(square)]
+        return code & 7 if code else None
+
+    def color_at(self, square: Square) -> Optional[Color]:
+        """The colour of the piece on ``square``, or ``None`` for an empty square (python-chess's ``color_at``).
+
+        >>> from xiangqi import A0, A9, E4
+        >>> BaseBoard().color_at(A0), BaseBoard().color_at(A9), BaseBoard().color_at(E4)
+        (True, False, None)
+
+        Raises:
+            :class:`ValueError`: ``square`` is not an int 0–89.
+        """
+        code = self._pos.board[_square_index(square)]
+        return bool(code >> 3) if code else None
+
+    @property
+    def occupied(self) -> Bitboard:
+        """The occupied squares, an int bitboard (python-chess's ``occupied``; read-only here: edit with
+        :meth:`set_piece_at`).
+
+        >>> bin(BaseBoard().occupied).count("1")
+        32
+        """
+        return int(self.piece_codes().translate(_OCCUPIED)[::-1], 2)
+
+    @property
+    def occupied_co(self) -> "List[Bitboard]":
+        """The squares of each colour's pieces, indexed by colour: ``occupied_co[RED]`` (python-chess's
+        ``occupied_co``; a new list each time, so assigning into it changes nothing).
+
+        >>> board = BaseBoard()
+        >>> board.occupied_co[RED] | board.occupied_co[BLACK] == board.occupied, board.occupied_co[RED] & 1
+        (True, 1)
+        """
+        codes = self.piece_codes()
+        return [int(codes.translate(_OCCUPIED_BY[0])[::-1], 2), int(codes.translate(_OCCUPIED_BY[1])[::-1], 2)]
 
     def pieces_mask(self, piece_type: int, color: Color) -> int:
         """The squares of the pieces of one type and colour, as an int bitboard.
@@ -635,6 +754,62 @@ class BaseBoard:
         if n < 0:
             _ffi.raise_internal(n, "xq_gen_legal")
         return list(ffi.unpack(self._movebuf, n))
+
+    def generate_legal_moves(self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL) -> Iterator[Move]:
+        """The legal moves from a square of ``from_mask`` to one of ``to_mask`` (int bitboards or
+        :class:`SquareSet`), as python-chess's ``generate_legal_moves``.
+
+        >>> from xiangqi import BB_SQUARES, H2
+        >>> [m.iccs() for m in BaseBoard().generate_legal_moves(BB_SQUARES[H2], BB_SQUARES[H2 - 3])]
+        ['h2e2']
+        """
+        return self._filtered(self.legal_move_codes(), from_mask, to_mask)
+
+    def generate_pseudo_legal_moves(self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL) -> Iterator[Move]:
+        """:attr:`pseudo_legal_moves` from ``from_mask`` to ``to_mask``, as :meth:`generate_legal_moves`.
+
+        >>> board = BaseBoard("4k4/9/9/9/9/9/9/9/4r4/4K4 w")
+        >>> sorted(m.iccs() for m in board.generate_pseudo_legal_moves(to_mask=1 << 13))
+        ['e0e1']
+        """
+        return self._filtered(self.pseudo_legal_moves._codes(), from_mask, to_mask)
+
+    def generate_legal_captures(self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL) -> Iterator[Move]:
+        """The legal captures from ``from_mask`` to ``to_mask`` (python-chess's ``generate_legal_captures``).
+
+        >>> [m.iccs() for m in BaseBoard().generate_legal_captures()]
+        ['b2b9', 'h2h9']
+        """
+        return self.generate_legal_moves(from_mask, int(to_mask) & self.occupied_co[not self.turn])
+
+    def _filtered(self, codes: List[int], from_mask: Bitboard, to_mask: Bitboard) -> Iterator[Move]:
+        table = _move_table()
+        f, t = int(from_mask), int(to_mask)
+        if f & BB_ALL == BB_ALL and t & BB_ALL == BB_ALL:
+            return map(table.__getitem__, codes)
+        return iter([table[c] for c in codes if f >> (c >> 7) & 1 and t >> (c & 127) & 1])
+
+    def find_move(self, from_square: Square, to_square: Square) -> Move:
+        """The legal move from ``from_square`` to ``to_square`` (python-chess's ``find_move``; xiangqi has no
+        promotion to choose).
+
+        >>> from xiangqi import H2, E2
+        >>> BaseBoard().find_move(H2, E2)
+        Move.from_iccs('h2e2')
+
+        Raises:
+            :class:`IllegalMoveError`: no legal move goes from ``from_square`` to ``to_square`` (the message says
+                why).
+            :class:`ValueError`: a square is not an int 0–89.
+        """
+        if _square_index(from_square) == _square_index(to_square):
+            raise IllegalMoveError(f"no matching legal move for {SQUARE_NAMES[from_square] * 2}: "
+                                   f"{SAME_SQUARE_REASON}")
+        move = Move(from_square, to_square)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"no matching legal move for {move.iccs()} ({SQUARE_NAMES[from_square]} -> "
+                                   f"{SQUARE_NAMES[to_square]}) in {self.fen()}: {self.illegal_reason(move)}")
+        return move
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here.
@@ -1101,6 +1276,30 @@ class BaseBoard:
         """
         return not self.is_check() and lib.xq_count_legal(self._pos) == 0
 
+    def has_insufficient_material(self, color: Color) -> bool:
+        """Whether ``color`` has nothing left to attack with: no rook, horse, cannon or pawn (its advisors and
+        elephants never cross the river). As python-chess's, ``True`` means that side can no longer win by
+        checkmate; it can still lose, and win by the other side's stalemate or a repetition ruling.
+
+        >>> board = BaseBoard("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w")
+        >>> board.has_insufficient_material(RED), BaseBoard().has_insufficient_material(RED)
+        (True, False)
+
+        Raises:
+            :class:`ValueError`: ``color`` is not ``RED``/``BLACK``.
+        """
+        side = _color_index(color) << 3
+        codes = self.piece_codes()
+        return not any(side | t in codes for t in (PAWN, HORSE, CANNON, ROOK))
+
+    def is_insufficient_material(self) -> bool:
+        """Whether neither side has a rook, horse, cannon or pawn left (:meth:`has_insufficient_material`).
+
+        >>> BaseBoard("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w").is_insufficient_material()
+        True
+        """
+        return self.has_insufficient_material(RED) and self.has_insufficient_material(BLACK)
+
     def status(self) -> Status:
         """Soft validity problems of the position (the C core rejects only what breaks it), a :class:`Status`.
 
@@ -1163,26 +1362,56 @@ class BaseBoard:
 
     # ----------------------------------------------------------------- misc
 
-    def copy(self: _B, *, stack: bool = True) -> _B:
-        """A copy of the board (of the same class); with ``stack=False`` the copy has no move history.
+    def copy(self: _B, *, stack: "bool | int" = True) -> _B:
+        """A copy of the board (of the same class) with its move history: all of it (``stack=True``), none
+        (``False``) or the last ``stack`` moves (an int, as python-chess's ``copy(stack=N)``; the copy's
+        :attr:`starting_fen` is then the position before them).
 
         ``copy.copy`` and ``copy.deepcopy`` give the same full copy (moves are immutable, so they are shared).
 
-        >>> board = BaseBoard(); board.push_iccs("h2e2")
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.push_iccs("h9g7")
         Move.from_iccs('h2e2')
-        >>> board.copy().move_stack, board.copy(stack=False).move_stack, board.copy() == board
-        ([Move.from_iccs('h2e2')], [], True)
+        Move.from_iccs('h9g7')
+        >>> board.copy().move_stack, board.copy(stack=False).move_stack, board.copy(stack=1).move_stack
+        ([Move.from_iccs('h2e2'), Move.from_iccs('h9g7')], [], [Move.from_iccs('h9g7')])
+
+        Raises:
+            :class:`ValueError`: ``stack`` is a negative int.
         """
-        b = type(self).__new__(type(self))
-        b._alloc(self._cap if stack else 64)
-        lib.xq_pos_copy(b._pos, self._pos)
-        if stack:
-            ffi.memmove(b._undo, self._undo, ffi.sizeof("xq_undo") * self._cap)
-            b.move_stack = list(self.move_stack)
-            b._start_fen = self._start_fen
-        else:
-            b._start_fen = self.fen()
+        if stack is True or stack is False:
+            b = type(self).__new__(type(self))
+            b._alloc(self._cap if stack else 64)
+            lib.xq_pos_copy(b._pos, self._pos)
+            if stack:
+                ffi.memmove(b._undo, self._undo, ffi.sizeof("xq_undo") * self._cap)
+                b.move_stack = list(self.move_stack)
+                b._start_fen = self._start_fen
+            else:
+                b._start_fen = self.fen()
+            return b
+        keep = operator.index(stack)
+        if keep < 0:
+            raise ValueError(f"stack must be True, False or a number of moves >= 0, not {stack!r}")
+        if keep >= len(self.move_stack):
+            return self.copy()
+        moves = self.move_stack[len(self.move_stack) - keep:]
+        earlier = self.copy()
+        for _ in moves:
+            earlier.pop()
+        b = earlier.copy(stack=False)
+        for m in moves:
+            b.push(m)
         return b
+
+    def clear_stack(self) -> None:
+        """Forget the move history: the current position becomes the :attr:`starting_fen` (python-chess's
+        ``clear_stack``).
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.clear_stack(); board.move_stack, board.turn
+        Move.from_iccs('h2e2')
+        ([], False)
+        """
+        self.set_fen(self.fen(), allow_missing_king=True)
 
     def __copy__(self: _B) -> _B:
         return self.copy()
@@ -1308,6 +1537,12 @@ def _placement(codes: "bytes | bytearray") -> str:
                 empty += 1
         rows.append(row + (str(empty) if empty else ""))
     return "/".join(rows)
+
+
+_RANK_MIRROR = [square_mirror(s) for s in range(90)]
+# bytes.translate tables from piece codes to the digits of a bitboard (square 89 first once reversed).
+_OCCUPIED = bytes([48] + [49] * 255)
+_OCCUPIED_BY = [bytes(49 if c and c >> 3 == side else 48 for c in range(256)) for side in (0, 1)]
 
 
 def _mapped(codes: bytes, image: List[int], swap_colors: bool) -> bytearray:
