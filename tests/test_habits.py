@@ -235,3 +235,51 @@ def test_square_geometry_as_python_chess() -> None:
     assert repr(SquareSet([E0])) == "SquareSet(0x000_0000_0000_0000_0000_0010)"
     assert str(SquareSet([A9, E0])).splitlines() == ["1 . . . . . . . ."] + [". . . . . . . . ."] * 8 + \
         [". . . . 1 . . . ."]
+
+
+# ---- editing as python-chess edits
+
+
+def test_edits_accept_any_placement_and_report_it_through_status() -> None:
+    from xiangqi import A4, E4, HORSE, KING, PAWN, RED, Piece, Status
+    from xiangqi.errors import InvalidFenError
+
+    board = Board()
+    board.set_piece_at(E4, Piece(HORSE, RED))  # a third red horse
+    assert board.status() == Status.TOO_MANY_RED_PIECES and not board.is_valid()
+    assert board.piece_at(E4) == Piece(HORSE, RED) and len(board.legal_moves) == 47
+    assert board.perft(2) > 0 and board.copy().status() == board.status() and board.root() == board
+    import pickle
+
+    assert pickle.loads(pickle.dumps(board)) == board
+    board.push(board.find_move(E4, E4 + 19))  # the new horse plays
+    assert board.pop() and board.root() == board
+
+    board = Board()
+    board.set_piece_at(A4, Piece(PAWN, False))  # a sixth black pawn, over the river on a4
+    assert board.status() == Status.TOO_MANY_BLACK_PIECES
+    board.set_piece_map({13: Piece(KING, RED), 84: Piece(KING, False)} | {sq: Piece(HORSE, RED) for sq in range(3)})
+    assert board.status() == Status.TOO_MANY_RED_PIECES and board.board_fen() == "3k5/9/9/9/9/9/9/9/4K4/NNN6"
+    board.set_board_fen("4k4/9/9/9/9/9/9/9/9/K3NNN2")  # a king outside the palace and three horses
+    assert board.status() == Status.KING_OUTSIDE_PALACE | Status.TOO_MANY_RED_PIECES
+    # the C position holds one king a side: a second one is refused, naming it, and nothing changes
+    fen = board.fen()
+    with pytest.raises(InvalidFenError, match="cannot set up 2 red kings: a side has at most one king"):
+        board.set_piece_at(E4, Piece(KING, RED))
+    assert board.fen() == fen
+    # a FEN typed by hand is still read strictly
+    with pytest.raises(InvalidFenError, match="3 red horses"):
+        Board("4k4/9/9/9/9/9/9/9/9/K3NNN2 w")
+
+
+def test_an_edit_cannot_overflow_a_move_list() -> None:
+    from xiangqi import ROOK, Piece
+    from xiangqi.errors import InvalidFenError
+
+    board = Board.empty()
+    rooks = [sq for sq in range(90) if sq % 6 == 0]  # 15 rooks: 255 moves at most
+    board.set_piece_map({sq: Piece(ROOK, True) for sq in rooks})
+    assert len(board.legal_moves) <= 255
+    with pytest.raises(InvalidFenError, match="could have more than 256 moves"):
+        board.set_piece_at(1, Piece(ROOK, True))
+    assert len(board.piece_map()) == 15

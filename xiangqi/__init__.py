@@ -31,7 +31,7 @@ from xiangqi.core import (  # the named squares, as python-chess's chess.E2
     A9, B9, C9, D9, E9, F9, G9, H9, I9,
 )
 from xiangqi.core import (
-    ADVISOR, BB_ALL, BB_EMPTY, BLACK, CANNON, COLOR_NAMES, COLORS, ELEPHANT, FILE_NAMES, HORSE, KING, PAWN,
+    ADVISOR, BB_ALL, BB_EMPTY, BB_SQUARES, BLACK, CANNON, COLOR_NAMES, COLORS, ELEPHANT, FILE_NAMES, HORSE, KING, PAWN,
     PIECE_NAMES, PIECE_SYMBOLS, PIECE_TYPES, RANK_NAMES, RED, ROOK, SQUARE_NAMES, SQUARES, STARTING_BOARD_FEN,
     STARTING_FEN, Bitboard, Color, Move, Piece, PieceType, Square, SquareSet, between, flip_horizontal, flip_vertical,
     parse_square, ray, square, square_distance, square_file, square_flip, square_manhattan_distance, square_mirror,
@@ -46,7 +46,7 @@ from xiangqi.perft import perft
 
 __all__ = [
     "__version__", "BaseBoard", "Board", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Status",
-    "ADVISOR", "BB_ALL", "BB_EMPTY", "BLACK", "CANNON", "COLOR_NAMES", "COLORS", "ELEPHANT", "FILE_NAMES", "HORSE",
+    "ADVISOR", "BB_ALL", "BB_EMPTY", "BB_SQUARES", "BLACK", "CANNON", "COLOR_NAMES", "COLORS", "ELEPHANT", "FILE_NAMES", "HORSE",
     "KING", "PAWN", "PIECE_NAMES", "PIECE_SYMBOLS", "PIECE_TYPES", "RANK_NAMES", "RED", "ROOK", "SQUARE_NAMES",
     "SQUARES", "STARTING_BOARD_FEN", "STARTING_FEN", "Bitboard", "Color", "Move", "Piece", "PieceType", "Square",
     "SquareSet", "parse_square", "square", "square_file", "square_flip", "square_mirror", "square_name",

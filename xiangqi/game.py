@@ -75,6 +75,7 @@ STATUS_WORDS: Dict[int, str] = {
     1: "a king outside its palace", 2: "an advisor off the advisor squares", 4: "an elephant off the elephant squares",
     8: "a pawn on a square no pawn can reach", 16: "the kings facing each other on an open file",
     32: "the side not to move in check", 64: "no red king", 128: "no black king",
+    256: "more red pieces of a kind than the set holds", 512: "more black pieces of a kind than the set holds",
 }
 
 

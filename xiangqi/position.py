@@ -44,7 +44,10 @@ class Status(enum.IntFlag):
     """Soft problems of a position that the C core accepts (see :meth:`Board.status`).
 
     ``NO_RED_KING`` and ``NO_BLACK_KING`` occur only in a position being set up (``Board(None)``, the editing
-    methods, ``allow_missing_king=True``): a FEN without a king is refused everywhere else.
+    methods, ``allow_missing_king=True``): a FEN without a king is refused everywhere else. So do
+    ``TOO_MANY_RED_PIECES`` and ``TOO_MANY_BLACK_PIECES``: only the editing methods (:meth:`BaseBoard.set_piece_at`,
+    :meth:`BaseBoard.set_piece_map`, :meth:`BaseBoard.set_board_fen`) place a third horse, as python-chess's
+    accept any placement and report it here.
 
     >>> BaseBoard().status()
     <Status.VALID: 0>
@@ -61,9 +64,15 @@ class Status(enum.IntFlag):
     OPPOSITE_CHECK = 32
     NO_RED_KING = 64
     NO_BLACK_KING = 128
+    #: More pieces of a kind than the set holds (a third horse, a sixth pawn): only an edit sets this up.
+    TOO_MANY_RED_PIECES = 256
+    #: As :attr:`TOO_MANY_RED_PIECES`, for Black.
+    TOO_MANY_BLACK_PIECES = 512
 
 
 _EMPTY_FEN = "9/9/9/9/9/9/9/9/9/9 w - - 0 1"
+#: What an edit may set up that a FEN may not: a side without a king, more pieces of a type than the set holds.
+_EDIT_FLAGS = lib.XQ_FEN_ALLOW_NO_KING | lib.XQ_FEN_ALLOW_ANY_COUNT
 _FULLMOVE_MAX = 999_999_999  # XQ_FULLMOVE_MAX: the nine digits FEN readers take
 _NO_KING = lib.XQ_SQ_NONE
 
@@ -264,13 +273,29 @@ class BaseBoard:
             raise InvalidFenError(
                 f"invalid FEN: non-ASCII character {fen[exc.start]!r} at offset {exc.start} in {_preview(fen)!r}",
                 fen=fen, offset=exc.start) from None
+        self._load(fen, data, lib.XQ_FEN_ALLOW_NO_KING if allow_missing_king else 0)
+
+    def _load(self, fen: str, data: bytes, flags: int) -> None:
+        """Set the position from ``data`` (``fen`` encoded) with C's flags and clear the move stack."""
         off = ffi.new("size_t *")
-        flags = lib.XQ_FEN_ALLOW_NO_KING if allow_missing_king else 0
         st = lib.xq_pos_set_fen_flags(self._pos, data, len(data), off, flags)
         if st != _ffi.OK:
-            raise _fen_error(fen, data, st, int(off[0]))
+            raise _fen_error(fen, data, st, int(off[0]), edit=flags == _EDIT_FLAGS)
         self.move_stack = []
         self._start_fen = self.fen()
+
+    def _edit(self, fen: str) -> None:
+        """Load a FEN this board wrote or an edit built (ASCII): any placement the C position can hold (a side
+        without a king, a third horse), which :meth:`status` reports."""
+        self._load(fen, fen.encode("ascii"), _EDIT_FLAGS)
+
+    @classmethod
+    def _set_up(cls: "type[_B]", fen: str) -> _B:
+        """A new board of this class at ``fen`` read as an edit (:meth:`_edit`)."""
+        board = cls.__new__(cls)
+        board._alloc(64)
+        board._edit(fen)
+        return board
 
     def fen(self) -> str:
         """The FEN of the position (canonical letters ``KABNRCP``, side ``w``/``b``); :meth:`set_fen` reads it.
@@ -299,17 +324,16 @@ class BaseBoard:
 
     # -------------------------------------------------------------- editing
     #
-    # Every edit builds the new position's FEN and loads it through set_fen, so one reader checks what the C
-    # position can hold (at most one king a side, 5 pawns and 2 of each other piece): an edit it refuses raises
-    # InvalidFenError and leaves the board as it was. What the position can hold but play cannot reach (a side
-    # without a king while it is set up, a king outside its palace, kings facing) is accepted and reported by
-    # status(). An edit starts a new history: the move stack is cleared and the edited position becomes the
+    # Every edit builds the new position's FEN and loads it through the one FEN reader with the edit flags
+    # (_EDIT_FLAGS), which accept any placement the C position can hold: at most one king a side, and no more
+    # pieces than a move list holds. Everything else play cannot reach (a side without a king, a third horse, a
+    # king outside its palace, kings facing) is accepted and reported by status(), as python-chess does; an
+    # edit the C position refuses raises InvalidFenError and leaves the board as it was. An edit starts a new history: the move stack is cleared and the edited position becomes the
     # starting FEN (the undo records of the old moves would not undo into it).
 
     def _set_codes(self, codes: "bytes | bytearray", turn: Optional[Color] = None) -> None:
         side = self.turn if turn is None else turn
-        self.set_fen(f"{_placement(codes)} {'w' if side else 'b'} - - {self.halfmove_clock} {self.fullmove_number}",
-                     allow_missing_king=True)
+        self._edit(f"{_placement(codes)} {'w' if side else 'b'} - - {self.halfmove_clock} {self.fullmove_number}")
 
     def set_board_fen(self, fen: str) -> None:
         """Set the piece placement (the FEN's first field), keeping the side to move and the counters.
@@ -318,8 +342,12 @@ class BaseBoard:
         >>> board.set_board_fen("4k4/9/9/9/9/9/9/9/9/4K4"); board.fen()
         '4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1'
 
+        Any placement is accepted (a third horse, a king outside its palace) and reported by :meth:`status`,
+        as python-chess's ``set_board_fen`` does, but a second king of a side.
+
         Raises:
-            :class:`InvalidFenError`: ``fen`` is not one placement field, or one the board cannot hold.
+            :class:`InvalidFenError`: ``fen`` is not one placement field of 10 rows of 9 squares, or places two
+                kings of a side or more pieces than its move list could hold (the board is unchanged).
             :class:`TypeError`: ``fen`` is not a :class:`str`.
         """
         if not isinstance(fen, str):
@@ -328,8 +356,13 @@ class BaseBoard:
             raise InvalidFenError(f"invalid board FEN {_preview(fen)!r}: expected the piece placement alone "
                                   "(10 rows of 9 squares)", fen=fen, offset=0)
         side = "w" if self.turn else "b"
-        self.set_fen(f"{fen.strip()} {side} - - {self.halfmove_clock} {self.fullmove_number}",
-                     allow_missing_king=True)
+        full = f"{fen.strip()} {side} - - {self.halfmove_clock} {self.fullmove_number}"
+        try:
+            data = full.encode("ascii")
+        except UnicodeEncodeError as exc:
+            raise InvalidFenError(f"invalid board FEN: non-ASCII character {full[exc.start]!r} at offset "
+                                  f"{exc.start} in {_preview(fen)!r}", fen=fen, offset=exc.start) from None
+        self._load(full, data, _EDIT_FLAGS)
 
     def set_piece_at(self, square: Square, piece: Optional[Piece]) -> None:
         """Put ``piece`` on ``square`` (``None`` empties it), replacing what stood there.
@@ -341,8 +374,9 @@ class BaseBoard:
         Raises:
             :class:`TypeError`: ``piece`` is neither a :class:`Piece` nor ``None``.
             :class:`ValueError`: ``square`` is not an int 0–89.
-            :class:`InvalidFenError`: the board cannot hold the result (a second king, a sixth pawn); it is
-                left as it was.
+            :class:`InvalidFenError`: a second king of a side (the C position holds one), or more pieces than
+                a side's move list could hold (sixteen rooks); the board is left as it was. Anything else is set up and reported by :meth:`status` (a third horse:
+                ``Status.TOO_MANY_RED_PIECES``).
         """
         sq = _square_index(square)
         if piece is not None and not isinstance(piece, Piece):
@@ -379,7 +413,8 @@ class BaseBoard:
         Raises:
             :class:`TypeError`: a value is not a :class:`Piece`.
             :class:`ValueError`: a key is not an int 0–89.
-            :class:`InvalidFenError`: the board cannot hold the pieces (two kings of one colour, say).
+            :class:`InvalidFenError`: two kings of one colour, or more pieces than a side's move list could
+                hold (the board is unchanged); any other placement is set up and reported by :meth:`status`.
         """
         codes = bytearray(90)
         for sq, piece in pieces.items():
@@ -403,7 +438,7 @@ class BaseBoard:
         >>> board = BaseBoard(); board.clear(); board.fen(), board.status()
         ('9/9/9/9/9/9/9/9/9/9 w - - 0 1', <Status.NO_RED_KING|NO_BLACK_KING: 192>)
         """
-        self.set_fen(_EMPTY_FEN, allow_missing_king=True)
+        self._edit(_EMPTY_FEN)
 
     def clear_board(self) -> None:
         """Take every piece off, keeping the side to move and the counters (python-chess's ``clear_board``; an
@@ -490,10 +525,8 @@ class BaseBoard:
         '5k3/4r4/9/9/9/9/9/9/9/4K4 b - - 0 1'
         """
         image = [square_flip(s) for s in range(90)]
-        start = BaseBoard(self._start_fen, allow_missing_king=True)
-        b = type(self).__new__(type(self))
-        b._alloc(64)
-        b.set_fen(start.fen(), allow_missing_king=True)  # counters kept; placement and side set below
+        start = BaseBoard._set_up(self._start_fen)
+        b = type(self)._set_up(start.fen())  # counters kept; placement and side set below
         b._set_codes(_mapped(start.piece_codes(), image, True), not start.turn)
         for m in self.move_stack:
             b.push(Move(image[m.from_square], image[m.to_square]) if m else m)
@@ -516,7 +549,7 @@ class BaseBoard:
         Move.from_iccs('h2e2')
         []
         """
-        return type(self)(self._start_fen, allow_missing_king=True)
+        return type(self)._set_up(self._start_fen)
 
     # ------------------------------------------------------------ accessors
 
@@ -576,8 +609,7 @@ class BaseBoard:
         n = operator.index(number)
         if not 1 <= n <= _FULLMOVE_MAX:
             raise ValueError(f"fullmove_number must be 1-{_FULLMOVE_MAX}, not {number!r}")
-        self.set_fen(f"{self._board_fen()} {'w' if self.turn else 'b'} - - {self.halfmove_clock} {n}",
-                     allow_missing_king=True)
+        self._edit(f"{self._board_fen()} {'w' if self.turn else 'b'} - - {self.halfmove_clock} {n}")
 
     def ply(self) -> int:
         """The number of half-moves since the start of the game, from the fullmove number and the side to move
@@ -1318,6 +1350,9 @@ class BaseBoard:
                        ELEPHANT: Status.ELEPHANT_OUTSIDE_REGION}[t]
             if t == PAWN and not _pawn_square_possible(sq, c):
                 st |= Status.PAWN_ON_IMPOSSIBLE_SQUARE
+        for code in set(codes) - {0}:
+            if codes.count(code) > _MAX_COUNT[code & 7]:
+                st |= Status.TOO_MANY_RED_PIECES if code >> 3 else Status.TOO_MANY_BLACK_PIECES
         rk, bk = self.king(RED), self.king(BLACK)
         if rk is None:
             st |= Status.NO_RED_KING
@@ -1411,7 +1446,7 @@ class BaseBoard:
         Move.from_iccs('h2e2')
         ([], False)
         """
-        self.set_fen(self.fen(), allow_missing_king=True)
+        self._edit(self.fen())
 
     def __copy__(self: _B) -> _B:
         return self.copy()
@@ -1429,7 +1464,7 @@ class BaseBoard:
         if not isinstance(fen, str) or not isinstance(moves, list):
             raise TypeError("not a pickled Board: expected a FEN str and a list of move codes")
         self._alloc(64)
-        self.set_fen(fen, allow_missing_king=True)
+        self._edit(fen)
         codes: List[int] = moves
         start = 0
         # Play back as push did: no legality check, null moves (code 0) pass the turn.
@@ -1509,7 +1544,7 @@ def _attackers_in(codes: "bytes | bytearray", square: Square, color: Color) -> i
     matter for attacks)."""
     pos = ffi.new("xq_pos *")
     fen = f"{_placement(codes)} w".encode("ascii")
-    if lib.xq_pos_set_fen_flags(pos, fen, len(fen), ffi.NULL, lib.XQ_FEN_ALLOW_NO_KING) != _ffi.OK:  # pragma: no cover - counts never grow here
+    if lib.xq_pos_set_fen_flags(pos, fen, len(fen), ffi.NULL, _EDIT_FLAGS) != _ffi.OK:  # pragma: no cover - counts never grow here
         _ffi.raise_internal(lib.XQ_E_FEN_POSITION, "a board without one of its pieces")
     out = ffi.new("uint64_t[2]")
     lib.xq_attackers_to(pos, square, _color_index(color), out)
@@ -1666,7 +1701,7 @@ _PIECE_WORDS = {1: "pawn", 2: "advisor", 3: "elephant", 4: "horse", 5: "cannon",
 _MAX_COUNT = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1}
 
 
-def _fen_error(fen: str, data: bytes, status: int, offset: int) -> InvalidFenError:
+def _fen_error(fen: str, data: bytes, status: int, offset: int, *, edit: bool = False) -> InvalidFenError:
     shown = _preview(fen)
     if status == _ffi.E_FEN_SYNTAX:
         if offset < len(data):
@@ -1697,6 +1732,11 @@ def _fen_error(fen: str, data: bytes, status: int, offset: int) -> InvalidFenErr
             for t, cap in _MAX_COUNT.items():
                 if t != 7 and counts.get(f"{side} {_PIECE_WORDS[t]}", 0) > cap:
                     problems.append(f"{counts[f'{side} {_PIECE_WORDS[t]}']} {side} {_PIECE_WORDS[t]}s (at most {cap})")
+        if edit:  # what an edit may not set up: a second king, or more pieces than a move list holds
+            kings = [p for p in problems if p.endswith(" kings")]
+            why = (f"{', '.join(kings)}: a side has at most one king" if kings else
+                   f"so many pieces: one side's could have more than {_ffi.MAX_MOVES} moves")
+            return InvalidFenError(f"cannot set up {why} (the board is unchanged) in {shown!r}", fen=fen, offset=-1)
         return InvalidFenError(f"invalid FEN: {', '.join(problems) or 'unusable position'} in {shown!r}",
                                fen=fen, offset=-1)
     return InvalidFenError(f"invalid FEN ({_ffi.status_str(status)}) in {shown!r}", fen=fen, offset=offset)
