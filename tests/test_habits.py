@@ -283,3 +283,90 @@ def test_an_edit_cannot_overflow_a_move_list() -> None:
     with pytest.raises(InvalidFenError, match="could have more than 256 moves"):
         board.set_piece_at(1, Piece(ROOK, True))
     assert len(board.piece_map()) == 15
+
+
+# ---- game-tree nodes
+
+
+def _read(text: str) -> "Game":
+    import io
+
+    from xiangqi import pgn
+
+    game = pgn.read_game(io.StringIO(text))
+    assert game is not None
+    return game
+
+
+_ANNOTATED = """[Game "Chinese Chess"]
+[Result "*"]
+
+{[%evp 1] before the first move} 1. 炮二平五 {[%clk 0:10:00] [%eval 0.30,12] the central cannon [%cal Rh2e2]}
+1... 马８进７ {[%csl Ge9,Rb0][%eval #-3]} (1... 炮８平５ {[%eval -0.5]}) 2. 马二进三 *
+"""
+
+
+def test_child_nodes_answer_san_uci_turn_and_where_they_stand() -> None:
+    from xiangqi.game import ChildNode, Game
+
+    game = _read(_ANNOTATED)
+    first = game.next()
+    assert isinstance(first, ChildNode) and first.san() == "炮二平五" and first.uci() == "h2e2"
+    assert first.san(notation="wxf") == "C2.5"
+    reply, other = first.variations
+    assert game.turn() is True and first.turn() is False and reply.turn() is True
+    assert other.starts_variation() and not reply.starts_variation() and not game.starts_variation()
+    assert reply.is_mainline() and not other.is_mainline() and other.is_main_variation() is False
+    black_first = Game({"FEN": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"})
+    assert black_first.turn() is False and black_first.add_variation(Move.from_iccs("h9g7")).turn() is True
+    with pytest.raises(ValueError, match="root"):
+        game.san()
+
+
+def test_annotations_are_kept_apart_from_the_comment_and_read() -> None:
+    from xiangqi.engine import Cp, Mate
+    from xiangqi.svg import Arrow
+
+    game = _read(_ANNOTATED)
+    first = game.next()
+    reply, other = first.variations
+    assert game.comment == "before the first move" and game.annotations == {"evp": "1"}
+    assert first.comment == "the central cannon"
+    assert first.clock() == 600.0 and first.eval_depth() == 12
+    score = first.eval()
+    assert score is not None and score.red() == Cp(30) and score.black() == Cp(-30)
+    assert first.arrows() == [Arrow(25, 22, "red")]
+    assert reply.comment == "" and reply.arrows() == [Arrow(85, 85, "green"), Arrow(1, 1, "red")]
+    mated = reply.eval()
+    assert mated is not None and mated.red() == Mate(-3)
+    assert other.eval() is not None and other.eval().red() == Cp(-50)  # type: ignore[union-attr]
+    assert reply.next() is not None and reply.next().clock() is None and reply.next().eval() is None  # type: ignore[union-attr]
+
+
+def test_annotations_set_and_written_back() -> None:
+    from xiangqi.engine import Cp, Mate, PovScore
+    from xiangqi.svg import Arrow
+
+    game = _read(_ANNOTATED)
+    first = game.next()
+    assert first is not None
+    first.set_clock(65.5)
+    first.set_eval(PovScore(Cp(-120), False), depth=20)  # Black's view: Red is 1.2 pawns up
+    first.set_arrows([(19, 22), Arrow(0, 0, "blue")])
+    first.comment = "rewritten"
+    second = first.next()
+    assert second is not None
+    second.set_eval(PovScore(Mate(2), True))
+    second.set_arrows([])
+    text = str(game)
+    assert "{[%clk 0:01:05.5] [%eval 1.20,20] [%cal Gb2e2] [%csl Ba0] rewritten}" in text  # in the order read
+    assert "{[%eval #2]}" in text and "[%csl" not in text.split("rewritten")[1].split("(")[0]
+    again = _read(text)
+    node = again.next()
+    assert node is not None and node.comment == "rewritten" and node.clock() == 65.5 and node.eval_depth() == 20
+    assert node.arrows() == [Arrow(0, 0, "blue"), Arrow(19, 22, "green")]
+    assert again.annotations == {"evp": "1"} and again.comment == "before the first move"
+    first.set_clock(None)
+    first.set_eval(None)
+    first.set_arrows([])
+    assert first.annotations == {} and "{rewritten}" in str(game)

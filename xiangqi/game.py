@@ -11,21 +11,37 @@ all build these objects; none of them owns the model.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+import re
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from xiangqi.board import Board
-from xiangqi.core import STARTING_FEN, Move
+from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Color, Move, Square, parse_square
 from xiangqi.display import game_html
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn_writer import TAG_ROSTER, write_game
+from xiangqi.svg import Arrow
+
+if TYPE_CHECKING:
+    from xiangqi.engine import PovScore, Score
 
 __all__ = [
     "TAG_ROSTER", "RESULTS",
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
     "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "STATUS_WORDS", "position_problems", "require_playable",
     "start_board", "MoveErrors",
-    "GameError", "Headers", "GameNode", "Game",
+    "GameError", "Headers", "GameNode", "ChildNode", "Game",
 ]
+
+#: An annotation command in a comment: ``[%clk 0:01:00]``, ``[%eval 0.35,20]``, ``[%cal Rh2e2,Gb0c2]``.
+_COMMAND = re.compile(r"\[%([A-Za-z]\w*)(?:\s+([^\]]*?))?\s*\]")
+_SPACES = re.compile(r"[ \t]{2,}")
+#: Commands whose values are comma-separated lists: two of them in one comment join.
+_LISTS = frozenset(["cal", "csl"])
+_EVAL = re.compile(r"(?:#(?P<mate>[+-]?\d+)|(?P<cp>[+-]?(?:\d{0,10}\.\d{1,2}|\d{1,10}\.?)))(?:,(?P<depth>\d+))?")
+_CLOCK = re.compile(r"(\d+):(\d+):(\d+(?:\.\d*)?)")
+_ARROW = re.compile(r"([RGYB])([a-i][0-9])([a-i][0-9])?")
+_ARROW_COLORS = {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}
+_ARROW_LETTERS = {color: letter for letter, color in _ARROW_COLORS.items()}
 
 _ROSTER_DEFAULTS = {"Game": "Chinese Chess", "Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
                     "Red": "?", "Black": "?", "Result": "*"}
@@ -215,9 +231,12 @@ class GameNode:
     """A node of the game tree: the position after :attr:`move` (the root has none).
 
     ``variations`` are the children (``variations[0]`` is the main
-    continuation), ``comment`` the text after the move, ``starting_comment``
+    continuation), ``comment`` the text after the move (its ``[%clk …]``,
+    ``[%eval …]``, ``[%cal …]`` commands kept apart: :attr:`annotations`,
+    :meth:`clock`, :meth:`eval`, :meth:`arrows`), ``starting_comment``
     the text before a move that begins a variation, ``nags`` numeric
-    annotation glyphs (``$1`` = ``!``).
+    annotation glyphs (``$1`` = ``!``). :data:`ChildNode` is python-chess's
+    name for a node with a move: one class holds both here.
 
     >>> game = Game()
     >>> node = game.add_variation(Move.from_iccs("h2e2"), comment="the central cannon", nags=[1])
@@ -231,13 +250,14 @@ class GameNode:
         * :exc:`ValueError` from :meth:`iccs`, :meth:`chinese` and :meth:`wxf` at the root.
     """
 
-    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "__weakref__")
+    __slots__ = ("parent", "move", "variations", "_comment", "_commands", "starting_comment", "nags", "__weakref__")
 
     def __init__(self, parent: Optional["GameNode"] = None, move: Optional[Move] = None, *,
                  comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> None:
         self.parent = parent
         self.move = move
         self.variations: List[GameNode] = []
+        self._commands: Optional[Dict[str, str]] = None
         self.comment = comment
         self.starting_comment = starting_comment
         self.nags: Set[int] = set(nags)
@@ -249,11 +269,201 @@ class GameNode:
         node.parent = parent
         node.move = move
         node.variations = []
-        node.comment = ""
+        node._comment = ""
+        node._commands = None
         node.starting_comment = ""
         node.nags = set()
         parent.variations.append(node)
         return node
+
+    # --- the comment and its annotations ----------------------------------------------------------------------
+    @property
+    def comment(self) -> str:
+        """The text after the move, without its annotation commands (``[%clk …]``, ``[%eval …]``, ``[%cal …]``
+        …): those are kept apart, read and set by :meth:`clock`, :meth:`eval`, :meth:`arrows` and their
+        setters (all of them: :attr:`annotations`), and written back before the text. Setting a text that
+        holds commands takes them out into the annotations (a command set again replaces the old one).
+
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"))
+        >>> node.comment = "[%clk 0:09:58] the central cannon"
+        >>> node.comment, node.clock()
+        ('the central cannon', 598.0)
+        """
+        return self._comment
+
+    @comment.setter
+    def comment(self, text: str) -> None:
+        if "[%" not in text:
+            self._comment = text
+            return
+        commands = self._commands if self._commands is not None else {}
+        found: Dict[str, str] = {}
+        for name, value in _COMMAND.findall(text):
+            found[name] = f"{found[name]},{value}" if name in found and name in _LISTS else value
+        commands.update(found)
+        self._commands = commands or None
+        self._comment = _SPACES.sub(" ", _COMMAND.sub("", text)).strip() if found else text
+
+    @property
+    def annotations(self) -> Dict[str, str]:
+        """The annotation commands of the comment, by name, as written: ``{"clk": "0:09:58"}`` (a live dict;
+        the PGN writer writes them back as ``[%clk 0:09:58]``, in this order).
+
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="[%emt 0:00:03] quick")
+        >>> node.annotations, node.comment
+        ({'emt': '0:00:03'}, 'quick')
+        """
+        if self._commands is None:
+            self._commands = {}
+        return self._commands
+
+    def _set_command(self, name: str, value: Optional[str]) -> None:
+        if value is None:
+            if self._commands is not None:
+                self._commands.pop(name, None)
+        else:
+            self.annotations[name] = value
+
+    def eval(self) -> "Optional[PovScore]":
+        """The score of the ``[%eval …]`` annotation (python-chess's ``eval``): pawns from Red's side, ``#n``
+        a mate in ``n`` (negative: Black mates), as a :class:`~xiangqi.engine.PovScore` seen by the side to move
+        at this node; ``None`` without one (or one that does not read as a score).
+
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="[%eval 0.35,20]")
+        >>> node.eval().red(), node.eval_depth()
+        (Cp(+35), 20)
+        """
+        from xiangqi.engine import Cp, Mate, PovScore
+
+        match = _EVAL.fullmatch(self._commands.get("eval", "") if self._commands else "")
+        if match is None:
+            return None
+        turn = self.turn()
+        if match.group("mate") is not None:
+            mate = int(match.group("mate"))
+            if mate == 0:  # mated: the side to move here is the side mated
+                return PovScore(Mate(0), turn)
+            red: Score = Mate(mate)
+        else:
+            red = Cp(round(float(match.group("cp")) * 100))
+        return PovScore(red if turn else -red, turn)
+
+    def eval_depth(self) -> Optional[int]:
+        """The depth of the ``[%eval …]`` annotation (``[%eval 0.35,20]``: 20), or ``None``.
+
+        >>> Game().add_variation(Move.from_iccs("h2e2"), comment="[%eval #3]").eval_depth() is None
+        True
+        """
+        match = _EVAL.fullmatch(self._commands.get("eval", "") if self._commands else "")
+        return int(match.group("depth")) if match and match.group("depth") else None
+
+    def set_eval(self, score: "Optional[PovScore]", depth: Optional[int] = None) -> None:
+        """Set the ``[%eval …]`` annotation from ``score`` (``None`` removes it), as python-chess's ``set_eval``.
+
+        >>> from xiangqi.engine import Cp, PovScore
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"))
+        >>> node.set_eval(PovScore(Cp(-120), False), 18); node.annotations
+        {'eval': '1.20,18'}
+        """
+        if score is None:
+            self._set_command("eval", None)
+            return
+        suffix = "" if depth is None else f",{max(depth, 0):d}"
+        red = score.red()
+        cp, mate = red.score(), red.mate()
+        if cp is not None:
+            self._set_command("eval", f"{cp / 100:.2f}{suffix}")
+        elif mate is not None:
+            self._set_command("eval", f"#{mate}{suffix}")
+
+    def clock(self) -> Optional[float]:
+        """The seconds on the mover's clock after this move, from ``[%clk h:mm:ss]`` (python-chess's
+        ``clock``), or ``None``.
+
+        >>> Game().add_variation(Move.from_iccs("h2e2"), comment="[%clk 1:02:03.5]").clock()
+        3723.5
+        """
+        match = _CLOCK.fullmatch(self._commands.get("clk", "") if self._commands else "")
+        if match is None:
+            return None
+        return int(match.group(1)) * 3600 + int(match.group(2)) * 60 + float(match.group(3))
+
+    def set_clock(self, seconds: Optional[float]) -> None:
+        """Set the ``[%clk …]`` annotation (``None`` removes it).
+
+        >>> node = Game().add_variation(Move.from_iccs("h2e2")); node.set_clock(598.25); node.annotations
+        {'clk': '0:09:58.25'}
+        """
+        if seconds is None:
+            self._set_command("clk", None)
+            return
+        seconds = max(0.0, float(seconds))
+        hours, minutes, rest = int(seconds // 3600), int(seconds % 3600 // 60), seconds % 60
+        self._set_command("clk", f"{hours:d}:{minutes:02d}:" + f"{rest:06.3f}".rstrip("0").rstrip("."))
+
+    def arrows(self) -> List[Arrow]:
+        """The arrows of the ``[%cal …]`` annotation and the rings of ``[%csl …]`` (python-chess's ``arrows``),
+        as :class:`~xiangqi.svg.Arrow` values (a ring's tail is its head): ``Rh2e2`` is a red arrow from h2 to e2.
+        Letters R, G, Y, B are red, green, yellow and blue.
+
+        >>> Game().add_variation(Move.from_iccs("h2e2"), comment="[%csl Ge9][%cal Rh2e2]").arrows()
+        [Arrow(tail=85, head=85, color='green'), Arrow(tail=25, head=22, color='red')]
+        """
+        out: List[Arrow] = []
+        for name in ("csl", "cal"):
+            for item in (self._commands or {}).get(name, "").split(","):
+                match = _ARROW.fullmatch(item.strip())
+                if match:
+                    tail = parse_square(match.group(2))
+                    head = parse_square(match.group(3)) if match.group(3) else tail
+                    out.append(Arrow(tail, head, _ARROW_COLORS[match.group(1)]))
+        return out
+
+    def set_arrows(self, arrows: "Iterable[Union[Arrow, Tuple[Square, Square]]]") -> None:
+        """Set the ``[%csl …]`` / ``[%cal …]`` annotations (python-chess's ``set_arrows``): arrows, or (tail,
+        head) pairs drawn green; colours other than red, green, yellow and blue are written green.
+
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"))
+        >>> node.set_arrows([Arrow(25, 22, "red"), (85, 85)]); node.annotations
+        {'csl': 'Ge9', 'cal': 'Rh2e2'}
+        """
+        rings: List[str] = []
+        lines: List[str] = []
+        for arrow in arrows:
+            if not isinstance(arrow, Arrow):
+                arrow = Arrow(arrow[0], arrow[1])
+            letter = _ARROW_LETTERS.get(arrow.color, "G")
+            if arrow.tail == arrow.head:
+                rings.append(letter + SQUARE_NAMES[arrow.tail])
+            else:
+                lines.append(letter + SQUARE_NAMES[arrow.tail] + SQUARE_NAMES[arrow.head])
+        self._set_command("csl", ",".join(rings) or None)
+        self._set_command("cal", ",".join(lines) or None)
+
+    def turn(self) -> Color:
+        """The side to move at this node (python-chess's ``turn``): the start position's side, swapped once per
+        move.
+
+        >>> game = Game(); node = game.add_variation(Move.from_iccs("h2e2")); game.turn(), node.turn()
+        (True, False)
+
+        Raises:
+            * :exc:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag (the start position's side is read from
+              it); :exc:`TypeError` when the node is not in a :class:`Game`'s tree.
+        """
+        fen = self.game().headers.get("FEN", "").split()
+        red_first = len(fen) < 2 or fen[1] in ("w", "r")
+        return red_first == (self.ply() % 2 == 0)
+
+    def starts_variation(self) -> bool:
+        """Whether this node begins a variation (it is not its parent's first child; the root does not).
+
+        >>> game = Game()
+        >>> main, other = game.add_variation(Move.from_iccs("h2e2")), game.add_variation(Move.from_iccs("b2e2"))
+        >>> game.starts_variation(), main.starts_variation(), other.starts_variation()
+        (False, False, True)
+        """
+        return self.parent is not None and bool(self.parent.variations) and self.parent.variations[0] is not self
 
     # --- navigation ---------------------------------------------------------------------------------------------
     def game(self) -> "Game":
@@ -364,6 +574,31 @@ class GameNode:
         if self.move is None or self.parent is None:
             raise ValueError("the root of a game has no move")
         return self.parent.board().wxf(self.move)
+
+    def san(self, *, notation: str = "chinese") -> str:
+        """The move leading to this node in :meth:`Board.san <xiangqi.board.Board.san>`'s notation (Chinese, or
+        ``notation="wxf"``), as python-chess's ``node.san()``.
+
+        >>> Game().add_line([Move.from_iccs("h2e2")]).san()
+        '炮二平五'
+
+        Raises:
+            * :exc:`ValueError` at the root, which has no move.
+        """
+        if self.move is None or self.parent is None:
+            raise ValueError("the root of a game has no move")
+        return self.parent.board().san(self.move, notation=notation)
+
+    def uci(self) -> str:
+        """The move leading to this node in ICCS, the coordinates UCCI uses (``h2e2``); :meth:`iccs`.
+
+        >>> Game().add_line([Move.from_iccs("h2e2")]).uci()
+        'h2e2'
+
+        Raises:
+            * :exc:`ValueError` at the root, which has no move.
+        """
+        return self.iccs()
 
     def next(self) -> Optional["GameNode"]:
         """The main continuation, or ``None`` at the end of a line.
@@ -773,6 +1008,10 @@ class Game(GameNode):
 
 
 _VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]
+
+#: python-chess's name for a node below the root: every :class:`GameNode` with a move is one here (one class holds
+#: both, so a reader's nodes need no second type).
+ChildNode = GameNode
 
 #: One :class:`~xiangqi.Move` per move code (``from << 7 | to``), made on first use: moves are values (equal and
 #: hashed by their squares), so games share them as they share ICCS tokens' moves.
