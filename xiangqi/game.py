@@ -32,14 +32,12 @@ __all__ = [
     "GameError", "Headers", "GameNode", "ChildNode", "Game",
 ]
 
-#: An annotation command in a comment: ``[%clk 0:01:00]``, ``[%eval 0.35,20]``, ``[%cal Rh2e2,Gb0c2]``.
-_COMMAND = re.compile(r"\[%([A-Za-z]\w*)(?:\s+([^\]]*?))?\s*\]")
-_SPACES = re.compile(r"[ \t]{2,}")
-#: Commands whose values are comma-separated lists: two of them in one comment join.
-_LISTS = frozenset(["cal", "csl"])
-_EVAL = re.compile(r"(?:#(?P<mate>[+-]?\d+)|(?P<cp>[+-]?(?:\d{0,10}\.\d{1,2}|\d{1,10}\.?)))(?:,(?P<depth>\d+))?")
-_CLOCK = re.compile(r"(\d+):(\d+):(\d+(?:\.\d*)?)")
-_ARROW = re.compile(r"([RGYB])([a-i][0-9])([a-i][0-9])?")
+#: The annotation commands python-chess reads in a comment (its patterns, with xiangqi's squares a0-i9).
+_CLOCK = re.compile(r"(?P<prefix>\s?)\[%clk\s(?P<hours>\d+):(?P<minutes>\d+):(?P<seconds>\d+(?:\.\d*)?)\](?P<suffix>\s?)")
+_EVAL = re.compile(r"""(?P<prefix>\s?)\[%eval\s(?:\#(?P<mate>[+-]?\d+)|(?P<cp>[+-]?(?:\d{0,10}\.\d{1,2}|\d{1,10}\.?)))
+                       (?:,(?P<depth>\d+))?\](?P<suffix>\s?)""", re.VERBOSE)
+_ARROWS = re.compile(r"""(?P<prefix>\s?)\[%(?:csl|cal)\s(?P<arrows>[RGYB][a-i][0-9](?:[a-i][0-9])?
+                         (?:,[RGYB][a-i][0-9](?:[a-i][0-9])?)*)\](?P<suffix>\s?)""", re.VERBOSE)
 _ARROW_COLORS = {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}
 _ARROW_LETTERS = {color: letter for letter, color in _ARROW_COLORS.items()}
 
@@ -231,9 +229,9 @@ class GameNode:
     """A node of the game tree: the position after :attr:`move` (the root has none).
 
     ``variations`` are the children (``variations[0]`` is the main
-    continuation), ``comment`` the text after the move (its ``[%clk …]``,
-    ``[%eval …]``, ``[%cal …]`` commands kept apart: :attr:`annotations`,
-    :meth:`clock`, :meth:`eval`, :meth:`arrows`), ``starting_comment``
+    continuation), ``comment`` the text after the move (with any ``[%clk …]``,
+    ``[%eval …]``, ``[%cal …]`` commands, as python-chess keeps them: :meth:`clock`,
+    :meth:`eval`, :meth:`arrows` and their setters read and rewrite those alone), ``starting_comment``
     the text before a move that begins a variation, ``nags`` numeric
     annotation glyphs (``$1`` = ``!``). :data:`ChildNode` is python-chess's
     name for a node with a move: one class holds both here.
@@ -250,14 +248,13 @@ class GameNode:
         * :exc:`ValueError` from :meth:`iccs`, :meth:`chinese` and :meth:`wxf` at the root.
     """
 
-    __slots__ = ("parent", "move", "variations", "_comment", "_commands", "starting_comment", "nags", "__weakref__")
+    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "__weakref__")
 
     def __init__(self, parent: Optional["GameNode"] = None, move: Optional[Move] = None, *,
                  comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> None:
         self.parent = parent
         self.move = move
         self.variations: List[GameNode] = []
-        self._commands: Optional[Dict[str, str]] = None
         self.comment = comment
         self.starting_comment = starting_comment
         self.nags: Set[int] = set(nags)
@@ -269,77 +266,29 @@ class GameNode:
         node.parent = parent
         node.move = move
         node.variations = []
-        node._comment = ""
-        node._commands = None
+        node.comment = ""
         node.starting_comment = ""
         node.nags = set()
         parent.variations.append(node)
         return node
 
-    # --- the comment and its annotations ----------------------------------------------------------------------
-    @property
-    def comment(self) -> str:
-        """The text after the move, without its annotation commands (``[%clk …]``, ``[%eval …]``, ``[%cal …]``
-        …): those are kept apart, read and set by :meth:`clock`, :meth:`eval`, :meth:`arrows` and their
-        setters (all of them: :attr:`annotations`), and written back before the text. Setting a text that
-        holds commands takes them out into the annotations (a command set again replaces the old one).
-
-        >>> node = Game().add_variation(Move.from_iccs("h2e2"))
-        >>> node.comment = "[%clk 0:09:58] the central cannon"
-        >>> node.comment, node.clock()
-        ('the central cannon', 598.0)
-        """
-        return self._comment
-
-    @comment.setter
-    def comment(self, text: str) -> None:
-        if "[%" not in text:
-            self._comment = text
-            return
-        commands = self._commands if self._commands is not None else {}
-        found: Dict[str, str] = {}
-        for name, value in _COMMAND.findall(text):
-            found[name] = f"{found[name]},{value}" if name in found and name in _LISTS else value
-        commands.update(found)
-        self._commands = commands or None
-        self._comment = _SPACES.sub(" ", _COMMAND.sub("", text)).strip() if found else text
-
-    @property
-    def annotations(self) -> Dict[str, str]:
-        """The annotation commands of the comment, by name, as written: ``{"clk": "0:09:58"}`` (a live dict;
-        the PGN writer writes them back as ``[%clk 0:09:58]``, in this order).
-
-        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="[%emt 0:00:03] quick")
-        >>> node.annotations, node.comment
-        ({'emt': '0:00:03'}, 'quick')
-        """
-        if self._commands is None:
-            self._commands = {}
-        return self._commands
-
-    def _set_command(self, name: str, value: Optional[str]) -> None:
-        if value is None:
-            if self._commands is not None:
-                self._commands.pop(name, None)
-        else:
-            self.annotations[name] = value
-
+    # --- annotations in the comment (python-chess's [%eval], [%clk], [%cal] and [%csl] commands) -------------
     def eval(self) -> "Optional[PovScore]":
-        """The score of the ``[%eval …]`` annotation (python-chess's ``eval``): pawns from Red's side, ``#n``
-        a mate in ``n`` (negative: Black mates), as a :class:`~xiangqi.engine.PovScore` seen by the side to move
-        at this node; ``None`` without one (or one that does not read as a score).
+        """The score of the first ``[%eval …]`` command of the comment (python-chess's ``eval``): pawns from
+        Red's side, ``#n`` a mate in ``n`` (negative: Black mates), as a :class:`~xiangqi.engine.PovScore` seen
+        by the side to move at this node; ``None`` without one.
 
-        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="[%eval 0.35,20]")
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="[%eval 0.35,20] the central cannon")
         >>> node.eval().red(), node.eval_depth()
         (Cp(+35), 20)
         """
         from xiangqi.engine import Cp, Mate, PovScore
 
-        match = _EVAL.fullmatch(self._commands.get("eval", "") if self._commands else "")
+        match = _EVAL.search(self.comment)
         if match is None:
             return None
         turn = self.turn()
-        if match.group("mate") is not None:
+        if match.group("mate"):
             mate = int(match.group("mate"))
             if mate == 0:  # mated: the side to move here is the side mated
                 return PovScore(Mate(0), turn)
@@ -349,83 +298,97 @@ class GameNode:
         return PovScore(red if turn else -red, turn)
 
     def eval_depth(self) -> Optional[int]:
-        """The depth of the ``[%eval …]`` annotation (``[%eval 0.35,20]``: 20), or ``None``.
+        """The depth of the first ``[%eval …]`` command (``[%eval 0.35,20]``: 20), or ``None``.
 
         >>> Game().add_variation(Move.from_iccs("h2e2"), comment="[%eval #3]").eval_depth() is None
         True
         """
-        match = _EVAL.fullmatch(self._commands.get("eval", "") if self._commands else "")
+        match = _EVAL.search(self.comment)
         return int(match.group("depth")) if match and match.group("depth") else None
 
     def set_eval(self, score: "Optional[PovScore]", depth: Optional[int] = None) -> None:
-        """Set the ``[%eval …]`` annotation from ``score`` (``None`` removes it), as python-chess's ``set_eval``.
+        """Replace the first ``[%eval …]`` command of the comment, or add one at its end (``None`` removes it);
+        the rest of the comment's text stays as it is (python-chess's ``set_eval``).
 
         >>> from xiangqi.engine import Cp, PovScore
-        >>> node = Game().add_variation(Move.from_iccs("h2e2"))
-        >>> node.set_eval(PovScore(Cp(-120), False), 18); node.annotations
-        {'eval': '1.20,18'}
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="solid")
+        >>> node.set_eval(PovScore(Cp(-120), False), 18); node.comment
+        'solid [%eval 1.20,18]'
         """
-        if score is None:
-            self._set_command("eval", None)
-            return
-        suffix = "" if depth is None else f",{max(depth, 0):d}"
-        red = score.red()
-        cp, mate = red.score(), red.mate()
-        if cp is not None:
-            self._set_command("eval", f"{cp / 100:.2f}{suffix}")
-        elif mate is not None:
-            self._set_command("eval", f"#{mate}{suffix}")
+        text = ""
+        if score is not None:
+            suffix = "" if depth is None else f",{max(depth, 0):d}"
+            red = score.red()
+            cp, mate = red.score(), red.mate()
+            if cp is not None:
+                text = f"[%eval {cp / 100:.2f}{suffix}]"
+            elif mate is not None:
+                text = f"[%eval #{mate}{suffix}]"
+        self._replace(_EVAL, text)
 
     def clock(self) -> Optional[float]:
-        """The seconds on the mover's clock after this move, from ``[%clk h:mm:ss]`` (python-chess's
-        ``clock``), or ``None``.
+        """The seconds on the mover's clock after this move, from the first ``[%clk h:mm:ss]`` command of the
+        comment (python-chess's ``clock``), or ``None``.
 
         >>> Game().add_variation(Move.from_iccs("h2e2"), comment="[%clk 1:02:03.5]").clock()
         3723.5
         """
-        match = _CLOCK.fullmatch(self._commands.get("clk", "") if self._commands else "")
+        match = _CLOCK.search(self.comment)
         if match is None:
             return None
-        return int(match.group(1)) * 3600 + int(match.group(2)) * 60 + float(match.group(3))
+        return int(match.group("hours")) * 3600 + int(match.group("minutes")) * 60 + float(match.group("seconds"))
 
     def set_clock(self, seconds: Optional[float]) -> None:
-        """Set the ``[%clk …]`` annotation (``None`` removes it).
+        """Replace the first ``[%clk …]`` command of the comment, or add one at its end (``None`` removes it).
 
-        >>> node = Game().add_variation(Move.from_iccs("h2e2")); node.set_clock(598.25); node.annotations
-        {'clk': '0:09:58.25'}
+        >>> node = Game().add_variation(Move.from_iccs("h2e2")); node.set_clock(598.25); node.comment
+        '[%clk 0:09:58.25]'
         """
-        if seconds is None:
-            self._set_command("clk", None)
-            return
-        seconds = max(0.0, float(seconds))
-        hours, minutes, rest = int(seconds // 3600), int(seconds % 3600 // 60), seconds % 60
-        self._set_command("clk", f"{hours:d}:{minutes:02d}:" + f"{rest:06.3f}".rstrip("0").rstrip("."))
+        text = ""
+        if seconds is not None:
+            seconds = max(0.0, float(seconds))
+            hours, minutes, rest = int(seconds // 3600), int(seconds % 3600 // 60), seconds % 60
+            text = f"[%clk {hours:d}:{minutes:02d}:" + f"{rest:06.3f}".rstrip("0").rstrip(".") + "]"
+        self._replace(_CLOCK, text)
+
+    def _replace(self, pattern: "re.Pattern[str]", text: str) -> None:
+        """Put ``text`` in place of the first match of ``pattern`` in the comment, or at its end (python-chess's
+        way: the spaces around a removed command are condensed)."""
+        def repl(match: "re.Match[str]") -> str:
+            if text:
+                return match.group("prefix") + text + match.group("suffix")
+            return match.group("prefix") and match.group("suffix")
+
+        self.comment, found = pattern.subn(repl, self.comment, count=1)
+        if not found and text:
+            if self.comment and not self.comment.endswith((" ", "\n")):
+                self.comment += " "
+            self.comment += text
 
     def arrows(self) -> List[Arrow]:
-        """The arrows of the ``[%cal …]`` annotation and the rings of ``[%csl …]`` (python-chess's ``arrows``),
-        as :class:`~xiangqi.svg.Arrow` values (a ring's tail is its head): ``Rh2e2`` is a red arrow from h2 to e2.
-        Letters R, G, Y, B are red, green, yellow and blue.
+        """The arrows of every ``[%cal …]`` command of the comment and the rings of ``[%csl …]``
+        (python-chess's ``arrows``), as :class:`~xiangqi.svg.Arrow` values (a ring's tail is its head):
+        ``Rh2e2`` is a red arrow from h2 to e2. Letters R, G, Y, B are red, green, yellow and blue.
 
         >>> Game().add_variation(Move.from_iccs("h2e2"), comment="[%csl Ge9][%cal Rh2e2]").arrows()
         [Arrow(tail=85, head=85, color='green'), Arrow(tail=25, head=22, color='red')]
         """
         out: List[Arrow] = []
-        for name in ("csl", "cal"):
-            for item in (self._commands or {}).get(name, "").split(","):
-                match = _ARROW.fullmatch(item.strip())
-                if match:
-                    tail = parse_square(match.group(2))
-                    head = parse_square(match.group(3)) if match.group(3) else tail
-                    out.append(Arrow(tail, head, _ARROW_COLORS[match.group(1)]))
+        for match in _ARROWS.finditer(self.comment):
+            for item in match.group("arrows").split(","):
+                tail = parse_square(item[1:3])
+                head = parse_square(item[3:5]) if len(item) == 5 else tail
+                out.append(Arrow(tail, head, _ARROW_COLORS[item[0]]))
         return out
 
     def set_arrows(self, arrows: "Iterable[Union[Arrow, Tuple[Square, Square]]]") -> None:
-        """Set the ``[%csl …]`` / ``[%cal …]`` annotations (python-chess's ``set_arrows``): arrows, or (tail,
-        head) pairs drawn green; colours other than red, green, yellow and blue are written green.
+        """Replace every ``[%csl …]`` / ``[%cal …]`` command of the comment with new ones at its start
+        (python-chess's ``set_arrows``): arrows, or (tail, head) pairs drawn green; colours other than red,
+        green, yellow and blue are written green.
 
-        >>> node = Game().add_variation(Move.from_iccs("h2e2"))
-        >>> node.set_arrows([Arrow(25, 22, "red"), (85, 85)]); node.annotations
-        {'csl': 'Ge9', 'cal': 'Rh2e2'}
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="[%cal Gb0c2] a plan")
+        >>> node.set_arrows([Arrow(25, 22, "red"), (85, 85)]); node.comment
+        '[%csl Ge9][%cal Rh2e2] a plan'
         """
         rings: List[str] = []
         lines: List[str] = []
@@ -437,8 +400,12 @@ class GameNode:
                 rings.append(letter + SQUARE_NAMES[arrow.tail])
             else:
                 lines.append(letter + SQUARE_NAMES[arrow.tail] + SQUARE_NAMES[arrow.head])
-        self._set_command("csl", ",".join(rings) or None)
-        self._set_command("cal", ",".join(lines) or None)
+        self.comment = _ARROWS.sub(lambda m: m.group("prefix") and m.group("suffix"), self.comment)
+        prefix = (f"[%csl {','.join(rings)}]" if rings else "") + (f"[%cal {','.join(lines)}]" if lines else "")
+        if prefix and self.comment and not self.comment.startswith((" ", "\n")):
+            self.comment = prefix + " " + self.comment
+        else:
+            self.comment = prefix + self.comment
 
     def turn(self) -> Color:
         """The side to move at this node (python-chess's ``turn``): the start position's side, swapped once per

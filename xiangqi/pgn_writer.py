@@ -28,17 +28,6 @@ def _clean_comment(text: str) -> str:
     return text.replace("}", "").strip()
 
 
-def _node_comment(node: GameNode) -> str:
-    """The comment token of a node: its annotation commands (``[%clk 0:09:58]``, kept apart from the text by
-    the model) written back before its text; ``""`` for none."""
-    commands = node._commands
-    text = _clean_comment(node.comment) if node.comment else ""
-    if commands:
-        marks = " ".join(f"[%{name} {value}]" if value else f"[%{name}]" for name, value in commands.items())
-        text = _clean_comment(marks) + (" " + text if text else "")
-    return "{" + text + "}" if text else ""
-
-
 class _Writer:
     def __init__(self, notation: str, traditional: bool, fullwidth: bool, columns: int) -> None:
         if notation not in NOTATIONS:
@@ -119,9 +108,8 @@ class _Writer:
                 for nag in sorted(node.nags):
                     self.token(f"${nag}")
             force_number = False
-            comment = _node_comment(node) if node.comment or node._commands else ""
-            if comment:
-                self.token(comment)
+            if node.comment:
+                self.token("{" + _clean_comment(node.comment) + "}")
                 force_number = True
             parent = node.parent
             assert parent is not None
@@ -182,9 +170,8 @@ def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "c
         if name not in TAG_ROSTER:
             out.append(f'[{name} "{_escape(value)}"]')
     out.append("")
-    comment = _node_comment(game)
-    if comment:
-        w.token(comment)
+    if game.comment:
+        w.token("{" + _clean_comment(game.comment) + "}")
     if getattr(game, "_lazy", None) is not None:
         w.write_plain(game.board(), game.mainline_moves())   # as read: no nodes needed
     elif game.variations:
