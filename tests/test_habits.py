@@ -4,6 +4,7 @@ filtered generation, lenient editing, game-tree nodes."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -368,3 +369,46 @@ def test_annotation_setters_rewrite_their_command_alone_and_the_writer_keeps_the
     first.set_eval(None)
     first.set_arrows([])
     assert first.comment == "the central cannon"
+
+
+# ---- no move of a real record lost for a set-up quirk
+
+# An elephant on e4 (none can stand there) and an advisor on a4 (outside every palace); every move is legal.
+_ELEPHANT_OFF = "3ak4/4a4/9/9/9/4B4/9/9/9/3AK4 w - - 0 1"
+_ADVISOR_OUT = "3k5/9/9/9/9/A8/4P4/9/4R4/4K4 w - - 0 1"
+_QUIRKS = [
+    (_ELEPHANT_OFF, "1. 相五退三 将５平６ 2. 帅五进一 士５进６ *", ["e4g2", "e9f9", "e0e1", "e8f7"],
+     "an elephant off the elephant squares"),
+    (_ADVISOR_OUT, "1. e1f1 {a comment} (1. e1d1 d9e9) 1... d9e9 2. e0d0 e9e8 *", ["e1f1", "d9e9", "e0d0", "e9e8"],
+     "an advisor off the advisor squares"),
+]
+
+
+@pytest.mark.parametrize("fen, movetext, moves, problem", _QUIRKS)
+def test_a_misplaced_piece_in_the_fen_tag_loses_no_move(fen: str, movetext: str, moves: "list[str]",
+                                                        problem: str) -> None:
+    from xiangqi.errors import InvalidFenError
+
+    game = _read(f'[Game "Chinese Chess"]\n[FEN "{fen}"]\n[Result "*"]\n\n{movetext}\n')
+    assert [m.iccs() for m in game.mainline_moves()] == moves
+    assert len(game.errors) == 1
+    error = game.errors[0]
+    assert error.ply == 0 and isinstance(error.error, InvalidFenError) and problem in error.reason
+    assert game.end().board().move_stack == [Move.from_iccs(m) for m in moves]
+
+
+@pytest.mark.parametrize("fen, movetext, moves, problem", _QUIRKS)
+def test_validate_still_reports_a_misplaced_piece_as_invalid_fen(tmp_path: Path, fen: str, movetext: str,
+                                                                 moves: "list[str]", problem: str) -> None:
+    from xiangqi.validate import validate
+
+    path = tmp_path / "quirk.pgn"
+    path.write_text(f'[Game "Chinese Chess"]\n[FEN "{fen}"]\n[Result "*"]\n\n{movetext}\n', encoding="utf-8")
+    (report,) = list(validate(str(path)))
+    assert not report.ok and report.error is not None and report.error.kind == "invalid-fen"
+    assert problem in report.error.message
+
+
+def test_a_fen_tag_no_game_can_start_from_still_reads_no_move() -> None:
+    game = _read('[Game "Chinese Chess"]\n[FEN "4k4/9/9/9/9/9/9/9/9/4K4 w"]\n[Result "*"]\n\n1. e0d0 e9f9 *\n')
+    assert game.mainline_moves() == [] and "kings facing" in game.errors[0].reason

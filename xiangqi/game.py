@@ -28,7 +28,7 @@ __all__ = [
     "TAG_ROSTER", "RESULTS",
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
     "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "STATUS_WORDS", "position_problems", "require_playable",
-    "start_board", "MoveErrors",
+    "start_board", "misplaced_start_board", "MoveErrors",
     "GameError", "Headers", "GameNode", "ChildNode", "Game",
 ]
 
@@ -147,6 +147,31 @@ def start_board(fen: str) -> Board:
           move in check).
     """
     return require_playable(Board(fen), fen)
+
+
+#: The :meth:`~xiangqi.position.BaseBoard.status` bits of a piece standing where it never can (a king outside its
+#: palace, an advisor or elephant off its points, a pawn behind its start): a set-up slip that the moves of a
+#: record need not care about, unlike kings facing or the side not to move in check.
+_MISPLACED = 1 | 2 | 4 | 8
+
+
+def misplaced_start_board(fen: str) -> Optional[Board]:
+    """The board of a record's ``FEN`` tag whose only problem is a piece where it can never stand (an elephant
+    off its seven points, an advisor outside the palace), so that the record's moves can still be read from it;
+    ``None`` for any other FEN (one :func:`start_board` accepts, or refuses for another reason). The readers
+    report such a set-up in ``game.errors`` and read on, as python-chess reads a game from an invalid board.
+
+    >>> misplaced_start_board("4k4/9/9/9/4B4/9/9/9/9/4K4 w").fen()  # an elephant on e5, where none can stand
+    '4k4/9/9/9/4B4/9/9/9/9/4K4 w - - 0 1'
+    >>> misplaced_start_board("4k4/9/9/9/9/9/9/9/9/4K4 w") is None  # kings facing: no game from there
+    True
+    """
+    try:
+        board = Board(fen)
+    except InvalidFenError:
+        return None
+    status = int(board.status())
+    return board if status and not status & ~_MISPLACED else None
 
 
 #: The errors a move token can raise when it is decoded on a position (caught together by the readers).
