@@ -412,3 +412,39 @@ def test_validate_still_reports_a_misplaced_piece_as_invalid_fen(tmp_path: Path,
 def test_a_fen_tag_no_game_can_start_from_still_reads_no_move() -> None:
     game = _read('[Game "Chinese Chess"]\n[FEN "4k4/9/9/9/9/9/9/9/9/4K4 w"]\n[Result "*"]\n\n1. e0d0 e9f9 *\n')
     assert game.mainline_moves() == [] and "kings facing" in game.errors[0].reason
+
+
+# ---- convert marks what it cut
+
+
+def test_convert_writes_a_cut_game_with_result_star_and_a_comment_at_the_cut(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.convert import convert_main
+    from xiangqi.xqf import read_xqf
+
+    source = tmp_path / "cut.pgn"
+    source.write_text('[Game "Chinese Chess"]\n[Result "1-0"]\n\n1. h2e2 h9g7 2. h2h9 i9h9 1-0\n\n'
+                      '[Game "Chinese Chess"]\n[Result "0-1"]\n\n1. h2e2 h9g7 0-1\n', encoding="utf-8")
+    out = tmp_path / "out.pgn"
+    assert convert_main([str(source), str(out)]) == 1
+    assert "game 1" in capsys.readouterr().err
+    first, second = out.read_text(encoding="utf-8").split("\n\n[Game")
+    assert '[Result "*"]' in first and '[Result "1-0"]' not in first
+    assert "{cut here: the record goes on with 'h2h9', which cannot be read:" in first
+    assert "(the record's result was 1-0)}" in first and first.rstrip().endswith("*")
+    assert '[Result "0-1"]' in second and "cut here" not in second  # a clean game keeps its result
+    assert convert_main([str(source), str(tmp_path / "one.xqf"), "--game", "1"]) == 1
+    game = read_xqf(str(tmp_path / "one.xqf"))
+    assert game.headers["Result"] == "*" and "cut here" in game.end().comment
+
+
+def test_convert_does_not_mark_a_game_read_whole_from_a_misplaced_set_up(tmp_path: Path) -> None:
+    from xiangqi.convert import convert_main
+
+    source = tmp_path / "quirk.pgn"
+    source.write_text(f'[Game "Chinese Chess"]\n[FEN "{_ELEPHANT_OFF}"]\n[Result "1/2-1/2"]\n\n'
+                      "1. 相五退三 将５平６ 1/2-1/2\n", encoding="utf-8")
+    out = tmp_path / "out.pgn"
+    assert convert_main([str(source), str(out)]) == 1  # the set-up is reported
+    text = out.read_text(encoding="utf-8")
+    assert '[Result "1/2-1/2"]' in text and "cut here" not in text and "将５平６" in text
