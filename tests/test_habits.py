@@ -448,3 +448,58 @@ def test_convert_does_not_mark_a_game_read_whole_from_a_misplaced_set_up(tmp_pat
     assert convert_main([str(source), str(out)]) == 1  # the set-up is reported
     text = out.read_text(encoding="utf-8")
     assert '[Result "1/2-1/2"]' in text and "cut here" not in text and "将５平６" in text
+
+
+# ---- one CLI vocabulary
+
+
+def _cli(*argv: str) -> "subprocess.CompletedProcess[str]":
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    return subprocess.run([sys.executable, "-m", "xiangqi", *argv], capture_output=True, text=True, env=env,
+                          timeout=120)
+
+
+def test_perft_takes_startpos_and_moves_as_judge_does() -> None:
+    assert _cli("perft", "--fen", "startpos", "--depth", "2").stdout.startswith("nodes 1920\n")
+    assert _cli("perft", "--fen", "startpos moves h2e2", "--depth", "1").stdout.startswith("nodes 45\n")
+    assert _cli("perft", "--fen", "炮二平五 马8进7", "--depth", "1").stdout.startswith(
+        f"nodes {len(Board().legal_moves) and _after('h2e2', 'h9g7')}\n")
+    bad = _cli("perft", "--fen", "startpos moves h2h9 x", "--depth", "1")
+    assert bad.returncode == 2 and "move 2 ('x') after 1 plies" in bad.stderr
+
+
+def _after(*moves: str) -> int:
+    board = Board()
+    for m in moves:
+        board.push_san(m)
+    return len(board.legal_moves)
+
+
+def test_render_takes_position_words_and_writes_standard_output_by_default(tmp_path: Path) -> None:
+    from xiangqi.render import position
+
+    done = _cli("render", "startpos", "moves", "h2e2", "h9g7", "--lastmove", "--size", "90")
+    assert done.returncode == 0 and done.stdout.startswith("<svg") and done.stdout.rstrip().endswith("</svg>")
+    board, last = position("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves h2e2")
+    assert last == Move.from_iccs("h2e2") and board.move_stack == [last]
+    fen = _cli("render", "4k4/9/9/9/9/9/9/9/9/3K5", "w", "d0d1", "-o", str(tmp_path / "k.svg"))
+    assert fen.returncode == 0 and (tmp_path / "k.svg").read_text(encoding="utf-8").startswith("<svg")
+    game = tmp_path / "g.pgn"
+    game.write_text("1. h2e2 h9g7 *\n", encoding="utf-8")
+    assert _cli("render", str(game), "--ply", "1").stdout.startswith("<svg")
+    refused = _cli("render", str(game), "h2e2")
+    assert refused.returncode == 2 and "--ply" in refused.stderr
+
+
+def test_match_and_convert_write_the_same_notation_by_default() -> None:
+    import inspect
+
+    from xiangqi.match import run_match
+
+    assert inspect.signature(run_match).parameters["notation"].default == "chinese"
+    assert "default: chinese" in _cli("match", "--help").stdout.replace("\n", " ")
+    assert "default: chinese" in _cli("convert", "--help").stdout.replace("\n", " ")

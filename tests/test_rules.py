@@ -475,10 +475,10 @@ def test_judge_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
 
 
 def test_judge_command_reads_null_moves_and_move_numbers(capsys: pytest.CaptureFixture[str]) -> None:
-    from xiangqi.judge import _board_from_tokens, judge_main
+    from xiangqi.judge import board_from_words, judge_main
 
     # "0000" is a null move, not a move number: it used to be dropped, so Red "played" h2e2 e2h2 in a row.
-    board = _board_from_tokens(["startpos", "moves", "1.", "h2e2", "0000", "2.", "e2h2", "2...", "0000"])
+    board = board_from_words(["startpos", "moves", "1.", "h2e2", "0000", "2.", "e2h2", "2...", "0000"])
     assert [m.iccs() for m in board.move_stack] == ["h2e2", "0000", "e2h2", "0000"]
     assert judge_main(["startpos", "moves", *(["h2e2", "0000", "e2h2", "0000"] * 4), "--explain"]) == 0
     out = capsys.readouterr().out
