@@ -503,3 +503,31 @@ def test_match_and_convert_write_the_same_notation_by_default() -> None:
     assert inspect.signature(run_match).parameters["notation"].default == "chinese"
     assert "default: chinese" in _cli("match", "--help").stdout.replace("\n", " ")
     assert "default: chinese" in _cli("convert", "--help").stdout.replace("\n", " ")
+
+
+# ---- more of python-chess's names
+
+
+def test_pseudo_legal_captures_into_check_and_reset_board() -> None:
+    board = Board("4k4/9/9/9/4r4/9/9/9/4R4/4K4 w")
+    assert [m.iccs() for m in board.generate_pseudo_legal_captures()] == ["e1e5"]
+    assert board.is_into_check(Move.from_iccs("e1d1"))  # the rook shields its king from e5
+    assert not board.is_into_check(Move.from_iccs("e1e4")) and not board.is_into_check(Move.from_iccs("a0a1"))
+    for b in _random_positions(100, seed=5):
+        pseudo = set(b.pseudo_legal_moves)
+        assert {m for m in pseudo if b.is_into_check(m)} == pseudo - set(b.legal_moves)
+        assert list(b.generate_pseudo_legal_captures()) == [m for m in b.pseudo_legal_moves if b.is_capture(m)]
+    board.push_san("e1e4")
+    board.reset_board()
+    assert board.fen() == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 1 1"
+    assert board.move_stack == []
+
+
+def test_carry_rippler_and_unicode_symbols() -> None:
+    from xiangqi import BLACK, KING, PAWN, RED, Piece, SquareSet
+
+    squares = SquareSet([0, 5, 89])
+    subsets = list(squares.carry_rippler())
+    assert len(subsets) == 8 and len(set(subsets)) == 8 and all(SquareSet(b) <= squares for b in subsets)
+    assert Piece(KING, RED).unicode_symbol() == "\U0001FA60" and Piece(PAWN, BLACK).unicode_symbol() == "\U0001FA6D"
+    assert Piece(KING, RED).unicode_symbol(invert_color=True) == Piece(KING, BLACK).unicode_symbol()

@@ -103,6 +103,9 @@ BB_EMPTY: Bitboard = 0  #: The empty bitboard.
 BB_ALL: Bitboard = (1 << 90) - 1  #: The bitboard of all 90 squares.
 BB_SQUARES = [1 << sq for sq in SQUARES]  #: The one-square bitboard of each square, ``1 << square``.
 
+#: Unicode's order of the xiangqi symbols of a side: general, mandarin, elephant, horse, chariot, cannon, soldier.
+_UNICODE_ORDER = {KING: 0, ADVISOR: 1, ELEPHANT: 2, HORSE: 3, ROOK: 4, CANNON: 5, PAWN: 6}
+
 _SYMBOL_TO_TYPE = {"p": PAWN, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": HORSE,
                    "h": HORSE, "c": CANNON, "r": ROOK, "k": KING}
 
@@ -327,6 +330,17 @@ class Piece:
         s = _CHINESE_PIECES[int(self.color)][self.piece_type]
         assert s is not None
         return s
+
+    def unicode_symbol(self, *, invert_color: bool = False) -> str:
+        """The piece's character in Unicode's xiangqi symbols (🩠 … 🩭, U+1FA60–U+1FA6D), as python-chess's
+        ``unicode_symbol`` gives its chess symbol; ``invert_color`` gives the other side's. Few fonts draw them:
+        :meth:`chinese` gives the characters books print.
+
+        >>> Piece(KING, RED).unicode_symbol() == "\U0001FA60", Piece(PAWN, BLACK).unicode_symbol() == "\U0001FA6D"
+        (True, True)
+        """
+        red = self.color != invert_color
+        return chr(0x1FA60 + (0 if red else 7) + _UNICODE_ORDER[self.piece_type])
 
     @classmethod
     def from_symbol(cls, symbol: str) -> "Piece":
@@ -780,6 +794,19 @@ class SquareSet:
         [0, 4, 89]
         """
         return list(self)
+
+    def carry_rippler(self) -> Iterator[Bitboard]:
+        """Every subset of the set, as int bitboards, the empty one first (python-chess's ``carry_rippler``).
+
+        >>> [bin(b) for b in SquareSet([0, 2]).carry_rippler()]
+        ['0b0', '0b1', '0b100', '0b101']
+        """
+        mask, subset = self.mask, 0
+        while True:
+            yield subset
+            subset = (subset - mask) & mask
+            if not subset:
+                return
 
     def mirror(self) -> "SquareSet":
         """The set mirrored vertically, rank 0 ↔ 9 (python-chess's ``SquareSet.mirror``).

@@ -431,6 +431,15 @@ class BaseBoard:
         """
         self.set_fen(STARTING_FEN)
 
+    def reset_board(self) -> None:
+        """Put the pieces back where the game starts, keeping the side to move and the counters (python-chess's
+        ``reset_board``; an edit: the move stack is cleared). :meth:`reset` also resets those.
+
+        >>> board = BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 b - - 7 30"); board.reset_board(); board.fen()
+        'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 30'
+        """
+        self.set_board_fen(STARTING_FEN.split()[0])
+
     def clear(self) -> None:
         """An empty board, Red to move, counters reset and an empty move stack (python-chess's ``clear``): set
         the position up with :meth:`set_piece_at`.
@@ -813,6 +822,29 @@ class BaseBoard:
         ['b2b9', 'h2h9']
         """
         return self.generate_legal_moves(from_mask, int(to_mask) & self.occupied_co[not self.turn])
+
+    def generate_pseudo_legal_captures(self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL) -> Iterator[Move]:
+        """The pseudo-legal captures from ``from_mask`` to ``to_mask`` (python-chess's
+        ``generate_pseudo_legal_captures``).
+
+        >>> [m.iccs() for m in BaseBoard().generate_pseudo_legal_captures()]
+        ['b2b9', 'h2h9']
+        """
+        return self.generate_pseudo_legal_moves(from_mask, int(to_mask) & self.occupied_co[not self.turn])
+
+    def is_into_check(self, move: Move) -> bool:
+        """Whether the pseudo-legal ``move`` would leave the mover's king attacked (facing the other king
+        included), as python-chess's ``is_into_check``; ``False`` for a move that is not pseudo-legal.
+
+        >>> board = BaseBoard("4k4/9/9/9/9/9/9/9/4R4/4K4 w")  # the rook on e1 shields the king from the other
+        >>> board.is_into_check(Move.from_iccs("e1d1")), board.is_into_check(Move.from_iccs("e1e5"))
+        (True, False)
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move`.
+        """
+        code = _move_code(move)
+        return bool(lib.xq_pos_is_pseudo_legal(self._pos, code)) and not lib.xq_pos_is_legal(self._pos, code)
 
     def _filtered(self, codes: List[int], from_mask: Bitboard, to_mask: Bitboard) -> Iterator[Move]:
         table = _move_table()
