@@ -165,3 +165,57 @@ def _timed(fn: Any) -> float:
     t = time.perf_counter()
     fn()
     return time.perf_counter() - t
+
+
+def test_push_san_against_push_move(benchmark: Any, master: Dict[str, Any]) -> None:
+    """Board.push_san over 300 games, and today's push_move on the same games in the same run (they are the same
+    work: ``ratio`` should stay near 1)."""
+    games: Games = master["chinese"][:300]
+    n = sum(len(t) for _, t in games)
+
+    def play(push: str) -> List[str]:
+        out = []
+        for fen, tokens in games:
+            board = Board(fen)
+            method = getattr(board, push)
+            for t in tokens:
+                method(t)
+            out.append(board.fen())
+        return out
+
+    result = benchmark.pedantic(play, args=("push_san",), rounds=3, iterations=1, warmup_rounds=1)
+    assert result == play("push_move")
+    assert [r.split()[:2] for r in result] == [master["final"][i].split()[:2] for i in range(300)]
+    ours = _record(benchmark, "ns_per_move", n)
+    if ours:
+        old = min(_timed(lambda: play("push_move")) for _ in range(3)) / n * 1e9
+        benchmark.extra_info["ns_per_move_push_move"] = old
+        benchmark.extra_info["ratio"] = ours / old
+
+
+def test_san_against_chinese(benchmark: Any, master: Dict[str, Any]) -> None:
+    """Board.san move by move over 300 games, and Board.chinese on the same moves in the same run (``ratio``)."""
+    games: Games = master["chinese"][:300]
+    codes = master["codes"][:300]
+    n = sum(len(g) for g in codes)
+
+    def write(method: str) -> List[List[str]]:
+        out = []
+        for (fen, _), game in zip(games, codes):
+            board = Board(fen)
+            texts = []
+            for c in game:
+                move = Move.from_code(c)
+                texts.append(getattr(board, method)(move))
+                board.push(move)
+            out.append(texts)
+        return out
+
+    result = benchmark.pedantic(write, args=("san",), rounds=3, iterations=1, warmup_rounds=1)
+    assert result == write("chinese")
+    assert [N.parse_game(fen, t, notation="chinese") for (fen, _), t in zip(games, result)] == codes
+    ours = _record(benchmark, "ns_per_move", n)
+    if ours:
+        old = min(_timed(lambda: write("chinese")) for _ in range(3)) / n * 1e9
+        benchmark.extra_info["ns_per_move_chinese"] = old
+        benchmark.extra_info["ratio"] = ours / old

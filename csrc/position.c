@@ -43,9 +43,15 @@ uint64_t xq_pos_key_recompute(const xq_pos *p) {
 
 uint64_t xq_pos_key(const xq_pos *p) { return p ? p->key : 0; }
 
+/* The most moves one piece of each type can have (a rook or cannon 17,
+   a horse 8): with XQ_FEN_ALLOW_ANY_COUNT a side's pieces may not add up
+   to more than XQ_MAX_MOVES, so every move list still fits. */
+static const int MOVES_OF_TYPE[8] = {0, 3, 4, 4, 8, 17, 17, 4};
+
 /* Piece counts of a board: one king a side (or, with XQ_FEN_ALLOW_NO_KING,
-   at most one), at most MAX_COUNT of each type, no code outside 1-7 / 9-15.
-   XQ_OK or XQ_E_FEN_POSITION. */
+   at most one), at most MAX_COUNT of each type (or, with
+   XQ_FEN_ALLOW_ANY_COUNT, no more pieces than the move lists hold), no code
+   outside 1-7 / 9-15.  XQ_OK or XQ_E_FEN_POSITION. */
 static int check_counts(const uint8_t board[90], unsigned flags) {
     int min_kings = (flags & XQ_FEN_ALLOW_NO_KING) ? 0 : 1;
     int count[16] = {0};
@@ -56,9 +62,13 @@ static int check_counts(const uint8_t board[90], unsigned flags) {
         count[pc]++;
     }
     for (int c = 0; c < 2; c++) {
-        if (count[c << 3 | XQ_KING] < min_kings) return XQ_E_FEN_POSITION;
-        for (int t = 1; t < 8; t++)
-            if (count[c << 3 | t] > MAX_COUNT[t]) return XQ_E_FEN_POSITION;
+        if (count[c << 3 | XQ_KING] < min_kings || count[c << 3 | XQ_KING] > 1) return XQ_E_FEN_POSITION;
+        int moves = 0;
+        for (int t = 1; t < 8; t++) {
+            if (count[c << 3 | t] > MAX_COUNT[t] && !(flags & XQ_FEN_ALLOW_ANY_COUNT)) return XQ_E_FEN_POSITION;
+            moves += count[c << 3 | t] * MOVES_OF_TYPE[t];
+        }
+        if (moves > XQ_MAX_MOVES) return XQ_E_FEN_POSITION;
     }
     return XQ_OK;
 }

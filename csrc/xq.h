@@ -56,6 +56,10 @@ enum { XQ_SQUARE_NB = 90, XQ_FILE_NB = 9, XQ_RANK_NB = 10 };
 #define XQ_SQ_NONE 90
 /* Flags of xq_pos_set_fen_flags. */
 #define XQ_FEN_ALLOW_NO_KING 1u  /* accept a side without a king (setting up a position) */
+/* accept more of a piece type than the set holds (a third horse, a sixth
+   pawn; still one king a side at most, and no more pieces than
+   XQ_MAX_MOVES moves could come from), for editing a position */
+#define XQ_FEN_ALLOW_ANY_COUNT 2u
 
 /* Status codes. */
 #define XQ_OK 0
@@ -115,10 +119,12 @@ const char *xq_status_str(int status);
 int xq_pos_set_fen(xq_pos *pos, const char *fen, size_t len, size_t *err_offset);
 /* xq_pos_set_fen with flags: XQ_FEN_ALLOW_NO_KING also accepts a side with
    no king (at most one each still), for setting up a position piece by
-   piece.  Such a position is safe for the position, move generation,
+   piece; XQ_FEN_ALLOW_ANY_COUNT accepts more pieces of a type than the set
+   holds.  Such a position is safe for the position, move generation,
    attack and perft functions and for the per-move facts (xq_rules.h) but
    fails xq_pos_check, so the batch, replay and search functions, which
-   need both kings, keep refusing it (XQ_E_FEN_POSITION).  Moves never
+   need both kings and the set's pieces, keep refusing it
+   (XQ_E_FEN_POSITION).  Moves never
    capture a king, so play keeps the kings a position has. */
 int xq_pos_set_fen_flags(xq_pos *pos, const char *fen, size_t len, size_t *err_offset, unsigned flags);
 /* Writes the FEN (NUL-terminated) into buf; returns its length or

@@ -523,3 +523,91 @@ def test_tutorial_output_fits_the_page(site: Path) -> None:
         checked += page.read_text(encoding="utf-8").count('class="go"')
     assert checked > 100, checked
 
+
+
+# ------------------------------------------------------------------------------------------ the python-chess page
+
+_MIGRATION = DOCS / "tutorials" / "python-chess.rst"
+_ROW = re.compile(r"^   \* - ``(chess[\w.]*)``\n     - (.*)$", re.M)
+
+
+def _migration_rows() -> List[Tuple[str, str]]:
+    return [(m.group(1), m.group(2)) for m in _ROW.finditer(_MIGRATION.read_text(encoding="utf-8"))]
+
+
+def _resolve(dotted: str) -> object:
+    """The object a dotted name (``xiangqi.game.GameNode.clock``) names: the longest importable module, then
+    attributes; raises AttributeError or ImportError."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(obj, attr) and inspect.isclass(obj):
+                obj = obj()  # an attribute its instances set (Board().move_stack)
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(dotted)
+
+
+def test_every_xiangqi_name_on_the_python_chess_page_exists() -> None:
+    """Each row of the migration page names xiangqi's counterpart (which must exist), or starts with a dash and
+    says why the python-chess name has no xiangqi meaning."""
+    rows = _migration_rows()
+    assert len(rows) > 600
+    missing = []
+    for theirs, ours in rows:
+        names = re.findall(r"``(xiangqi(?:\.\w+)+)", ours)
+        if not names:
+            assert ours.startswith("—") and len(ours) > 10, f"{theirs}: neither a xiangqi name nor a reason: {ours!r}"
+            continue
+        for name in names:
+            try:
+                _resolve(name)
+            except (AttributeError, ImportError):
+                missing.append(f"{theirs} -> {name}")
+    assert missing == []
+
+
+def _chess_names() -> List[str]:
+    """python-chess's public names: what its four modules define at their top level, and the members (methods,
+    properties, annotated attributes) of the classes a script uses."""
+    import ast
+
+    chess = pytest.importorskip("chess")
+    import chess.engine
+    import chess.pgn
+    import chess.svg
+
+    out: List[str] = []
+    for mod in (chess, chess.pgn, chess.engine, chess.svg):
+        for node in ast.parse(Path(str(mod.__file__)).read_text(encoding="utf-8")).body:
+            targets: List[str] = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                targets = [node.name]
+            elif isinstance(node, ast.Assign):
+                for t in node.targets:
+                    elts = t.elts if isinstance(t, ast.Tuple) else [t]
+                    targets += [e.id for e in elts if isinstance(e, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                targets = [node.target.id]
+            out += [f"{mod.__name__}.{t}" for t in targets if not t.startswith("_")]
+    classes = {"chess.Board": chess.Board, "chess.SquareSet": chess.SquareSet, "chess.Move": chess.Move,
+               "chess.Piece": chess.Piece, "chess.pgn.Game": chess.pgn.Game, "chess.pgn.ChildNode": chess.pgn.ChildNode,
+               "chess.pgn.Headers": chess.pgn.Headers, "chess.engine.SimpleEngine": chess.engine.SimpleEngine}
+    for prefix, cls in classes.items():
+        members = {n for n in dir(cls) if not n.startswith("_")}
+        for klass in cls.__mro__:
+            members |= {n for n in getattr(klass, "__annotations__", {}) if not n.startswith("_")}
+        out += [f"{prefix}.{n}" for n in sorted(members)]
+    return out
+
+
+def test_every_python_chess_name_is_on_the_page() -> None:
+    chess = pytest.importorskip("chess")
+    if not chess.__version__.startswith("1.11."):
+        pytest.skip(f"the page lists python-chess 1.11's names; this is {chess.__version__}")
+    listed = {theirs for theirs, _ in _migration_rows()}
+    assert [name for name in _chess_names() if name not in listed] == []

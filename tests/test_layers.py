@@ -46,6 +46,8 @@ LAZY: Dict[Tuple[str, str], str] = {
                                  "(report_html imports validate: the one import against the layers)",
     ("validate", "cli"): "the `python -m xiangqi.validate` entry point",
     ("judge", "cli"): "the `python -m xiangqi.judge` entry point",
+    ("game", "engine"): "only a node's eval()/set_eval() need the engine's scores, and the engine's import (asyncio, "
+                        "threads) would cost every reader of records a tenth of a second",
 }
 #: The command line loads a command's module only when the command runs, so that `xiangqi --help` stays fast.
 LAZY_EVERYWHERE = {"cli"}

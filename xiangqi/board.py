@@ -7,6 +7,7 @@ from typing import Iterable, Optional
 from xiangqi import notation as notations
 from xiangqi import rules as rulings
 from xiangqi.core import Move, Piece
+from xiangqi.errors import IllegalMoveError
 from xiangqi.outcome import Outcome, Termination
 from xiangqi.position import (
     BaseBoard, LegalMoveGenerator, PseudoLegalMoveGenerator, Status, check_depth, parse_coordinates,
@@ -142,23 +143,111 @@ class Board(BaseBoard):
         """
         return notations.parse_move(self, text, one_based=one_based)
 
-    def variation_text(self, moves: "Iterable[Move]", *, notation: str = "chinese", traditional: bool = False,
-                       fullwidth: bool = True) -> str:
-        """A line of moves played from here, with move numbers: ``1. 炮二平五 马8进7 2. 马二进三``.
+    def variation_san(self, variation: "Iterable[Move]", *, notation: str = "chinese", traditional: bool = False,
+                      fullwidth: bool = True) -> str:
+        """A line of moves played from here, with move numbers: ``1. 炮二平五 马8进7 2. 马二进三`` (python-chess's
+        ``variation_san``, in :meth:`san`'s notation).
 
-        ``notation`` is ``"chinese"``, ``"wxf"`` or ``"iccs"`` (python-chess's ``variation_san``); a line
-        starting with Black to move begins ``12...``. Every move must be legal in turn
-        the board is not changed.
+        ``notation`` is ``"chinese"``, ``"wxf"`` or ``"iccs"``; a line starting with Black to move begins
+        ``12...``. Every move must be legal in turn; the board is not changed.
 
-        >>> Board().variation_text([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")], notation="wxf")
+        >>> Board().variation_san([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")], notation="wxf")
         '1. C2.5 H8+7'
 
         Raises:
             :class:`IllegalMoveError`: a move is not legal in turn (the first such is named).
             :class:`ValueError`: ``notation`` is none of the three.
         """
-        return notations.format_variation(self, list(moves), to=notation, traditional=traditional,
+        return notations.format_variation(self, list(variation), to=notation, traditional=traditional,
                                           fullwidth=fullwidth)
+
+    # ---- python-chess's SAN family: SAN is xiangqi's standard human notation, Chinese (WXF on request)
+
+    def san(self, move: Move, *, notation: str = "chinese", traditional: bool = False, fullwidth: bool = True) -> str:
+        """The move in the standard human notation (python-chess's ``san``): Chinese, ``炮二平五``, or with
+        ``notation="wxf"`` WXF letters, ``C2.5`` (``"iccs"`` gives :meth:`uci`'s text). ``traditional`` and
+        ``fullwidth`` are :meth:`chinese`'s. The null move is ``0000``.
+
+        >>> board = Board()
+        >>> board.san(Move.from_iccs("h2e2")), board.san(Move.from_iccs("h2e2"), notation="wxf")
+        ('炮二平五', 'C2.5')
+
+        Raises:
+            :class:`IllegalMoveError`: ``move`` is not legal here.
+            :class:`ValueError`: ``notation`` is not ``"chinese"``, ``"wxf"`` or ``"iccs"``.
+        """
+        if notation == "chinese":
+            return notations.format_chinese(self, move, traditional=traditional, fullwidth=fullwidth)
+        if notation == "wxf":
+            return notations.format_wxf(self, move)
+        if notation == "iccs":
+            return self.uci(move)
+        raise ValueError(f"notation must be one of {', '.join(notations.NOTATIONS)}, not {notation!r}")
+
+    def lan(self, move: Move) -> str:
+        """The move in long coordinate notation, ICCS with a dash: ``h2-e2`` (python-chess's ``lan``; the null
+        move is ``0000``).
+
+        >>> Board().lan(Move.from_iccs("h2e2"))
+        'h2-e2'
+
+        Raises:
+            :class:`IllegalMoveError`: ``move`` is not legal here.
+        """
+        if move and not self.is_legal(move):
+            raise IllegalMoveError(f"cannot write illegal move {move.iccs()!r} in {self.fen()}: "
+                                   f"{self.illegal_reason(move)}")
+        text = move.iccs()
+        return text if not move else f"{text[:2]}-{text[2:]}"
+
+    def uci(self, move: Move) -> str:
+        """The move's ICCS text (the coordinates UCCI uses), ``h2e2``; as python-chess, legality is not checked.
+
+        >>> Board().uci(Move.from_iccs("h2e2")), Board().uci(Move.null())
+        ('h2e2', '0000')
+        """
+        return move.iccs()
+
+    def parse_san(self, san: str) -> Move:
+        """Read a move in any human notation (Chinese in every script, WXF dialects, ICCS), as :meth:`parse_move`.
+
+        >>> Board().parse_san("炮二平五") == Board().parse_san("C2.5") == Move.from_iccs("h2e2")
+        True
+
+        Raises:
+            :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: as
+                :meth:`parse_move`.
+        """
+        return notations.parse_move(self, san)
+
+    def push_san(self, san: str) -> Move:
+        """Read a move as :meth:`parse_san`, play it and return it.
+
+        >>> board = Board(); board.push_san("炮二平五"); board.push_san("H8+7"); len(board.move_stack)
+        Move.from_iccs('h2e2')
+        Move.from_iccs('h9g7')
+        2
+
+        Raises:
+            :class:`InvalidMoveError`, :class:`IllegalMoveError` or :class:`AmbiguousMoveError`: as
+                :meth:`parse_move`; the board is unchanged.
+        """
+        move = notations.parse_move(self, san)
+        self.push(move)
+        return move
+
+    def san_and_push(self, move: Move, *, notation: str = "chinese") -> str:
+        """:meth:`san` of ``move``, then play it.
+
+        >>> board = Board(); board.san_and_push(Move.from_iccs("h2e2")), board.turn
+        ('炮二平五', False)
+
+        Raises:
+            :class:`IllegalMoveError` or :class:`ValueError`: as :meth:`san`; the board is unchanged.
+        """
+        text = self.san(move, notation=notation)
+        self.push(move)
+        return text
 
     def push_move(self, text: str, *, one_based: bool = False) -> Move:
         """Parse a move in any notation, play it and return it.
@@ -174,17 +263,23 @@ class Board(BaseBoard):
         self.push(move)
         return move
 
-    def outcome(self, *, rules: str = "axf") -> Optional[Outcome]:
+    def outcome(self, *, claim_draw: bool = False, rules: str = "axf") -> Optional[Outcome]:
         """The game's outcome, or ``None`` while it goes on.
 
-        Checkmate and stalemate lose for the side to move; repetition rulings
-        and the natural move limit come from :mod:`xiangqi.rules` when
-        available. ``rules`` is ``"axf"`` (Asian) or ``"cxa"`` (Chinese).
+        Checkmate and stalemate lose for the side to move; repetition rulings and the natural move limit
+        come from :mod:`xiangqi.rules` (``rules`` is ``"axf"``, Asian, or ``"cxa"``, Chinese). In xiangqi
+        these are the referee's rulings, not claims, so they end the game without ``claim_draw``.
+        ``claim_draw=True`` (python-chess's switch for the draws a player may claim) also ends it in a draw
+        when neither side has anything left to attack with (:meth:`is_insufficient_material`,
+        :attr:`Termination.INSUFFICIENT_MATERIAL`).
 
         >>> Board().outcome() is None
         True
         >>> Board("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b").outcome()
         Outcome(termination=<Termination.CHECKMATE: 1>, winner=True, reason='Black is checkmated and loses', reason_zh='黑方被将死，负')
+        >>> bare = Board("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w")
+        >>> bare.outcome() is None, bare.outcome(claim_draw=True).result()
+        (True, '1/2-1/2')
 
         Raises:
             :class:`InvalidFenError`: a side has no king (a position being set up has no outcome).
@@ -201,9 +296,14 @@ class Board(BaseBoard):
                 reason=f"{side} is {'checkmated' if checked else 'stalemated (no legal move)'} and loses",
                 reason_zh=f"{'红' if loser else '黑'}方{'被将死' if checked else '困毙'}，负",
             )
-        return rulings.adjudicate(self, rules=rules_name(rules))
+        ruled = rulings.adjudicate(self, rules=rules_name(rules))
+        if ruled is None and claim_draw and self.is_insufficient_material():
+            return Outcome(Termination.INSUFFICIENT_MATERIAL, winner=None,
+                           reason="neither side has a rook, horse, cannon or pawn left: drawn",
+                           reason_zh="双方均无进攻子力，和棋")
+        return ruled
 
-    def result(self, *, rules: str = "axf") -> str:
+    def result(self, *, claim_draw: bool = False, rules: str = "axf") -> str:
         """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` from :meth:`outcome`, or ``"*"`` while the game goes on.
 
         >>> Board().result(), Board("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b").result()
@@ -212,11 +312,11 @@ class Board(BaseBoard):
         Raises:
             :class:`InvalidFenError` or :class:`ValueError`: as :meth:`outcome`.
         """
-        outcome = self.outcome(rules=rules)
+        outcome = self.outcome(claim_draw=claim_draw, rules=rules)
         return "*" if outcome is None else outcome.result()
 
-    def is_game_over(self) -> bool:
-        """Whether :meth:`outcome` is not ``None`` (under the Asian rules).
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        """Whether :meth:`outcome` (with the same ``claim_draw``) is not ``None``, under the Asian rules.
 
         >>> Board().is_game_over(), Board("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b").is_game_over()
         (False, True)
@@ -224,7 +324,7 @@ class Board(BaseBoard):
         Raises:
             :class:`InvalidFenError`: as :meth:`outcome`.
         """
-        return self.outcome() is not None
+        return self.outcome(claim_draw=claim_draw) is not None
 
     def diagram(self, *, chinese: bool = False) -> str:
         """A text diagram, rank 9 at the top.

@@ -78,7 +78,8 @@ def _perft_main(argv: List[str]) -> int:
                     "last ply without making them; --no-bulk makes every leaf move.",
         epilog="Known counts of the start position: 44, 1920, 79666, 3290240, 133312995, 5392831844 (depths 1-6).",
     )
-    parser.add_argument("--fen", default=STARTING_FEN, help="position (default: the start position)")
+    parser.add_argument("--fen", default=STARTING_FEN, help="position: a FEN or startpos, optionally followed by "
+                        "moves ... as for judge (default: the start position)")
     parser.add_argument("--depth", "-d", type=int, default=5, help="plies to search (default: 5)")
     parser.add_argument("--divide", action="store_true", help="print the count under each root move")
     parser.add_argument("--threads", "-t", type=int, default=1, metavar="N",
@@ -102,12 +103,14 @@ def _perft_main(argv: List[str]) -> int:
         parser.error(f"--threads must be >= 1, not {args.threads}")
     if not args.engine_timeout > 0:
         parser.error(f"--engine-timeout must be positive, not {args.engine_timeout:g}")
-    from xiangqi.errors import InvalidFenError
-    from xiangqi.game import start_board
+    from xiangqi.errors import InvalidFenError, XiangqiError
+    from xiangqi.judge import board_from_words
 
     try:
-        start_board(args.fen)  # a FEN that does not read, or a position no game reaches: one line, exit 2
-    except InvalidFenError as exc:
+        # judge's position words: a FEN or startpos, then optionally moves; a FEN that does not read, a position
+        # no game reaches or a bad move: one line, exit 2
+        args.fen = board_from_words([args.fen]).fen()
+    except XiangqiError as exc:
         print(f"xiangqi perft: {exc}", file=sys.stderr)
         return 2
     if args.engine:

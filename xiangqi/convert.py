@@ -26,6 +26,9 @@ games is refused, naming how many it holds).
 Exit status: 0 when every game converted cleanly, 1 when some game had
 problems (they are reported on standard error and the moves before them are
 still written), 2 when the input cannot be read or the request makes no sense.
+A game cut short by a bad move (or a start position no move can be read from)
+is written with ``Result "*"`` and a comment at the cut naming the problem, so
+that the file itself says the rest is missing.
 """
 
 from __future__ import annotations
@@ -42,10 +45,10 @@ from typing import IO, Iterator, List, Optional, Tuple
 
 from xiangqi import formats
 from xiangqi._cliio import guard, input_problem, is_regular, reason, regular_input, writing
-from xiangqi.errors import XiangqiError
+from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn import NOTATIONS, Game
 
-__all__ = ["convert_main", "read_any", "format_of"]
+__all__ = ["convert_main", "read_any", "format_of", "mark_cut"]
 
 def format_of(path: str) -> Optional[str]:
     """``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` by a path's extension when written to, or ``None``
@@ -287,4 +290,34 @@ def _temporary_beside(path: str) -> str:
 def _report(game: Game, number: int, path: str) -> int:
     for err in game.errors:
         print(f"{path}: game {number}: {err}", file=sys.stderr)
+    mark_cut(game)
     return len(game.errors)
+
+
+def mark_cut(game: Game) -> bool:
+    """Mark a game whose main line the reader cut short (a bad move, or a start position no move could be read
+    from): ``Result "*"`` and, at the cut, a comment naming the problem and the result the record claimed.
+    Whether it was cut.
+
+    >>> import io
+    >>> from xiangqi import pgn
+    >>> game = pgn.read_game(io.StringIO('[Result "1-0"]\\n\\n1. h2e2 h9g7 2. h2h9 *'))
+    >>> mark_cut(game), game.headers["Result"]
+    (True, '*')
+    >>> print(game.end().comment.replace(": illegal", ":\\nillegal"))  # the comment after 1... h9g7
+    cut here: the record goes on with 'h2h9', which cannot be read:
+    illegal ICCS move 'h2h9' in rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2: there is no piece on h2 (the record's result was 1-0)
+    """
+    cut = next((e for e in game.errors if e.mainline and (
+        isinstance(e.error, (InvalidMoveError, IllegalMoveError, AmbiguousMoveError))
+        or isinstance(e.error, InvalidFenError) and e.token and not game.mainline_moves())), None)
+    if cut is None:
+        return False
+    claimed = game.headers.get("Result", "*") or "*"
+    game.headers["Result"] = "*"
+    note = f"cut here: the record goes on with {cut.token!r}, which cannot be read: {cut.reason}"
+    if claimed != "*":
+        note += f" (the record's result was {claimed})"
+    node = game.end()
+    node.comment = f"{node.comment}\n{note}" if node.comment else note
+    return True

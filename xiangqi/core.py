@@ -26,8 +26,19 @@ __all__ = [
     "PIECE_SYMBOLS", "PIECE_NAMES", "FILE_NAMES", "RANK_NAMES", "SQUARES", "SQUARE_NAMES",
     "STARTING_FEN", "STARTING_BOARD_FEN",
     "square", "square_file", "square_rank", "square_name", "parse_square", "square_mirror",
-    "square_flip", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL", "NULL_MOVE_TEXT", "NULL_MOVE_TEXTS",
+    "square_flip", "square_distance", "square_manhattan_distance", "flip_vertical", "flip_horizontal", "between",
+    "ray", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL", "BB_SQUARES", "NULL_MOVE_TEXT", "NULL_MOVE_TEXTS",
     "SAME_SQUARE_REASON", "same_square_message",
+    "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",
+    "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1",
+    "A2", "B2", "C2", "D2", "E2", "F2", "G2", "H2", "I2",
+    "A3", "B3", "C3", "D3", "E3", "F3", "G3", "H3", "I3",
+    "A4", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "I4",
+    "A5", "B5", "C5", "D5", "E5", "F5", "G5", "H5", "I5",
+    "A6", "B6", "C6", "D6", "E6", "F6", "G6", "H6", "I6",
+    "A7", "B7", "C7", "D7", "E7", "F7", "G7", "H7", "I7",
+    "A8", "B8", "C8", "D8", "E8", "F8", "G8", "H8", "I8",
+    "A9", "B9", "C9", "D9", "E9", "F9", "G9", "H9", "I9",
 ]
 
 Color = bool
@@ -60,6 +71,28 @@ _CHINESE_PIECES = [
 FILE_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]  #: File letters a-i, from Red's left.
 RANK_NAMES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]  #: Rank digits 0-9, from Red's back rank (ICCS).
 
+#: The squares by name, as python-chess's ``E2``: ``A0 = 0`` (Red's left corner) … ``I0 = 8`` on rank 0, up to
+#: ``I9 = 89``.
+A0, B0, C0, D0, E0, F0, G0, H0, I0 = range(0, 9)
+#: The squares of rank 1, files a to i: ``A1 = 9`` … ``I1 = 17``.
+A1, B1, C1, D1, E1, F1, G1, H1, I1 = range(9, 18)
+#: The squares of rank 2, files a to i: ``A2 = 18`` … ``I2 = 26``.
+A2, B2, C2, D2, E2, F2, G2, H2, I2 = range(18, 27)
+#: The squares of rank 3, files a to i: ``A3 = 27`` … ``I3 = 35``.
+A3, B3, C3, D3, E3, F3, G3, H3, I3 = range(27, 36)
+#: The squares of rank 4, files a to i: ``A4 = 36`` … ``I4 = 44``.
+A4, B4, C4, D4, E4, F4, G4, H4, I4 = range(36, 45)
+#: The squares of rank 5, files a to i: ``A5 = 45`` … ``I5 = 53``.
+A5, B5, C5, D5, E5, F5, G5, H5, I5 = range(45, 54)
+#: The squares of rank 6, files a to i: ``A6 = 54`` … ``I6 = 62``.
+A6, B6, C6, D6, E6, F6, G6, H6, I6 = range(54, 63)
+#: The squares of rank 7, files a to i: ``A7 = 63`` … ``I7 = 71``.
+A7, B7, C7, D7, E7, F7, G7, H7, I7 = range(63, 72)
+#: The squares of rank 8, files a to i: ``A8 = 72`` … ``I8 = 80``.
+A8, B8, C8, D8, E8, F8, G8, H8, I8 = range(72, 81)
+#: The squares of rank 9, files a to i: ``A9 = 81`` … ``I9 = 89``.
+A9, B9, C9, D9, E9, F9, G9, H9, I9 = range(81, 90)
+
 SQUARES = list(range(90))  #: All squares, ``rank * 9 + file``: a0 = 0 ... i9 = 89.
 SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]  #: Square names by square (``'a0'`` ... ``'i9'``).
 
@@ -68,6 +101,10 @@ STARTING_FEN = STARTING_BOARD_FEN + " w - - 0 1"  #: The FEN of the start positi
 
 BB_EMPTY: Bitboard = 0  #: The empty bitboard.
 BB_ALL: Bitboard = (1 << 90) - 1  #: The bitboard of all 90 squares.
+BB_SQUARES = [1 << sq for sq in SQUARES]  #: The one-square bitboard of each square, ``1 << square``.
+
+#: Unicode's order of the xiangqi symbols of a side: general, mandarin, elephant, horse, chariot, cannon, soldier.
+_UNICODE_ORDER = {KING: 0, ADVISOR: 1, ELEPHANT: 2, HORSE: 3, ROOK: 4, CANNON: 5, PAWN: 6}
 
 _SYMBOL_TO_TYPE = {"p": PAWN, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": HORSE,
                    "h": HORSE, "c": CANNON, "r": ROOK, "k": KING}
@@ -126,12 +163,13 @@ def parse_square(name: str) -> Square:
 
 
 def square_mirror(sq: Square) -> Square:
-    """The square mirrored left to right (a↔i).
+    """The square mirrored vertically, rank 0 ↔ 9 on the same file (python-chess's ``square_mirror``: the
+    square seen from the other side's back rank). :func:`square_flip` also swaps the files.
 
     >>> square_name(square_mirror(parse_square("b2")))
-    'h2'
+    'b7'
     """
-    return sq - sq % 9 + 8 - sq % 9
+    return (9 - sq // 9) * 9 + sq % 9
 
 
 def square_flip(sq: Square) -> Square:
@@ -141,6 +179,98 @@ def square_flip(sq: Square) -> Square:
     'h7'
     """
     return 89 - sq
+
+
+def square_distance(a: Square, b: Square) -> int:
+    """The number of king steps from ``a`` to ``b`` on an empty board with no palace (the Chebyshev distance;
+    python-chess's ``square_distance``).
+
+    >>> square_distance(A0, I9), square_distance(E0, F1)
+    (9, 1)
+    """
+    return max(abs(a % 9 - b % 9), abs(a // 9 - b // 9))
+
+
+def square_manhattan_distance(a: Square, b: Square) -> int:
+    """The number of orthogonal one-square steps from ``a`` to ``b`` (the taxicab distance).
+
+    >>> square_manhattan_distance(A0, I9)
+    17
+    """
+    return abs(a % 9 - b % 9) + abs(a // 9 - b // 9)
+
+
+_RANK_MASK = (1 << 9) - 1
+_REVERSED_RANK = [int(f"{i:09b}"[::-1], 2) for i in range(1 << 9)]
+
+
+def flip_vertical(bb: Bitboard) -> Bitboard:
+    """The bitboard mirrored vertically, rank 0 ↔ 9 (python-chess's ``flip_vertical``; for
+    :meth:`~xiangqi.position.BaseBoard.transform`).
+
+    >>> flip_vertical(1 << A0) == 1 << A9
+    True
+    """
+    out = 0
+    for r in range(10):
+        out |= (bb >> (9 * r) & _RANK_MASK) << (9 * (9 - r))
+    return out
+
+
+def flip_horizontal(bb: Bitboard) -> Bitboard:
+    """The bitboard mirrored left to right, file a ↔ i (python-chess's ``flip_horizontal``).
+
+    >>> flip_horizontal(1 << B2 | 1 << E9) == 1 << H2 | 1 << E9
+    True
+    """
+    out = 0
+    for r in range(10):
+        out |= _REVERSED_RANK[bb >> (9 * r) & _RANK_MASK] << (9 * r)
+    return out
+
+
+def _line(a: Square, b: Square) -> "tuple[int, int]":
+    """The step (file, rank) from ``a`` towards ``b`` if they share a file, rank or diagonal, else (0, 0)."""
+    df, dr = b % 9 - a % 9, b // 9 - a // 9
+    if a == b or not (df == 0 or dr == 0 or abs(df) == abs(dr)):
+        return 0, 0
+    return (df > 0) - (df < 0), (dr > 0) - (dr < 0)
+
+
+def ray(a: Square, b: Square) -> Bitboard:
+    """Every square of the rank, file or diagonal through ``a`` and ``b`` (both included), edge to edge; 0 when
+    they are not aligned (python-chess's ``ray``).
+
+    >>> ray(A0, A5) == sum(1 << sq for sq in range(A0, A9 + 1, 9))
+    True
+    """
+    sf, sr = _line(a, b)
+    if not (sf or sr):
+        return 0
+    mask = 0
+    for direction in (1, -1):
+        f, r = a % 9, a // 9
+        while 0 <= f < 9 and 0 <= r < 10:
+            mask |= 1 << (r * 9 + f)
+            f, r = f + direction * sf, r + direction * sr
+    return mask
+
+
+def between(a: Square, b: Square) -> Bitboard:
+    """The squares strictly between ``a`` and ``b`` on their rank, file or diagonal; 0 when they are not aligned
+    (python-chess's ``between``: what a rook's path or a cannon's screen crosses).
+
+    >>> between(A0, A3) == 1 << A1 | 1 << A2, between(A0, B2)
+    (True, 0)
+    """
+    sf, sr = _line(a, b)
+    mask = 0
+    if sf or sr:
+        f, r = a % 9 + sf, a // 9 + sr
+        while r * 9 + f != b:
+            mask |= 1 << (r * 9 + f)
+            f, r = f + sf, r + sr
+    return mask
 
 
 class Piece:
@@ -200,6 +330,17 @@ class Piece:
         s = _CHINESE_PIECES[int(self.color)][self.piece_type]
         assert s is not None
         return s
+
+    def unicode_symbol(self, *, invert_color: bool = False) -> str:
+        """The piece's character in Unicode's xiangqi symbols (🩠 … 🩭, U+1FA60–U+1FA6D), as python-chess's
+        ``unicode_symbol`` gives its chess symbol; ``invert_color`` gives the other side's. Few fonts draw them:
+        :meth:`chinese` gives the characters books print.
+
+        >>> Piece(KING, RED).unicode_symbol() == "\U0001FA60", Piece(PAWN, BLACK).unicode_symbol() == "\U0001FA6D"
+        (True, True)
+        """
+        red = self.color != invert_color
+        return chr(0x1FA60 + (0 if red else 7) + _UNICODE_ORDER[self.piece_type])
 
     @classmethod
     def from_symbol(cls, symbol: str) -> "Piece":
@@ -395,6 +536,20 @@ class SquareSet:
     >>> len(~s), s.isdisjoint([1, 2]), int(s & 0b10001)
     (87, True, 17)
 
+    ``repr`` shows the bitboard in hex and ``print`` the grid, rank 9 at the top, as python-chess's:
+
+    >>> print(SquareSet.between(A0, A9) | SquareSet([E0]))
+    . . . . . . . . .
+    1 . . . . . . . .
+    1 . . . . . . . .
+    1 . . . . . . . .
+    1 . . . . . . . .
+    1 . . . . . . . .
+    1 . . . . . . . .
+    1 . . . . . . . .
+    1 . . . . . . . .
+    . . . . 1 . . . .
+
     Operators take another ``SquareSet``, an int bitboard or an iterable of squares; ``~`` complements within
     the 90 squares. Comparisons (``<=``, ``<``, ``>=``, ``>``) are subset and superset tests, and ``==`` also
     compares with an int bitboard.
@@ -529,7 +684,7 @@ class SquareSet:
 
         >>> s = SquareSet([3, 4])
         >>> s.remove(3); s
-        SquareSet(0x10)
+        SquareSet(0x000_0000_0000_0000_0000_0010)
 
         Raises:
             :class:`KeyError`: ``square`` is not in the set.
@@ -640,8 +795,68 @@ class SquareSet:
         """
         return list(self)
 
+    def carry_rippler(self) -> Iterator[Bitboard]:
+        """Every subset of the set, as int bitboards, the empty one first (python-chess's ``carry_rippler``).
+
+        >>> [bin(b) for b in SquareSet([0, 2]).carry_rippler()]
+        ['0b0', '0b1', '0b100', '0b101']
+        """
+        mask, subset = self.mask, 0
+        while True:
+            yield subset
+            subset = (subset - mask) & mask
+            if not subset:
+                return
+
+    def mirror(self) -> "SquareSet":
+        """The set mirrored vertically, rank 0 ↔ 9 (python-chess's ``SquareSet.mirror``).
+
+        >>> SquareSet.from_square(B2).mirror() == SquareSet.from_square(B7)
+        True
+        """
+        return SquareSet(flip_vertical(self.mask))
+
+    @classmethod
+    def from_square(cls, square: Square) -> "SquareSet":
+        """The set of the one square ``square``.
+
+        >>> SquareSet.from_square(E0) == 1 << 4
+        True
+
+        Raises:
+            :class:`ValueError`: ``square`` is not an int 0–89.
+        """
+        return cls([square])
+
+    @classmethod
+    def ray(cls, a: Square, b: Square) -> "SquareSet":
+        """The rank, file or diagonal through ``a`` and ``b``, edge to edge (empty when not aligned; :func:`ray`).
+
+        >>> print(SquareSet.ray(E0, E2))
+        . . . . 1 . . . .
+        . . . . 1 . . . .
+        . . . . 1 . . . .
+        . . . . 1 . . . .
+        . . . . 1 . . . .
+        . . . . 1 . . . .
+        . . . . 1 . . . .
+        . . . . 1 . . . .
+        . . . . 1 . . . .
+        . . . . 1 . . . .
+        """
+        return cls(ray(a, b))
+
+    @classmethod
+    def between(cls, a: Square, b: Square) -> "SquareSet":
+        """The squares strictly between ``a`` and ``b`` on their rank, file or diagonal (:func:`between`).
+
+        >>> SquareSet.between(H2, B2).squares() == [C2, D2, E2, F2, G2]
+        True
+        """
+        return cls(between(a, b))
+
     def __repr__(self) -> str:
-        return f"SquareSet({self.mask:#x})"
+        return f"SquareSet({self.mask:#030_x})"
 
     def __str__(self) -> str:
         rows = []

@@ -11,21 +11,35 @@ all build these objects; none of them owns the model.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+import re
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from xiangqi.board import Board
-from xiangqi.core import STARTING_FEN, Move
+from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Color, Move, Square, parse_square
 from xiangqi.display import game_html
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn_writer import TAG_ROSTER, write_game
+from xiangqi.svg import Arrow
+
+if TYPE_CHECKING:
+    from xiangqi.engine import PovScore, Score
 
 __all__ = [
     "TAG_ROSTER", "RESULTS",
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
     "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "STATUS_WORDS", "position_problems", "require_playable",
-    "start_board", "MoveErrors",
-    "GameError", "Headers", "GameNode", "Game",
+    "start_board", "misplaced_start_board", "MoveErrors",
+    "GameError", "Headers", "GameNode", "ChildNode", "Game",
 ]
+
+#: The annotation commands python-chess reads in a comment (its patterns, with xiangqi's squares a0-i9).
+_CLOCK = re.compile(r"(?P<prefix>\s?)\[%clk\s(?P<hours>\d+):(?P<minutes>\d+):(?P<seconds>\d+(?:\.\d*)?)\](?P<suffix>\s?)")
+_EVAL = re.compile(r"""(?P<prefix>\s?)\[%eval\s(?:\#(?P<mate>[+-]?\d+)|(?P<cp>[+-]?(?:\d{0,10}\.\d{1,2}|\d{1,10}\.?)))
+                       (?:,(?P<depth>\d+))?\](?P<suffix>\s?)""", re.VERBOSE)
+_ARROWS = re.compile(r"""(?P<prefix>\s?)\[%(?:csl|cal)\s(?P<arrows>[RGYB][a-i][0-9](?:[a-i][0-9])?
+                         (?:,[RGYB][a-i][0-9](?:[a-i][0-9])?)*)\](?P<suffix>\s?)""", re.VERBOSE)
+_ARROW_COLORS = {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}
+_ARROW_LETTERS = {color: letter for letter, color in _ARROW_COLORS.items()}
 
 _ROSTER_DEFAULTS = {"Game": "Chinese Chess", "Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
                     "Red": "?", "Black": "?", "Result": "*"}
@@ -75,6 +89,7 @@ STATUS_WORDS: Dict[int, str] = {
     1: "a king outside its palace", 2: "an advisor off the advisor squares", 4: "an elephant off the elephant squares",
     8: "a pawn on a square no pawn can reach", 16: "the kings facing each other on an open file",
     32: "the side not to move in check", 64: "no red king", 128: "no black king",
+    256: "more red pieces of a kind than the set holds", 512: "more black pieces of a kind than the set holds",
 }
 
 
@@ -132,6 +147,31 @@ def start_board(fen: str) -> Board:
           move in check).
     """
     return require_playable(Board(fen), fen)
+
+
+#: The :meth:`~xiangqi.position.BaseBoard.status` bits of a piece standing where it never can (a king outside its
+#: palace, an advisor or elephant off its points, a pawn behind its start): a set-up slip that the moves of a
+#: record need not care about, unlike kings facing or the side not to move in check.
+_MISPLACED = 1 | 2 | 4 | 8
+
+
+def misplaced_start_board(fen: str) -> Optional[Board]:
+    """The board of a record's ``FEN`` tag whose only problem is a piece where it can never stand (an elephant
+    off its seven points, an advisor outside the palace), so that the record's moves can still be read from it;
+    ``None`` for any other FEN (one :func:`start_board` accepts, or refuses for another reason). The readers
+    report such a set-up in ``game.errors`` and read on, as python-chess reads a game from an invalid board.
+
+    >>> misplaced_start_board("4k4/9/9/9/4B4/9/9/9/9/4K4 w").fen()  # an elephant on e5, where none can stand
+    '4k4/9/9/9/4B4/9/9/9/9/4K4 w - - 0 1'
+    >>> misplaced_start_board("4k4/9/9/9/9/9/9/9/9/4K4 w") is None  # kings facing: no game from there
+    True
+    """
+    try:
+        board = Board(fen)
+    except InvalidFenError:
+        return None
+    status = int(board.status())
+    return board if status and not status & ~_MISPLACED else None
 
 
 #: The errors a move token can raise when it is decoded on a position (caught together by the readers).
@@ -214,9 +254,12 @@ class GameNode:
     """A node of the game tree: the position after :attr:`move` (the root has none).
 
     ``variations`` are the children (``variations[0]`` is the main
-    continuation), ``comment`` the text after the move, ``starting_comment``
+    continuation), ``comment`` the text after the move (with any ``[%clk …]``,
+    ``[%eval …]``, ``[%cal …]`` commands, as python-chess keeps them: :meth:`clock`,
+    :meth:`eval`, :meth:`arrows` and their setters read and rewrite those alone), ``starting_comment``
     the text before a move that begins a variation, ``nags`` numeric
-    annotation glyphs (``$1`` = ``!``).
+    annotation glyphs (``$1`` = ``!``). :data:`ChildNode` is python-chess's
+    name for a node with a move: one class holds both here.
 
     >>> game = Game()
     >>> node = game.add_variation(Move.from_iccs("h2e2"), comment="the central cannon", nags=[1])
@@ -253,6 +296,166 @@ class GameNode:
         node.nags = set()
         parent.variations.append(node)
         return node
+
+    # --- annotations in the comment (python-chess's [%eval], [%clk], [%cal] and [%csl] commands) -------------
+    def eval(self) -> "Optional[PovScore]":
+        """The score of the first ``[%eval …]`` command of the comment (python-chess's ``eval``): pawns from
+        Red's side, ``#n`` a mate in ``n`` (negative: Black mates), as a :class:`~xiangqi.engine.PovScore` seen
+        by the side to move at this node; ``None`` without one.
+
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="[%eval 0.35,20] the central cannon")
+        >>> node.eval().red(), node.eval_depth()
+        (Cp(+35), 20)
+        """
+        from xiangqi.engine import Cp, Mate, PovScore
+
+        match = _EVAL.search(self.comment)
+        if match is None:
+            return None
+        turn = self.turn()
+        if match.group("mate"):
+            mate = int(match.group("mate"))
+            if mate == 0:  # mated: the side to move here is the side mated
+                return PovScore(Mate(0), turn)
+            red: Score = Mate(mate)
+        else:
+            red = Cp(round(float(match.group("cp")) * 100))
+        return PovScore(red if turn else -red, turn)
+
+    def eval_depth(self) -> Optional[int]:
+        """The depth of the first ``[%eval …]`` command (``[%eval 0.35,20]``: 20), or ``None``.
+
+        >>> Game().add_variation(Move.from_iccs("h2e2"), comment="[%eval #3]").eval_depth() is None
+        True
+        """
+        match = _EVAL.search(self.comment)
+        return int(match.group("depth")) if match and match.group("depth") else None
+
+    def set_eval(self, score: "Optional[PovScore]", depth: Optional[int] = None) -> None:
+        """Replace the first ``[%eval …]`` command of the comment, or add one at its end (``None`` removes it);
+        the rest of the comment's text stays as it is (python-chess's ``set_eval``).
+
+        >>> from xiangqi.engine import Cp, PovScore
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="solid")
+        >>> node.set_eval(PovScore(Cp(-120), False), 18); node.comment
+        'solid [%eval 1.20,18]'
+        """
+        text = ""
+        if score is not None:
+            suffix = "" if depth is None else f",{max(depth, 0):d}"
+            red = score.red()
+            cp, mate = red.score(), red.mate()
+            if cp is not None:
+                text = f"[%eval {cp / 100:.2f}{suffix}]"
+            elif mate is not None:
+                text = f"[%eval #{mate}{suffix}]"
+        self._replace(_EVAL, text)
+
+    def clock(self) -> Optional[float]:
+        """The seconds on the mover's clock after this move, from the first ``[%clk h:mm:ss]`` command of the
+        comment (python-chess's ``clock``), or ``None``.
+
+        >>> Game().add_variation(Move.from_iccs("h2e2"), comment="[%clk 1:02:03.5]").clock()
+        3723.5
+        """
+        match = _CLOCK.search(self.comment)
+        if match is None:
+            return None
+        return int(match.group("hours")) * 3600 + int(match.group("minutes")) * 60 + float(match.group("seconds"))
+
+    def set_clock(self, seconds: Optional[float]) -> None:
+        """Replace the first ``[%clk …]`` command of the comment, or add one at its end (``None`` removes it).
+
+        >>> node = Game().add_variation(Move.from_iccs("h2e2")); node.set_clock(598.25); node.comment
+        '[%clk 0:09:58.25]'
+        """
+        text = ""
+        if seconds is not None:
+            seconds = max(0.0, float(seconds))
+            hours, minutes, rest = int(seconds // 3600), int(seconds % 3600 // 60), seconds % 60
+            text = f"[%clk {hours:d}:{minutes:02d}:" + f"{rest:06.3f}".rstrip("0").rstrip(".") + "]"
+        self._replace(_CLOCK, text)
+
+    def _replace(self, pattern: "re.Pattern[str]", text: str) -> None:
+        """Put ``text`` in place of the first match of ``pattern`` in the comment, or at its end (python-chess's
+        way: the spaces around a removed command are condensed)."""
+        def repl(match: "re.Match[str]") -> str:
+            if text:
+                return match.group("prefix") + text + match.group("suffix")
+            return match.group("prefix") and match.group("suffix")
+
+        self.comment, found = pattern.subn(repl, self.comment, count=1)
+        if not found and text:
+            if self.comment and not self.comment.endswith((" ", "\n")):
+                self.comment += " "
+            self.comment += text
+
+    def arrows(self) -> List[Arrow]:
+        """The arrows of every ``[%cal …]`` command of the comment and the rings of ``[%csl …]``
+        (python-chess's ``arrows``), as :class:`~xiangqi.svg.Arrow` values (a ring's tail is its head):
+        ``Rh2e2`` is a red arrow from h2 to e2. Letters R, G, Y, B are red, green, yellow and blue.
+
+        >>> Game().add_variation(Move.from_iccs("h2e2"), comment="[%csl Ge9][%cal Rh2e2]").arrows()
+        [Arrow(tail=85, head=85, color='green'), Arrow(tail=25, head=22, color='red')]
+        """
+        out: List[Arrow] = []
+        for match in _ARROWS.finditer(self.comment):
+            for item in match.group("arrows").split(","):
+                tail = parse_square(item[1:3])
+                head = parse_square(item[3:5]) if len(item) == 5 else tail
+                out.append(Arrow(tail, head, _ARROW_COLORS[item[0]]))
+        return out
+
+    def set_arrows(self, arrows: "Iterable[Union[Arrow, Tuple[Square, Square]]]") -> None:
+        """Replace every ``[%csl …]`` / ``[%cal …]`` command of the comment with new ones at its start
+        (python-chess's ``set_arrows``): arrows, or (tail, head) pairs drawn green; colours other than red,
+        green, yellow and blue are written green.
+
+        >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="[%cal Gb0c2] a plan")
+        >>> node.set_arrows([Arrow(25, 22, "red"), (85, 85)]); node.comment
+        '[%csl Ge9][%cal Rh2e2] a plan'
+        """
+        rings: List[str] = []
+        lines: List[str] = []
+        for arrow in arrows:
+            if not isinstance(arrow, Arrow):
+                arrow = Arrow(arrow[0], arrow[1])
+            letter = _ARROW_LETTERS.get(arrow.color, "G")
+            if arrow.tail == arrow.head:
+                rings.append(letter + SQUARE_NAMES[arrow.tail])
+            else:
+                lines.append(letter + SQUARE_NAMES[arrow.tail] + SQUARE_NAMES[arrow.head])
+        self.comment = _ARROWS.sub(lambda m: m.group("prefix") and m.group("suffix"), self.comment)
+        prefix = (f"[%csl {','.join(rings)}]" if rings else "") + (f"[%cal {','.join(lines)}]" if lines else "")
+        if prefix and self.comment and not self.comment.startswith((" ", "\n")):
+            self.comment = prefix + " " + self.comment
+        else:
+            self.comment = prefix + self.comment
+
+    def turn(self) -> Color:
+        """The side to move at this node (python-chess's ``turn``): the start position's side, swapped once per
+        move.
+
+        >>> game = Game(); node = game.add_variation(Move.from_iccs("h2e2")); game.turn(), node.turn()
+        (True, False)
+
+        Raises:
+            * :exc:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag (the start position's side is read from
+              it); :exc:`TypeError` when the node is not in a :class:`Game`'s tree.
+        """
+        fen = self.game().headers.get("FEN", "").split()
+        red_first = len(fen) < 2 or fen[1] in ("w", "r")
+        return red_first == (self.ply() % 2 == 0)
+
+    def starts_variation(self) -> bool:
+        """Whether this node begins a variation (it is not its parent's first child; the root does not).
+
+        >>> game = Game()
+        >>> main, other = game.add_variation(Move.from_iccs("h2e2")), game.add_variation(Move.from_iccs("b2e2"))
+        >>> game.starts_variation(), main.starts_variation(), other.starts_variation()
+        (False, False, True)
+        """
+        return self.parent is not None and bool(self.parent.variations) and self.parent.variations[0] is not self
 
     # --- navigation ---------------------------------------------------------------------------------------------
     def game(self) -> "Game":
@@ -363,6 +566,31 @@ class GameNode:
         if self.move is None or self.parent is None:
             raise ValueError("the root of a game has no move")
         return self.parent.board().wxf(self.move)
+
+    def san(self, *, notation: str = "chinese") -> str:
+        """The move leading to this node in :meth:`Board.san <xiangqi.board.Board.san>`'s notation (Chinese, or
+        ``notation="wxf"``), as python-chess's ``node.san()``.
+
+        >>> Game().add_line([Move.from_iccs("h2e2")]).san()
+        '炮二平五'
+
+        Raises:
+            * :exc:`ValueError` at the root, which has no move.
+        """
+        if self.move is None or self.parent is None:
+            raise ValueError("the root of a game has no move")
+        return self.parent.board().san(self.move, notation=notation)
+
+    def uci(self) -> str:
+        """The move leading to this node in ICCS, the coordinates UCCI uses (``h2e2``); :meth:`iccs`.
+
+        >>> Game().add_line([Move.from_iccs("h2e2")]).uci()
+        'h2e2'
+
+        Raises:
+            * :exc:`ValueError` at the root, which has no move.
+        """
+        return self.iccs()
 
     def next(self) -> Optional["GameNode"]:
         """The main continuation, or ``None`` at the end of a line.
@@ -772,6 +1000,10 @@ class Game(GameNode):
 
 
 _VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]
+
+#: python-chess's name for a node below the root: every :class:`GameNode` with a move is one here (one class holds
+#: both, so a reader's nodes need no second type).
+ChildNode = GameNode
 
 #: One :class:`~xiangqi.Move` per move code (``from << 7 | to``), made on first use: moves are values (equal and
 #: hashed by their squares), so games share them as they share ICCS tokens' moves.

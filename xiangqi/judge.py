@@ -40,7 +40,7 @@ from xiangqi.core import STARTING_FEN
 from xiangqi.errors import XiangqiError
 from xiangqi.game import require_playable, start_board
 
-__all__ = ["judge_main", "judge_board"]
+__all__ = ["judge_main", "judge_board", "split_position", "board_from_words"]
 
 _FEN_SIDE = {"w", "r", "b", "red", "black"}
 #: Names of game files (a missing one is reported as such, not read as a move).
@@ -48,15 +48,27 @@ _FEN_SIDE = {"w", "r", "b", "red", "black"}
 _MOVE_NUMBER = re.compile(r"\d+\.+[,;]*")
 
 
-def _split_position(tokens: Sequence[str]) -> Tuple[str, List[str]]:
-    """(FEN, move tokens) from the command line's position words."""
+def split_position(tokens: Sequence[str]) -> Tuple[str, List[str]]:
+    """(FEN, move tokens) from the command line's position words, the one vocabulary of every command that takes a
+    position (``judge``, ``render``, ``perft --fen``): a FEN (one word or its fields as words) or ``startpos``,
+    then optionally ``moves`` and the moves; words that do not start with either are moves from the start.
+
+    >>> split_position(["startpos", "moves", "h2e2"])
+    ('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', ['h2e2'])
+    >>> split_position(["4k4/9/9/9/9/9/9/9/9/3K5 b h9h8"])
+    ('4k4/9/9/9/9/9/9/9/9/3K5 b', ['h9h8'])
+
+    Raises:
+        :class:`~xiangqi.errors.XiangqiError`: the first word starts no position (neither a FEN, ``startpos``
+            nor a move from the start).
+    """
     toks = [t for tok in tokens for t in tok.split()]
     if not toks:
         return STARTING_FEN, []
     if toks[0].lower() == "startpos":
         fen, rest = STARTING_FEN, toks[1:]
     elif toks[0].lower() == "fen":
-        return _split_position(toks[1:])
+        return split_position(toks[1:])
     elif "/" in toks[0]:
         fields = [toks[0]]
         i = 1
@@ -92,9 +104,22 @@ def _check_first_move(word: str) -> None:
             "or moves from the start position") from None
 
 
-def _board_from_tokens(tokens: Sequence[str]) -> Board:
-    fen, moves = _split_position(tokens)
-    board = start_board(fen)  # there is no game to judge from a position that cannot occur in one
+def board_from_words(tokens: Sequence[str], *, playable: bool = True) -> Board:
+    """The board after the position words (:func:`split_position`): move numbers (``1.``, ``12...``) are skipped
+    and moves may be in any notation. With ``playable`` (judging, perft) the start position must be one a game can
+    have; without (a diagram) any position a FEN holds.
+
+    >>> board_from_words(["startpos", "moves", "1.", "炮二平五", "h9g7"]).move_stack
+    [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')]
+
+    Raises:
+        :class:`~xiangqi.errors.XiangqiError`: as :func:`split_position`; a FEN that does not read or (with
+            ``playable``) a position that cannot occur in a game; a move that cannot be played (named, with
+            its number).
+    """
+    fen, moves = split_position(tokens)
+    # there is no game to judge from a position that cannot occur in one
+    board = start_board(fen) if playable else Board(fen)
     for i, text in enumerate(moves):
         if _MOVE_NUMBER.fullmatch(text):
             continue  # move numbers such as "1." or "12..." in pasted text
@@ -276,7 +301,7 @@ def judge_main(argv: List[str]) -> int:
         return status
 
     try:
-        board = _board_from_tokens(args.position)
+        board = board_from_words(args.position)
     except (XiangqiError, ValueError) as exc:
         print(f"xiangqi judge: {exc}", file=sys.stderr)
         return 2

@@ -47,6 +47,7 @@ _TERMINATION_TAG = {
     Termination.FORBIDDEN_PATTERN: "adjudication",
     Termination.REPETITION_DRAW: "adjudication",
     Termination.NATURAL_LIMIT: "adjudication",
+    Termination.INSUFFICIENT_MATERIAL: "adjudication",
 }
 
 
@@ -499,7 +500,7 @@ class MatchScore:
 async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board], games: int, limit: Limit,
                     tc: Optional[TimeControl], rules: str, adj: Adjudication, concurrency: int,
                     pgn_file: Optional[IO[str]], progress: Optional[TextIO] = None, timeout: Optional[float] = 10.0,
-                    notation: str = "iccs", score: Optional[MatchScore] = None,
+                    notation: str = "chinese", score: Optional[MatchScore] = None,
                     results: Optional[List[GameResult]] = None) -> Tuple[MatchScore, List[GameResult]]:
     """Play ``games`` games; each is written to ``pgn_file`` as soon as it ends. Cancelling stops cleanly.
 
@@ -612,7 +613,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--concurrency", type=int, default=1, help="games played at a time (default: 1)")
     parser.add_argument("--rules", default="axf", choices=("axf", "cxa"), help="rule book (default: axf)")
     parser.add_argument("--pgnout", type=Path, help="write the games to this PGN file (as each one ends)")
-    parser.add_argument("--notation", default="iccs", choices=pgn.NOTATIONS, help="PGN move notation (default: iccs)")
+    parser.add_argument("--notation", default="chinese", choices=pgn.NOTATIONS,
+                        help="PGN move notation (default: chinese, as for convert)")
     parser.add_argument("--resign", metavar="CP:MOVES", help="adjudicate a loss when both engines agree, e.g. 1000:3")
     parser.add_argument("--draw", metavar="CP:MOVES", help="adjudicate a draw when both engines see a level game, "
                                                            "e.g. 10:8")

@@ -29,6 +29,8 @@ class Termination(enum.Enum):
     REPETITION_DRAW = enum.auto()
     #: 60 moves (120 plies) without a capture, the natural limit (自然限着).
     NATURAL_LIMIT = enum.auto()
+    #: Neither side has a rook, horse, cannon or pawn left: a draw on claim (``outcome(claim_draw=True)``).
+    INSUFFICIENT_MATERIAL = enum.auto()
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ from xiangqi._ffi import ffi, lib
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import InvalidFenError, InvalidRecordError, XiangqiError
-from xiangqi.game import (_RESULT_WORDS, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
+from xiangqi.game import (_RESULT_WORDS, misplaced_start_board, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
                           NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
                           MoveErrors, _moves_of)
 from xiangqi.pgn_writer import NOTATIONS, game_to_string, write_game  # noqa: F401
@@ -1128,9 +1128,16 @@ def _build_game(chunk: GameLines) -> Game:
             _build_tree(game, start_board(game.headers.get("FEN", "").strip() or STARTING_FEN), toks.tokens)
     except InvalidFenError as e:
         game.errors.append(_fen_error(game.headers, chunk.tag_lines, chunk.first_line, toks.moves, e))
-        for kind, text, _ in toks.iter_tokens():
-            if kind == T_COMMENT:
-                game.comment = _join_comment(game.comment, text)
+        board = misplaced_start_board(game.headers.get("FEN", "").strip())
+        if board is not None:  # a piece where none can stand: reported, and the moves read from it all the same
+            if toks.tokens is None:
+                _build_plain(game, toks, board)
+            else:
+                _build_tree(game, board, toks.tokens)
+        else:
+            for kind, text, _ in toks.iter_tokens():
+                if kind == T_COMMENT:
+                    game.comment = _join_comment(game.comment, text)
     if toks.errors:
         # In file order, after the damage of the lines themselves (they come first: the chunk's errors).
         game.errors.extend(toks.errors)
@@ -1139,10 +1146,13 @@ def _build_game(chunk: GameLines) -> Game:
     return game
 
 
-def _build_plain(game: Game, toks: _Tokens) -> None:
-    """Main line only: the fast path."""
-    codes, error = _decode_line(game.headers.get("FEN", "").strip() or STARTING_FEN, toks.moves,
-                                _notation_of(game.headers))
+def _build_plain(game: Game, toks: _Tokens, board: Optional[Board] = None) -> None:
+    """Main line only: the fast path (from ``board`` when given, else from the ``FEN`` tag)."""
+    if board is None:
+        codes, error = _decode_line(game.headers.get("FEN", "").strip() or STARTING_FEN, toks.moves,
+                                    _notation_of(game.headers))
+    else:
+        codes, error = _decode_tokens(board, toks.moves)
     game._set_lazy_mainline(codes)
     if error is not None:
         ply, e = error

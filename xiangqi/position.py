@@ -15,10 +15,13 @@ import re
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar, overload
 
 from xiangqi import _ffi
-from xiangqi._ffi.position import NO_SQUARE, NativePosition, attackers_on_placement, native_perft, perft_subtree
+from xiangqi._ffi.position import (
+    FEN_ALLOW_ANY_COUNT, FEN_ALLOW_NO_KING, NO_SQUARE, NativePosition, attackers_on_placement, native_perft, perft_subtree,
+)
 from xiangqi.core import (
-    ADVISOR, BB_ALL, BLACK, ELEPHANT, KING, NULL_MOVE_TEXTS, PAWN, RED, SQUARE_NAMES, STARTING_FEN, Color, Move, Piece,
-    Square, SquareSet, same_square_message, square_file, square_flip, square_mirror, square_rank,
+    ADVISOR, BB_ALL, BLACK, CANNON, ELEPHANT, HORSE, KING, NULL_MOVE_TEXTS, PAWN, RED, ROOK, SAME_SQUARE_REASON, SQUARE_NAMES, STARTING_FEN,
+    Bitboard, Color, Move, Piece, PieceType, Square, SquareSet, same_square_message, square_file, square_flip,
+    square_mirror, square_rank,
 )
 from xiangqi._reasons import why_illegal
 from xiangqi.errors import ConcurrentUseError, IllegalMoveError, InvalidFenError, InvalidMoveError
@@ -43,7 +46,10 @@ class Status(enum.IntFlag):
     """Soft problems of a position that the C core accepts (see :meth:`Board.status`).
 
     ``NO_RED_KING`` and ``NO_BLACK_KING`` occur only in a position being set up (``Board(None)``, the editing
-    methods, ``allow_missing_king=True``): a FEN without a king is refused everywhere else.
+    methods, ``allow_missing_king=True``): a FEN without a king is refused everywhere else. So do
+    ``TOO_MANY_RED_PIECES`` and ``TOO_MANY_BLACK_PIECES``: only the editing methods (:meth:`BaseBoard.set_piece_at`,
+    :meth:`BaseBoard.set_piece_map`, :meth:`BaseBoard.set_board_fen`) place a third horse, as python-chess's
+    accept any placement and report it here.
 
     >>> BaseBoard().status()
     <Status.VALID: 0>
@@ -60,9 +66,16 @@ class Status(enum.IntFlag):
     OPPOSITE_CHECK = 32
     NO_RED_KING = 64
     NO_BLACK_KING = 128
+    #: More pieces of a kind than the set holds (a third horse, a sixth pawn): only an edit sets this up.
+    TOO_MANY_RED_PIECES = 256
+    #: As :attr:`TOO_MANY_RED_PIECES`, for Black.
+    TOO_MANY_BLACK_PIECES = 512
 
 
 _EMPTY_FEN = "9/9/9/9/9/9/9/9/9/9 w - - 0 1"
+#: What an edit may set up that a FEN may not: a side without a king, more pieces of a type than the set holds.
+_EDIT_FLAGS = FEN_ALLOW_NO_KING | FEN_ALLOW_ANY_COUNT
+_FULLMOVE_MAX = 999_999_999  # XQ_FULLMOVE_MAX: the nine digits FEN readers take
 _NO_KING = NO_SQUARE
 
 _RED_ADVISOR_SQUARES = {3, 5, 13, 21, 23}
@@ -255,11 +268,28 @@ class BaseBoard(NativePosition):
             raise InvalidFenError(
                 f"invalid FEN: non-ASCII character {fen[exc.start]!r} at offset {exc.start} in {_preview(fen)!r}",
                 fen=fen, offset=exc.start) from None
-        st, off = self._native_set_fen(data, allow_missing_king)
+        self._load(fen, data, FEN_ALLOW_NO_KING if allow_missing_king else 0)
+
+    def _load(self, fen: str, data: bytes, flags: int) -> None:
+        """Set the position from ``data`` (``fen`` encoded) with C's flags and clear the move stack."""
+        st, off = self._native_set_fen(data, flags)
         if st != _ffi.OK:
-            raise _fen_error(fen, data, st, off)
+            raise _fen_error(fen, data, st, off, edit=flags == _EDIT_FLAGS)
         self.move_stack = []
         self._start_fen = self.fen()
+
+    def _edit(self, fen: str) -> None:
+        """Load a FEN this board wrote or an edit built (ASCII): any placement the C position can hold (a side
+        without a king, a third horse), which :meth:`status` reports."""
+        self._load(fen, fen.encode("ascii"), _EDIT_FLAGS)
+
+    @classmethod
+    def _set_up(cls: "type[_B]", fen: str) -> _B:
+        """A new board of this class at ``fen`` read as an edit (:meth:`_edit`)."""
+        board = cls.__new__(cls)
+        board._alloc(64)
+        board._edit(fen)
+        return board
 
     def fen(self) -> str:
         """The FEN of the position (canonical letters ``KABNRCP``, side ``w``/``b``); :meth:`set_fen` reads it.
@@ -284,17 +314,16 @@ class BaseBoard(NativePosition):
 
     # -------------------------------------------------------------- editing
     #
-    # Every edit builds the new position's FEN and loads it through set_fen, so one reader checks what the C
-    # position can hold (at most one king a side, 5 pawns and 2 of each other piece): an edit it refuses raises
-    # InvalidFenError and leaves the board as it was. What the position can hold but play cannot reach (a side
-    # without a king while it is set up, a king outside its palace, kings facing) is accepted and reported by
-    # status(). An edit starts a new history: the move stack is cleared and the edited position becomes the
+    # Every edit builds the new position's FEN and loads it through the one FEN reader with the edit flags
+    # (_EDIT_FLAGS), which accept any placement the C position can hold: at most one king a side, and no more
+    # pieces than a move list holds. Everything else play cannot reach (a side without a king, a third horse, a
+    # king outside its palace, kings facing) is accepted and reported by status(), as python-chess does; an
+    # edit the C position refuses raises InvalidFenError and leaves the board as it was. An edit starts a new history: the move stack is cleared and the edited position becomes the
     # starting FEN (the undo records of the old moves would not undo into it).
 
     def _set_codes(self, codes: "bytes | bytearray", turn: Optional[Color] = None) -> None:
         side = self.turn if turn is None else turn
-        self.set_fen(f"{_placement(codes)} {'w' if side else 'b'} - - {self.halfmove_clock} {self.fullmove_number}",
-                     allow_missing_king=True)
+        self._edit(f"{_placement(codes)} {'w' if side else 'b'} - - {self.halfmove_clock} {self.fullmove_number}")
 
     def set_board_fen(self, fen: str) -> None:
         """Set the piece placement (the FEN's first field), keeping the side to move and the counters.
@@ -303,8 +332,12 @@ class BaseBoard(NativePosition):
         >>> board.set_board_fen("4k4/9/9/9/9/9/9/9/9/4K4"); board.fen()
         '4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1'
 
+        Any placement is accepted (a third horse, a king outside its palace) and reported by :meth:`status`,
+        as python-chess's ``set_board_fen`` does, but a second king of a side.
+
         Raises:
-            :class:`InvalidFenError`: ``fen`` is not one placement field, or one the board cannot hold.
+            :class:`InvalidFenError`: ``fen`` is not one placement field of 10 rows of 9 squares, or places two
+                kings of a side or more pieces than its move list could hold (the board is unchanged).
             :class:`TypeError`: ``fen`` is not a :class:`str`.
         """
         if not isinstance(fen, str):
@@ -313,8 +346,13 @@ class BaseBoard(NativePosition):
             raise InvalidFenError(f"invalid board FEN {_preview(fen)!r}: expected the piece placement alone "
                                   "(10 rows of 9 squares)", fen=fen, offset=0)
         side = "w" if self.turn else "b"
-        self.set_fen(f"{fen.strip()} {side} - - {self.halfmove_clock} {self.fullmove_number}",
-                     allow_missing_king=True)
+        full = f"{fen.strip()} {side} - - {self.halfmove_clock} {self.fullmove_number}"
+        try:
+            data = full.encode("ascii")
+        except UnicodeEncodeError as exc:
+            raise InvalidFenError(f"invalid board FEN: non-ASCII character {full[exc.start]!r} at offset "
+                                  f"{exc.start} in {_preview(fen)!r}", fen=fen, offset=exc.start) from None
+        self._load(full, data, _EDIT_FLAGS)
 
     def set_piece_at(self, square: Square, piece: Optional[Piece]) -> None:
         """Put ``piece`` on ``square`` (``None`` empties it), replacing what stood there.
@@ -326,8 +364,9 @@ class BaseBoard(NativePosition):
         Raises:
             :class:`TypeError`: ``piece`` is neither a :class:`Piece` nor ``None``.
             :class:`ValueError`: ``square`` is not an int 0–89.
-            :class:`InvalidFenError`: the board cannot hold the result (a second king, a sixth pawn); it is
-                left as it was.
+            :class:`InvalidFenError`: a second king of a side (the C position holds one), or more pieces than
+                a side's move list could hold (sixteen rooks); the board is left as it was. Anything else is set up and reported by :meth:`status` (a third horse:
+                ``Status.TOO_MANY_RED_PIECES``).
         """
         sq = _square_index(square)
         if piece is not None and not isinstance(piece, Piece):
@@ -364,7 +403,8 @@ class BaseBoard(NativePosition):
         Raises:
             :class:`TypeError`: a value is not a :class:`Piece`.
             :class:`ValueError`: a key is not an int 0–89.
-            :class:`InvalidFenError`: the board cannot hold the pieces (two kings of one colour, say).
+            :class:`InvalidFenError`: two kings of one colour, or more pieces than a side's move list could
+                hold (the board is unchanged); any other placement is set up and reported by :meth:`status`.
         """
         codes = bytearray(90)
         for sq, piece in pieces.items():
@@ -381,6 +421,15 @@ class BaseBoard(NativePosition):
         """
         self.set_fen(STARTING_FEN)
 
+    def reset_board(self) -> None:
+        """Put the pieces back where the game starts, keeping the side to move and the counters (python-chess's
+        ``reset_board``; an edit: the move stack is cleared). :meth:`reset` also resets those.
+
+        >>> board = BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 b - - 7 30"); board.reset_board(); board.fen()
+        'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 30'
+        """
+        self.set_board_fen(STARTING_FEN.split()[0])
+
     def clear(self) -> None:
         """An empty board, Red to move, counters reset and an empty move stack (python-chess's ``clear``): set
         the position up with :meth:`set_piece_at`.
@@ -388,17 +437,84 @@ class BaseBoard(NativePosition):
         >>> board = BaseBoard(); board.clear(); board.fen(), board.status()
         ('9/9/9/9/9/9/9/9/9/9 w - - 0 1', <Status.NO_RED_KING|NO_BLACK_KING: 192>)
         """
-        self.set_fen(_EMPTY_FEN, allow_missing_king=True)
+        self._edit(_EMPTY_FEN)
+
+    def clear_board(self) -> None:
+        """Take every piece off, keeping the side to move and the counters (python-chess's ``clear_board``; an
+        edit, so the move stack is cleared).
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.clear_board(); board.fen()
+        Move.from_iccs('h2e2')
+        '9/9/9/9/9/9/9/9/9/9 b - - 1 1'
+        """
+        self._set_codes(bytes(90))
+
+    @classmethod
+    def empty(cls: "type[_B]") -> _B:
+        """A new empty board, Red to move (python-chess's ``empty``; ``cls(None)``).
+
+        >>> BaseBoard.empty().fen()
+        '9/9/9/9/9/9/9/9/9/9 w - - 0 1'
+        """
+        return cls(None)
+
+    def apply_transform(self, f: "Callable[[Bitboard], Bitboard]") -> None:
+        """Move every piece by a bitboard function, as python-chess's ``apply_transform``: each piece's squares
+        ``bb`` become ``f(bb)`` (:func:`~xiangqi.core.flip_horizontal`, :func:`~xiangqi.core.flip_vertical`, or
+        any function of 90-bit ints; bits beyond the board are dropped, and where two pieces land on one square
+        the later piece type wins). The side to move and the counters stay; it is an edit, so the move stack is
+        cleared.
+
+        >>> from xiangqi import flip_horizontal
+        >>> board = BaseBoard(); board.apply_transform(flip_horizontal); board == BaseBoard()
+        True
+        """
+        codes = self.piece_codes()
+        out = bytearray(90)
+        for code in sorted(set(codes) - {0}):
+            mask = 0
+            for sq, c in enumerate(codes):
+                if c == code:
+                    mask |= 1 << sq
+            image = f(mask) & BB_ALL
+            while image:
+                low = image & -image
+                out[low.bit_length() - 1] = code
+                image ^= low
+        self._set_codes(out)
+
+    def transform(self: _B, f: "Callable[[Bitboard], Bitboard]") -> _B:
+        """A copy without the move stack, with :meth:`apply_transform` applied (python-chess's ``transform``).
+
+        >>> from xiangqi import flip_horizontal
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/3K5 w").transform(flip_horizontal).board_fen()
+        '4k4/9/9/9/9/9/9/9/9/5K3'
+        """
+        board = self.copy(stack=False)
+        board.apply_transform(f)
+        return board
+
+    def apply_mirror(self) -> None:
+        """Mirror the board vertically (rank 0 ↔ 9) and swap the colours of the pieces and the side to move, as
+        python-chess's ``apply_mirror``: the position is the same modulo colour. An edit: the move stack is
+        cleared.
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.apply_mirror(); board.fen()
+        Move.from_iccs('h2e2')
+        'rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 1 1'
+        """
+        self._set_codes(_mapped(self.piece_codes(), _RANK_MIRROR, True), not self.turn)
 
     def mirror(self: _B) -> _B:
-        """A copy mirrored left to right (file a ↔ i), same side to move; the move stack is mirrored too.
+        """A mirrored copy without the move stack (python-chess's ``mirror``): see :meth:`apply_mirror`. It keeps
+        the legal moves (mirrored) and perft counts; mirrored twice it is the board again.
 
-        >>> board = BaseBoard(); board.push_iccs("h2e2")
-        Move.from_iccs('h2e2')
-        >>> board.mirror().move_stack
-        [Move.from_iccs('b2e2')]
+        >>> BaseBoard("4k4/9/9/9/9/9/9/9/4R4/3K5 w").mirror().fen()
+        '3k5/4r4/9/9/9/9/9/9/9/4K4 b - - 0 1'
         """
-        return self.transform(square_mirror)
+        board = self.copy(stack=False)
+        board.apply_mirror()
+        return board
 
     def flip(self: _B) -> _B:
         """A copy seen from the other side: the board turned half round and the colours swapped (Red plays
@@ -407,30 +523,10 @@ class BaseBoard(NativePosition):
         >>> BaseBoard("4k4/9/9/9/9/9/9/9/4R4/3K5 w").flip().fen()
         '5k3/4r4/9/9/9/9/9/9/9/4K4 b - - 0 1'
         """
-        return self.transform(square_flip, swap_colors=True)
-
-    def transform(self: _B, f: "Callable[[Square], Square]", *, swap_colors: bool = False) -> _B:
-        """A copy with every piece moved from ``s`` to ``f(s)`` (``f`` one-to-one on the 90 squares), colours
-        swapped with ``swap_colors``; the starting FEN and each move of the stack are transformed the same way.
-
-        >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/3K5 w").transform(lambda s: s + 1 if s % 9 < 8 else s - 8).board_fen()
-        '5k3/9/9/9/9/9/9/9/9/4K4'
-
-        Raises:
-            :class:`ValueError`: ``f`` does not map the 90 squares one to one onto themselves.
-            :class:`InvalidFenError`: the position cannot hold the result (never for a one-to-one map; kept for
-                the placement check it goes through).
-            :class:`IllegalMoveError`: a transformed move of the stack cannot be played (a piece would land on a
-                king, say).
-        """
-        image = [f(s) for s in range(90)]
-        if sorted(image) != list(range(90)):
-            raise ValueError("transform: f must map the squares 0-89 one to one onto themselves")
-        start = BaseBoard(self._start_fen, allow_missing_king=True)
-        b = type(self).__new__(type(self))
-        b._alloc(64)
-        b.set_fen(start.fen(), allow_missing_king=True)  # counters kept; placement and side set below
-        b._set_codes(_mapped(start.piece_codes(), image, swap_colors), start.turn != swap_colors)
+        image = [square_flip(s) for s in range(90)]
+        start = BaseBoard._set_up(self._start_fen)
+        b = type(self)._set_up(start.fen())  # counters kept; placement and side set below
+        b._set_codes(_mapped(start.piece_codes(), image, True), not start.turn)
         for m in self.move_stack:
             b.push(Move(image[m.from_square], image[m.to_square]) if m else m)
         return b
@@ -452,7 +548,7 @@ class BaseBoard(NativePosition):
         Move.from_iccs('h2e2')
         []
         """
-        return type(self)(self._start_fen, allow_missing_king=True)
+        return type(self)._set_up(self._start_fen)
 
     # ------------------------------------------------------------ accessors
 
@@ -487,14 +583,32 @@ class BaseBoard(NativePosition):
 
     @property
     def fullmove_number(self) -> int:
-        """The FEN fullmove number (incremented after Black's move).
+        """The FEN fullmove number (incremented after Black's move). Setting it is an edit (the move stack is
+        cleared).
 
         >>> board = BaseBoard(); board.push_iccs("h2e2"); board.push_iccs("h9g7"); board.fullmove_number
         Move.from_iccs('h2e2')
         Move.from_iccs('h9g7')
         2
+        >>> board.fullmove_number = 30; board.fen()
+        'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 30'
+
+        Raises:
+            :class:`ValueError`: (setting) the number is outside 1 to 999,999,999.
         """
         return self._native_fullmove()
+
+    @fullmove_number.setter
+    def fullmove_number(self, number: int) -> None:
+        """Set the fullmove number (an edit).
+
+        Raises:
+            :class:`ValueError`: the number is outside 1 to 999,999,999.
+        """
+        n = operator.index(number)
+        if not 1 <= n <= _FULLMOVE_MAX:
+            raise ValueError(f"fullmove_number must be 1-{_FULLMOVE_MAX}, not {number!r}")
+        self._edit(f"{self._board_fen()} {'w' if self.turn else 'b'} - - {self.halfmove_clock} {n}")
 
     def ply(self) -> int:
         """The number of half-moves since the start of the game, from the fullmove number and the side to move
@@ -531,6 +645,55 @@ class BaseBoard(NativePosition):
         """
         codes = self.piece_codes()
         return {sq: Piece(c & 7, bool(c >> 3)) for sq, c in enumerate(codes) if c}
+
+    def piece_type_at(self, square: Square) -> Optional[PieceType]:
+        """The type of the piece on ``square`` (:data:`~xiangqi.core.PAWN` … :data:`~xiangqi.core.KING`), or
+        ``None`` for an empty square (python-chess's ``piece_type_at``).
+
+        >>> from xiangqi import E0, E4, KING
+        >>> BaseBoard().piece_type_at(E0) == KING, BaseBoard().piece_type_at(E4)
+        (True, None)
+
+        Raises:
+            :class:`ValueError`: ``square`` is not an int 0–89.
+        """
+        code = self._native_code_at(_square_index(square))
+        return code & 7 if code else None
+
+    def color_at(self, square: Square) -> Optional[Color]:
+        """The colour of the piece on ``square``, or ``None`` for an empty square (python-chess's ``color_at``).
+
+        >>> from xiangqi import A0, A9, E4
+        >>> BaseBoard().color_at(A0), BaseBoard().color_at(A9), BaseBoard().color_at(E4)
+        (True, False, None)
+
+        Raises:
+            :class:`ValueError`: ``square`` is not an int 0–89.
+        """
+        code = self._native_code_at(_square_index(square))
+        return bool(code >> 3) if code else None
+
+    @property
+    def occupied(self) -> Bitboard:
+        """The occupied squares, an int bitboard (python-chess's ``occupied``; read-only here: edit with
+        :meth:`set_piece_at`).
+
+        >>> bin(BaseBoard().occupied).count("1")
+        32
+        """
+        return int(self.piece_codes().translate(_OCCUPIED)[::-1], 2)
+
+    @property
+    def occupied_co(self) -> "List[Bitboard]":
+        """The squares of each colour's pieces, indexed by colour: ``occupied_co[RED]`` (python-chess's
+        ``occupied_co``; a new list each time, so assigning into it changes nothing).
+
+        >>> board = BaseBoard()
+        >>> board.occupied_co[RED] | board.occupied_co[BLACK] == board.occupied, board.occupied_co[RED] & 1
+        (True, 1)
+        """
+        codes = self.piece_codes()
+        return [int(codes.translate(_OCCUPIED_BY[0])[::-1], 2), int(codes.translate(_OCCUPIED_BY[1])[::-1], 2)]
 
     def pieces_mask(self, piece_type: int, color: Color) -> int:
         """The squares of the pieces of one type and colour, as an int bitboard.
@@ -617,6 +780,85 @@ class BaseBoard(NativePosition):
         (44, True)
         """
         return self._native_legal_codes()
+
+    def generate_legal_moves(self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL) -> Iterator[Move]:
+        """The legal moves from a square of ``from_mask`` to one of ``to_mask`` (int bitboards or
+        :class:`SquareSet`), as python-chess's ``generate_legal_moves``.
+
+        >>> from xiangqi import BB_SQUARES, H2
+        >>> [m.iccs() for m in BaseBoard().generate_legal_moves(BB_SQUARES[H2], BB_SQUARES[H2 - 3])]
+        ['h2e2']
+        """
+        return self._filtered(self.legal_move_codes(), from_mask, to_mask)
+
+    def generate_pseudo_legal_moves(self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL) -> Iterator[Move]:
+        """:attr:`pseudo_legal_moves` from ``from_mask`` to ``to_mask``, as :meth:`generate_legal_moves`.
+
+        >>> board = BaseBoard("4k4/9/9/9/9/9/9/9/4r4/4K4 w")
+        >>> sorted(m.iccs() for m in board.generate_pseudo_legal_moves(to_mask=1 << 13))
+        ['e0e1']
+        """
+        return self._filtered(self.pseudo_legal_moves._codes(), from_mask, to_mask)
+
+    def generate_legal_captures(self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL) -> Iterator[Move]:
+        """The legal captures from ``from_mask`` to ``to_mask`` (python-chess's ``generate_legal_captures``).
+
+        >>> [m.iccs() for m in BaseBoard().generate_legal_captures()]
+        ['b2b9', 'h2h9']
+        """
+        return self.generate_legal_moves(from_mask, int(to_mask) & self.occupied_co[not self.turn])
+
+    def generate_pseudo_legal_captures(self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL) -> Iterator[Move]:
+        """The pseudo-legal captures from ``from_mask`` to ``to_mask`` (python-chess's
+        ``generate_pseudo_legal_captures``).
+
+        >>> [m.iccs() for m in BaseBoard().generate_pseudo_legal_captures()]
+        ['b2b9', 'h2h9']
+        """
+        return self.generate_pseudo_legal_moves(from_mask, int(to_mask) & self.occupied_co[not self.turn])
+
+    def is_into_check(self, move: Move) -> bool:
+        """Whether the pseudo-legal ``move`` would leave the mover's king attacked (facing the other king
+        included), as python-chess's ``is_into_check``; ``False`` for a move that is not pseudo-legal.
+
+        >>> board = BaseBoard("4k4/9/9/9/9/9/9/9/4R4/4K4 w")  # the rook on e1 shields the king from the other
+        >>> board.is_into_check(Move.from_iccs("e1d1")), board.is_into_check(Move.from_iccs("e1e5"))
+        (True, False)
+
+        Raises:
+            :class:`TypeError`: ``move`` is not a :class:`Move`.
+        """
+        code = _move_code(move)
+        return self._native_is_pseudo_legal(code) and not self._native_is_legal(code)
+
+    def _filtered(self, codes: List[int], from_mask: Bitboard, to_mask: Bitboard) -> Iterator[Move]:
+        table = _move_table()
+        f, t = int(from_mask), int(to_mask)
+        if f & BB_ALL == BB_ALL and t & BB_ALL == BB_ALL:
+            return map(table.__getitem__, codes)
+        return iter([table[c] for c in codes if f >> (c >> 7) & 1 and t >> (c & 127) & 1])
+
+    def find_move(self, from_square: Square, to_square: Square) -> Move:
+        """The legal move from ``from_square`` to ``to_square`` (python-chess's ``find_move``; xiangqi has no
+        promotion to choose).
+
+        >>> from xiangqi import H2, E2
+        >>> BaseBoard().find_move(H2, E2)
+        Move.from_iccs('h2e2')
+
+        Raises:
+            :class:`IllegalMoveError`: no legal move goes from ``from_square`` to ``to_square`` (the message says
+                why).
+            :class:`ValueError`: a square is not an int 0–89.
+        """
+        if _square_index(from_square) == _square_index(to_square):
+            raise IllegalMoveError(f"no matching legal move for {SQUARE_NAMES[from_square] * 2}: "
+                                   f"{SAME_SQUARE_REASON}")
+        move = Move(from_square, to_square)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"no matching legal move for {move.iccs()} ({SQUARE_NAMES[from_square]} -> "
+                                   f"{SQUARE_NAMES[to_square]}) in {self.fen()}: {self.illegal_reason(move)}")
+        return move
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here.
@@ -1055,6 +1297,30 @@ class BaseBoard(NativePosition):
         """
         return not self.is_check() and self._native_count_legal() == 0
 
+    def has_insufficient_material(self, color: Color) -> bool:
+        """Whether ``color`` has nothing left to attack with: no rook, horse, cannon or pawn (its advisors and
+        elephants never cross the river). As python-chess's, ``True`` means that side can no longer win by
+        checkmate; it can still lose, and win by the other side's stalemate or a repetition ruling.
+
+        >>> board = BaseBoard("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w")
+        >>> board.has_insufficient_material(RED), BaseBoard().has_insufficient_material(RED)
+        (True, False)
+
+        Raises:
+            :class:`ValueError`: ``color`` is not ``RED``/``BLACK``.
+        """
+        side = _color_index(color) << 3
+        codes = self.piece_codes()
+        return not any(side | t in codes for t in (PAWN, HORSE, CANNON, ROOK))
+
+    def is_insufficient_material(self) -> bool:
+        """Whether neither side has a rook, horse, cannon or pawn left (:meth:`has_insufficient_material`).
+
+        >>> BaseBoard("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w").is_insufficient_material()
+        True
+        """
+        return self.has_insufficient_material(RED) and self.has_insufficient_material(BLACK)
+
     def status(self) -> Status:
         """Soft validity problems of the position (the C core rejects only what breaks it), a :class:`Status`.
 
@@ -1073,6 +1339,9 @@ class BaseBoard(NativePosition):
                        ELEPHANT: Status.ELEPHANT_OUTSIDE_REGION}[t]
             if t == PAWN and not _pawn_square_possible(sq, c):
                 st |= Status.PAWN_ON_IMPOSSIBLE_SQUARE
+        for code in set(codes) - {0}:
+            if codes.count(code) > _MAX_COUNT[code & 7]:
+                st |= Status.TOO_MANY_RED_PIECES if code >> 3 else Status.TOO_MANY_BLACK_PIECES
         rk, bk = self.king(RED), self.king(BLACK)
         if rk is None:
             st |= Status.NO_RED_KING
@@ -1114,25 +1383,55 @@ class BaseBoard(NativePosition):
 
     # ----------------------------------------------------------------- misc
 
-    def copy(self: _B, *, stack: bool = True) -> _B:
-        """A copy of the board (of the same class); with ``stack=False`` the copy has no move history.
+    def copy(self: _B, *, stack: "bool | int" = True) -> _B:
+        """A copy of the board (of the same class) with its move history: all of it (``stack=True``), none
+        (``False``) or the last ``stack`` moves (an int, as python-chess's ``copy(stack=N)``; the copy's
+        :attr:`starting_fen` is then the position before them).
 
         ``copy.copy`` and ``copy.deepcopy`` give the same full copy (moves are immutable, so they are shared).
 
-        >>> board = BaseBoard(); board.push_iccs("h2e2")
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.push_iccs("h9g7")
         Move.from_iccs('h2e2')
-        >>> board.copy().move_stack, board.copy(stack=False).move_stack, board.copy() == board
-        ([Move.from_iccs('h2e2')], [], True)
+        Move.from_iccs('h9g7')
+        >>> board.copy().move_stack, board.copy(stack=False).move_stack, board.copy(stack=1).move_stack
+        ([Move.from_iccs('h2e2'), Move.from_iccs('h9g7')], [], [Move.from_iccs('h9g7')])
+
+        Raises:
+            :class:`ValueError`: ``stack`` is a negative int.
         """
-        b = type(self).__new__(type(self))
-        b._alloc(64)
-        b._native_copy_from(self, len(self.move_stack) if stack else 0)
-        if stack:
-            b.move_stack = list(self.move_stack)
-            b._start_fen = self._start_fen
-        else:
-            b._start_fen = self.fen()
+        if stack is True or stack is False:
+            b = type(self).__new__(type(self))
+            b._alloc(64)
+            b._native_copy_from(self, len(self.move_stack) if stack else 0)
+            if stack:
+                b.move_stack = list(self.move_stack)
+                b._start_fen = self._start_fen
+            else:
+                b._start_fen = self.fen()
+            return b
+        keep = operator.index(stack)
+        if keep < 0:
+            raise ValueError(f"stack must be True, False or a number of moves >= 0, not {stack!r}")
+        if keep >= len(self.move_stack):
+            return self.copy()
+        moves = self.move_stack[len(self.move_stack) - keep:]
+        earlier = self.copy()
+        for _ in moves:
+            earlier.pop()
+        b = earlier.copy(stack=False)
+        for m in moves:
+            b.push(m)
         return b
+
+    def clear_stack(self) -> None:
+        """Forget the move history: the current position becomes the :attr:`starting_fen` (python-chess's
+        ``clear_stack``).
+
+        >>> board = BaseBoard(); board.push_iccs("h2e2"); board.clear_stack(); board.move_stack, board.turn
+        Move.from_iccs('h2e2')
+        ([], False)
+        """
+        self._edit(self.fen())
 
     def __copy__(self: _B) -> _B:
         return self.copy()
@@ -1150,7 +1449,7 @@ class BaseBoard(NativePosition):
         if not isinstance(fen, str) or not isinstance(moves, list):
             raise TypeError("not a pickled Board: expected a FEN str and a list of move codes")
         self._alloc(64)
-        self.set_fen(fen, allow_missing_king=True)
+        self._edit(fen)
         codes: List[int] = moves
         start = 0
         # Play back as push did: no legality check, null moves (code 0) pass the turn.
@@ -1252,6 +1551,12 @@ def _placement(codes: "bytes | bytearray") -> str:
                 empty += 1
         rows.append(row + (str(empty) if empty else ""))
     return "/".join(rows)
+
+
+_RANK_MIRROR = [square_mirror(s) for s in range(90)]
+# bytes.translate tables from piece codes to the digits of a bitboard (square 89 first once reversed).
+_OCCUPIED = bytes([48] + [49] * 255)
+_OCCUPIED_BY = [bytes(49 if c and c >> 3 == side else 48 for c in range(256)) for side in (0, 1)]
 
 
 def _mapped(codes: bytes, image: List[int], swap_colors: bool) -> bytearray:
@@ -1365,7 +1670,7 @@ _PIECE_WORDS = {1: "pawn", 2: "advisor", 3: "elephant", 4: "horse", 5: "cannon",
 _MAX_COUNT = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1}
 
 
-def _fen_error(fen: str, data: bytes, status: int, offset: int) -> InvalidFenError:
+def _fen_error(fen: str, data: bytes, status: int, offset: int, *, edit: bool = False) -> InvalidFenError:
     shown = _preview(fen)
     if status == _ffi.E_FEN_SYNTAX:
         if offset < len(data):
@@ -1396,6 +1701,11 @@ def _fen_error(fen: str, data: bytes, status: int, offset: int) -> InvalidFenErr
             for t, cap in _MAX_COUNT.items():
                 if t != 7 and counts.get(f"{side} {_PIECE_WORDS[t]}", 0) > cap:
                     problems.append(f"{counts[f'{side} {_PIECE_WORDS[t]}']} {side} {_PIECE_WORDS[t]}s (at most {cap})")
+        if edit:  # what an edit may not set up: a second king, or more pieces than a move list holds
+            kings = [p for p in problems if p.endswith(" kings")]
+            why = (f"{', '.join(kings)}: a side has at most one king" if kings else
+                   f"so many pieces: one side's could have more than {_ffi.MAX_MOVES} moves")
+            return InvalidFenError(f"cannot set up {why} (the board is unchanged) in {shown!r}", fen=fen, offset=-1)
         return InvalidFenError(f"invalid FEN: {', '.join(problems) or 'unusable position'} in {shown!r}",
                                fen=fen, offset=-1)
     return InvalidFenError(f"invalid FEN ({_ffi.status_str(status)}) in {shown!r}", fen=fen, offset=offset)

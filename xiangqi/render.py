@@ -23,6 +23,7 @@ from xiangqi.convert import format_of, read_any
 from xiangqi.core import BLACK, RED, Move
 from xiangqi.errors import XiangqiError
 from xiangqi.game import position_problems
+from xiangqi.judge import board_from_words
 
 __all__ = ["render_main", "position"]
 
@@ -33,33 +34,40 @@ class _Usage(ValueError):
 
 def position(source: str, *, game: int = 1, ply: Optional[int] = None) -> Tuple[Board, Optional[Move]]:
     """The board to draw and the move that led to it: ``source`` is a game file (its ``game``-th game, after
-    ``ply`` plies of the main line, default all), a FEN, or ``startpos``.
+    ``ply`` plies of the main line, default all), or position words as ``xiangqi judge`` takes them (a FEN or
+    ``startpos``, optionally followed by ``moves`` and moves: :func:`xiangqi.judge.split_position`).
 
     >>> board, last = position("startpos")
     >>> board.fen() == Board().fen(), last
     (True, None)
+    >>> position("startpos moves h2e2 h9g7")[1]
+    Move.from_iccs('h9g7')
 
     Raises:
-        :class:`ValueError`: ``source`` is neither a file nor a FEN, ``ply`` is given with a FEN or is outside
-            the game, or the file has no ``game``-th game.
-        :class:`~xiangqi.errors.XiangqiError`: bad data (a FEN that does not read, a record that is not one:
-            :class:`~xiangqi.errors.InvalidFenError`, :class:`~xiangqi.errors.InvalidRecordError`, ...).
+        :class:`ValueError`: ``source`` is neither a file nor a position, ``ply`` is given with a position or is
+            outside the game, or the file has no ``game``-th game.
+        :class:`~xiangqi.errors.XiangqiError`: bad data (a FEN that does not read, a move that cannot be played,
+            a record that is not one: :class:`~xiangqi.errors.InvalidFenError`,
+            :class:`~xiangqi.errors.InvalidRecordError`, ...).
         :class:`OSError`: the file cannot be read.
     """
-    board, last, _ = _position(source, game=game, ply=ply)
+    board, last, _ = _position([source], game=game, ply=ply)
     return board, last
 
 
-def _position(source: str, *, game: int, ply: Optional[int]) -> Tuple[Board, Optional[Move], List[str]]:
-    """:func:`position`, and the reading errors of the game (its main line stops at the first)."""
+def _position(words: List[str], *, game: int, ply: Optional[int]) -> Tuple[Board, Optional[Move], List[str]]:
+    """:func:`position` from the command line's words, and the reading errors of the game (its main line stops at
+    the first)."""
+    source = words[0]
     if not os.path.exists(source):
-        if source == "startpos":  # as in `xiangqi judge` and the engine protocols
-            source = Board().fen()
-        elif format_of(source) is not None or "/" not in source:
+        if format_of(source) is not None and len(words) == 1:
             raise _Usage(f"{source}: no such file (and not a FEN)")
         if ply is not None:
             raise _Usage("--ply needs a game file, not a FEN")
-        return Board(source), None, []
+        board = board_from_words(words, playable=False)  # a diagram may show any position a FEN holds
+        return board, board.peek() if board.move_stack else None, []
+    if len(words) > 1:
+        raise _Usage(f"{source} is a game file: choose its position with --game and --ply, not moves")
 
     record = None
     total = 0
@@ -86,12 +94,15 @@ def _parser() -> argparse.ArgumentParser:
                     "at a ply.",
         epilog="examples:\n"
                "  xiangqi render \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\" -o start.svg\n"
+               "  xiangqi render startpos moves h2e2 h9g7 --lastmove > two.svg\n"
                "  xiangqi render game.pgn --ply 20 --lastmove --arrows h2e2,b0c2 -o ply20.png",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("source", metavar="FEN|FILE", help="a FEN (or startpos), or a game file")
-    p.add_argument("-o", "--output", required=True, metavar="OUT",
+    p.add_argument("source", nargs="+", metavar="POSITION|FILE",
+                   help="a game file, or a position as judge takes it: a FEN or startpos, optionally followed by "
+                        "moves ... (the last one can be highlighted with --lastmove)")
+    p.add_argument("-o", "--output", default="-", metavar="OUT",
                    help="OUT.svg or OUT.png (PNG needs the png extra: pip install 'pyxiangqi[png]'); - for SVG on "
-                        "standard output")
+                        "standard output (the default)")
     p.add_argument("--game", type=int, default=1, metavar="N", help="which game of the file (default: the first)")
     p.add_argument("--ply", type=int, metavar="N", help="the position after N plies of the main line (default: "
                    "the end)")
@@ -130,7 +141,7 @@ def render_main(argv: List[str]) -> int:
     0 when the picture is written, 2 for a usage error and 1 for a file that cannot be read, with one line on
     standard error (argparse's own usage errors exit with :class:`SystemExit` (2), as on the command line).
 
-    >>> render_main(["startpos", "--size", "100", "-o", "-"])
+    >>> render_main(["startpos", "moves", "h2e2", "--size", "100", "--lastmove"])  # no -o: standard output
     <svg xmlns=...</svg>
     0
     """
@@ -149,7 +160,7 @@ def render_main(argv: List[str]) -> int:
     try:
         board, last, errors = _position(args.source, game=args.game, ply=args.ply)
         for err in errors:  # drawn all the same: the position the readable moves reach
-            print(f"xiangqi render: warning: {args.source}: game {args.game}: {err}", file=sys.stderr)
+            print(f"xiangqi render: warning: {args.source[0]}: game {args.game}: {err}", file=sys.stderr)
         problems = position_problems(board)
         if problems:  # a diagram may show any position (a study, a puzzle being set up); say when no game has it
             print(f"xiangqi render: warning: the position cannot occur in a game ({', '.join(problems)}): "
@@ -175,8 +186,8 @@ def render_main(argv: List[str]) -> int:
         return 2
     except XiangqiError as exc:
         # A FEN on the command line that does not parse is a bad request; a game file that does not read is bad data.
-        if os.path.exists(args.source):
-            print(f"xiangqi render: {args.source}: {exc}", file=sys.stderr)
+        if os.path.exists(args.source[0]):
+            print(f"xiangqi render: {args.source[0]}: {exc}", file=sys.stderr)
             return 1
         print(f"xiangqi render: {exc}", file=sys.stderr)
         return 2

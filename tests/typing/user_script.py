@@ -53,7 +53,7 @@ def main() -> None:
     edited.turn = RED
     edited.board_fen = edited.board_fen()
     assert removed is not None and edited.turn is RED
-    line: str = board.variation_text([Move.from_iccs("c6c5")], notation="wxf")
+    line: str = board.variation_san([Move.from_iccs("c6c5")], notation="wxf")
     text: str = notation.format_chinese(board, Move.from_iccs("c6c5"))
     codes: List[int] = notation.parse_game(None, ["h2e2", "0000", "h0g2"])
     outcome: Optional[Outcome] = board.outcome()

@@ -8,6 +8,9 @@ from xiangqi._ffi import FEN_MAX, MAX_MOVES, OK, ffi, join_bb, lib, raise_intern
 
 #: The "no square" value of the C core (a side without a king).
 NO_SQUARE: int = lib.XQ_SQ_NONE
+#: FEN reading flags: a side may have no king (a position being set up); more pieces of a type than the set holds.
+FEN_ALLOW_NO_KING: int = lib.XQ_FEN_ALLOW_NO_KING
+FEN_ALLOW_ANY_COUNT: int = lib.XQ_FEN_ALLOW_ANY_COUNT
 
 
 class NativePosition:
@@ -49,11 +52,11 @@ class NativePosition:
 
     # -- FEN and fields
 
-    def _native_set_fen(self, data: bytes, allow_no_king: bool) -> Tuple[int, int]:
-        """Load an ASCII FEN: the C status and the offset of the problem (0 when the status is :data:`OK`)."""
+    def _native_set_fen(self, data: bytes, flags: int) -> Tuple[int, int]:
+        """Load an ASCII FEN with the ``FEN_ALLOW_*`` ``flags``: the C status and the offset of the problem (0 when
+        the status is :data:`OK`)."""
         off = ffi.new("size_t *")
-        st = lib.xq_pos_set_fen_flags(self._pos, data, len(data), off, lib.XQ_FEN_ALLOW_NO_KING if allow_no_king
-                                      else 0)
+        st = lib.xq_pos_set_fen_flags(self._pos, data, len(data), off, flags)
         return int(st), int(off[0])
 
     def _native_fen(self) -> str:
@@ -198,10 +201,10 @@ class NativePosition:
 
 
 def attackers_on_placement(fen: bytes, square: int, color: int) -> int:
-    """The pieces of ``color`` attacking ``square`` in an ASCII FEN that may lack kings (an edited board)."""
+    """The pieces of ``color`` attacking ``square`` in an ASCII FEN of any placement (an edited board)."""
     pos = NativePosition()
     pos._native_alloc(1)
-    st, _ = pos._native_set_fen(fen, True)
+    st, _ = pos._native_set_fen(fen, FEN_ALLOW_NO_KING | FEN_ALLOW_ANY_COUNT)
     if st != OK:  # pragma: no cover - the FEN is written from a board's own codes
         raise_internal(st, "xq_pos_set_fen_flags")
     return pos._native_attackers(square, color)
