@@ -135,20 +135,29 @@ void xq_search_clear(xq_search *s) {
 int xq_search_init(xq_search *s, xq_tt_entry *tt, uint64_t tt_size) {
     if (!s || (!tt && tt_size)) return XQ_E_ARG;
     memset(s, 0, sizeof *s);
+    s->rules = XQ_SEARCH_RULES_AXF;
+    s->natural_limit = XQ_SEARCH_NATURAL_LIMIT;
     s->tt = tt_size ? tt : NULL;
     s->tt_size = tt_size;
     return XQ_OK;
 }
 
-int xq_search_begin(xq_search *s, const xq_pos *pos, const uint64_t *keys, int n_keys,
+int xq_search_begin(xq_search *s, const xq_pos *pos, const xq_undo *undos, int n_undos,
                     const xq_move *root_moves, int n_root) {
-    if (!s || !pos || n_keys < 0 || n_root < 0 || (n_keys && !keys) || (n_root && !root_moves)) return XQ_E_ARG;
+    if (!s || !pos || n_undos < 0 || n_root < 0 || (n_undos && !undos) || (n_root && !root_moves)) return XQ_E_ARG;
     if (xq_pos_check(pos) != XQ_OK) return XQ_E_FEN_POSITION;
     s->pos = *pos;
-    int skip = n_keys > XQ_SEARCH_HISTORY_MAX ? n_keys - XQ_SEARCH_HISTORY_MAX : 0;
-    s->n_keys = n_keys - skip;
-    if (s->n_keys) memcpy(s->keys, keys + skip, (size_t)s->n_keys * sizeof *keys);
+    int skip = n_undos > XQ_SEARCH_HISTORY_MAX ? n_undos - XQ_SEARCH_HISTORY_MAX : 0;
+    s->n_keys = n_undos - skip;
+    if (s->n_keys) memcpy(s->undos, undos + skip, (size_t)s->n_keys * sizeof *undos);
+    for (int i = 0; i < s->n_keys; i++) s->keys[i] = s->undos[i].key;
     s->keys[s->n_keys] = pos->key;
+    /* The checks of the game since its last capture, for the natural limit
+       (records that do not fit the position count none). */
+    int known = pos->halfmove < s->n_keys ? pos->halfmove : s->n_keys;
+    s->root_checks[0] = s->root_checks[1] = 0;
+    if (known > 0 && xq_history_checks(pos, s->undos, s->n_keys, s->n_keys - known, s->n_keys, s->root_checks) != XQ_OK)
+        s->root_checks[0] = s->root_checks[1] = 0;
     s->n_root = 0;
     for (int i = 0; i < n_root && s->n_root < XQ_MAX_MOVES; i++) {
         int dup = 0;
@@ -208,16 +217,71 @@ static void tt_store(xq_search *s, uint64_t key, int depth, int score, int bound
 
 /* ---------------------------------------------------------- repetition */
 
-/* Whether the position at `ply` repeats an earlier one with the same side
-   to move since the last capture (on the path or in the game). */
-static int is_repetition(const xq_search *s, int ply) {
+/* How many plies back the position at `ply` occurred before with the same
+   side to move since the last capture (on the path or in the game), the
+   nearest occurrence; 0 when it did not. */
+static int repetition_back(const xq_search *s, int ply) {
     int idx = s->n_keys + ply;
     uint64_t key = s->keys[idx];
     /* Not across a null move: the positions before it are not of this line. */
     int span = idx - s->rep_floor[ply];
     int reach = s->pos.halfmove < span ? s->pos.halfmove : span;
     for (int back = 4; back <= reach; back += 2)
-        if (s->keys[idx - back] == key) return 1;
+        if (s->keys[idx - back] == key) return back;
+    return 0;
+}
+
+enum { PATTERN_ALLOWED, PATTERN_FORBIDDEN, PATTERN_CHECK };
+
+/* One side's pattern in a loop from its XQ_LOOP_* summary, as
+   xiangqi.rules reads it (_pattern_of). */
+static int loop_pattern(int bits, int rules) {
+    if (!(bits & XQ_LOOP_MOVES)) return PATTERN_ALLOWED;
+    if (bits & XQ_LOOP_ALL_CHECK) return PATTERN_CHECK;
+    if (rules == XQ_SEARCH_RULES_CXA) return bits & XQ_LOOP_ALL_ATTACK ? PATTERN_FORBIDDEN : PATTERN_ALLOWED;
+    return bits & XQ_LOOP_ALL_CHASE ? PATTERN_FORBIDDEN : PATTERN_ALLOWED;
+}
+
+/* The score, for the side to move at `ply`, of the loop closed there by a
+   position seen `back` plies earlier: the rulings' verdict on the loop's
+   moves (s->undos), a loss scoring as a mate at this ply. */
+static int judge_loop(xq_search *s, int ply, int back) {
+    int idx = s->n_keys + ply;
+    int flags = s->rules == XQ_SEARCH_RULES_CXA ? XQ_FACTS_CXA | XQ_FACTS_KILL : 0;
+    if (xq_repetition_loops(&s->pos, &s->undos[idx - back], back, 2, flags, s->loops) < 0) return DRAW;
+    const xq_rep_info *r = &s->loops[back];
+    if (r->loop_start != 0) return DRAW; /* cannot happen: position `back` is the second occurrence of 0 */
+    int us = s->pos.side, them = us ^ 1;
+    int mine = loop_pattern(r->loop[us], s->rules), theirs = loop_pattern(r->loop[them], s->rules);
+    int loser = -1;
+    if (mine == PATTERN_CHECK || theirs == PATTERN_CHECK) {
+        if (mine != theirs) loser = mine == PATTERN_CHECK ? us : them;
+    } else if (mine != theirs) {
+        loser = mine == PATTERN_FORBIDDEN ? us : them;
+    }
+    if (loser < 0) return DRAW;
+    return loser == us ? -XQ_MATE_SCORE + ply : XQ_MATE_SCORE - ply;
+}
+
+/* Whether the position at `ply` is a draw by the natural move limit: at
+   least natural_limit plies since the last capture, a side's checks beyond
+   ten not counted (two plies each), for one side at least. */
+static int natural_draw(const xq_search *s, int ply) {
+    int plies = s->pos.halfmove;
+    if (!s->natural_limit || plies < s->natural_limit) return 0;
+    int checks[2] = {0, 0};
+    int from = ply - plies > 0 ? ply - plies : 0;
+    if (from == 0) {
+        checks[0] = s->root_checks[0];
+        checks[1] = s->root_checks[1];
+    }
+    /* The move into ply i was made by the side not to move at ply i. */
+    for (int i = from + 1; i <= ply; i++)
+        if (s->in_check[i]) checks[s->pos.side ^ ((ply - i) & 1) ^ 1]++;
+    for (int c = 0; c < 2; c++) {
+        int extra = checks[c] > 10 ? checks[c] - 10 : 0;
+        if (plies - 2 * extra >= s->natural_limit) return 1;
+    }
     return 0;
 }
 
@@ -268,16 +332,21 @@ static void reward_quiet(xq_search *s, xq_move m, int depth, int ply) {
 
 /* -------------------------------------------------------------- search */
 
-static void make(xq_search *s, xq_move m, xq_undo *u, int ply) {
+/* Plays m at ply, its undo record kept in s->undos for the rulings. */
+static xq_undo *make(xq_search *s, xq_move m, int ply) {
+    xq_undo *u = &s->undos[s->n_keys + ply];
     pos_do_move_fast(&s->pos, m, u);
     s->keys[s->n_keys + ply + 1] = s->pos.key;
     s->rep_floor[ply + 1] = s->rep_floor[ply];
+    return u;
 }
 
-static void make_null(xq_search *s, xq_undo *u, int ply) {
+static xq_undo *make_null(xq_search *s, int ply) {
+    xq_undo *u = &s->undos[s->n_keys + ply];
     xq_pos_do_null(&s->pos, u);
     s->keys[s->n_keys + ply + 1] = s->pos.key;
     s->rep_floor[ply + 1] = s->n_keys + ply + 1;
+    return u;
 }
 
 /* Whether capturing on `to` with the piece on `from` loses material at once:
@@ -325,10 +394,9 @@ static int quiesce(xq_search *s, int alpha, int beta, int ply) {
             /* Captures that cannot lift the score to alpha, or that lose the capturing piece. */
             if (best + VALUE[p->board[move_to(m)] & 7] + 200 <= alpha || losing_capture(p, m)) continue;
         }
-        xq_undo u;
-        make(s, m, &u, ply);
+        xq_undo *u = make(s, m, ply);
         int score = -quiesce(s, -beta, -alpha, ply + 1);
-        pos_undo_move_fast(p, &u);
+        pos_undo_move_fast(p, u);
         if (s->aborted) return 0;
         if (score > best) {
             best = score;
@@ -346,15 +414,18 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
     xq_pos *p = &s->pos;
     int pv_node = beta - alpha > 1;
     s->pv_table_len[ply] = 0;
+    int in_check = xq_pos_in_check(p);
+    s->in_check[ply] = (uint8_t)in_check;
     if (ply > 0) {
         if (out_of_budget(s)) return 0;
-        if (is_repetition(s, ply)) return DRAW;
+        int back = repetition_back(s, ply);
+        if (back) return judge_loop(s, ply, back);
+        if (natural_draw(s, ply)) return DRAW;
         /* Mate-distance pruning: no line from here beats a mate already found nearer the root. */
         if (alpha < -XQ_MATE_SCORE + ply) alpha = -XQ_MATE_SCORE + ply;
         if (beta > XQ_MATE_SCORE - ply - 1) beta = XQ_MATE_SCORE - ply - 1;
         if (alpha >= beta) return alpha;
     }
-    int in_check = xq_pos_in_check(p);
     if (in_check && ply + depth < XQ_SEARCH_MAX_PLY - 1) depth++;
     if (depth <= 0 || ply >= XQ_SEARCH_MAX_PLY - 1) return quiesce(s, alpha, beta, ply);
     s->nodes++;
@@ -380,10 +451,9 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
     if (allow_null && !pv_node && !in_check && depth >= 3 && attackers && beta < XQ_MATE_BOUND &&
         eval_pos(p) >= beta) {
         int r = depth >= 6 ? 3 : 2;
-        xq_undo u;
-        make_null(s, &u, ply);
+        xq_undo *u = make_null(s, ply);
         int score = -search(s, depth - 1 - r, -beta, -beta + 1, ply + 1, 0);
-        xq_pos_undo_null(p, &u);
+        xq_pos_undo_null(p, u);
         if (s->aborted) return 0;
         if (score >= beta) return score > XQ_MATE_BOUND ? beta : score;
     }
@@ -411,8 +481,7 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
     for (int i = 0; i < n; i++) {
         xq_move m = pick(moves, keys, i, n);
         int quiet = !p->board[move_to(m)];
-        xq_undo u;
-        make(s, m, &u, ply);
+        xq_undo *u = make(s, m, ply);
         int score;
         if (i == 0) {
             score = -search(s, depth - 1, -beta, -alpha, ply + 1, 1);
@@ -425,7 +494,7 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
             if (r && score > alpha && !s->aborted) score = -search(s, depth - 1, -alpha - 1, -alpha, ply + 1, 1);
             if (score > alpha && score < beta && !s->aborted) score = -search(s, depth - 1, -beta, -alpha, ply + 1, 1);
         }
-        pos_undo_move_fast(p, &u);
+        pos_undo_move_fast(p, u);
         if (s->aborted) return 0;
         if (score > best) {
             best = score;
