@@ -287,18 +287,62 @@ static int natural_draw(const xq_search *s, int ply) {
 
 /* ------------------------------------------------------------ ordering */
 
+/* Static exchange evaluation of the capture m: the material the mover nets
+   when both sides take back on the target square with their least valuable
+   attacker (pins ignored, a king recaptures only where nothing recaptures
+   it), each side free to stop. */
+static const int SEE_VALUE[8] = {0, 100, 200, 200, 400, 450, 900, 20000};
+
+static int see(const xq_pos *p, xq_move m) {
+    int from = move_from(m), to = move_to(m);
+    int gain[40], d = 0;
+    xq_bb occ = pos_occ(p) ^ SQ_BB[from], rot = p->occ_rot ^ ROT_BB[from];
+    gain[0] = SEE_VALUE[p->board[to] & 7];
+    int on_target = p->board[from] & 7, side = p->side ^ 1;
+    for (;;) {
+        xq_bb att = attackers_bb(p, to, side, occ, rot) & occ & ~SQ_BB[to];
+        if (!att) break;
+        int sq = -1, t;
+        for (t = XQ_PAWN; t <= XQ_KING && sq < 0; t++) {
+            xq_bb b = att & p->by_type[t];
+            if (b) sq = bb_lsb(b);
+        }
+        t--;
+        if (t == XQ_KING && (attackers_bb(p, to, side ^ 1, occ ^ SQ_BB[sq], rot ^ ROT_BB[sq]) & (occ ^ SQ_BB[sq]) &
+                             ~SQ_BB[to]))
+            break;  /* the king may not step into a recapture */
+        d++;
+        gain[d] = SEE_VALUE[on_target] - gain[d - 1];
+        if (d >= 38) break;
+        on_target = t;
+        occ ^= SQ_BB[sq];
+        rot ^= ROT_BB[sq];
+        side ^= 1;
+    }
+    while (d > 0) {
+        if (-gain[d] < gain[d - 1]) gain[d - 1] = -gain[d];
+        d--;
+    }
+    return gain[0];
+}
+
 #define SCORE_TT (1 << 30)
 #define SCORE_CAPTURE (1 << 28)
 #define SCORE_KILLER (1 << 27)
+#define SCORE_BAD_CAPTURE (-(1 << 27))  /* captures that lose material: after every quiet move */
+#define HISTORY_MAX 16384
 
 static void score_moves(const xq_search *s, const xq_move *moves, int n, int *keys, xq_move tt_move, int ply) {
     const xq_pos *p = &s->pos;
     for (int i = 0; i < n; i++) {
         xq_move m = moves[i];
-        int victim = p->board[move_to(m)];
+        int victim = p->board[move_to(m)], attacker = p->board[move_from(m)] & 7;
         if (m == tt_move) keys[i] = SCORE_TT;
-        else if (victim) keys[i] = SCORE_CAPTURE + VALUE[victim & 7] * 16 - VALUE[p->board[move_from(m)] & 7] / 16;
-        else if (ply < XQ_SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]))
+        else if (victim) {
+            int mvv = VALUE[victim & 7] * 16 - VALUE[attacker] / 16;
+            int bad = SEE_VALUE[attacker] > SEE_VALUE[victim & 7] && see(p, m) < 0;
+            keys[i] = (bad ? SCORE_BAD_CAPTURE : SCORE_CAPTURE) + mvv;
+        } else if (ply < XQ_SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]))
             keys[i] = SCORE_KILLER + (m == s->killers[ply][0]);
         else keys[i] = s->history[m];
     }
@@ -318,16 +362,24 @@ static xq_move pick(xq_move *moves, int *keys, int i, int n) {
     return m;
 }
 
-static void reward_quiet(xq_search *s, xq_move m, int depth, int ply) {
+/* History with gravity: counts stay within +-HISTORY_MAX, far below the
+   killer and capture bands. */
+static void history_add(xq_search *s, xq_move m, int bonus) {
+    int32_t *h = &s->history[m];
+    int a = bonus < 0 ? -bonus : bonus;
+    *h += bonus - *h * a / HISTORY_MAX;
+}
+
+static void reward_quiet(xq_search *s, xq_move m, int depth, int ply, const xq_move *tried, int n_tried) {
     if (ply < XQ_SEARCH_MAX_PLY && s->killers[ply][0] != m) {
         s->killers[ply][1] = s->killers[ply][0];
         s->killers[ply][0] = m;
     }
-    s->history[m] += depth * depth;
-    if (s->history[m] > SCORE_KILLER / 2) {
-        /* Age the counts so they never reach the killer and capture bands. */
-        for (int i = 0; i < (int)(sizeof s->history / sizeof s->history[0]); i++) s->history[i] /= 2;
-    }
+    int bonus = depth * depth * 16;
+    if (bonus > HISTORY_MAX / 2) bonus = HISTORY_MAX / 2;
+    history_add(s, m, bonus);
+    for (int i = 0; i < n_tried; i++)
+        if (tried[i] != m) history_add(s, tried[i], -bonus);
 }
 
 /* -------------------------------------------------------------- search */
@@ -347,16 +399,6 @@ static xq_undo *make_null(xq_search *s, int ply) {
     s->keys[s->n_keys + ply + 1] = s->pos.key;
     s->rep_floor[ply + 1] = s->n_keys + ply + 1;
     return u;
-}
-
-/* Whether capturing on `to` with the piece on `from` loses material at once:
-   a more valuable piece taking a defended one. */
-static int losing_capture(const xq_pos *p, xq_move m) {
-    int from = move_from(m), to = move_to(m), them = p->side ^ 1;
-    if (VALUE[p->board[from] & 7] <= VALUE[p->board[to] & 7] || (p->board[from] & 7) == XQ_KING) return 0;
-    xq_bb occ = pos_occ(p) ^ SQ_BB[from];
-    xq_bb rot = p->occ_rot ^ ROT_BB[from];
-    return attacked_by(p, to, them, p->by_color[them] & ~SQ_BB[to], occ, rot);
 }
 
 static void set_pv(xq_search *s, int ply, xq_move m) {
@@ -390,9 +432,10 @@ static int quiesce(xq_search *s, int alpha, int beta, int ply) {
     for (int i = 0; i < n; i++) {
         xq_move m = pick(moves, keys, i, n);
         if (!in_check) {
-            if (keys[i] < SCORE_CAPTURE) break;  /* only captures, unless evading check */
-            /* Captures that cannot lift the score to alpha, or that lose the capturing piece. */
-            if (best + VALUE[p->board[move_to(m)] & 7] + 200 <= alpha || losing_capture(p, m)) continue;
+            /* Only captures that do not lose material, unless evading check. */
+            if (keys[i] < SCORE_CAPTURE) break;
+            /* Captures that cannot lift the score to alpha. */
+            if (best + VALUE[p->board[move_to(m)] & 7] + 200 <= alpha) continue;
         }
         xq_undo *u = make(s, m, ply);
         int score = -quiesce(s, -beta, -alpha, ply + 1);
@@ -408,6 +451,16 @@ static int quiesce(xq_search *s, int alpha, int beta, int ply) {
         }
     }
     return best;
+}
+
+/* Late-move reduction by depth and move number (~ log(depth) * log(i) / 2). */
+static int lmr(int depth, int i) {
+    static const uint8_t LOG2X[65] = {0, 0, 4, 6, 8, 9, 10, 11, 12, 12, 13, 13, 14, 14, 15, 15, 16, 16, 16, 16, 17,
+                                      17, 17, 17, 18, 18, 18, 18, 18, 19, 19, 19, 19, 19, 19, 19, 20, 20, 20, 20, 20,
+                                      20, 20, 20, 21, 21, 21, 21, 21, 21, 21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 22,
+                                      22, 22, 23, 23};  /* ~ 4 * log2(x) */
+    int d = depth > 64 ? 64 : depth, k = i > 64 ? 64 : i;
+    return (LOG2X[d] * LOG2X[k]) / 48;
 }
 
 static int search(xq_search *s, int depth, int alpha, int beta, int ply, int allow_null) {
@@ -445,22 +498,29 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
     }
     if (ply == 0 && s->best) tt_move = s->best;
 
-    /* Null move: if passing still fails high, a real move will too (zugzwang
-       is rare in xiangqi while a side has a rook, horse or cannon). */
-    xq_bb attackers = p->by_color[p->side] & (p->by_type[XQ_ROOK] | p->by_type[XQ_HORSE] | p->by_type[XQ_CANNON]);
-    if (allow_null && !pv_node && !in_check && depth >= 3 && attackers && beta < XQ_MATE_BOUND &&
-        eval_pos(p) >= beta) {
-        int r = depth >= 6 ? 3 : 2;
-        xq_undo *u = make_null(s, ply);
-        int score = -search(s, depth - 1 - r, -beta, -beta + 1, ply + 1, 0);
-        xq_pos_undo_null(p, u);
-        if (s->aborted) return 0;
-        if (score >= beta) return score > XQ_MATE_BOUND ? beta : score;
+    int static_eval = in_check ? -INF : eval_pos(p);
+    s->evals[ply] = static_eval;
+    int improving = !in_check && ply >= 2 && static_eval > s->evals[ply - 2];
+
+    if (!pv_node && !in_check && beta < XQ_MATE_BOUND && beta > -XQ_MATE_BOUND) {
+        /* Reverse futility: far above beta near the leaves, a quiet move will not fall below it. */
+        if (depth <= 4 && static_eval - 110 * (depth - improving) >= beta) return static_eval;
+        /* Null move: if passing still fails high, a real move will too (zugzwang
+           is rare in xiangqi while a side has a rook, horse or cannon). */
+        xq_bb attackers = p->by_color[p->side] & (p->by_type[XQ_ROOK] | p->by_type[XQ_HORSE] | p->by_type[XQ_CANNON]);
+        if (allow_null && depth >= 2 && attackers && static_eval >= beta) {
+            int r = 3 + depth / 4 + ((static_eval - beta) / 200 < 2 ? (static_eval - beta) / 200 : 2);
+            xq_undo *u = make_null(s, ply);
+            int score = -search(s, depth - 1 - r, -beta, -beta + 1, ply + 1, 0);
+            xq_pos_undo_null(p, u);
+            if (s->aborted) return 0;
+            if (score >= beta) return score > XQ_MATE_BOUND ? beta : score;
+        }
     }
 
-    xq_move moves[XQ_MAX_MOVES];
+    xq_move moves[XQ_MAX_MOVES], tried[XQ_MAX_MOVES];
     int keys[XQ_MAX_MOVES];
-    int n;
+    int n, n_tried = 0;
     if (ply == 0 && s->n_root) {
         n = s->n_root > 0 ? s->n_root : 0;
         memcpy(moves, s->root_moves, (size_t)n * sizeof *moves);
@@ -476,20 +536,43 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
         s->pv_len = 1;
     }
 
-    int best = -INF, old_alpha = alpha;
+    int best = -INF, old_alpha = alpha, quiets = 0;
     xq_move best_move = 0;
     for (int i = 0; i < n; i++) {
         xq_move m = pick(moves, keys, i, n);
         int quiet = !p->board[move_to(m)];
         xq_undo *u = make(s, m, ply);
+        int gives_check = xq_pos_in_check(p);
+        int plain = quiet && !in_check && !gives_check && keys[i] < SCORE_KILLER;
+        if (ply > 0 && plain && best > -XQ_MATE_BOUND) {
+            /* Late-move pruning and futility pruning of quiet moves near the leaves. */
+            if ((depth <= 4 && quiets >= 3 + depth * depth * (1 + improving)) ||
+                (depth <= 3 && static_eval + 90 + 110 * depth <= alpha)) {
+                pos_undo_move_fast(p, u);
+                continue;
+            }
+        }
+        if (ply > 0 && !pv_node && !in_check && !gives_check && depth <= 3 && keys[i] < SCORE_KILLER && !quiet &&
+            best > -XQ_MATE_BOUND) {
+            /* A losing capture near the leaves. */
+            pos_undo_move_fast(p, u);
+            continue;
+        }
+        if (quiet) {
+            quiets++;
+            if (n_tried < XQ_MAX_MOVES) tried[n_tried++] = m;
+        }
         int score;
         if (i == 0) {
             score = -search(s, depth - 1, -beta, -alpha, ply + 1, 1);
         } else {
             /* Late quiet moves that do not check are searched shallower first. */
             int r = 0;
-            if (depth >= 3 && i >= 3 && quiet && !in_check && keys[i] < SCORE_KILLER && !xq_pos_in_check(p))
-                r = i >= 8 && depth >= 6 ? 2 : 1;
+            if (depth >= 3 && i >= 2 && plain) {
+                r = lmr(depth, i) + !improving - pv_node - (s->history[m] > HISTORY_MAX / 4);
+                if (r < 0) r = 0;
+                if (r > depth - 2) r = depth - 2;
+            }
             score = -search(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1, 1);
             if (r && score > alpha && !s->aborted) score = -search(s, depth - 1, -alpha - 1, -alpha, ply + 1, 1);
             if (score > alpha && score < beta && !s->aborted) score = -search(s, depth - 1, -beta, -alpha, ply + 1, 1);
@@ -509,12 +592,13 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
                     memcpy(s->pv, s->pv_table[0], (size_t)s->pv_len * sizeof(xq_move));
                 }
                 if (score >= beta) {
-                    if (quiet) reward_quiet(s, m, depth, ply);
+                    if (quiet) reward_quiet(s, m, depth, ply, tried, n_tried);
                     break;
                 }
             }
         }
     }
+    if (best == -INF) return alpha;  /* every move pruned (cannot happen: the first is always searched) */
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(s, p->key, depth, best, bound, best_move, ply);
     return best;
@@ -534,7 +618,26 @@ int xq_search_depth(xq_search *s, int depth) {
     }
     xq_pos saved = s->pos;
     s->rep_floor[0] = 0;
-    int score = search(s, depth, -INF, INF, 0, 1);
+    /* Aspiration: from depth 4, a window around the last depth's score,
+       widened on the side that fails. */
+    int delta = 35, alpha = -INF, beta = INF, prev = s->score;
+    if (depth >= 4 && s->best && prev > -XQ_MATE_BOUND && prev < XQ_MATE_BOUND) {
+        alpha = prev - delta;
+        beta = prev + delta;
+    }
+    int score;
+    for (;;) {
+        score = search(s, depth, alpha, beta, 0, 1);
+        if (s->aborted) break;
+        if (score <= alpha) {
+            alpha = delta > 500 || score - delta < -INF ? -INF : score - delta;
+        } else if (score >= beta) {
+            beta = delta > 500 || score + delta > INF ? INF : score + delta;
+        } else {
+            break;
+        }
+        delta *= 2;
+    }
     if (s->aborted) {
         /* The position is restored move by move as the search unwinds; the
            copy only guards against a bug leaving it changed. */

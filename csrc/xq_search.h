@@ -92,6 +92,7 @@ typedef struct xq_search {
     uint64_t keys[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2];
     xq_undo undos[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2];  /* the moves from keys[i] to keys[i+1] */
     uint8_t in_check[XQ_SEARCH_MAX_PLY + 2];                         /* per ply of the path */
+    int evals[XQ_SEARCH_MAX_PLY + 2];                                /* static evaluation per ply of the path */
     xq_rep_info loops[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2]; /* xq_repetition_loops' output */
     xq_move root_moves[XQ_MAX_MOVES];
     xq_move killers[XQ_SEARCH_MAX_PLY][2];
