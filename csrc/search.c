@@ -93,17 +93,69 @@ static int piece_square(int type, int rank, int file) {
     }
 }
 
+/* Game phase from the attacking pieces left: PHASE_MAX with all of them,
+   0 with none; middle-game and endgame terms are blended by it. */
+#define PHASE_MAX 32
+static const int PHASE_WEIGHT[8] = {0, 0, 0, 0, 2, 2, 4, 0};
+/* Endgame values where they differ from VALUE (cannons lose screens,
+   horses gain room, guards matter less). */
+static const int VALUE_EG[8] = {0, 120, 160, 160, 430, 400, 900, 0};
+
 static int eval_pos(const xq_pos *p) {
-    int score[2] = {0, 0};
-    xq_bb occ = pos_occ(p);
-    while (occ) {
-        int s = bb_pop_lsb(&occ);
+    int mg[2] = {0, 0}, eg[2] = {0, 0}, phase = 0;
+    xq_bb occ = pos_occ(p), rot = p->occ_rot, left = occ;
+    int attackers[2] = {0, 0}, guards[2] = {0, 0};
+    while (left) {
+        int s = bb_pop_lsb(&left);
         int pc = p->board[s], c = pc >> 3, t = pc & 7;
         int r = RANK_OF[s];
         if (c == XQ_BLACK) r = 9 - r;
-        score[c] += VALUE[t] + piece_square(t, r, FILE_OF[s]);
+        int pst = piece_square(t, r, FILE_OF[s]);
+        phase += PHASE_WEIGHT[t];
+        mg[c] += VALUE[t] + pst;
+        eg[c] += VALUE_EG[t] + (t == XQ_PAWN ? pst + pst / 4 : pst);
+        switch (t) {
+        case XQ_ROOK: {
+            /* Mobility: squares it reaches (empty or enemy). */
+            int mob = bb_popcount(rook_att(s, occ, rot) & ~p->by_color[c]);
+            mg[c] += 4 * (mob - 7);
+            eg[c] += 5 * (mob - 7);
+            attackers[c] += 2;
+            break;
+        }
+        case XQ_HORSE: {
+            int mob = bb_popcount(horse_att(s, occ) & ~p->by_color[c]);
+            mg[c] += 8 * (mob - 3);
+            eg[c] += 8 * (mob - 3);
+            if (r >= 5) attackers[c]++;
+            break;
+        }
+        case XQ_CANNON: {
+            int mob = bb_popcount(rook_att(s, occ, rot) & ~occ);
+            mg[c] += 2 * (mob - 6);
+            eg[c] += 2 * (mob - 6);
+            attackers[c]++;
+            break;
+        }
+        case XQ_PAWN:
+            if (r >= 5) attackers[c]++;
+            break;
+        case XQ_ADVISOR: case XQ_ELEPHANT:
+            guards[c]++;
+            break;
+        default:
+            break;
+        }
     }
-    return score[p->side] - score[p->side ^ 1];
+    /* King safety: missing guards hurt in proportion to the enemy's attackers. */
+    for (int c = 0; c < 2; c++) {
+        int missing = 4 - guards[c], a = attackers[c ^ 1];
+        mg[c] -= missing * a * 4;
+    }
+    if (phase > PHASE_MAX) phase = PHASE_MAX;
+    int us = p->side, them = us ^ 1;
+    int m = mg[us] - mg[them], e = eg[us] - eg[them];
+    return (m * phase + e * (PHASE_MAX - phase)) / PHASE_MAX;
 }
 
 int xq_evaluate(const xq_pos *pos) {
