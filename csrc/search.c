@@ -299,17 +299,30 @@ static int loop_pattern(int bits, int rules) {
    moves (s->undos), a loss scoring as a mate at this ply. */
 static int judge_loop(xq_search *s, int ply, int back) {
     int idx = s->n_keys + ply;
-    int flags = s->rules == XQ_SEARCH_RULES_CXA ? XQ_FACTS_CXA | XQ_FACTS_KILL : 0;
-    if (xq_repetition_loops(&s->pos, &s->undos[idx - back], back, 2, flags, s->loops) < 0) return DRAW;
-    const xq_rep_info *r = &s->loops[back];
-    if (r->loop_start != 0) return DRAW; /* cannot happen: position `back` is the second occurrence of 0 */
     int us = s->pos.side, them = us ^ 1;
-    int mine = loop_pattern(r->loop[us], s->rules), theirs = loop_pattern(r->loop[them], s->rules);
-    int loser = -1;
-    if (mine == PATTERN_CHECK || theirs == PATTERN_CHECK) {
-        if (mine != theirs) loser = mine == PATTERN_CHECK ? us : them;
-    } else if (mine != theirs) {
-        loser = mine == PATTERN_FORBIDDEN ? us : them;
+    /* A loop is its last position and its moves: the same loop met again
+       (a transposition, the next iteration) takes its verdict from the cache. */
+    uint64_t h = s->pos.key ^ (uint64_t)(s->rules + 1) * 0x9E3779B97F4A7C15u;
+    for (int i = idx - back; i < idx; i++) h = (h ^ s->undos[i].move) * 0xBF58476D1CE4E5B9u ^ (h >> 31);
+    h |= 1;
+    xq_loop_verdict *cached = &s->loop_cache[h & (XQ_SEARCH_LOOP_CACHE - 1)];
+    int loser;
+    if (cached->key == h) {
+        loser = cached->loser;
+    } else {
+        int flags = s->rules == XQ_SEARCH_RULES_CXA ? XQ_FACTS_CXA | XQ_FACTS_KILL : 0;
+        if (xq_repetition_loops(&s->pos, &s->undos[idx - back], back, 2, flags, s->loops) < 0) return DRAW;
+        const xq_rep_info *r = &s->loops[back];
+        if (r->loop_start != 0) return DRAW; /* cannot happen: position `back` is the second occurrence of 0 */
+        int mine = loop_pattern(r->loop[us], s->rules), theirs = loop_pattern(r->loop[them], s->rules);
+        loser = -1;
+        if (mine == PATTERN_CHECK || theirs == PATTERN_CHECK) {
+            if (mine != theirs) loser = mine == PATTERN_CHECK ? us : them;
+        } else if (mine != theirs) {
+            loser = mine == PATTERN_FORBIDDEN ? us : them;
+        }
+        cached->key = h;
+        cached->loser = (int8_t)loser;
     }
     if (loser < 0) return DRAW;
     return loser == us ? -XQ_MATE_SCORE + ply : XQ_MATE_SCORE - ply;
@@ -519,7 +532,8 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
     xq_pos *p = &s->pos;
     int pv_node = beta - alpha > 1;
     s->pv_table_len[ply] = 0;
-    int in_check = xq_pos_in_check(p);
+    /* The parent found whether its move checks (s->in_check[ply]); the root asks. */
+    int in_check = ply > 0 ? s->in_check[ply] : xq_pos_in_check(p);
     s->in_check[ply] = (uint8_t)in_check;
     if (ply > 0) {
         if (out_of_budget(s)) return 0;
@@ -563,6 +577,7 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
         if (allow_null && depth >= 2 && attackers && static_eval >= beta) {
             int r = 3 + depth / 4 + ((static_eval - beta) / 200 < 2 ? (static_eval - beta) / 200 : 2);
             xq_undo *u = make_null(s, ply);
+            s->in_check[ply + 1] = 0;  /* a legal position never leaves the passed-to side in check */
             int score = -search(s, depth - 1 - r, -beta, -beta + 1, ply + 1, 0);
             xq_pos_undo_null(p, u);
             if (s->aborted) return 0;
@@ -595,6 +610,7 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
         int quiet = !p->board[move_to(m)];
         xq_undo *u = make(s, m, ply);
         int gives_check = xq_pos_in_check(p);
+        s->in_check[ply + 1] = (uint8_t)gives_check;
         int plain = quiet && !in_check && !gives_check && keys[i] < SCORE_KILLER;
         if (ply > 0 && plain && best > -XQ_MATE_BOUND) {
             /* Late-move pruning and futility pruning of quiet moves near the leaves. */
