@@ -1,12 +1,18 @@
 /* xq_search.h - public C API: a small alpha-beta search (included by xq.h).
  *
- * Principal-variation search (negamax) with a capture quiescence search
- * (losing and hopeless captures skipped), check extension, null-move
- * pruning, late-move reductions, a transposition table keyed by the position's Zobrist
- * key, move ordering (TT move, most valuable victim / least valuable
- * attacker, two killers per ply, history counts) and a material plus
- * piece-square evaluation.  A side with no legal move loses (checkmate or
- * stalemate).
+ * Principal-variation search (negamax) in iterative deepening with
+ * aspiration windows, a capture quiescence search (captures that lose
+ * material by static exchange, or cannot reach alpha, skipped), check
+ * extension, null-move pruning (reduction by depth and margin), reverse
+ * futility, futility and late-move pruning near the leaves, late-move
+ * reductions (~ log depth * log move number), a transposition table keyed
+ * by the position's Zobrist key, move ordering (TT move, captures by most
+ * valuable victim / least valuable attacker with losing ones last, two
+ * killers per ply, history counts with gravity) and an evaluation of
+ * material and piece-square tables blended between middle game and
+ * endgame by phase, rook/horse/cannon mobility and king safety (missing
+ * advisors and elephants against the enemy's attackers).  A side with no
+ * legal move loses (checkmate or stalemate).
  *
  * Rulings.  A position that repeats one on the search path or in the game
  * history given to xq_search_begin (since the last capture, not across a
@@ -22,7 +28,7 @@
  * after the last capture is a draw by the natural move limit, counted as
  * xiangqi.rules counts it (each side's checks beyond ten do not count).
  *
- * The caller owns every byte: the xq_search state (about 90 KB) and the
+ * The caller owns every byte: the xq_search state (about 200 KB) and the
  * transposition table (any number of xq_tt_entry, 16 bytes each).  The
  * caller drives iterative deepening, one xq_search_depth() call per depth,
  * and reads the result fields after each; the table and the move-ordering
