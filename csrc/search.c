@@ -135,6 +135,12 @@ static int eval_pos(const xq_pos *p) {
             mg[c] += 2 * (mob - 6);
             eg[c] += 2 * (mob - 6);
             attackers[c]++;
+            /* A cannon facing the enemy king on an open file (空头炮) pins its defence. */
+            int ks = p->king_sq[c ^ 1];
+            if (FILE_OF[s] == FILE_OF[ks] && !(BETWEEN[s][ks] & occ)) {
+                mg[c] += 70;
+                eg[c] += 20;
+            }
             break;
         }
         case XQ_PAWN:
@@ -563,6 +569,8 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
         }
     }
     if (ply == 0 && s->best) tt_move = s->best;
+    /* Internal iterative reduction: a node the table knows nothing about is searched a ply shallower. */
+    if (!tt_move && depth >= 4 && ply > 0) depth--;
 
     int static_eval = in_check ? -INF : eval_pos(p);
     s->evals[ply] = static_eval;
