@@ -480,6 +480,38 @@ static void set_pv(xq_search *s, int ply, xq_move m) {
     s->pv_table_len[ply] = n + 1;
 }
 
+/* The legal captures of the side to move (not in check): each piece's
+   targets among the enemy pieces but the king, kept when the own king is
+   then safe (as the legal generator tests a move). */
+static int gen_captures(const xq_pos *p, xq_move *out) {
+    int us = p->side, them = us ^ 1, ksq = p->king_sq[us], n = 0;
+    xq_bb occ = pos_occ(p), rot = p->occ_rot;
+    xq_bb enemy = p->by_color[them] & ~SQ_BB[p->king_sq[them]];
+    xq_bb pieces = p->by_color[us];
+    while (pieces) {
+        int from = bb_pop_lsb(&pieces);
+        xq_bb t;
+        switch (p->board[from] & 7) {
+        case XQ_PAWN: t = PAWN_ATT[us][from]; break;
+        case XQ_ADVISOR: t = ADVISOR_ATT[us][from]; break;
+        case XQ_ELEPHANT: t = elephant_att(us, from, occ); break;
+        case XQ_HORSE: t = horse_att(from, occ); break;
+        case XQ_CANNON: t = cannon_cap(from, occ, rot); break;
+        case XQ_ROOK: t = rook_att(from, occ, rot); break;
+        case XQ_KING: t = KING_ATT[us][from]; break;
+        default: t = 0; break;
+        }
+        t &= enemy;
+        while (t) {
+            int to = bb_pop_lsb(&t);
+            xq_bb occ2 = occ ^ SQ_BB[from], rot2 = rot ^ ROT_BB[from];
+            if (!attacked_by(p, from == ksq ? to : ksq, them, p->by_color[them] & ~SQ_BB[to], occ2, rot2))
+                out[n++] = make_move(from, to);
+        }
+    }
+    return n;
+}
+
 static int quiesce(xq_search *s, int alpha, int beta, int ply) {
     s->nodes++;
     s->pv_table_len[ply] = 0;
@@ -489,15 +521,18 @@ static int quiesce(xq_search *s, int alpha, int beta, int ply) {
     if (ply >= XQ_SEARCH_MAX_PLY) return eval_pos(p);
     xq_move moves[XQ_MAX_MOVES];
     int keys[XQ_MAX_MOVES];
-    int n = xq_gen_legal(p, moves, XQ_MAX_MOVES);
-    if (n <= 0) return -XQ_MATE_SCORE + ply;
     int in_check = xq_pos_in_check(p);
-    int best = -INF;
-    if (!in_check) {
-        /* Stand pat: the side to move need not capture. */
+    int best = -INF, n;
+    if (in_check) {
+        /* Every evasion; none is a mate. */
+        n = xq_gen_legal(p, moves, XQ_MAX_MOVES);
+        if (n <= 0) return -XQ_MATE_SCORE + ply;
+    } else {
+        /* Stand pat: the side to move need not capture (a stalemate here goes unseen). */
         best = eval_pos(p);
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
+        n = gen_captures(p, moves);
     }
     score_moves(s, moves, n, keys, 0, XQ_SEARCH_MAX_PLY);
     for (int i = 0; i < n; i++) {
