@@ -93,17 +93,75 @@ static int piece_square(int type, int rank, int file) {
     }
 }
 
+/* Game phase from the attacking pieces left: PHASE_MAX with all of them,
+   0 with none; middle-game and endgame terms are blended by it. */
+#define PHASE_MAX 32
+static const int PHASE_WEIGHT[8] = {0, 0, 0, 0, 2, 2, 4, 0};
+/* Endgame values where they differ from VALUE (cannons lose screens,
+   horses gain room, guards matter less). */
+static const int VALUE_EG[8] = {0, 120, 160, 160, 430, 400, 900, 0};
+
 static int eval_pos(const xq_pos *p) {
-    int score[2] = {0, 0};
-    xq_bb occ = pos_occ(p);
-    while (occ) {
-        int s = bb_pop_lsb(&occ);
+    int mg[2] = {0, 0}, eg[2] = {0, 0}, phase = 0;
+    xq_bb occ = pos_occ(p), rot = p->occ_rot, left = occ;
+    int attackers[2] = {0, 0}, guards[2] = {0, 0};
+    while (left) {
+        int s = bb_pop_lsb(&left);
         int pc = p->board[s], c = pc >> 3, t = pc & 7;
         int r = RANK_OF[s];
         if (c == XQ_BLACK) r = 9 - r;
-        score[c] += VALUE[t] + piece_square(t, r, FILE_OF[s]);
+        int pst = piece_square(t, r, FILE_OF[s]);
+        phase += PHASE_WEIGHT[t];
+        mg[c] += VALUE[t] + pst;
+        eg[c] += VALUE_EG[t] + (t == XQ_PAWN ? pst + pst / 4 : pst);
+        switch (t) {
+        case XQ_ROOK: {
+            /* Mobility: squares it reaches (empty or enemy). */
+            int mob = bb_popcount(rook_att(s, occ, rot) & ~p->by_color[c]);
+            mg[c] += 4 * (mob - 7);
+            eg[c] += 5 * (mob - 7);
+            attackers[c] += 2;
+            break;
+        }
+        case XQ_HORSE: {
+            int mob = bb_popcount(horse_att(s, occ) & ~p->by_color[c]);
+            mg[c] += 8 * (mob - 3);
+            eg[c] += 8 * (mob - 3);
+            if (r >= 5) attackers[c]++;
+            break;
+        }
+        case XQ_CANNON: {
+            int mob = bb_popcount(rook_att(s, occ, rot) & ~occ);
+            mg[c] += 2 * (mob - 6);
+            eg[c] += 2 * (mob - 6);
+            attackers[c]++;
+            /* A cannon facing the enemy king on an open file (空头炮) pins its defence. */
+            int ks = p->king_sq[c ^ 1];
+            if (FILE_OF[s] == FILE_OF[ks] && !(BETWEEN[s][ks] & occ)) {
+                mg[c] += 70;
+                eg[c] += 20;
+            }
+            break;
+        }
+        case XQ_PAWN:
+            if (r >= 5) attackers[c]++;
+            break;
+        case XQ_ADVISOR: case XQ_ELEPHANT:
+            guards[c]++;
+            break;
+        default:
+            break;
+        }
     }
-    return score[p->side] - score[p->side ^ 1];
+    /* King safety: missing guards hurt in proportion to the enemy's attackers. */
+    for (int c = 0; c < 2; c++) {
+        int missing = 4 - guards[c], a = attackers[c ^ 1];
+        mg[c] -= missing * a * 4;
+    }
+    if (phase > PHASE_MAX) phase = PHASE_MAX;
+    int us = p->side, them = us ^ 1;
+    int m = mg[us] - mg[them], e = eg[us] - eg[them];
+    return (m * phase + e * (PHASE_MAX - phase)) / PHASE_MAX;
 }
 
 int xq_evaluate(const xq_pos *pos) {
@@ -135,20 +193,29 @@ void xq_search_clear(xq_search *s) {
 int xq_search_init(xq_search *s, xq_tt_entry *tt, uint64_t tt_size) {
     if (!s || (!tt && tt_size)) return XQ_E_ARG;
     memset(s, 0, sizeof *s);
+    s->rules = XQ_SEARCH_RULES_AXF;
+    s->natural_limit = XQ_SEARCH_NATURAL_LIMIT;
     s->tt = tt_size ? tt : NULL;
     s->tt_size = tt_size;
     return XQ_OK;
 }
 
-int xq_search_begin(xq_search *s, const xq_pos *pos, const uint64_t *keys, int n_keys,
+int xq_search_begin(xq_search *s, const xq_pos *pos, const xq_undo *undos, int n_undos,
                     const xq_move *root_moves, int n_root) {
-    if (!s || !pos || n_keys < 0 || n_root < 0 || (n_keys && !keys) || (n_root && !root_moves)) return XQ_E_ARG;
+    if (!s || !pos || n_undos < 0 || n_root < 0 || (n_undos && !undos) || (n_root && !root_moves)) return XQ_E_ARG;
     if (xq_pos_check(pos) != XQ_OK) return XQ_E_FEN_POSITION;
     s->pos = *pos;
-    int skip = n_keys > XQ_SEARCH_HISTORY_MAX ? n_keys - XQ_SEARCH_HISTORY_MAX : 0;
-    s->n_keys = n_keys - skip;
-    if (s->n_keys) memcpy(s->keys, keys + skip, (size_t)s->n_keys * sizeof *keys);
+    int skip = n_undos > XQ_SEARCH_HISTORY_MAX ? n_undos - XQ_SEARCH_HISTORY_MAX : 0;
+    s->n_keys = n_undos - skip;
+    if (s->n_keys) memcpy(s->undos, undos + skip, (size_t)s->n_keys * sizeof *undos);
+    for (int i = 0; i < s->n_keys; i++) s->keys[i] = s->undos[i].key;
     s->keys[s->n_keys] = pos->key;
+    /* The checks of the game since its last capture, for the natural limit
+       (records that do not fit the position count none). */
+    int known = pos->halfmove < s->n_keys ? pos->halfmove : s->n_keys;
+    s->root_checks[0] = s->root_checks[1] = 0;
+    if (known > 0 && xq_history_checks(pos, s->undos, s->n_keys, s->n_keys - known, s->n_keys, s->root_checks) != XQ_OK)
+        s->root_checks[0] = s->root_checks[1] = 0;
     s->n_root = 0;
     for (int i = 0; i < n_root && s->n_root < XQ_MAX_MOVES; i++) {
         int dup = 0;
@@ -208,33 +275,145 @@ static void tt_store(xq_search *s, uint64_t key, int depth, int score, int bound
 
 /* ---------------------------------------------------------- repetition */
 
-/* Whether the position at `ply` repeats an earlier one with the same side
-   to move since the last capture (on the path or in the game). */
-static int is_repetition(const xq_search *s, int ply) {
+/* How many plies back the position at `ply` occurred before with the same
+   side to move since the last capture (on the path or in the game), the
+   nearest occurrence; 0 when it did not. */
+static int repetition_back(const xq_search *s, int ply) {
     int idx = s->n_keys + ply;
     uint64_t key = s->keys[idx];
     /* Not across a null move: the positions before it are not of this line. */
     int span = idx - s->rep_floor[ply];
     int reach = s->pos.halfmove < span ? s->pos.halfmove : span;
     for (int back = 4; back <= reach; back += 2)
-        if (s->keys[idx - back] == key) return 1;
+        if (s->keys[idx - back] == key) return back;
+    return 0;
+}
+
+enum { PATTERN_ALLOWED, PATTERN_FORBIDDEN, PATTERN_CHECK };
+
+/* One side's pattern in a loop from its XQ_LOOP_* summary, as
+   xiangqi.rules reads it (_pattern_of). */
+static int loop_pattern(int bits, int rules) {
+    if (!(bits & XQ_LOOP_MOVES)) return PATTERN_ALLOWED;
+    if (bits & XQ_LOOP_ALL_CHECK) return PATTERN_CHECK;
+    if (rules == XQ_SEARCH_RULES_CXA) return bits & XQ_LOOP_ALL_ATTACK ? PATTERN_FORBIDDEN : PATTERN_ALLOWED;
+    return bits & XQ_LOOP_ALL_CHASE ? PATTERN_FORBIDDEN : PATTERN_ALLOWED;
+}
+
+/* The score, for the side to move at `ply`, of the loop closed there by a
+   position seen `back` plies earlier: the rulings' verdict on the loop's
+   moves (s->undos), a loss scoring as a mate at this ply. */
+static int judge_loop(xq_search *s, int ply, int back) {
+    int idx = s->n_keys + ply;
+    int us = s->pos.side, them = us ^ 1;
+    /* A loop is its last position and its moves: the same loop met again
+       (a transposition, the next iteration) takes its verdict from the cache. */
+    uint64_t h = s->pos.key ^ (uint64_t)(s->rules + 1) * 0x9E3779B97F4A7C15u;
+    for (int i = idx - back; i < idx; i++) h = (h ^ s->undos[i].move) * 0xBF58476D1CE4E5B9u ^ (h >> 31);
+    h |= 1;
+    xq_loop_verdict *cached = &s->loop_cache[h & (XQ_SEARCH_LOOP_CACHE - 1)];
+    int loser;
+    if (cached->key == h) {
+        loser = cached->loser;
+    } else {
+        int flags = s->rules == XQ_SEARCH_RULES_CXA ? XQ_FACTS_CXA | XQ_FACTS_KILL : 0;
+        if (xq_repetition_loops(&s->pos, &s->undos[idx - back], back, 2, flags, s->loops) < 0) return DRAW;
+        const xq_rep_info *r = &s->loops[back];
+        if (r->loop_start != 0) return DRAW; /* cannot happen: position `back` is the second occurrence of 0 */
+        int mine = loop_pattern(r->loop[us], s->rules), theirs = loop_pattern(r->loop[them], s->rules);
+        loser = -1;
+        if (mine == PATTERN_CHECK || theirs == PATTERN_CHECK) {
+            if (mine != theirs) loser = mine == PATTERN_CHECK ? us : them;
+        } else if (mine != theirs) {
+            loser = mine == PATTERN_FORBIDDEN ? us : them;
+        }
+        cached->key = h;
+        cached->loser = (int8_t)loser;
+    }
+    if (loser < 0) return DRAW;
+    return loser == us ? -XQ_MATE_SCORE + ply : XQ_MATE_SCORE - ply;
+}
+
+/* Whether the position at `ply` is a draw by the natural move limit: at
+   least natural_limit plies since the last capture, a side's checks beyond
+   ten not counted (two plies each), for one side at least. */
+static int natural_draw(const xq_search *s, int ply) {
+    int plies = s->pos.halfmove;
+    if (!s->natural_limit || plies < s->natural_limit) return 0;
+    int checks[2] = {0, 0};
+    int from = ply - plies > 0 ? ply - plies : 0;
+    if (from == 0) {
+        checks[0] = s->root_checks[0];
+        checks[1] = s->root_checks[1];
+    }
+    /* The move into ply i was made by the side not to move at ply i. */
+    for (int i = from + 1; i <= ply; i++)
+        if (s->in_check[i]) checks[s->pos.side ^ ((ply - i) & 1) ^ 1]++;
+    for (int c = 0; c < 2; c++) {
+        int extra = checks[c] > 10 ? checks[c] - 10 : 0;
+        if (plies - 2 * extra >= s->natural_limit) return 1;
+    }
     return 0;
 }
 
 /* ------------------------------------------------------------ ordering */
 
+/* Static exchange evaluation of the capture m: the material the mover nets
+   when both sides take back on the target square with their least valuable
+   attacker (pins ignored, a king recaptures only where nothing recaptures
+   it), each side free to stop. */
+static const int SEE_VALUE[8] = {0, 100, 200, 200, 400, 450, 900, 20000};
+
+static int see(const xq_pos *p, xq_move m) {
+    int from = move_from(m), to = move_to(m);
+    int gain[40], d = 0;
+    xq_bb occ = pos_occ(p) ^ SQ_BB[from], rot = p->occ_rot ^ ROT_BB[from];
+    gain[0] = SEE_VALUE[p->board[to] & 7];
+    int on_target = p->board[from] & 7, side = p->side ^ 1;
+    for (;;) {
+        xq_bb att = attackers_bb(p, to, side, occ, rot) & occ & ~SQ_BB[to];
+        if (!att) break;
+        int sq = -1, t;
+        for (t = XQ_PAWN; t <= XQ_KING && sq < 0; t++) {
+            xq_bb b = att & p->by_type[t];
+            if (b) sq = bb_lsb(b);
+        }
+        t--;
+        if (t == XQ_KING && (attackers_bb(p, to, side ^ 1, occ ^ SQ_BB[sq], rot ^ ROT_BB[sq]) & (occ ^ SQ_BB[sq]) &
+                             ~SQ_BB[to]))
+            break;  /* the king may not step into a recapture */
+        d++;
+        gain[d] = SEE_VALUE[on_target] - gain[d - 1];
+        if (d >= 38) break;
+        on_target = t;
+        occ ^= SQ_BB[sq];
+        rot ^= ROT_BB[sq];
+        side ^= 1;
+    }
+    while (d > 0) {
+        if (-gain[d] < gain[d - 1]) gain[d - 1] = -gain[d];
+        d--;
+    }
+    return gain[0];
+}
+
 #define SCORE_TT (1 << 30)
 #define SCORE_CAPTURE (1 << 28)
 #define SCORE_KILLER (1 << 27)
+#define SCORE_BAD_CAPTURE (-(1 << 27))  /* captures that lose material: after every quiet move */
+#define HISTORY_MAX 16384
 
 static void score_moves(const xq_search *s, const xq_move *moves, int n, int *keys, xq_move tt_move, int ply) {
     const xq_pos *p = &s->pos;
     for (int i = 0; i < n; i++) {
         xq_move m = moves[i];
-        int victim = p->board[move_to(m)];
+        int victim = p->board[move_to(m)], attacker = p->board[move_from(m)] & 7;
         if (m == tt_move) keys[i] = SCORE_TT;
-        else if (victim) keys[i] = SCORE_CAPTURE + VALUE[victim & 7] * 16 - VALUE[p->board[move_from(m)] & 7] / 16;
-        else if (ply < XQ_SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]))
+        else if (victim) {
+            int mvv = VALUE[victim & 7] * 16 - VALUE[attacker] / 16;
+            int bad = SEE_VALUE[attacker] > SEE_VALUE[victim & 7] && see(p, m) < 0;
+            keys[i] = (bad ? SCORE_BAD_CAPTURE : SCORE_CAPTURE) + mvv;
+        } else if (ply < XQ_SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]))
             keys[i] = SCORE_KILLER + (m == s->killers[ply][0]);
         else keys[i] = s->history[m];
     }
@@ -254,40 +433,43 @@ static xq_move pick(xq_move *moves, int *keys, int i, int n) {
     return m;
 }
 
-static void reward_quiet(xq_search *s, xq_move m, int depth, int ply) {
+/* History with gravity: counts stay within +-HISTORY_MAX, far below the
+   killer and capture bands. */
+static void history_add(xq_search *s, xq_move m, int bonus) {
+    int32_t *h = &s->history[m];
+    int a = bonus < 0 ? -bonus : bonus;
+    *h += bonus - *h * a / HISTORY_MAX;
+}
+
+static void reward_quiet(xq_search *s, xq_move m, int depth, int ply, const xq_move *tried, int n_tried) {
     if (ply < XQ_SEARCH_MAX_PLY && s->killers[ply][0] != m) {
         s->killers[ply][1] = s->killers[ply][0];
         s->killers[ply][0] = m;
     }
-    s->history[m] += depth * depth;
-    if (s->history[m] > SCORE_KILLER / 2) {
-        /* Age the counts so they never reach the killer and capture bands. */
-        for (int i = 0; i < (int)(sizeof s->history / sizeof s->history[0]); i++) s->history[i] /= 2;
-    }
+    int bonus = depth * depth * 16;
+    if (bonus > HISTORY_MAX / 2) bonus = HISTORY_MAX / 2;
+    history_add(s, m, bonus);
+    for (int i = 0; i < n_tried; i++)
+        if (tried[i] != m) history_add(s, tried[i], -bonus);
 }
 
 /* -------------------------------------------------------------- search */
 
-static void make(xq_search *s, xq_move m, xq_undo *u, int ply) {
+/* Plays m at ply, its undo record kept in s->undos for the rulings. */
+static xq_undo *make(xq_search *s, xq_move m, int ply) {
+    xq_undo *u = &s->undos[s->n_keys + ply];
     pos_do_move_fast(&s->pos, m, u);
     s->keys[s->n_keys + ply + 1] = s->pos.key;
     s->rep_floor[ply + 1] = s->rep_floor[ply];
+    return u;
 }
 
-static void make_null(xq_search *s, xq_undo *u, int ply) {
+static xq_undo *make_null(xq_search *s, int ply) {
+    xq_undo *u = &s->undos[s->n_keys + ply];
     xq_pos_do_null(&s->pos, u);
     s->keys[s->n_keys + ply + 1] = s->pos.key;
     s->rep_floor[ply + 1] = s->n_keys + ply + 1;
-}
-
-/* Whether capturing on `to` with the piece on `from` loses material at once:
-   a more valuable piece taking a defended one. */
-static int losing_capture(const xq_pos *p, xq_move m) {
-    int from = move_from(m), to = move_to(m), them = p->side ^ 1;
-    if (VALUE[p->board[from] & 7] <= VALUE[p->board[to] & 7] || (p->board[from] & 7) == XQ_KING) return 0;
-    xq_bb occ = pos_occ(p) ^ SQ_BB[from];
-    xq_bb rot = p->occ_rot ^ ROT_BB[from];
-    return attacked_by(p, to, them, p->by_color[them] & ~SQ_BB[to], occ, rot);
+    return u;
 }
 
 static void set_pv(xq_search *s, int ply, xq_move m) {
@@ -296,6 +478,38 @@ static void set_pv(xq_search *s, int ply, xq_move m) {
     if (n > XQ_SEARCH_MAX_PLY - 1) n = XQ_SEARCH_MAX_PLY - 1;
     memcpy(&s->pv_table[ply][1], s->pv_table[child], (size_t)n * sizeof(xq_move));
     s->pv_table_len[ply] = n + 1;
+}
+
+/* The legal captures of the side to move (not in check): each piece's
+   targets among the enemy pieces but the king, kept when the own king is
+   then safe (as the legal generator tests a move). */
+static int gen_captures(const xq_pos *p, xq_move *out) {
+    int us = p->side, them = us ^ 1, ksq = p->king_sq[us], n = 0;
+    xq_bb occ = pos_occ(p), rot = p->occ_rot;
+    xq_bb enemy = p->by_color[them] & ~SQ_BB[p->king_sq[them]];
+    xq_bb pieces = p->by_color[us];
+    while (pieces) {
+        int from = bb_pop_lsb(&pieces);
+        xq_bb t;
+        switch (p->board[from] & 7) {
+        case XQ_PAWN: t = PAWN_ATT[us][from]; break;
+        case XQ_ADVISOR: t = ADVISOR_ATT[us][from]; break;
+        case XQ_ELEPHANT: t = elephant_att(us, from, occ); break;
+        case XQ_HORSE: t = horse_att(from, occ); break;
+        case XQ_CANNON: t = cannon_cap(from, occ, rot); break;
+        case XQ_ROOK: t = rook_att(from, occ, rot); break;
+        case XQ_KING: t = KING_ATT[us][from]; break;
+        default: t = 0; break;
+        }
+        t &= enemy;
+        while (t) {
+            int to = bb_pop_lsb(&t);
+            xq_bb occ2 = occ ^ SQ_BB[from], rot2 = rot ^ ROT_BB[from];
+            if (!attacked_by(p, from == ksq ? to : ksq, them, p->by_color[them] & ~SQ_BB[to], occ2, rot2))
+                out[n++] = make_move(from, to);
+        }
+    }
+    return n;
 }
 
 static int quiesce(xq_search *s, int alpha, int beta, int ply) {
@@ -307,28 +521,31 @@ static int quiesce(xq_search *s, int alpha, int beta, int ply) {
     if (ply >= XQ_SEARCH_MAX_PLY) return eval_pos(p);
     xq_move moves[XQ_MAX_MOVES];
     int keys[XQ_MAX_MOVES];
-    int n = xq_gen_legal(p, moves, XQ_MAX_MOVES);
-    if (n <= 0) return -XQ_MATE_SCORE + ply;
     int in_check = xq_pos_in_check(p);
-    int best = -INF;
-    if (!in_check) {
-        /* Stand pat: the side to move need not capture. */
+    int best = -INF, n;
+    if (in_check) {
+        /* Every evasion; none is a mate. */
+        n = xq_gen_legal(p, moves, XQ_MAX_MOVES);
+        if (n <= 0) return -XQ_MATE_SCORE + ply;
+    } else {
+        /* Stand pat: the side to move need not capture (a stalemate here goes unseen). */
         best = eval_pos(p);
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
+        n = gen_captures(p, moves);
     }
     score_moves(s, moves, n, keys, 0, XQ_SEARCH_MAX_PLY);
     for (int i = 0; i < n; i++) {
         xq_move m = pick(moves, keys, i, n);
         if (!in_check) {
-            if (keys[i] < SCORE_CAPTURE) break;  /* only captures, unless evading check */
-            /* Captures that cannot lift the score to alpha, or that lose the capturing piece. */
-            if (best + VALUE[p->board[move_to(m)] & 7] + 200 <= alpha || losing_capture(p, m)) continue;
+            /* Only captures that do not lose material, unless evading check. */
+            if (keys[i] < SCORE_CAPTURE) break;
+            /* Captures that cannot lift the score to alpha. */
+            if (best + VALUE[p->board[move_to(m)] & 7] + 200 <= alpha) continue;
         }
-        xq_undo u;
-        make(s, m, &u, ply);
+        xq_undo *u = make(s, m, ply);
         int score = -quiesce(s, -beta, -alpha, ply + 1);
-        pos_undo_move_fast(p, &u);
+        pos_undo_move_fast(p, u);
         if (s->aborted) return 0;
         if (score > best) {
             best = score;
@@ -342,19 +559,33 @@ static int quiesce(xq_search *s, int alpha, int beta, int ply) {
     return best;
 }
 
+/* Late-move reduction by depth and move number (~ log(depth) * log(i) / 2). */
+static int lmr(int depth, int i) {
+    static const uint8_t LOG2X[65] = {0, 0, 4, 6, 8, 9, 10, 11, 12, 12, 13, 13, 14, 14, 15, 15, 16, 16, 16, 16, 17,
+                                      17, 17, 17, 18, 18, 18, 18, 18, 19, 19, 19, 19, 19, 19, 19, 20, 20, 20, 20, 20,
+                                      20, 20, 20, 21, 21, 21, 21, 21, 21, 21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 22,
+                                      22, 22, 23, 23};  /* ~ 4 * log2(x) */
+    int d = depth > 64 ? 64 : depth, k = i > 64 ? 64 : i;
+    return (LOG2X[d] * LOG2X[k]) / 48;
+}
+
 static int search(xq_search *s, int depth, int alpha, int beta, int ply, int allow_null) {
     xq_pos *p = &s->pos;
     int pv_node = beta - alpha > 1;
     s->pv_table_len[ply] = 0;
+    /* The parent found whether its move checks (s->in_check[ply]); the root asks. */
+    int in_check = ply > 0 ? s->in_check[ply] : xq_pos_in_check(p);
+    s->in_check[ply] = (uint8_t)in_check;
     if (ply > 0) {
         if (out_of_budget(s)) return 0;
-        if (is_repetition(s, ply)) return DRAW;
+        int back = repetition_back(s, ply);
+        if (back) return judge_loop(s, ply, back);
+        if (natural_draw(s, ply)) return DRAW;
         /* Mate-distance pruning: no line from here beats a mate already found nearer the root. */
         if (alpha < -XQ_MATE_SCORE + ply) alpha = -XQ_MATE_SCORE + ply;
         if (beta > XQ_MATE_SCORE - ply - 1) beta = XQ_MATE_SCORE - ply - 1;
         if (alpha >= beta) return alpha;
     }
-    int in_check = xq_pos_in_check(p);
     if (in_check && ply + depth < XQ_SEARCH_MAX_PLY - 1) depth++;
     if (depth <= 0 || ply >= XQ_SEARCH_MAX_PLY - 1) return quiesce(s, alpha, beta, ply);
     s->nodes++;
@@ -373,24 +604,33 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
         }
     }
     if (ply == 0 && s->best) tt_move = s->best;
+    /* Internal iterative reduction: a node the table knows nothing about is searched a ply shallower. */
+    if (!tt_move && depth >= 4 && ply > 0) depth--;
 
-    /* Null move: if passing still fails high, a real move will too (zugzwang
-       is rare in xiangqi while a side has a rook, horse or cannon). */
-    xq_bb attackers = p->by_color[p->side] & (p->by_type[XQ_ROOK] | p->by_type[XQ_HORSE] | p->by_type[XQ_CANNON]);
-    if (allow_null && !pv_node && !in_check && depth >= 3 && attackers && beta < XQ_MATE_BOUND &&
-        eval_pos(p) >= beta) {
-        int r = depth >= 6 ? 3 : 2;
-        xq_undo u;
-        make_null(s, &u, ply);
-        int score = -search(s, depth - 1 - r, -beta, -beta + 1, ply + 1, 0);
-        xq_pos_undo_null(p, &u);
-        if (s->aborted) return 0;
-        if (score >= beta) return score > XQ_MATE_BOUND ? beta : score;
+    int static_eval = in_check ? -INF : eval_pos(p);
+    s->evals[ply] = static_eval;
+    int improving = !in_check && ply >= 2 && static_eval > s->evals[ply - 2];
+
+    if (!pv_node && !in_check && beta < XQ_MATE_BOUND && beta > -XQ_MATE_BOUND) {
+        /* Reverse futility: far above beta near the leaves, a quiet move will not fall below it. */
+        if (depth <= 4 && static_eval - 110 * (depth - improving) >= beta) return static_eval;
+        /* Null move: if passing still fails high, a real move will too (zugzwang
+           is rare in xiangqi while a side has a rook, horse or cannon). */
+        xq_bb attackers = p->by_color[p->side] & (p->by_type[XQ_ROOK] | p->by_type[XQ_HORSE] | p->by_type[XQ_CANNON]);
+        if (allow_null && depth >= 2 && attackers && static_eval >= beta) {
+            int r = 3 + depth / 4 + ((static_eval - beta) / 200 < 2 ? (static_eval - beta) / 200 : 2);
+            xq_undo *u = make_null(s, ply);
+            s->in_check[ply + 1] = 0;  /* a legal position never leaves the passed-to side in check */
+            int score = -search(s, depth - 1 - r, -beta, -beta + 1, ply + 1, 0);
+            xq_pos_undo_null(p, u);
+            if (s->aborted) return 0;
+            if (score >= beta) return score > XQ_MATE_BOUND ? beta : score;
+        }
     }
 
-    xq_move moves[XQ_MAX_MOVES];
+    xq_move moves[XQ_MAX_MOVES], tried[XQ_MAX_MOVES];
     int keys[XQ_MAX_MOVES];
-    int n;
+    int n, n_tried = 0;
     if (ply == 0 && s->n_root) {
         n = s->n_root > 0 ? s->n_root : 0;
         memcpy(moves, s->root_moves, (size_t)n * sizeof *moves);
@@ -406,26 +646,49 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
         s->pv_len = 1;
     }
 
-    int best = -INF, old_alpha = alpha;
+    int best = -INF, old_alpha = alpha, quiets = 0;
     xq_move best_move = 0;
     for (int i = 0; i < n; i++) {
         xq_move m = pick(moves, keys, i, n);
         int quiet = !p->board[move_to(m)];
-        xq_undo u;
-        make(s, m, &u, ply);
+        xq_undo *u = make(s, m, ply);
+        int gives_check = xq_pos_in_check(p);
+        s->in_check[ply + 1] = (uint8_t)gives_check;
+        int plain = quiet && !in_check && !gives_check && keys[i] < SCORE_KILLER;
+        if (ply > 0 && plain && best > -XQ_MATE_BOUND) {
+            /* Late-move pruning and futility pruning of quiet moves near the leaves. */
+            if ((depth <= 4 && quiets >= 3 + depth * depth * (1 + improving)) ||
+                (depth <= 3 && static_eval + 90 + 110 * depth <= alpha)) {
+                pos_undo_move_fast(p, u);
+                continue;
+            }
+        }
+        if (ply > 0 && !pv_node && !in_check && !gives_check && depth <= 3 && keys[i] < SCORE_KILLER && !quiet &&
+            best > -XQ_MATE_BOUND) {
+            /* A losing capture near the leaves. */
+            pos_undo_move_fast(p, u);
+            continue;
+        }
+        if (quiet) {
+            quiets++;
+            if (n_tried < XQ_MAX_MOVES) tried[n_tried++] = m;
+        }
         int score;
         if (i == 0) {
             score = -search(s, depth - 1, -beta, -alpha, ply + 1, 1);
         } else {
             /* Late quiet moves that do not check are searched shallower first. */
             int r = 0;
-            if (depth >= 3 && i >= 3 && quiet && !in_check && keys[i] < SCORE_KILLER && !xq_pos_in_check(p))
-                r = i >= 8 && depth >= 6 ? 2 : 1;
+            if (depth >= 3 && i >= 2 && plain) {
+                r = lmr(depth, i) + !improving - pv_node - (s->history[m] > HISTORY_MAX / 4);
+                if (r < 0) r = 0;
+                if (r > depth - 2) r = depth - 2;
+            }
             score = -search(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1, 1);
             if (r && score > alpha && !s->aborted) score = -search(s, depth - 1, -alpha - 1, -alpha, ply + 1, 1);
             if (score > alpha && score < beta && !s->aborted) score = -search(s, depth - 1, -beta, -alpha, ply + 1, 1);
         }
-        pos_undo_move_fast(p, &u);
+        pos_undo_move_fast(p, u);
         if (s->aborted) return 0;
         if (score > best) {
             best = score;
@@ -440,12 +703,13 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
                     memcpy(s->pv, s->pv_table[0], (size_t)s->pv_len * sizeof(xq_move));
                 }
                 if (score >= beta) {
-                    if (quiet) reward_quiet(s, m, depth, ply);
+                    if (quiet) reward_quiet(s, m, depth, ply, tried, n_tried);
                     break;
                 }
             }
         }
     }
+    if (best == -INF) return alpha;  /* every move pruned (cannot happen: the first is always searched) */
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(s, p->key, depth, best, bound, best_move, ply);
     return best;
@@ -465,7 +729,26 @@ int xq_search_depth(xq_search *s, int depth) {
     }
     xq_pos saved = s->pos;
     s->rep_floor[0] = 0;
-    int score = search(s, depth, -INF, INF, 0, 1);
+    /* Aspiration: from depth 4, a window around the last depth's score,
+       widened on the side that fails. */
+    int delta = 35, alpha = -INF, beta = INF, prev = s->score;
+    if (depth >= 4 && s->best && prev > -XQ_MATE_BOUND && prev < XQ_MATE_BOUND) {
+        alpha = prev - delta;
+        beta = prev + delta;
+    }
+    int score;
+    for (;;) {
+        score = search(s, depth, alpha, beta, 0, 1);
+        if (s->aborted) break;
+        if (score <= alpha) {
+            alpha = delta > 500 || score - delta < -INF ? -INF : score - delta;
+        } else if (score >= beta) {
+            beta = delta > 500 || score + delta > INF ? INF : score + delta;
+        } else {
+            break;
+        }
+        delta *= 2;
+    }
     if (s->aborted) {
         /* The position is restored move by move as the search unwinds; the
            copy only guards against a bug leaving it changed. */

@@ -1,16 +1,34 @@
 /* xq_search.h - public C API: a small alpha-beta search (included by xq.h).
  *
- * Principal-variation search (negamax) with a capture quiescence search
- * (losing and hopeless captures skipped), check extension, null-move
- * pruning, late-move reductions, a transposition table keyed by the position's Zobrist
- * key, move ordering (TT move, most valuable victim / least valuable
- * attacker, two killers per ply, history counts) and a material plus
- * piece-square evaluation.  A side with no legal move loses (checkmate or
- * stalemate).  A position that repeats one on the search path or in the
- * game history given to xq_search_begin (since the last capture) scores as
- * a draw: the perpetual-check and -chase rulings are not the search's job.
+ * Principal-variation search (negamax) in iterative deepening with
+ * aspiration windows, a capture quiescence search (captures that lose
+ * material by static exchange, or cannot reach alpha, skipped), check
+ * extension, null-move pruning (reduction by depth and margin), reverse
+ * futility, futility and late-move pruning near the leaves, late-move
+ * reductions (~ log depth * log move number), a transposition table keyed
+ * by the position's Zobrist key, move ordering (TT move, captures by most
+ * valuable victim / least valuable attacker with losing ones last, two
+ * killers per ply, history counts with gravity) and an evaluation of
+ * material and piece-square tables blended between middle game and
+ * endgame by phase, rook/horse/cannon mobility and king safety (missing
+ * advisors and elephants against the enemy's attackers).  A side with no
+ * legal move loses (checkmate or stalemate).
  *
- * The caller owns every byte: the xq_search state (about 90 KB) and the
+ * Rulings.  A position that repeats one on the search path or in the game
+ * history given to xq_search_begin (since the last capture, not across a
+ * null move) closes a loop, judged at once (at its second occurrence) by
+ * the library's rulings under the rule book in `rules`: the loop's moves
+ * are summed up by xq_repetition_loops (xq_rules.h: checks, chases by
+ * identity, and under CXA mate threats), a side whose every move checks
+ * loses (both: a draw), else a side whose pattern the book forbids (AXF: a
+ * perpetual chase of one piece; CXA: any loop of attacks only) loses, else
+ * (both or neither) the loop is a draw.  A loss scores as a mate at that
+ * ply.  CXA's joint-chase exceptions (both sides forbidden) are not
+ * applied: such loops score as draws.  A position `natural_limit` plies
+ * after the last capture is a draw by the natural move limit, counted as
+ * xiangqi.rules counts it (each side's checks beyond ten do not count).
+ *
+ * The caller owns every byte: the xq_search state (about 200 KB) and the
  * transposition table (any number of xq_tt_entry, 16 bytes each).  The
  * caller drives iterative deepening, one xq_search_depth() call per depth,
  * and reads the result fields after each; the table and the move-ordering
@@ -37,6 +55,9 @@ extern "C" {
 #define XQ_MATE_SCORE 30000           /* mate at the root; mate in n plies = XQ_MATE_SCORE - n */
 #define XQ_MATE_BOUND (XQ_MATE_SCORE - XQ_SEARCH_MAX_PLY)  /* |score| above this is a mate score */
 #define XQ_SEARCH_STOPPED 1           /* xq_search_depth: a limit or the stop flag ended it early */
+#define XQ_SEARCH_RULES_AXF 0         /* xq_search.rules: Asian rules (perpetual check, perpetual chase of one piece) */
+#define XQ_SEARCH_RULES_CXA 1         /* Chinese rules (any loop of checks, chases and mate threats is forbidden) */
+#define XQ_SEARCH_NATURAL_LIMIT 120   /* default natural move limit in plies (60 moves) */
 
 typedef struct xq_tt_entry {
     uint64_t key;
@@ -47,11 +68,20 @@ typedef struct xq_tt_entry {
     uint8_t unused[2];
 } xq_tt_entry;
 
+#define XQ_SEARCH_LOOP_CACHE 4096     /* loop verdicts remembered (a power of two) */
+
+typedef struct xq_loop_verdict {
+    uint64_t key;                /* the loop's last position and moves, hashed; 0 = empty */
+    int8_t loser;                /* color that loses the loop, or -1 (a draw) */
+} xq_loop_verdict;
+
 typedef struct xq_search {
     /* Set by the caller (after xq_search_init, before or between calls). */
     volatile int stop;           /* non-zero: stop as soon as possible */
     uint64_t node_limit;         /* 0 = no limit */
     int64_t time_limit_ms;       /* 0 = no limit; counted from xq_search_begin */
+    int rules;                   /* XQ_SEARCH_RULES_* (xq_search_init: AXF) */
+    int natural_limit;           /* plies without a capture that draw (xq_search_init: 120; 0 = off) */
 
     /* Results, valid after each xq_search_depth call. */
     int depth;                   /* the depth last searched (complete or not) */
@@ -69,9 +99,15 @@ typedef struct xq_search {
     int64_t start_ns;
     int aborted;
     uint32_t ready;              /* XQ_SEARCH_READY after xq_search_begin */
-    int n_keys;                  /* game keys in keys[] before the root */
+    int n_keys;                  /* game plies in keys[] / undos[] before the root */
     int n_root;
+    int root_checks[2];          /* checks by each color in the game since its last capture (natural limit) */
     uint64_t keys[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2];
+    xq_undo undos[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2];  /* the moves from keys[i] to keys[i+1] */
+    uint8_t in_check[XQ_SEARCH_MAX_PLY + 2];                         /* per ply of the path */
+    int evals[XQ_SEARCH_MAX_PLY + 2];
+    xq_loop_verdict loop_cache[XQ_SEARCH_LOOP_CACHE];                                /* static evaluation per ply of the path */
+    xq_rep_info loops[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2]; /* xq_repetition_loops' output */
     xq_move root_moves[XQ_MAX_MOVES];
     xq_move killers[XQ_SEARCH_MAX_PLY][2];
     int rep_floor[XQ_SEARCH_MAX_PLY + 2];   /* per ply: first keys[] index a repetition may match */
@@ -92,13 +128,14 @@ int xq_search_init(xq_search *s, xq_tt_entry *tt, uint64_t tt_size);
 void xq_search_clear(xq_search *s);
 
 /* Sets the root position and starts the clock and the node count.
-   `keys[0..n_keys)` are the Zobrist keys of the game's earlier positions,
-   oldest first, excluding the root (only the last XQ_SEARCH_HISTORY_MAX
-   are kept).  `root_moves[0..n_root)`, if n_root > 0, restricts the root
+   `undos[0..n_undos)` are the undo records of the game's moves that led to
+   `pos` (as xq_pos_do_move / xq_pos_push fill them, oldest first; only the
+   last XQ_SEARCH_HISTORY_MAX are kept): their keys find repetitions and
+   their moves let a loop reaching back before the root be judged.  `root_moves[0..n_root)`, if n_root > 0, restricts the root
    to those moves (illegal ones are ignored), for "searchmoves" and UCCI's
    "banmoves".  Does not touch `stop`.  XQ_OK, XQ_E_ARG (NULL pointers,
    negative counts) or XQ_E_FEN_POSITION (a position failing xq_pos_check). */
-int xq_search_begin(xq_search *s, const xq_pos *pos, const uint64_t *keys, int n_keys,
+int xq_search_begin(xq_search *s, const xq_pos *pos, const xq_undo *undos, int n_undos,
                     const xq_move *root_moves, int n_root);
 
 /* Searches the root to `depth` plies (1..XQ_SEARCH_MAX_PLY - 4).  Returns

@@ -447,6 +447,24 @@ def test_hash_option_resizes_the_table() -> None:
         pipe.close()
 
 
+@pytest.mark.parametrize("protocol,setoption", [("uci", "setoption name Rules value {}"), ("ucci", "setoption rules {}")])
+def test_rules_option_judges_repetitions(protocol: str, setoption: str) -> None:
+    from test_search import PERPETUAL_CHECK, PERPETUAL_CHECK_LOOP
+
+    pipe = start(protocol)
+    try:
+        pipe.send(setoption.format("chess"))
+        assert "unknown rule set" in pipe.read_until("info string")[0]
+        for rules in ("cxa", "axf"):
+            pipe.send(setoption.format(rules))
+            pipe.send(f"position fen {PERPETUAL_CHECK} moves {' '.join(PERPETUAL_CHECK_LOOP)}")
+            pipe.send("go depth 5")
+            # Checking again would lose by perpetual check: Red gives up material instead.
+            assert best_of(pipe.read_until("bestmove")[0]) not in (None, Move.from_iccs(PERPETUAL_CHECK_LOOP[0]))
+    finally:
+        pipe.close()
+
+
 def test_end_of_input_finishes_a_finite_search() -> None:
     proc = subprocess.run(ENGINE, input="uci\nposition startpos\ngo depth 3\n", capture_output=True, text=True,
                           timeout=30)

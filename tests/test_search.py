@@ -177,6 +177,75 @@ def test_repetition_in_the_game_history_is_a_draw(searcher: Searcher) -> None:
     assert result.best == Move.from_iccs("e9e8") and result.info.score == 0
 
 
+#: Red, a rook down, can check for ever from h9 and h8 while the black king steps d9-d8 (the black rooks can neither
+#: block nor take): a draw to a rule-blind search, a loss by perpetual check under both books.
+PERPETUAL_CHECK = "3k5/7R1/9/9/9/rr7/9/9/9/3AKA3 w - - 0 1"
+PERPETUAL_CHECK_LOOP = ["h8h9", "d9d8", "h9h8", "d8d9"]
+#: Red, a rook down, chases the unprotected black horse between c2 and b0 with its rook (as in test_match's CHASE).
+PERPETUAL_CHASE = "2b1k1r1r/9/4b4/9/9/6P2/1R7/2n1B4/4A4/4KAB2 w - - 0 1"
+PERPETUAL_CHASE_LOOP = ["b3c3", "c2b0", "c3b3", "b0c2"]
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
+@pytest.mark.parametrize("fen,loop", [(PERPETUAL_CHECK, PERPETUAL_CHECK_LOOP), (PERPETUAL_CHASE, PERPETUAL_CHASE_LOOP)])
+def test_the_forbidden_side_varies(fen: str, loop: List[str], rules: str) -> None:
+    board = Board(fen)
+    for iccs in loop:
+        board.push_iccs(iccs)
+    # Playing the loop's first move again brings the ruling (the game would end at the third occurrence).
+    repeated = board.copy()
+    for iccs in loop:
+        repeated.push_iccs(iccs)
+    ruling = repeated.outcome(rules=rules)
+    assert ruling is not None and ruling.winner is False
+    result = Searcher(hash_mb=4, rules=rules).search(board, depth=6)
+    assert result.best is not None and result.best != Move.from_iccs(loop[0])
+    assert -MATE_SCORE + 100 < result.info.score < -300   # it gives up material rather than the game
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
+def test_the_other_side_repeats_to_win(rules: str) -> None:
+    # Black completes the loop of Red's checks: the repetition wins (a loss for Red scores as a mate).
+    board = Board(PERPETUAL_CHECK)
+    for iccs in PERPETUAL_CHECK_LOOP[:3]:
+        board.push_iccs(iccs)
+    result = Searcher(hash_mb=4, rules=rules).search(board, depth=3)
+    assert result.best == Move.from_iccs("d8d9") and result.info.mate == 1
+
+
+def test_an_allowed_loop_is_still_a_draw() -> None:
+    # The rook moves between a6 and a5 attack nothing: neither side breaks a rule, the loop draws.
+    board = Board("4k4/9/9/9/R8/9/9/9/9/3K5 b - - 0 1")
+    for iccs in ("e9e8", "a5a6", "e8e9", "a6a5"):
+        board.push_iccs(iccs)
+    for rules in ("axf", "cxa"):
+        result = Searcher(hash_mb=4, rules=rules).search(board, depth=3)
+        assert result.best == Move.from_iccs("e9e8") and result.info.score == 0
+
+
+def test_the_natural_limit_draws() -> None:
+    # Black, a rook down, reaches 120 plies without a capture with any quiet move.
+    lost = Searcher(hash_mb=1).search(Board("4k4/9/9/9/R8/9/9/9/9/3K5 b - - 0 1"), depth=3)
+    assert lost.info.score < -500
+    limit = Searcher(hash_mb=1).search(Board("4k4/9/9/9/R8/9/9/9/9/3K5 b - - 119 80"), depth=3)
+    assert limit.info.score == 0
+    # A shorter limit from the rule set; 0 turns it off.
+    import dataclasses
+
+    from xiangqi.rules import AXF
+    searcher = Searcher(hash_mb=1, rules=dataclasses.replace(AXF, natural_limit=100))
+    assert searcher.search(Board("4k4/9/9/9/R8/9/9/9/9/3K5 b - - 99 80"), depth=3).info.score == 0
+    searcher.rules = dataclasses.replace(AXF, natural_limit=0)
+    assert searcher.search(Board("4k4/9/9/9/R8/9/9/9/9/3K5 b - - 119 80"), depth=3).info.score < -500
+
+
+def test_rules_are_named_as_the_rulings_name_them() -> None:
+    assert Searcher(hash_mb=0, rules="chinese").rules.name == "cxa"
+    assert Searcher(hash_mb=0).rules.name == "axf"
+    with pytest.raises(ValueError):
+        Searcher(hash_mb=0, rules="fide")
+
+
 def test_root_moves_restrict_the_search(searcher: Searcher) -> None:
     board = Board()
     only = [Move.from_iccs("a3a4"), Move.from_iccs("i3i4")]

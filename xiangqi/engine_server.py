@@ -189,6 +189,7 @@ class EngineServer:
         self._send(f"id author {_AUTHOR}")
         self._send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 0 max {_MAX_HASH_MB}")
         self._send("option name Clear Hash type button")
+        self._send("option name Rules type combo default axf var axf var cxa")
         self._send("uciok")
 
     def _cmd_ucci(self, args: List[str]) -> None:
@@ -198,6 +199,7 @@ class EngineServer:
         self._send(f"option hashsize type spin min 0 max {_MAX_HASH_MB} default {_DEFAULT_HASH_MB}")
         self._send("option usemillisec type check default false")
         self._send("option newgame type button")
+        self._send("option rules type combo var axf var cxa default axf")
         self._send("ucciok")
 
     def _cmd_isready(self, args: List[str]) -> None:
@@ -237,6 +239,12 @@ class EngineServer:
             if value.lower() not in ("true", "false"):
                 raise _Usage(f"setoption usemillisec: expected true or false, not {value!r}")
             self._use_millisec = value.lower() == "true"
+        elif key == "rules":
+            self._require_idle(f"setoption {name}")
+            try:
+                self._searcher.rules = value
+            except ValueError as exc:
+                raise _Usage(f"setoption {name}: {exc}") from None
         elif key == "uci_variant":
             if value.lower() != "xiangqi":
                 raise _Usage(f"setoption UCI_Variant: only xiangqi is played, not {value!r}")

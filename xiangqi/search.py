@@ -20,12 +20,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, List, Optional
+from typing import Any, Callable, Iterable, List, Optional, Union
 
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.board import Board
 from xiangqi.core import Move
+from xiangqi.rules import RuleSet, get_rules
 
 __all__ = ["Searcher", "SearchInfo", "SearchResult", "MAX_DEPTH", "MATE_SCORE", "evaluate"]
 
@@ -108,6 +109,9 @@ class Searcher:
     """A search state with a transposition table of ``hash_mb`` megabytes.
 
     One search runs at a time; :meth:`stop` may be called from any thread.
+    Repetitions inside the search are judged by the rulings of :attr:`rules`
+    (perpetual check loses; a perpetual chase loses as that book says; other
+    loops draw) and the natural move limit draws (:mod:`xiangqi.rules`).
 
     >>> searcher = Searcher(hash_mb=1)
     >>> searcher.search(Board(), depth=2).best in Board().legal_moves
@@ -117,8 +121,9 @@ class Searcher:
         :class:`ValueError`: as :meth:`resize`.
     """
 
-    def __init__(self, hash_mb: int = 16) -> None:
+    def __init__(self, hash_mb: int = 16, rules: Union[str, RuleSet, None] = None) -> None:
         self._lock = threading.Lock()
+        self._rules: RuleSet = get_rules(rules)
         self._state: Any = ffi.new("xq_search *")
         self._table: Any = None
         self._entries = 0
@@ -144,6 +149,22 @@ class Searcher:
             if st:
                 _ffi.raise_internal(st, "xq_search_init")
             self._table, self._entries = table, entries
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule book the search judges repetitions and the natural limit by (set a name or a :class:`RuleSet`).
+
+        >>> searcher = Searcher(1); searcher.rules = "chinese"; searcher.rules.name
+        'cxa'
+
+        Raises:
+            :class:`ValueError`: (on setting) not a rule set's name.
+        """
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: Union[str, RuleSet]) -> None:
+        self._rules = get_rules(rules)
 
     @property
     def hash_entries(self) -> int:
@@ -204,7 +225,7 @@ class Searcher:
             if value is not None and not 0 <= value <= 1e9:
                 raise ValueError(f"{name} must be a number of seconds from 0 to 1e9, not {value!r}")
         board._require_kings("search")
-        keys = board.key_history()[:-1]
+        rs = self._rules
         restrict = [m.code for m in root_moves] if root_moves is not None else []
         if root_moves is not None and not restrict:
             restrict = [0]  # an empty restriction leaves no move; code 0 is never legal
@@ -212,9 +233,12 @@ class Searcher:
             s = self._state
             s.node_limit = nodes or 0
             s.time_limit_ms = max(1, int(time_limit * 1000)) if time_limit is not None else 0
-            key_buf = ffi.new("uint64_t[]", keys) if keys else ffi.NULL
+            s.rules = lib.XQ_SEARCH_RULES_CXA if rs.name == "cxa" else lib.XQ_SEARCH_RULES_AXF
+            s.natural_limit = max(0, rs.natural_limit)
             move_buf = ffi.new("xq_move[]", restrict) if restrict else ffi.NULL
-            st = lib.xq_search_begin(s, board._pos, key_buf, len(keys), move_buf, len(restrict))
+            plies = len(board.move_stack)
+            st = lib.xq_search_begin(s, board._pos, board._undo if plies else ffi.NULL, plies, move_buf,
+                                     len(restrict))
             if st:
                 _ffi.raise_internal(st, "xq_search_begin")
             started = time.perf_counter()

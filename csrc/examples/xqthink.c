@@ -120,19 +120,45 @@ int main(int argc, char **argv) {
     CHECK(xq_search_depth(&state, 3) == XQ_OK && state.best == 0, "no legal root move left");
 
     /* Repetition against the game history: Black, a rook down, can step
-       into a position the game has seen (a draw score) instead of losing. */
-    xq_pos lone, seen;
+       into a position the game has seen (a loop where nobody breaks a rule:
+       a draw score) instead of losing. */
+    xq_pos lone;
     set(&lone, "4k4/9/9/9/R8/9/9/9/9/3K5 b - - 10 1");
-    set(&seen, "9/4k4/9/9/R8/9/9/9/9/3K5 w - - 11 2");
     xq_search_begin(&state, &lone, NULL, 0, NULL, 0);
     CHECK(xq_search_depth(&state, 3) == XQ_OK && state.score < -500, "a rook down without history");
-    uint64_t keys[3] = {seen.key, 1, 2};
-    xq_move e9e8 = (xq_move)((9 * 9 + 4) << 7 | (8 * 9 + 4));
-    CHECK(xq_search_begin(&state, &lone, keys, 3, NULL, 0) == XQ_OK, "history accepted");
+    xq_move e9e8 = (xq_move)((9 * 9 + 4) << 7 | (8 * 9 + 4)), e8e9 = (xq_move)((8 * 9 + 4) << 7 | (9 * 9 + 4));
+    xq_move a5a6 = (xq_move)((5 * 9) << 7 | (6 * 9)), a6a5 = (xq_move)((6 * 9) << 7 | (5 * 9));
+    xq_move loop[4] = {e9e8, a5a6, e8e9, a6a5};
+    xq_undo undos[4];
+    CHECK(xq_pos_play_codes(&lone, loop, 4, undos, 1) == 4, "the loop is legal");
+    CHECK(xq_search_begin(&state, &lone, undos, 4, NULL, 0) == XQ_OK, "history accepted");
     CHECK(xq_search_depth(&state, 3) == XQ_OK && state.best == e9e8 && state.score == 0,
           "repeating the game's position scores as a draw");
 
-    /* Random playouts: every answer legal, with the game's keys passed for
+    /* Perpetual check loses: Red, a rook down, may not check from h9 and h8
+       for ever (under both rule books); Black completes the loop to win. */
+    xq_pos checker;
+    set(&checker, "3k5/7R1/9/9/9/rr7/9/9/9/3AKA3 w - - 0 1");
+    xq_move h8h9 = (xq_move)((8 * 9 + 7) << 7 | (9 * 9 + 7)), h9h8 = (xq_move)((9 * 9 + 7) << 7 | (8 * 9 + 7));
+    xq_move d9d8 = (xq_move)((9 * 9 + 3) << 7 | (8 * 9 + 3)), d8d9 = (xq_move)((8 * 9 + 3) << 7 | (9 * 9 + 3));
+    xq_move checks[4] = {h8h9, d9d8, h9h8, d8d9};
+    CHECK(xq_pos_play_codes(&checker, checks, 3, undos, 1) == 3, "three plies of the loop");
+    for (int rules = XQ_SEARCH_RULES_AXF; rules <= XQ_SEARCH_RULES_CXA; rules++) {
+        state.rules = rules;
+        CHECK(xq_search_begin(&state, &checker, undos, 3, NULL, 0) == XQ_OK, "checked side's turn");
+        CHECK(xq_search_depth(&state, 3) == XQ_OK && state.best == d8d9 && state.score == XQ_MATE_SCORE - 1,
+              "completing the opponent's perpetual check wins");
+    }
+    CHECK(xq_pos_play_codes(&checker, checks + 3, 1, undos + 3, 1) == 1, "the loop closed");
+    for (int rules = XQ_SEARCH_RULES_AXF; rules <= XQ_SEARCH_RULES_CXA; rules++) {
+        state.rules = rules;
+        CHECK(xq_search_begin(&state, &checker, undos, 4, NULL, 0) == XQ_OK, "checking side's turn");
+        CHECK(xq_search_depth(&state, 4) == XQ_OK && state.best != h8h9 && state.score > -XQ_MATE_BOUND,
+              "the checking side varies");
+    }
+    state.rules = XQ_SEARCH_RULES_AXF;
+
+    /* Random playouts: every answer legal, with the game's moves passed for
        repetitions, a small table that collides often, and node limits that
        stop searches at arbitrary points. */
     static xq_tt_entry small[61];
@@ -141,7 +167,7 @@ int main(int argc, char **argv) {
     for (int game = 0; game < 8; game++) {
         xq_pos g;
         set(&g, start);
-        uint64_t history[200];
+        xq_undo history[200];
         for (int ply = 0; ply < 200; ply++) {
             xq_move legal[XQ_MAX_MOVES];
             int n = xq_gen_legal(&g, legal, XQ_MAX_MOVES);
@@ -164,12 +190,10 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "xqthink: illegal answer %s (status %d, depth %d) in %s\n", name, st2, state.depth, fen);
             }
             CHECK(xq_pos_is_legal(&g, state.best), "a legal move in a playout");
-            history[ply] = g.key;
             /* Play the engine's move half the time, a random legal one otherwise. */
             rng = rng * 6364136223846793005UL + 1442695040888963407UL;
             xq_move m = (rng >> 33) & 1 ? state.best : legal[(rng >> 40) % (unsigned long)n];
-            xq_undo u;
-            CHECK(xq_pos_do_move(&g, m, &u) == XQ_OK, "playout move");
+            CHECK(xq_pos_do_move(&g, m, &history[ply]) == XQ_OK, "playout move");
         }
     }
     state.node_limit = 0;
