@@ -20,10 +20,9 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, List, Optional, Union
+from typing import Callable, Iterable, List, Optional, Union
 
-from xiangqi import _ffi
-from xiangqi._ffi import ffi, lib
+from xiangqi._ffi import search as native
 from xiangqi.board import Board
 from xiangqi.core import Move
 from xiangqi.rules import RuleSet, get_rules
@@ -31,12 +30,10 @@ from xiangqi.rules import RuleSet, get_rules
 __all__ = ["Searcher", "SearchInfo", "SearchResult", "MAX_DEPTH", "MATE_SCORE", "evaluate"]
 
 #: Deepest iteration :meth:`Searcher.search` runs.
-MAX_DEPTH: int = lib.XQ_SEARCH_MAX_PLY - 4
+MAX_DEPTH: int = native.MAX_PLY - 4
 #: Score of a mate at the root; a mate ``n`` plies away scores ``MATE_SCORE - n``.
-MATE_SCORE: int = lib.XQ_MATE_SCORE
-_MATE_BOUND: int = lib.XQ_MATE_BOUND
-_STOPPED: int = lib.XQ_SEARCH_STOPPED
-_ENTRY_BYTES: int = ffi.sizeof("xq_tt_entry")
+MATE_SCORE: int = native.MATE_SCORE
+_MATE_BOUND: int = native.MATE_BOUND
 
 
 @dataclass(frozen=True)
@@ -102,7 +99,7 @@ def evaluate(board: Board) -> int:
     >>> evaluate(Board()), evaluate(Board("4k4/9/9/9/9/9/9/9/9/R3K4 w")) > 0
     (0, True)
     """
-    return int(lib.xq_evaluate(board._pos))
+    return native.evaluate(board)
 
 
 class Searcher:
@@ -124,9 +121,7 @@ class Searcher:
     def __init__(self, hash_mb: int = 16, rules: Union[str, RuleSet, None] = None) -> None:
         self._lock = threading.Lock()
         self._rules: RuleSet = get_rules(rules)
-        self._state: Any = ffi.new("xq_search *")
-        self._table: Any = None
-        self._entries = 0
+        self._native = native.NativeSearch()
         self.resize(hash_mb)
 
     def resize(self, hash_mb: int) -> None:
@@ -141,14 +136,10 @@ class Searcher:
         """
         if not isinstance(hash_mb, int) or hash_mb < 0:
             raise ValueError(f"hash size must be a whole number of megabytes >= 0, not {hash_mb!r}")
-        entries = hash_mb * (1 << 20) // _ENTRY_BYTES
+        entries = hash_mb * (1 << 20) // native.ENTRY_BYTES
         with self._lock:
             # Allocated before anything changes: a MemoryError leaves the old table in use.
-            table = ffi.new("xq_tt_entry[]", entries) if entries else ffi.NULL
-            st = lib.xq_search_init(self._state, table, entries)
-            if st:
-                _ffi.raise_internal(st, "xq_search_init")
-            self._table, self._entries = table, entries
+            self._native.resize(entries)
 
     @property
     def rules(self) -> RuleSet:
@@ -173,7 +164,7 @@ class Searcher:
         >>> Searcher(1).hash_entries
         65536
         """
-        return self._entries
+        return self._native.entries
 
     def clear(self) -> None:
         """Forget everything learnt (a new game): the table, killers and history counts.
@@ -182,8 +173,7 @@ class Searcher:
         1
         """
         with self._lock:
-            lib.xq_tt_clear(self._table, self._entries)
-            lib.xq_search_clear(self._state)
+            self._native.clear()
 
     def stop(self) -> None:
         """Ask the running search to stop as soon as it can (thread-safe); when idle, the next search stops at once.
@@ -191,7 +181,7 @@ class Searcher:
         >>> searcher = Searcher(1); searcher.stop(); searcher.search(Board(), depth=5).stopped
         True
         """
-        self._state.stop = 1
+        self._native.stop()
 
     def search(self, board: Board, *, depth: Optional[int] = None, nodes: Optional[int] = None,
                time_limit: Optional[float] = None, soft_time: Optional[float] = None,
@@ -230,38 +220,29 @@ class Searcher:
         if root_moves is not None and not restrict:
             restrict = [0]  # an empty restriction leaves no move; code 0 is never legal
         with self._lock:
-            s = self._state
-            s.node_limit = nodes or 0
-            s.time_limit_ms = max(1, int(time_limit * 1000)) if time_limit is not None else 0
-            s.rules = lib.XQ_SEARCH_RULES_CXA if rs.name == "cxa" else lib.XQ_SEARCH_RULES_AXF
-            s.natural_limit = max(0, rs.natural_limit)
-            move_buf = ffi.new("xq_move[]", restrict) if restrict else ffi.NULL
-            plies = len(board.move_stack)
-            st = lib.xq_search_begin(s, board._pos, board._undo if plies else ffi.NULL, plies, move_buf,
-                                     len(restrict))
-            if st:
-                _ffi.raise_internal(st, "xq_search_begin")
+            s = self._native
+            s.begin(board, len(board.move_stack), restrict, nodes=nodes or 0,
+                    time_limit_ms=max(1, int(time_limit * 1000)) if time_limit is not None else 0,
+                    rules="cxa" if rs.name == "cxa" else "axf", natural_limit=max(0, rs.natural_limit))
             started = time.perf_counter()
             stopped = False
             info = self._info(started)
             for d in range(1, max_depth + 1):
-                st = lib.xq_search_depth(s, d)
-                if st < 0:
-                    _ffi.raise_internal(st, "xq_search_depth")
+                finished = s.depth(d)
                 info = self._info(started)
-                if st == _STOPPED:
+                if not finished:
                     stopped = True
                     break
                 if on_iteration is not None:
                     on_iteration(info)
-                if not s.best:
+                if not s.best():
                     break  # no legal move: nothing deeper to find
                 mate = info.mate
                 if mate is not None and abs(mate) * 2 <= d:
                     break  # a mate the search has seen to its end
                 if soft_time is not None and time.perf_counter() - started >= soft_time:
                     break
-            best = Move.from_code(int(s.best)) if s.best else None
+            best = Move.from_code(s.best()) if s.best() else None
             ponder = info.pv[1] if len(info.pv) > 1 else None
             return SearchResult(best, ponder, info, stopped)
 
@@ -272,10 +253,9 @@ class Searcher:
         >>> searcher.search(Board(), depth=2).stopped
         False
         """
-        self._state.stop = 0
+        self._native.reset_stop()
 
     def _info(self, started: float) -> SearchInfo:
-        s = self._state
-        pv = [Move.from_code(int(s.pv[i])) for i in range(s.pv_len)]
-        return SearchInfo(int(s.depth), int(s.seldepth), int(s.score), int(s.nodes),
-                          time.perf_counter() - started, pv)
+        p = self._native.progress()
+        return SearchInfo(p.depth, p.seldepth, p.score, p.nodes, time.perf_counter() - started,
+                          [Move.from_code(c) for c in p.pv])

@@ -5,7 +5,8 @@ Everything untyped that comes from cffi stays in this package: no other module o
 ``ffi``, allocates C memory or reads a C struct. One module per part of the C API:
 
 * :mod:`xiangqi._ffi.position`: a board's position (``xq.h``): :class:`~xiangqi._ffi.position.NativePosition`;
-* :mod:`xiangqi._ffi.batch`: the numpy batch loops (``xq_batch.h``).
+* :mod:`xiangqi._ffi.batch`: the numpy batch loops (``xq_batch.h``);
+* :mod:`xiangqi._ffi.search`: our engine's search (``xq_search.h``): :class:`~xiangqi._ffi.search.NativeSearch`.
 """
 
 from __future__ import annotations
