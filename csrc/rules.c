@@ -409,8 +409,12 @@ int xq_repetition_plies(const xq_pos *pos, const xq_undo *undos, int n, int at, 
 
 static void add_victims(xq_rep_info *r, const xq_facts *f) {
     for (int k = 0; k < f->n_chases; k++) {
-        int id = f->chases[k].victim_id;
+        const xq_chase *c = &f->chases[k];
+        int id = c->victim_id;
         if (id < 128) r->victims[id >> 6] |= (uint64_t)1 << (id & 63);
+        int rook = (c->victim_piece & 7) == XQ_ROOK;
+        if (c->reason == XQ_CHASE_SHORT_ROOT) r->chase |= rook ? XQ_PLYC_JOINT_ROOK : XQ_PLYC_JOINT_OTHER;
+        else r->chase |= rook ? XQ_PLYC_SINGLE_ROOK : XQ_PLYC_SINGLE_OTHER;
     }
 }
 
@@ -434,7 +438,8 @@ static int ply_kill(xq_pos *cur, int *cur_ply, const xq_undo *undos, int i, int 
 
 /* XQ_LOOP_* of one side's moves: positions first, first + 2, ... before end. */
 static uint8_t loop_bits(xq_pos *cur, int *cur_ply, const xq_undo *undos, int first, int end, int flags,
-                         xq_rep_info *out) {
+                         xq_rep_info *out, uint8_t *more) {
+    *more = 0;
     if (first >= end) return 0;
     int all_check = 1, all_chase = 1, all_attack = 1;
     uint64_t common[2] = {~(uint64_t)0, ~(uint64_t)0};
@@ -461,7 +466,9 @@ static uint8_t loop_bits(xq_pos *cur, int *cur_ply, const xq_undo *undos, int fi
     if (!all_attack) return bits;
     bits |= XQ_LOOP_ALL_ATTACK;
     uint64_t same[2] = {~(uint64_t)0, ~(uint64_t)0};
+    uint8_t every = XQ_PLYC_SINGLE_ROOK | XQ_PLYC_SINGLE_OTHER, chasing = XQ_PLYC_JOINT_ROOK | XQ_PLYC_JOINT_OTHER;
     for (int i = first; i < end; i += 2) {
+        every &= out[i].chase;
         if (out[i].ply & XQ_PLY_CHECK) {
             bits |= XQ_LOOP_KIND_CHECK;
         } else if (ply_kill(cur, cur_ply, undos, i, flags, &out[i])) {
@@ -470,9 +477,12 @@ static uint8_t loop_bits(xq_pos *cur, int *cur_ply, const xq_undo *undos, int fi
             bits |= XQ_LOOP_KIND_CHASE;
             same[0] &= out[i].victims[0];
             same[1] &= out[i].victims[1];
+            chasing &= out[i].chase;
         }
     }
     if ((bits & XQ_LOOP_KIND_CHASE) && (same[0] | same[1])) bits |= XQ_LOOP_SAME_VICTIM;
+    /* 棋例通则 九: single chases on every move; joint chases on every chasing move (there is one). */
+    *more = (uint8_t)(every | ((bits & XQ_LOOP_KIND_CHASE) ? chasing : 0));
     return bits;
 }
 
@@ -521,6 +531,16 @@ static int count_by_table(const xq_pos *pos, const xq_undo *undos, int n, xq_rep
         table[h].at = j;
     }
     return 0;
+}
+
+int xq_history_from_opening(const xq_pos *pos, const xq_undo *undos, int n) {
+    if (!pos || n < 0 || (n > 0 && !undos)) return XQ_E_ARG;
+    static const char START[] = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    xq_pos s;
+    if (xq_pos_set_fen(&s, START, sizeof START - 1, NULL) != XQ_OK) return 0;
+    uint64_t key = n ? undos[0].key : pos->key;
+    uint32_t fullmove = n ? undos[0].fullmove : pos->fullmove;
+    return key == s.key && fullmove == 1;
 }
 
 int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *out) {
@@ -599,6 +619,8 @@ int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int coun
     }
     /* q is the position after n plies again: the cursor for mate threats. */
     int cur_ply = n, suspects = 0;
+    int early = (flags >> 16) & 255;
+    if (early && xq_history_from_opening(pos, undos, n) != 1) early = 0;
     for (int j = first + 1; j <= n; j++) {
         int s = out[j].loop_start;
         if (s < 0) continue;
@@ -607,14 +629,79 @@ int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int coun
         for (int i = s; i < j && !null; i++) null = undos[i].move == 0;
         if (null) {
             out[j].loop[0] = out[j].loop[1] = 0; /* a pass in the loop: judged against nobody */
+            out[j].loop_more[0] = out[j].loop_more[1] = 0;
             continue;
         }
         for (int color = 0; color < 2; color++) {
-            uint8_t bits = loop_bits(&q, &cur_ply, undos, s + (side_s == color ? 0 : 1), j, flags, out);
+            uint8_t more;
+            uint8_t bits = loop_bits(&q, &cur_ply, undos, s + (side_s == color ? 0 : 1), j, flags, out, &more);
             out[j].loop[color] = bits;
+            out[j].loop_more[color] = more;
             if (bits & XQ_LOOP_ALL_ATTACK) any = 1;
         }
+        /* Within the opening's first rounds a draw may be Red's loss (CXA #03 三). */
+        if (early && (j < n ? undos[j].fullmove : pos->fullmove) <= (uint32_t)early) any = 1;
         suspects += any;
     }
     return suspects;
+}
+
+/* ------------------------------------------------------------- verdicts */
+
+int xq_loop_pattern(int side, int rules) {
+    int bits = side & 0xff;
+    if (!(bits & XQ_LOOP_MOVES)) return XQ_PATTERN_ALLOWED;
+    if (bits & XQ_LOOP_ALL_CHECK) return XQ_PATTERN_CHECK;
+    if (!(rules & XQ_RULE_MIXED))
+        /* Asian rules: any check or idle move breaks a perpetual chase (of one piece); mate threats are allowed. */
+        return (bits & XQ_LOOP_ALL_CHASE) ? XQ_PATTERN_CHASE : XQ_PATTERN_ALLOWED;
+    if (!(bits & XQ_LOOP_ALL_ATTACK)) return XQ_PATTERN_ALLOWED;
+    if ((rules & XQ_RULE_SAME_VICTIM) && (bits & XQ_LOOP_KIND_CHASE) && !(bits & XQ_LOOP_SAME_VICTIM))
+        return XQ_PATTERN_ALLOWED;
+    switch (bits & (XQ_LOOP_KIND_CHECK | XQ_LOOP_KIND_KILL | XQ_LOOP_KIND_CHASE)) {
+    case XQ_LOOP_KIND_KILL: return XQ_PATTERN_KILL;
+    case XQ_LOOP_KIND_CHASE: return XQ_PATTERN_CHASE;
+    case XQ_LOOP_KIND_CHECK | XQ_LOOP_KIND_KILL: return XQ_PATTERN_CHECK_KILL;
+    case XQ_LOOP_KIND_CHECK | XQ_LOOP_KIND_CHASE: return XQ_PATTERN_CHECK_CHASE;
+    case XQ_LOOP_KIND_KILL | XQ_LOOP_KIND_CHASE: return XQ_PATTERN_KILL_CHASE;
+    default: return XQ_PATTERN_MIXED;
+    }
+}
+
+/* The side of summary x chases (长捉) a rook / a non-rook by one piece's own attack on every move while
+   the side of summary y chases it jointly (棋例通则 九 (2)(3)). */
+static int joint_exception(int x, int y, int rules) {
+    if (xq_loop_pattern(x, rules) != XQ_PATTERN_CHASE) return 0;
+    int mx = x >> 8, my = y >> 8;
+    return ((mx & XQ_LOOPX_SINGLE_ROOK) && (my & XQ_LOOPX_JOINT_ROOK)) ||
+           ((mx & XQ_LOOPX_SINGLE_OTHER) && (my & XQ_LOOPX_JOINT_OTHER));
+}
+
+#define VERDICT(why, loser) (((why) << 2) | ((loser) < 0 ? 0 : 2 | (loser)))
+
+int xq_loop_verdict(int red, int black, int rules) {
+    /* The guard: a side without an attack on every move (no XQ_LOOP_ALL_ATTACK and no all-check or
+       all-chase) plays an allowed pattern under every rule book, and both summaries 0 mean a pass. */
+    if (!((red | black) & 0xff)) return VERDICT(XQ_WHY_NULL, -1);
+    int why = XQ_WHY_ALLOWED;
+    int quiet = XQ_LOOP_ALL_CHECK | XQ_LOOP_ALL_CHASE | XQ_LOOP_ALL_ATTACK;
+    if ((red | black) & quiet) {
+        int rp = xq_loop_pattern(red, rules), bp = xq_loop_pattern(black, rules);
+        if (rp == XQ_PATTERN_CHECK && bp == XQ_PATTERN_CHECK) {
+            why = XQ_WHY_MUTUAL_CHECK;
+        } else if (rp == XQ_PATTERN_CHECK || bp == XQ_PATTERN_CHECK) {
+            return VERDICT(XQ_WHY_CHECK, rp == XQ_PATTERN_CHECK ? XQ_RED : XQ_BLACK);
+        } else if (rp && bp) {
+            why = XQ_WHY_BOTH;
+            if (rules & XQ_RULE_JOINT) {
+                if (joint_exception(red, black, rules)) return VERDICT(XQ_WHY_JOINT, XQ_RED);
+                if (joint_exception(black, red, rules)) return VERDICT(XQ_WHY_JOINT, XQ_BLACK);
+            }
+        } else if (rp || bp) {
+            return VERDICT(XQ_WHY_FORBIDDEN, rp ? XQ_RED : XQ_BLACK);
+        }
+    }
+    /* A draw: within the opening's first rounds Red must vary (CXA #03 三). */
+    if (rules & XQ_RULE_RED_MUST_VARY) return VERDICT(XQ_WHY_RED_MUST_VARY, XQ_RED);
+    return VERDICT(why, -1);
 }

@@ -210,52 +210,129 @@ def test_cxa_mixed_pattern_names() -> None:
     assert all(f.mate_threat is None for f in axf.red.moves)
 
 
-def _side(color: bool, kinds: List[str], rook: bool, joint: bool) -> rules.SideJudgement:
-    """A synthetic side whose moves chase a rook or a horse, jointly (少根) or not."""
-    victim = Piece(6 if rook else 4, not color)
-    reason = rules.ChaseReason.SHORT_ROOT if joint else rules.ChaseReason.UNPROTECTED
-    moves = []
-    for i, kind in enumerate(kinds):
-        chases: Tuple[rules.Chase, ...] = ()
-        if kind == "chase":
-            chases = (rules.Chase(40, 50, Piece(6, color), victim, reason, 1 if joint else 0, 40, 50),)
-        moves.append(rules.MoveFacts(i + 1, Move(40, 41), color, Piece(6, color), None, kind == "check",
-                                     False, False, chases))
-    return rules._side_judgement(color, moves, rules.CXA)
+def _summary(kinds: List[str], rook: bool, joint: bool) -> int:
+    """A synthetic side's C loop summary (``loop | loop_more << 8``): its moves check or chase one rook or
+    horse, jointly (少根) or by one piece's own attack (what xq_repetition_loops computes from the facts)."""
+    bits = lib.XQ_LOOP_MOVES
+    if all(k == "check" for k in kinds):
+        bits |= lib.XQ_LOOP_ALL_CHECK
+    if all(k == "chase" for k in kinds):
+        bits |= lib.XQ_LOOP_ALL_CHASE
+    bits |= lib.XQ_LOOP_ALL_ATTACK | lib.XQ_LOOP_SAME_VICTIM
+    bits |= lib.XQ_LOOP_KIND_CHECK if "check" in kinds else 0
+    more = 0
+    if "chase" in kinds:
+        bits |= lib.XQ_LOOP_KIND_CHASE
+        if joint:
+            more = lib.XQ_LOOPX_JOINT_ROOK if rook else lib.XQ_LOOPX_JOINT_OTHER
+        elif all(k == "chase" for k in kinds):
+            more = lib.XQ_LOOPX_SINGLE_ROOK if rook else lib.XQ_LOOPX_SINGLE_OTHER
+    return int(bits) | int(more) << 8
+
+
+def _why(red: int, black: int, rs: rules.RuleSet) -> Tuple[Optional[bool], str]:
+    verdict = rules._verdict(red, black, rs)
+    assert verdict is not None
+    return verdict[0], verdict[1]
 
 
 def test_cxa_joint_chase_exception() -> None:
     # 棋例通则 九 (2): one side 长捉车, the other 联合捉车: the former must vary (loses).
-    red = _side(RED, ["chase", "chase"], rook=True, joint=False)
-    black = _side(BLACK, ["chase", "chase"], rook=True, joint=True)
-    assert red.pattern is black.pattern is rules.Pattern.PERPETUAL_CHASE
-    assert rules._verdict(red, black, rules.CXA) == (RED, "joint")
+    red = _summary(["chase", "chase"], rook=True, joint=False)
+    black = _summary(["chase", "chase"], rook=True, joint=True)
+    flags = rules.CXA.verdict_flags()
+    assert lib.xq_loop_pattern(red, flags) == lib.xq_loop_pattern(black, flags) == lib.XQ_PATTERN_CHASE
+    assert _why(red, black, rules.CXA) == (RED, "joint")
     # (3): 长捉无根子 against 联合捉无根子.
-    red = _side(RED, ["chase", "chase"], rook=False, joint=True)
-    black = _side(BLACK, ["chase", "chase"], rook=False, joint=False)
-    assert rules._verdict(red, black, rules.CXA) == (BLACK, "joint")
+    red = _summary(["chase", "chase"], rook=False, joint=True)
+    black = _summary(["chase", "chase"], rook=False, joint=False)
+    assert _why(red, black, rules.CXA) == (BLACK, "joint")
     # (4) otherwise both forbidden draw; the Asian rules have no such exception.
-    black = _side(BLACK, ["chase", "chase"], rook=True, joint=False)
-    red = _side(RED, ["chase", "chase"], rook=True, joint=False)
-    assert rules._verdict(red, black, rules.CXA) == (None, "both forbidden")
-    assert rules._verdict(red, _side(BLACK, ["chase", "chase"], True, True), rules.AXF)[0] is None
+    black = _summary(["chase", "chase"], rook=True, joint=False)
+    red = _summary(["chase", "chase"], rook=True, joint=False)
+    assert _why(red, black, rules.CXA) == (None, "both forbidden")
+    assert _why(red, _summary(["chase", "chase"], True, True), rules.AXF)[0] is None
 
 
 def test_perpetual_check_outranks_everything() -> None:
-    checker = _side(RED, ["check", "check"], rook=True, joint=False)
-    chaser = _side(BLACK, ["chase", "chase"], rook=True, joint=False)
+    checker = _summary(["check", "check"], rook=True, joint=False)
+    chaser = _summary(["chase", "chase"], rook=True, joint=False)
     for rs in (rules.AXF, rules.CXA):
-        assert rules._verdict(checker, chaser, rs) == (RED, "perpetual check")
-        assert rules._verdict(checker, _side(BLACK, ["check", "check"], True, False), rs)[0] is None
+        assert _why(checker, chaser, rs) == (RED, "perpetual check")
+        assert _why(checker, _summary(["check", "check"], True, False), rs)[0] is None
 
 
-def test_red_must_vary_early_option() -> None:
-    case = next(c for c in _cxa() if c["id"] == "cxa-6-7-perpetual-follow")
-    board = _play(case["fen"], case["moves"])
-    assert _code(rules.adjudicate(board, "cxa")) == "draw"
-    early = dataclasses.replace(rules.CXA, red_must_vary_rounds=25)
-    outcome = rules.adjudicate(board, early)
-    assert outcome is not None and outcome.winner is BLACK and "由红方变着" in outcome.reason_zh
+def _ffish_moves(moves: List[str]) -> List[str]:
+    """ICCS moves in pyffish's coordinates (ranks 1-10)."""
+    return [f"{m[0]}{int(m[1]) + 1}{m[2]}{int(m[3]) + 1}" for m in moves]
+
+
+def _ffish_legal(fen: str, moves: List[str]) -> None:
+    """Each move is legal for pyffish too, in turn (a second move generator checks the case)."""
+    pyffish = pytest.importorskip("pyffish", reason="pyffish (a test dependency, from PyPI) checks the cases")
+    theirs = _ffish_moves(moves)
+    for i, m in enumerate(theirs):
+        assert m in pyffish.legal_moves("xiangqi", fen, theirs[:i]), (fen, moves[:i + 1])
+
+
+# CXA #03 三 (000_df4555f0f9279403.txt; the 2020 text's 胜负和 三): "每局棋在25回合（含）内，原则上双方均不得提和。
+# 如此时形成双方不变作和的待判局面（计3个循环），由红方变着，不变判负。" The 1999 text's 24.3: "犯禁方必须立即变着，
+# 若再重复一次循环，即判负". Read: at the occurrence that would draw (the third) the game goes on, Red must vary;
+# when the cycle repeats once more (the third cycle counted, the fourth occurrence) Red loses.
+_OPENING_LOOP = ["h2e2", "h9g7", "e2h2", "g7h9"]
+
+
+def test_red_must_vary_from_the_opening_by_default_under_cxa() -> None:
+    _ffish_legal(STARTING_FEN, _OPENING_LOOP * 3)
+    board = _play(STARTING_FEN, _OPENING_LOOP * 2)
+    assert rules.repetition_count(board) == 3
+    assert _code(board.outcome(rules="axf")) == "draw"
+    assert board.outcome(rules="cxa") is None  # two cycles: Red must vary, the game goes on
+    assert not board.can_claim_draw("cxa") and board.can_claim_draw("axf")  # 原则上双方均不得提和
+    for m in _OPENING_LOOP:
+        board.push_iccs(m)
+    outcome = board.outcome(rules="cxa")  # the third cycle: Red did not vary
+    assert outcome is not None and outcome.winner is BLACK
+    assert outcome.termination is Termination.FORBIDDEN_PATTERN
+    assert "由红方变着" in outcome.reason_zh and "must be varied by Red" in outcome.reason
+    assert _code(board.outcome(rules="axf")) == "draw"
+    assert _code(rules.adjudicate(board, dataclasses.replace(rules.CXA, red_must_vary_rounds=0))) == "draw"
+    # The same loop in a game set up from a FEN (even the opening's board at a later move) has no opening.
+    later = _play(STARTING_FEN.replace(" 0 1", " 0 2"), _OPENING_LOOP * 2)
+    assert _code(later.outcome(rules="cxa")) == "draw"
+    # The scan (bulk validation's path) rules the same: one loss, at the fourth occurrence (ply 12).
+    assert [(r.ply, r.outcome.winner) for r in rules.scan_violations(board, "cxa")] == [(12, BLACK)]
+    assert rules.scan_violations(board, "axf") == []
+
+
+def test_red_must_vary_only_within_25_rounds() -> None:
+    # 52 plies from the opening that repeat no position, then the loop: past round 25 the draw stands.
+    import random
+    rng = random.Random(23)
+    board = Board()
+    seen = {board.fen().rsplit(" ", 2)[0]}
+    while len(board.move_stack) < 52:
+        moves = [m for m in board.legal_moves if not board.is_capture(m)]
+        m = rng.choice(moves)
+        board.push(m)
+        key = board.fen().rsplit(" ", 2)[0]
+        if key in seen or board.outcome() is not None or not list(board.legal_moves):
+            board.pop()
+            continue
+        seen.add(key)
+    prefix = [m.iccs() for m in board.move_stack]
+    # a loop of horse moves, out and back, by each side (found from the position reached)
+    red = next(m for m in board.legal_moves if board.piece_at(m.from_square).piece_type == 4
+               and not board.is_capture(m))
+    board.push(red)
+    black = next(m for m in board.legal_moves if board.piece_at(m.from_square).piece_type == 4
+                 and not board.is_capture(m))
+    board.pop()
+    loop = [red.iccs(), black.iccs(), red.iccs()[2:] + red.iccs()[:2], black.iccs()[2:] + black.iccs()[:2]]
+    game = _play(STARTING_FEN, prefix + loop * 3)
+    _ffish_legal(STARTING_FEN, prefix + loop * 3)
+    assert rules.repetition_count(game) == 4 and game.fullmove_number > 25
+    assert _code(game.outcome(rules="cxa")) == "draw"
 
 
 # --------------------------------------------------------------------------- natural limit
@@ -740,7 +817,10 @@ def _reference_scan(board: Board, rule_set: str, *, count: Optional[int] = None,
         if rules.repetition_count(work) < c:
             continue
         ruling = rules.judge(work, rs, count=c, natural_limit=0)
-        assert ruling is not None
+        if ruling is None:  # CXA #03 三: a draw held back in the opening's first 25 rounds (Red must vary)
+            assert rs.red_must_vary_rounds and work.fullmove_number <= rs.red_must_vary_rounds
+            assert rules.repetition_count(work) == c and work.move_stack and Board().fen() == _cut(work, 0).fen()
+            continue
         if include_draws or ruling.outcome.winner is not None:
             found.append(ruling)
     if every_ply:
@@ -753,6 +833,45 @@ def _reference_scan(board: Board, rule_set: str, *, count: Optional[int] = None,
             continue
         kept.append(r)
     return kept
+
+
+def _loop_bits(mv: List[rules.MoveFacts]) -> int:
+    """The test's own oracle of the ``XQ_LOOP_*`` | ``XQ_LOOPX_*`` << 8 summary of one side's moves in a loop,
+    from the facts (what ``xq_repetition_loops`` computes in C, and the verdict reads)."""
+    if not mv:
+        return 0
+    common = rules._common_victims
+    bits = lib.XQ_LOOP_MOVES
+    if all(f.check for f in mv):
+        bits |= lib.XQ_LOOP_ALL_CHECK
+    if all(not f.check and f.chases for f in mv) and common(mv):
+        bits |= lib.XQ_LOOP_ALL_CHASE
+    kinds = [f.kind for f in mv]
+    if "idle" in kinds:
+        return int(bits)
+    bits |= lib.XQ_LOOP_ALL_ATTACK
+    kind_bits = {"check": lib.XQ_LOOP_KIND_CHECK, "mate_threat": lib.XQ_LOOP_KIND_KILL,
+                 "chase": lib.XQ_LOOP_KIND_CHASE}
+    for k in set(kinds):
+        bits |= kind_bits[k]
+    chasing = [f for f in mv if f.kind == "chase"]
+    if chasing and common(chasing):
+        bits |= lib.XQ_LOOP_SAME_VICTIM
+
+    def has(f: rules.MoveFacts, joint: bool, rook: bool) -> bool:
+        return any((c.reason is rules.ChaseReason.SHORT_ROOT) == joint and (c.victim_piece.piece_type == 6) == rook
+                   for c in f.chases)
+
+    more = 0
+    if all(has(f, False, True) for f in mv):
+        more |= lib.XQ_LOOPX_SINGLE_ROOK
+    if all(has(f, False, False) for f in mv):
+        more |= lib.XQ_LOOPX_SINGLE_OTHER
+    if chasing and all(has(f, True, True) for f in chasing):
+        more |= lib.XQ_LOOPX_JOINT_ROOK
+    if chasing and all(has(f, True, False) for f in chasing):
+        more |= lib.XQ_LOOPX_JOINT_OTHER
+    return int(bits) | int(more) << 8
 
 
 def _check_loops(board: Board, rule_set: str, count: int = 3) -> int:
@@ -776,9 +895,12 @@ def _check_loops(board: Board, rule_set: str, count: int = 3) -> int:
         facts = rules.history_facts(board, start + 1, j, rules=rs) if j > start else []
         null = any(f.null for f in facts)  # a loop with a null move: summed up as 0 for both sides
         for color in (RED, BLACK):
-            bits = 0 if null else rules._loop_bits([f for f in facts if f.color == color])
-            assert rec.loop[int(color)] == bits, (rule_set, j, color, bin(rec.loop[int(color)]), bin(bits))
-        attacking += bool((rec.loop[0] | rec.loop[1]) & lib.XQ_LOOP_ALL_ATTACK)
+            bits = 0 if null else _loop_bits([f for f in facts if f.color == color])
+            got = rules._summary(rec, color)
+            assert got == bits, (rule_set, j, color, bin(got), bin(bits))
+        early = not null and rs.red_must_vary_rounds and _cut(board, j).fullmove_number <= rs.red_must_vary_rounds and \
+            Board().fen() == _cut(board, 0).fen()  # CXA #03 三: a draw there may be Red's loss
+        attacking += bool((rec.loop[0] | rec.loop[1]) & lib.XQ_LOOP_ALL_ATTACK) or bool(early)
         for f in facts:  # the per-move records of the moves inside loops
             p = buf[f.ply - 1].ply
             assert p & lib.XQ_PLY_ANALYSED and bool(p & lib.XQ_PLY_CHECK) == f.check

@@ -996,11 +996,12 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         loser = "Red" if pos.side else "Black"
         reason = f"{loser} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
     elif plies >= 4:
-        rs, c, flags, limit, vary = rp.rule_set(rules)
+        rs, c, flags, limit, _vary = rp.rule_set(rules)
         suspects = rp.repetition_loops(plies, c, flags)
         # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
-        # has a side whose every move attacks (otherwise each is a draw that play may go on from).
-        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and pos.halfmove >= limit) or vary:
+        # has a side whose every move attacks, or lies in the opening's first rounds where Red must vary (the
+        # C core counts those among the suspects); otherwise each is a draw that play may go on from.
+        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and pos.halfmove >= limit):
             outcome, warnings = _rulings(rp, g, plies, rs, suspects)
             if outcome is not None:
                 termination = outcome.termination.name
