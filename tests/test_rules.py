@@ -1153,3 +1153,30 @@ def test_public_names_have_docstrings() -> None:
 def test_move_facts_annotation_names_the_type() -> None:
     # It was "Any"; the name resolves to rules.MoveFacts for type checkers (imported under TYPE_CHECKING).
     assert Board.move_facts.__annotations__["return"] == "MoveFacts"
+
+
+def test_red_must_vary_switches(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # judge, validate and match take --red-must-vary ROUNDS (0 turns it off; default: 25 under cxa, 0 under axf).
+    from xiangqi.cli import main
+    moves = " ".join(_OPENING_LOOP * 3)
+    assert main(["judge", f"startpos moves {moves}", "--rules", "cxa", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"] == "0-1"
+    assert main(["judge", f"startpos moves {moves}", "--rules", "cxa", "--red-must-vary", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"] == "1/2-1/2"
+    assert main(["judge", f"startpos moves {moves}", "--red-must-vary", "25", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"] == "0-1"  # the Asian rules with the rule switched on
+    assert main(["judge", f"startpos moves {moves}", "--red-must-vary", "-1"]) == 2
+    assert "--red-must-vary" in capsys.readouterr().err
+    pgn = tmp_path / "early.pgn"
+    pgn.write_text('[Event "t"]\n[Result "1/2-1/2"]\n\n1. h2e2 h9g7 2. e2h2 g7h9 3. h2e2 h9g7 4. e2h2 g7h9 '
+                   '5. h2e2 h9g7 6. e2h2 g7h9 1/2-1/2\n', encoding="utf-8")
+    for extra, computed in (([], "0-1"), (["--red-must-vary", "0"], "1/2-1/2")):
+        report = tmp_path / "r.jsonl"
+        main(["validate", str(pgn), "--rules", "cxa", "--report", str(report), *extra])
+        assert json.loads(report.read_text(encoding="utf-8"))["result_computed"] == computed
+    capsys.readouterr()
+    assert rules.get_rules(rules.rules_spec("cxa", red_must_vary=0)).red_must_vary_rounds == 0
+    # match passes the rules on as such a name to Board.outcome, which ends its games
+    assert _code(_play(STARTING_FEN, _OPENING_LOOP * 3).outcome(rules="cxa:red-must-vary=0")) == "draw"
+    main(["match", "--help"])
+    assert "--red-must-vary ROUNDS" in capsys.readouterr().out

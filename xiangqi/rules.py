@@ -102,6 +102,7 @@ from xiangqi.position import BaseBoard
 
 __all__ = [
     "RuleSet", "AXF", "CXA", "RULE_SETS", "RULE_SET_NAMES", "DEFAULT_RULES", "get_rules", "rule_set_name",
+    "rules_spec", "red_must_vary_rounds",
     "ChaseReason", "Chase", "MoveFacts", "Pattern", "SideJudgement", "Ruling", "NaturalLimit",
     "move_facts", "history_facts", "repetition_count", "repetition_plies", "is_repetition",
     "judge", "adjudicate", "can_claim_draw", "natural_limit", "scan_violations",
@@ -203,19 +204,62 @@ RULE_SET_NAMES: Dict[str, str] = {"axf": "axf", "asian": "axf", "asia": "axf", "
                                   "china": "cxa"}
 
 
-def rule_set_name(rules: str) -> str:
-    """The rule set (``"axf"`` or ``"cxa"``) a name stands for (:data:`RULE_SET_NAMES`, any case).
+#: The options a rule-set name may carry after a colon (``"cxa:red-must-vary=0"``).
+_NAME_OPTIONS = ("red-must-vary",)
 
-    >>> rule_set_name("Asia"), rule_set_name("chinese")
-    ('axf', 'cxa')
+
+def rule_set_name(rules: str) -> str:
+    """The rule set (``"axf"`` or ``"cxa"``) a name stands for (:data:`RULE_SET_NAMES`, any case), with the
+    options it carries (see :func:`rules_spec`).
+
+    >>> rule_set_name("Asia"), rule_set_name("chinese"), rule_set_name("China:Red-Must-Vary=0")
+    ('axf', 'cxa', 'cxa:red-must-vary=0')
 
     Raises:
-        :class:`ValueError`: ``rules`` is not a name of :data:`RULE_SET_NAMES` (or not a :class:`str`).
+        :class:`ValueError`: ``rules`` is not a name of :data:`RULE_SET_NAMES` (or not a :class:`str`), or
+        carries an option that is not ``red-must-vary=ROUNDS`` (0 to 255).
     """
-    key = RULE_SET_NAMES.get(rules.strip().lower()) if isinstance(rules, str) else None
+    base, sep, options = rules.strip().lower().partition(":") if isinstance(rules, str) else ("", "", "")
+    key = RULE_SET_NAMES.get(base.strip())
     if key is None:
         raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
-    return key
+    if not sep:
+        return key
+    name, _eq, value = options.strip().partition("=")
+    if name.strip() not in _NAME_OPTIONS or not value.strip().isdigit() or int(value) > 255:
+        raise ValueError(f"rule set {rules!r}: the option after ':' must be red-must-vary=ROUNDS (0 to 255)")
+    return f"{key}:{name.strip()}={int(value)}"
+
+
+def red_must_vary_rounds(text: str) -> int:
+    """The rounds of a ``--red-must-vary`` option (0 to 255; 0 turns the rule off): the commands' argparse type.
+
+    >>> red_must_vary_rounds("25")
+    25
+
+    Raises:
+        :class:`ValueError`: ``text`` is not a whole number from 0 to 255.
+    """
+    value = int(text)
+    if not 0 <= value <= 255:
+        raise ValueError(f"red-must-vary rounds must be 0 to 255, not {value}")
+    return value
+
+
+def rules_spec(rules: str, *, red_must_vary: Optional[int] = None) -> str:
+    """A rule-set name carrying options, as the commands pass rules on (to worker processes too):
+    ``red_must_vary`` sets :attr:`RuleSet.red_must_vary_rounds` (``None``: the rule set's own).
+
+    >>> rules_spec("cxa", red_must_vary=0), rules_spec("axf"), get_rules("axf:red-must-vary=25").red_must_vary_rounds
+    ('cxa:red-must-vary=0', 'axf', 25)
+
+    Raises:
+        :class:`ValueError`: as :func:`rule_set_name`, or ``red_must_vary`` is not 0 to 255.
+    """
+    key = rule_set_name(rules).partition(":")[0]
+    if red_must_vary is None:
+        return key
+    return rule_set_name(f"{key}:red-must-vary={red_must_vary}" if red_must_vary >= 0 else f"{key}:-")
 
 
 def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
@@ -235,7 +279,16 @@ def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
         return rules
     if not isinstance(rules, str):
         raise TypeError(f"rules must be a name or a RuleSet, not {type(rules).__name__}")
-    return RULE_SETS[rule_set_name(rules)]
+    name = rule_set_name(rules)
+    found = RULE_SETS.get(name) or _VARIANTS.get(name)
+    if found is None:
+        key, _sep, option = name.partition(":")  # the one option: red-must-vary=ROUNDS
+        found = _VARIANTS[name] = dataclasses.replace(RULE_SETS[key], red_must_vary_rounds=int(option.split("=")[1]))
+    return found
+
+
+#: Rule sets named with options (``"cxa:red-must-vary=0"``), made once each.
+_VARIANTS: Dict[str, RuleSet] = {}
 
 
 # --------------------------------------------------------------------------- facts
@@ -1373,8 +1426,8 @@ def _scan(h: _History, rs: RuleSet, c: int, *, include_draws: bool, lim: int, ev
     due = set(targets)
     for j in sorted(due | ({limit_ply} if limit_ply is not None else set())):
         if j in due:
-            if buf is None:  # the C core refused the history: judging from the facts raises InternalError
-                _repetition_ruling(h, j, rs, c)
+            if buf is None:  # the C core refused the history
+                raise_internal(-1, "xq_repetition_loops")
             rec = buf[j]
             verdict = _verdict(_summary(rec, RED), _summary(rec, BLACK), rs, _early(h, j, rs, int(rec.count), c))
             if verdict is not None:
