@@ -73,6 +73,71 @@ static int can_mate_in_one(const xq_pos *p) {
     return 0;
 }
 
+/* ------------------------------------------------- winning by checks */
+
+/* Depth and node budget of the search for material won by checks (CXA 术语 三): the mover's checking
+   moves before the capture, and the positions visited per search. */
+#define CHECK_WIN_DEPTH 2
+#define CHECK_WIN_BUDGET 20000L
+
+/* The pieces among `targets` (squares of the side not to move) that the side to move can take at once with
+   a gain (the exchange on the square, legal moves only, wins material) without being mated at once. */
+static xq_bb gains_now(const xq_pos *p, xq_bb targets) {
+    xq_bb out = 0, occ = pos_occ(p);
+    int them = p->side ^ 1;
+    while (targets) {
+        int v = bb_pop_lsb(&targets);
+        int pv = p->board[v];
+        if (!pv || (pv >> 3) != them || (pv & 7) == XQ_KING) continue;
+        xq_bb att = attackers_bb(p, v, p->side, occ, p->occ_rot);
+        while (att) {
+            int a = bb_pop_lsb(&att);
+            xq_move m = make_move(a, v);
+            if (!xq_pos_is_legal(p, m)) continue;
+            xq_pos r = *p;
+            xq_undo u;
+            pos_do_move_fast(&r, m, &u);
+            if (piece_value(pv, v) - see_rec(&r, v, 0) > 0 && !can_mate_in_one(&r)) {
+                out |= SQ_BB[v];
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+/* The pieces among `targets` that the side to move wins by a check or a series of checks (CXA 术语 三:
+   "从下一着开始运用将军或连续将军得子"): a checking move after which, whatever the reply, it takes the
+   piece with a gain (gains_now) or, within `depth` checks, checks again and wins it so.  A check that mates
+   wins no material (that is 杀), and a check that takes the piece itself is a direct capture (the chase
+   pairs' business). */
+static xq_bb won_by_checks(const xq_pos *p, xq_bb targets, int depth, long *budget) {
+    xq_move moves[XQ_MAX_MOVES], replies[XQ_MAX_MOVES];
+    xq_bb won = 0;
+    int n = xq_gen_legal(p, moves, XQ_MAX_MOVES);
+    for (int i = 0; i < n && (targets & ~won); i++) {
+        if (--*budget < 0) return 0;
+        xq_pos q = *p;
+        xq_undo u;
+        pos_do_move_fast(&q, moves[i], &u);
+        if (!xq_pos_in_check(&q)) continue;
+        int k = xq_gen_legal(&q, replies, XQ_MAX_MOVES);
+        xq_bb all = targets & ~won & ~SQ_BB[move_to(moves[i])];
+        if (!k) continue;
+        for (int j = 0; j < k && all; j++) {
+            xq_pos r = q;
+            xq_undo ur;
+            pos_do_move_fast(&r, replies[j], &ur);
+            xq_bb got = gains_now(&r, all);
+            if (depth > 1 && (all & ~got)) got |= won_by_checks(&r, all & ~got, depth - 1, budget);
+            all &= got;
+        }
+        if (*budget < 0) return 0;
+        won |= all;
+    }
+    return won;
+}
+
 /* --------------------------------------------------------------- chases */
 
 /* The pieces among `from` whose way to v leads over square a (a line through
@@ -152,6 +217,47 @@ static xq_bb chaser_mask(const xq_pos *p, int color) {
                                  p->by_type[XQ_CANNON] | p->by_type[XQ_ROOK]);
 }
 
+/* CXA 术语 三: the pieces the move newly lets its side win by checks (q: the position after the move with
+   the mover to move again), recorded with the moved piece as the attacker. */
+static void by_checks(const xq_pos *before, xq_move m, const xq_pos *q, const uint8_t *ids, xq_facts *f) {
+    int from = move_from(m), to = move_to(m), S = before->side;
+    xq_bb targets = victim_mask(q, S ^ 1);
+    for (int k = 0; k < f->n_chases; k++) targets &= ~SQ_BB[f->chases[k].victim];
+    /* A piece that can be taken with a gain at once is a direct attack (new or standing), not won by checks. */
+    if (targets) targets &= ~gains_now(q, targets);
+    if (!targets) return;
+    long budget = CHECK_WIN_BUDGET;
+    xq_bb won = won_by_checks(q, targets, CHECK_WIN_DEPTH, &budget);
+    if (!won) return;
+    /* New: not already winnable so before the move (从捉到捉 is idle). */
+    xq_bb same = 0, w = won;
+    while (w) {
+        int v = bb_pop_lsb(&w);
+        if (before->board[v] == q->board[v]) same |= SQ_BB[v];
+    }
+    if (same && !in_check_side(before, S)) {
+        long b0 = CHECK_WIN_BUDGET;
+        won &= ~won_by_checks(before, same, CHECK_WIN_DEPTH, &b0);
+    }
+    while (won) {
+        int v = bb_pop_lsb(&won);
+        if (f->n_chases >= XQ_MAX_CHASES) {
+            if (f->n_more < 255) f->n_more++;
+            f->flags |= XQ_FACT_TRUNCATED;
+            continue;
+        }
+        xq_chase *c = &f->chases[f->n_chases++];
+        c->attacker = (uint8_t)to;
+        c->victim = (uint8_t)v;
+        c->attacker_id = ids ? ids[from] : (uint8_t)from;
+        c->victim_id = ids ? ids[v] : (uint8_t)v;
+        c->attacker_piece = q->board[to];
+        c->victim_piece = q->board[v];
+        c->reason = XQ_CHASE_BY_CHECKS;
+        c->protectors = 0;
+    }
+}
+
 /* The chases of move m played from `before` (legal, S to move) reaching
    `after`.  ids (may be NULL) maps squares before the move to identities. */
 static void find_chases(const xq_pos *before, xq_move m, const xq_pos *after, int flags,
@@ -195,6 +301,7 @@ static void find_chases(const xq_pos *before, xq_move m, const xq_pos *after, in
             c->protectors = np;
         }
     }
+    if (flags & XQ_FACTS_CXA) by_checks(before, m, &q, ids, f);
 }
 
 /* ---------------------------------------------------------- mate threats */

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from xiangqi import BLACK, RED, STARTING_FEN, Board, Move, Termination, rules
 from xiangqi._ffi import ffi, lib
-from xiangqi.core import Piece, square_mirror
+from xiangqi.core import Piece, square_mirror, square_name
 
 DATA = Path(__file__).resolve().parent / "data" / "rulings"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -1180,3 +1180,48 @@ def test_red_must_vary_switches(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert _code(_play(STARTING_FEN, _OPENING_LOOP * 3).outcome(rules="cxa:red-must-vary=0")) == "draw"
     main(["match", "--help"])
     assert "--red-must-vary ROUNDS" in capsys.readouterr().out
+
+
+# CXA 术语 三 (000_df4555f0f9279403.txt #07 三; the 1999 text's 28.3 and 29.1 "能够通过连续照将吃子"): a move after
+# which "从下一着开始运用将军或连续'将军'得子" is a 捉. Here Red's cannon steps off and back onto rank 8/9 beside the
+# black king: each time the red rook on c0 threatens to check along the king's rank (c8+ or c9+) and, once the
+# king steps off it, to take the black horse on h8 behind it (a skewer). The Asian rules count no such chase.
+SKEWER = ("9/4Ck1n1/9/9/9/1r7/9/3K5/9/2R6 w - - 0 1", ["e8e9", "f8f9", "e9e8", "f9f8"] * 2)
+
+
+def test_cxa_chase_by_checks_wins_material() -> None:
+    fen, moves = SKEWER
+    _ffish_legal(fen, moves)
+    board = _play(fen, moves[:1])
+    cxa = board.move_facts(-1, rules="cxa")
+    assert [(c.reason, square_name(c.victim), c.victim_piece.symbol()) for c in cxa.chases] == \
+        [(rules.ChaseReason.BY_CHECKS, "h8", "n")]
+    assert "连将得子" in cxa.describe_zh() and "check-won" in cxa.describe()
+    assert board.move_facts(-1, rules="axf").chases == ()  # the Asian rules: no chase
+    # The line itself: the check, any king move, and the rook takes the unprotected horse.
+    after = "4C4/5k1n1/9/9/9/1r7/9/3K5/9/2R6 w - - 0 1"  # after e8e9, Red to move again
+    _ffish_legal(after, ["c0c8"])
+    line = _play(after, ["c0c8"])
+    assert line.is_check() and all(line.piece_at(m.from_square).piece_type == 7 for m in line.legal_moves)
+    for reply in list(line.legal_moves):
+        line.push(reply)
+        assert Move.from_iccs("c8h8") in line.legal_moves
+        line.pop()
+    # Every Red move of the loop chases so: 长捉 under the Chinese rules (Red loses); a draw under the Asian.
+    board = _play(fen, moves)
+    cxa_outcome, axf_outcome = board.outcome(rules="cxa"), board.outcome(rules="axf")
+    assert cxa_outcome is not None and cxa_outcome.winner is BLACK
+    assert cxa_outcome.termination is Termination.PERPETUAL_CHASE and "连将得子" in cxa_outcome.reason_zh
+    assert _code(axf_outcome) == "draw"
+
+
+def test_cxa_no_chase_by_checks_when_the_piece_is_taken_at_once_or_was_won_before() -> None:
+    fen, moves = SKEWER
+    # While the cannon stands on the rook's way to the king's rank, nothing is won by checks.
+    board = Board(fen)
+    board.push_iccs("c0c1")  # a quiet rook move: the cannon still blocks rank 8
+    assert board.move_facts(-1, rules="cxa").chases == ()
+    # A horse that can be taken at once with a gain is a direct chase, not one won by checks.
+    direct = _play("9/4Ck1n1/9/9/9/1r7/9/3K5/9/6R2 w - - 0 1", ["g0h0"])
+    _ffish_legal("9/4Ck1n1/9/9/9/1r7/9/3K5/9/6R2 w - - 0 1", ["g0h0"])
+    assert [c.reason for c in direct.move_facts(-1, rules="cxa").chases] == [rules.ChaseReason.UNPROTECTED]

@@ -309,6 +309,9 @@ class ChaseReason(enum.IntEnum):
     STRONGER = 3
     #: 少根 (Chinese rules): protected, but the exchange on its square wins material.
     SHORT_ROOT = 4
+    #: Chinese rules (术语 三): won by a check or a series of checks from the next move on (连将得子);
+    #: the attacker is the piece moved.
+    BY_CHECKS = 5
 
     @property
     def words(self) -> str:
@@ -326,6 +329,7 @@ _REASON_WORDS = {
     ChaseReason.FALSE_ROOT: ("falsely protected", "假根"),
     ChaseReason.STRONGER: ("", ""),
     ChaseReason.SHORT_ROOT: ("under-protected", "少根"),
+    ChaseReason.BY_CHECKS: ("check-won", "连将得子"),
 }
 
 
