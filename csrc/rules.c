@@ -167,6 +167,51 @@ static xq_bb through_square(const xq_pos *p, xq_bb from, int v, int a) {
     return out;
 }
 
+/* CXA 棋例通则 五: "做根子捉子时，若先丢被保护子，后吃对方子，双方等值交换则为闲".  Does the attacker on a
+   (p: its side S to move, a can take v) protect a piece P of S that the opponent can take first, P's only
+   root being a, such that losing P and then taking v wins no more than P is worth (an even exchange, or a
+   losing one)?  Decided by a static exchange on both squares: the opponent's least valuable legal capture
+   of P, then a's capture of v and the exchange on v. */
+static int root_gives_way(const xq_pos *p, int a, int v) {
+    int S = p->side, O = S ^ 1;
+    xq_pos o = *p;
+    o.side = (uint8_t)O;
+    xq_bb occ = pos_occ(&o), mine = p->by_color[S] & ~p->by_type[XQ_KING] & ~SQ_BB[a];
+    while (mine) {
+        int P = bb_pop_lsb(&mine);
+        xq_bb att = attackers_bb(&o, P, O, occ, o.occ_rot);
+        int x = -1, xv = 1 << 20;
+        while (att) {
+            int s = bb_pop_lsb(&att);
+            int val = piece_value(o.board[s], s);
+            if (val < xv && xq_pos_is_legal(&o, make_move(s, P))) {
+                x = s;
+                xv = val;
+            }
+        }
+        if (x < 0) continue;
+        xq_pos t = o;
+        xq_undo u;
+        pos_do_move_fast(&t, make_move(x, P), &u);
+        /* t: S to move, P taken (not by the victim itself).  a must be P's root, and its only one. */
+        if (t.board[v] != p->board[v] || !xq_pos_is_legal(&t, make_move(a, P)) ||
+            !xq_pos_is_legal(&t, make_move(a, v)))
+            continue;
+        xq_bb roots = attackers_bb(&t, P, S, pos_occ(&t), t.occ_rot) & ~SQ_BB[a];
+        int other = 0;
+        while (roots && !other) {
+            int s = bb_pop_lsb(&roots);
+            other = xq_pos_is_legal(&t, make_move(s, P));
+        }
+        if (other) continue;
+        int lost = piece_value(p->board[P], P);
+        xq_pos w = t;
+        pos_do_move_fast(&w, make_move(a, v), &u);
+        if (piece_value(t.board[v], v) - see_rec(&w, v, 0) <= lost) return 1;
+    }
+    return 0;
+}
+
 /* Is (attacker on a, victim on v) a chase pair in p, whose side to move owns
    the attacker?  Returns an XQ_CHASE_* reason or 0.  With `relax` the
    attacker's own king safety is ignored (used for the position before an
@@ -203,6 +248,8 @@ static int pair_status(const xq_pos *p, int a, int v, int flags, int relax, int 
        after the move: a standing attack does not become new because the
        danger of mate went away (从捉到捉 is idle). */
     if (reason && (flags & XQ_FACTS_CXA) && !relax_mate && can_mate_in_one(&r)) reason = 0;
+    /* CXA 棋例通则 五: a root that would give its protected piece away for an even exchange does not chase. */
+    if (reason && (flags & XQ_FACTS_CXA) && !relax && root_gives_way(p, a, v)) reason = 0;
     return reason;
 }
 

@@ -1225,3 +1225,27 @@ def test_cxa_no_chase_by_checks_when_the_piece_is_taken_at_once_or_was_won_befor
     direct = _play("9/4Ck1n1/9/9/9/1r7/9/3K5/9/6R2 w - - 0 1", ["g0h0"])
     _ffish_legal("9/4Ck1n1/9/9/9/1r7/9/3K5/9/6R2 w - - 0 1", ["g0h0"])
     assert [c.reason for c in direct.move_facts(-1, rules="cxa").chases] == [rules.ChaseReason.UNPROTECTED]
+
+
+# CXA 棋例通则 五 (000_df4555f0f9279403.txt #08 五): "做根子捉子时，若先丢被保护子，后吃对方子，双方等值交换则为闲".
+# The red rook chases the unprotected black cannon along rank 4 (a4, e4) while it is the only root of a red
+# piece on f4/g4 that the black rook on f8/g8 attacks. A protected horse (worth a cannon): losing it and then
+# taking the cannon is an even exchange, so the rook's attacks are idle under CXA and the loop draws; a
+# protected elephant (worth less): the chase stands. The Asian rules have no such clause: a chase both times.
+ROOT_CHASE_LOOP = ["b4a4", "a5e5", "a4e4", "e5a5", "e4a4", "a5e5", "a4e4", "e5a5", "e4a4"]
+
+
+@pytest.mark.parametrize("fen,cxa", [
+    ("5k3/5r3/9/9/c8/1R3N3/9/9/9/3K5 w - - 0 1", "draw"),        # the rook roots a horse: even, idle
+    ("5k3/6r2/9/9/c8/1R4B2/9/9/9/3K5 w - - 0 1", "black_wins"),  # the rook roots an elephant: a chase
+])
+def test_cxa_a_root_that_chases_for_an_even_exchange_is_idle(fen: str, cxa: str) -> None:
+    _ffish_legal(fen, ROOT_CHASE_LOOP)
+    board = _play(fen, ROOT_CHASE_LOOP)
+    assert _code(board.outcome(rules="axf")) == "black_wins"
+    assert _code(board.outcome(rules="cxa")) == cxa
+    facts = board.move_facts(3, rules="cxa")  # a4e4
+    assert bool(facts.chases) == (cxa == "black_wins")
+    # Without the attacking black rook nothing can be lost first: the chase stands under CXA too.
+    alone = _play(fen.replace("5r3", "9").replace("6r2", "9"), ROOT_CHASE_LOOP)
+    assert _code(alone.outcome(rules="cxa")) == "black_wins"
