@@ -1249,3 +1249,31 @@ def test_cxa_a_root_that_chases_for_an_even_exchange_is_idle(fen: str, cxa: str)
     # Without the attacking black rook nothing can be lost first: the chase stands under CXA too.
     alone = _play(fen.replace("5r3", "9").replace("6r2", "9"), ROOT_CHASE_LOOP)
     assert _code(alone.outcome(rules="cxa")) == "black_wins"
+
+
+# AXF: a chase is followed by piece identity through the loop, whatever squares the attacker and the victim
+# change to (shared/RULES.md §3 item 2, "the intersection over its moves of chased victims (tracked by
+# identity)"), and a chase may be uncovered: "a new capture possibility created by the move (direct or
+# discovered)" (§3 item 1), by moving a cannon's screen onto the line or a piece off a rook's line. Several
+# pieces taking turns on one piece is forbidden (§2.3, AXF diagrams 24-25, 45-47, 81).
+@pytest.mark.parametrize("fen,moves,chasers", [
+    # The rook follows the unprotected cannon over three squares of rank 5 (a5, e5, b5): a 12-ply cycle.
+    ("2bk1a3/4a4/4b4/9/c8/2R6/9/4B4/4A4/4KAB2 w - - 0 1",
+     ["c4a4", "a5e5", "a4e4", "e5b5", "e4b4", "b5a5", "b4a4", "a5e5", "a4e4", "e5b5", "e4b4", "b5a5", "b4a4"],
+     "the red rook"),
+    # The horse steps onto the cannon's file (a screen: the cannon on a0 attacks the elephant on a7) and off it
+    # to b5 (the horse attacks the elephant itself): cannon and horse take turns on the elephant.
+    ("4k4/9/b8/9/9/9/N8/9/9/C2K5 w - - 0 1", ["a3b5", "e9e8", "b5a3", "e8e9"] * 2, "the red cannon and horse"),
+    # The horse opens a line each time (a5: rank 7 for the rook on i7; b7: the a-file for the rook on a0).
+    ("4k4/9/b7R/9/N8/9/9/9/9/R2K5 w - - 0 1", ["a5b7", "e9e8", "b7a5", "e8e9"] * 2, "the red rooks (taking turns)"),
+])
+def test_axf_chase_followed_through_moving_and_discovered_attacks(fen: str, moves: List[str], chasers: str) -> None:
+    _ffish_legal(fen, moves)
+    board = _play(fen, moves)
+    assert rules.repetition_count(board) == 3
+    outcome = board.outcome(rules="axf")
+    assert outcome is not None and outcome.winner is BLACK and outcome.termination is Termination.PERPETUAL_CHASE
+    assert chasers in outcome.reason
+    ruling = rules.judge(board, "axf")
+    assert ruling is not None and ruling.red is not None and len(ruling.red.victims) == 1
+    assert all(f.chases for f in ruling.red.moves)
