@@ -73,6 +73,71 @@ static int can_mate_in_one(const xq_pos *p) {
     return 0;
 }
 
+/* ------------------------------------------------- winning by checks */
+
+/* Depth and node budget of the search for material won by checks (CXA 术语 三): the mover's checking
+   moves before the capture, and the positions visited per search. */
+#define CHECK_WIN_DEPTH 2
+#define CHECK_WIN_BUDGET 20000L
+
+/* The pieces among `targets` (squares of the side not to move) that the side to move can take at once with
+   a gain (the exchange on the square, legal moves only, wins material) without being mated at once. */
+static xq_bb gains_now(const xq_pos *p, xq_bb targets) {
+    xq_bb out = 0, occ = pos_occ(p);
+    int them = p->side ^ 1;
+    while (targets) {
+        int v = bb_pop_lsb(&targets);
+        int pv = p->board[v];
+        if (!pv || (pv >> 3) != them || (pv & 7) == XQ_KING) continue;
+        xq_bb att = attackers_bb(p, v, p->side, occ, p->occ_rot);
+        while (att) {
+            int a = bb_pop_lsb(&att);
+            xq_move m = make_move(a, v);
+            if (!xq_pos_is_legal(p, m)) continue;
+            xq_pos r = *p;
+            xq_undo u;
+            pos_do_move_fast(&r, m, &u);
+            if (piece_value(pv, v) - see_rec(&r, v, 0) > 0 && !can_mate_in_one(&r)) {
+                out |= SQ_BB[v];
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+/* The pieces among `targets` that the side to move wins by a check or a series of checks (CXA 术语 三:
+   "从下一着开始运用将军或连续将军得子"): a checking move after which, whatever the reply, it takes the
+   piece with a gain (gains_now) or, within `depth` checks, checks again and wins it so.  A check that mates
+   wins no material (that is 杀), and a check that takes the piece itself is a direct capture (the chase
+   pairs' business). */
+static xq_bb won_by_checks(const xq_pos *p, xq_bb targets, int depth, long *budget) {
+    xq_move moves[XQ_MAX_MOVES], replies[XQ_MAX_MOVES];
+    xq_bb won = 0;
+    int n = xq_gen_legal(p, moves, XQ_MAX_MOVES);
+    for (int i = 0; i < n && (targets & ~won); i++) {
+        if (--*budget < 0) return 0;
+        xq_pos q = *p;
+        xq_undo u;
+        pos_do_move_fast(&q, moves[i], &u);
+        if (!xq_pos_in_check(&q)) continue;
+        int k = xq_gen_legal(&q, replies, XQ_MAX_MOVES);
+        xq_bb all = targets & ~won & ~SQ_BB[move_to(moves[i])];
+        if (!k) continue;
+        for (int j = 0; j < k && all; j++) {
+            xq_pos r = q;
+            xq_undo ur;
+            pos_do_move_fast(&r, replies[j], &ur);
+            xq_bb got = gains_now(&r, all);
+            if (depth > 1 && (all & ~got)) got |= won_by_checks(&r, all & ~got, depth - 1, budget);
+            all &= got;
+        }
+        if (*budget < 0) return 0;
+        won |= all;
+    }
+    return won;
+}
+
 /* --------------------------------------------------------------- chases */
 
 /* The pieces among `from` whose way to v leads over square a (a line through
@@ -100,6 +165,51 @@ static xq_bb through_square(const xq_pos *p, xq_bb from, int v, int a) {
         }
     }
     return out;
+}
+
+/* CXA 棋例通则 五: "做根子捉子时，若先丢被保护子，后吃对方子，双方等值交换则为闲".  Does the attacker on a
+   (p: its side S to move, a can take v) protect a piece P of S that the opponent can take first, P's only
+   root being a, such that losing P and then taking v wins no more than P is worth (an even exchange, or a
+   losing one)?  Decided by a static exchange on both squares: the opponent's least valuable legal capture
+   of P, then a's capture of v and the exchange on v. */
+static int root_gives_way(const xq_pos *p, int a, int v) {
+    int S = p->side, O = S ^ 1;
+    xq_pos o = *p;
+    o.side = (uint8_t)O;
+    xq_bb occ = pos_occ(&o), mine = p->by_color[S] & ~p->by_type[XQ_KING] & ~SQ_BB[a];
+    while (mine) {
+        int P = bb_pop_lsb(&mine);
+        xq_bb att = attackers_bb(&o, P, O, occ, o.occ_rot);
+        int x = -1, xv = 1 << 20;
+        while (att) {
+            int s = bb_pop_lsb(&att);
+            int val = piece_value(o.board[s], s);
+            if (val < xv && xq_pos_is_legal(&o, make_move(s, P))) {
+                x = s;
+                xv = val;
+            }
+        }
+        if (x < 0) continue;
+        xq_pos t = o;
+        xq_undo u;
+        pos_do_move_fast(&t, make_move(x, P), &u);
+        /* t: S to move, P taken (not by the victim itself).  a must be P's root, and its only one. */
+        if (t.board[v] != p->board[v] || !xq_pos_is_legal(&t, make_move(a, P)) ||
+            !xq_pos_is_legal(&t, make_move(a, v)))
+            continue;
+        xq_bb roots = attackers_bb(&t, P, S, pos_occ(&t), t.occ_rot) & ~SQ_BB[a];
+        int other = 0;
+        while (roots && !other) {
+            int s = bb_pop_lsb(&roots);
+            other = xq_pos_is_legal(&t, make_move(s, P));
+        }
+        if (other) continue;
+        int lost = piece_value(p->board[P], P);
+        xq_pos w = t;
+        pos_do_move_fast(&w, make_move(a, v), &u);
+        if (piece_value(t.board[v], v) - see_rec(&w, v, 0) <= lost) return 1;
+    }
+    return 0;
 }
 
 /* Is (attacker on a, victim on v) a chase pair in p, whose side to move owns
@@ -138,6 +248,8 @@ static int pair_status(const xq_pos *p, int a, int v, int flags, int relax, int 
        after the move: a standing attack does not become new because the
        danger of mate went away (从捉到捉 is idle). */
     if (reason && (flags & XQ_FACTS_CXA) && !relax_mate && can_mate_in_one(&r)) reason = 0;
+    /* CXA 棋例通则 五: a root that would give its protected piece away for an even exchange does not chase. */
+    if (reason && (flags & XQ_FACTS_CXA) && !relax && root_gives_way(p, a, v)) reason = 0;
     return reason;
 }
 
@@ -150,6 +262,47 @@ static xq_bb victim_mask(const xq_pos *p, int enemy) {
 static xq_bb chaser_mask(const xq_pos *p, int color) {
     return p->by_color[color] & (p->by_type[XQ_ADVISOR] | p->by_type[XQ_ELEPHANT] | p->by_type[XQ_HORSE] |
                                  p->by_type[XQ_CANNON] | p->by_type[XQ_ROOK]);
+}
+
+/* CXA 术语 三: the pieces the move newly lets its side win by checks (q: the position after the move with
+   the mover to move again), recorded with the moved piece as the attacker. */
+static void by_checks(const xq_pos *before, xq_move m, const xq_pos *q, const uint8_t *ids, xq_facts *f) {
+    int from = move_from(m), to = move_to(m), S = before->side;
+    xq_bb targets = victim_mask(q, S ^ 1);
+    for (int k = 0; k < f->n_chases; k++) targets &= ~SQ_BB[f->chases[k].victim];
+    /* A piece that can be taken with a gain at once is a direct attack (new or standing), not won by checks. */
+    if (targets) targets &= ~gains_now(q, targets);
+    if (!targets) return;
+    long budget = CHECK_WIN_BUDGET;
+    xq_bb won = won_by_checks(q, targets, CHECK_WIN_DEPTH, &budget);
+    if (!won) return;
+    /* New: not already winnable so before the move (从捉到捉 is idle). */
+    xq_bb same = 0, w = won;
+    while (w) {
+        int v = bb_pop_lsb(&w);
+        if (before->board[v] == q->board[v]) same |= SQ_BB[v];
+    }
+    if (same && !in_check_side(before, S)) {
+        long b0 = CHECK_WIN_BUDGET;
+        won &= ~won_by_checks(before, same, CHECK_WIN_DEPTH, &b0);
+    }
+    while (won) {
+        int v = bb_pop_lsb(&won);
+        if (f->n_chases >= XQ_MAX_CHASES) {
+            if (f->n_more < 255) f->n_more++;
+            f->flags |= XQ_FACT_TRUNCATED;
+            continue;
+        }
+        xq_chase *c = &f->chases[f->n_chases++];
+        c->attacker = (uint8_t)to;
+        c->victim = (uint8_t)v;
+        c->attacker_id = ids ? ids[from] : (uint8_t)from;
+        c->victim_id = ids ? ids[v] : (uint8_t)v;
+        c->attacker_piece = q->board[to];
+        c->victim_piece = q->board[v];
+        c->reason = XQ_CHASE_BY_CHECKS;
+        c->protectors = 0;
+    }
 }
 
 /* The chases of move m played from `before` (legal, S to move) reaching
@@ -195,6 +348,7 @@ static void find_chases(const xq_pos *before, xq_move m, const xq_pos *after, in
             c->protectors = np;
         }
     }
+    if (flags & XQ_FACTS_CXA) by_checks(before, m, &q, ids, f);
 }
 
 /* ---------------------------------------------------------- mate threats */
@@ -409,8 +563,12 @@ int xq_repetition_plies(const xq_pos *pos, const xq_undo *undos, int n, int at, 
 
 static void add_victims(xq_rep_info *r, const xq_facts *f) {
     for (int k = 0; k < f->n_chases; k++) {
-        int id = f->chases[k].victim_id;
+        const xq_chase *c = &f->chases[k];
+        int id = c->victim_id;
         if (id < 128) r->victims[id >> 6] |= (uint64_t)1 << (id & 63);
+        int rook = (c->victim_piece & 7) == XQ_ROOK;
+        if (c->reason == XQ_CHASE_SHORT_ROOT) r->chase |= rook ? XQ_PLYC_JOINT_ROOK : XQ_PLYC_JOINT_OTHER;
+        else r->chase |= rook ? XQ_PLYC_SINGLE_ROOK : XQ_PLYC_SINGLE_OTHER;
     }
 }
 
@@ -434,7 +592,8 @@ static int ply_kill(xq_pos *cur, int *cur_ply, const xq_undo *undos, int i, int 
 
 /* XQ_LOOP_* of one side's moves: positions first, first + 2, ... before end. */
 static uint8_t loop_bits(xq_pos *cur, int *cur_ply, const xq_undo *undos, int first, int end, int flags,
-                         xq_rep_info *out) {
+                         xq_rep_info *out, uint8_t *more) {
+    *more = 0;
     if (first >= end) return 0;
     int all_check = 1, all_chase = 1, all_attack = 1;
     uint64_t common[2] = {~(uint64_t)0, ~(uint64_t)0};
@@ -461,7 +620,9 @@ static uint8_t loop_bits(xq_pos *cur, int *cur_ply, const xq_undo *undos, int fi
     if (!all_attack) return bits;
     bits |= XQ_LOOP_ALL_ATTACK;
     uint64_t same[2] = {~(uint64_t)0, ~(uint64_t)0};
+    uint8_t every = XQ_PLYC_SINGLE_ROOK | XQ_PLYC_SINGLE_OTHER, chasing = XQ_PLYC_JOINT_ROOK | XQ_PLYC_JOINT_OTHER;
     for (int i = first; i < end; i += 2) {
+        every &= out[i].chase;
         if (out[i].ply & XQ_PLY_CHECK) {
             bits |= XQ_LOOP_KIND_CHECK;
         } else if (ply_kill(cur, cur_ply, undos, i, flags, &out[i])) {
@@ -470,9 +631,12 @@ static uint8_t loop_bits(xq_pos *cur, int *cur_ply, const xq_undo *undos, int fi
             bits |= XQ_LOOP_KIND_CHASE;
             same[0] &= out[i].victims[0];
             same[1] &= out[i].victims[1];
+            chasing &= out[i].chase;
         }
     }
     if ((bits & XQ_LOOP_KIND_CHASE) && (same[0] | same[1])) bits |= XQ_LOOP_SAME_VICTIM;
+    /* 棋例通则 九: single chases on every move; joint chases on every chasing move (there is one). */
+    *more = (uint8_t)(every | ((bits & XQ_LOOP_KIND_CHASE) ? chasing : 0));
     return bits;
 }
 
@@ -521,6 +685,16 @@ static int count_by_table(const xq_pos *pos, const xq_undo *undos, int n, xq_rep
         table[h].at = j;
     }
     return 0;
+}
+
+int xq_history_from_opening(const xq_pos *pos, const xq_undo *undos, int n) {
+    if (!pos || n < 0 || (n > 0 && !undos)) return XQ_E_ARG;
+    static const char START[] = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    xq_pos s;
+    if (xq_pos_set_fen(&s, START, sizeof START - 1, NULL) != XQ_OK) return 0;
+    uint64_t key = n ? undos[0].key : pos->key;
+    uint32_t fullmove = n ? undos[0].fullmove : pos->fullmove;
+    return key == s.key && fullmove == 1;
 }
 
 int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *out) {
@@ -599,6 +773,8 @@ int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int coun
     }
     /* q is the position after n plies again: the cursor for mate threats. */
     int cur_ply = n, suspects = 0;
+    int early = (flags >> 16) & 255;
+    if (early && xq_history_from_opening(pos, undos, n) != 1) early = 0;
     for (int j = first + 1; j <= n; j++) {
         int s = out[j].loop_start;
         if (s < 0) continue;
@@ -607,14 +783,79 @@ int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int coun
         for (int i = s; i < j && !null; i++) null = undos[i].move == 0;
         if (null) {
             out[j].loop[0] = out[j].loop[1] = 0; /* a pass in the loop: judged against nobody */
+            out[j].loop_more[0] = out[j].loop_more[1] = 0;
             continue;
         }
         for (int color = 0; color < 2; color++) {
-            uint8_t bits = loop_bits(&q, &cur_ply, undos, s + (side_s == color ? 0 : 1), j, flags, out);
+            uint8_t more;
+            uint8_t bits = loop_bits(&q, &cur_ply, undos, s + (side_s == color ? 0 : 1), j, flags, out, &more);
             out[j].loop[color] = bits;
+            out[j].loop_more[color] = more;
             if (bits & XQ_LOOP_ALL_ATTACK) any = 1;
         }
+        /* Within the opening's first rounds a draw may be Red's loss (CXA #03 三). */
+        if (early && (j < n ? undos[j].fullmove : pos->fullmove) <= (uint32_t)early) any = 1;
         suspects += any;
     }
     return suspects;
+}
+
+/* ------------------------------------------------------------- verdicts */
+
+int xq_loop_pattern(int side, int rules) {
+    int bits = side & 0xff;
+    if (!(bits & XQ_LOOP_MOVES)) return XQ_PATTERN_ALLOWED;
+    if (bits & XQ_LOOP_ALL_CHECK) return XQ_PATTERN_CHECK;
+    if (!(rules & XQ_RULE_MIXED))
+        /* Asian rules: any check or idle move breaks a perpetual chase (of one piece); mate threats are allowed. */
+        return (bits & XQ_LOOP_ALL_CHASE) ? XQ_PATTERN_CHASE : XQ_PATTERN_ALLOWED;
+    if (!(bits & XQ_LOOP_ALL_ATTACK)) return XQ_PATTERN_ALLOWED;
+    if ((rules & XQ_RULE_SAME_VICTIM) && (bits & XQ_LOOP_KIND_CHASE) && !(bits & XQ_LOOP_SAME_VICTIM))
+        return XQ_PATTERN_ALLOWED;
+    switch (bits & (XQ_LOOP_KIND_CHECK | XQ_LOOP_KIND_KILL | XQ_LOOP_KIND_CHASE)) {
+    case XQ_LOOP_KIND_KILL: return XQ_PATTERN_KILL;
+    case XQ_LOOP_KIND_CHASE: return XQ_PATTERN_CHASE;
+    case XQ_LOOP_KIND_CHECK | XQ_LOOP_KIND_KILL: return XQ_PATTERN_CHECK_KILL;
+    case XQ_LOOP_KIND_CHECK | XQ_LOOP_KIND_CHASE: return XQ_PATTERN_CHECK_CHASE;
+    case XQ_LOOP_KIND_KILL | XQ_LOOP_KIND_CHASE: return XQ_PATTERN_KILL_CHASE;
+    default: return XQ_PATTERN_MIXED;
+    }
+}
+
+/* The side of summary x chases (长捉) a rook / a non-rook by one piece's own attack on every move while
+   the side of summary y chases it jointly (棋例通则 九 (2)(3)). */
+static int joint_exception(int x, int y, int rules) {
+    if (xq_loop_pattern(x, rules) != XQ_PATTERN_CHASE) return 0;
+    int mx = x >> 8, my = y >> 8;
+    return ((mx & XQ_LOOPX_SINGLE_ROOK) && (my & XQ_LOOPX_JOINT_ROOK)) ||
+           ((mx & XQ_LOOPX_SINGLE_OTHER) && (my & XQ_LOOPX_JOINT_OTHER));
+}
+
+#define VERDICT(why, loser) (((why) << 2) | ((loser) < 0 ? 0 : 2 | (loser)))
+
+int xq_loop_verdict(int red, int black, int rules) {
+    /* The guard: a side without an attack on every move (no XQ_LOOP_ALL_ATTACK and no all-check or
+       all-chase) plays an allowed pattern under every rule book, and both summaries 0 mean a pass. */
+    if (!((red | black) & 0xff)) return VERDICT(XQ_WHY_NULL, -1);
+    int why = XQ_WHY_ALLOWED;
+    int quiet = XQ_LOOP_ALL_CHECK | XQ_LOOP_ALL_CHASE | XQ_LOOP_ALL_ATTACK;
+    if ((red | black) & quiet) {
+        int rp = xq_loop_pattern(red, rules), bp = xq_loop_pattern(black, rules);
+        if (rp == XQ_PATTERN_CHECK && bp == XQ_PATTERN_CHECK) {
+            why = XQ_WHY_MUTUAL_CHECK;
+        } else if (rp == XQ_PATTERN_CHECK || bp == XQ_PATTERN_CHECK) {
+            return VERDICT(XQ_WHY_CHECK, rp == XQ_PATTERN_CHECK ? XQ_RED : XQ_BLACK);
+        } else if (rp && bp) {
+            why = XQ_WHY_BOTH;
+            if (rules & XQ_RULE_JOINT) {
+                if (joint_exception(red, black, rules)) return VERDICT(XQ_WHY_JOINT, XQ_RED);
+                if (joint_exception(black, red, rules)) return VERDICT(XQ_WHY_JOINT, XQ_BLACK);
+            }
+        } else if (rp || bp) {
+            return VERDICT(XQ_WHY_FORBIDDEN, rp ? XQ_RED : XQ_BLACK);
+        }
+    }
+    /* A draw: within the opening's first rounds Red must vary (CXA #03 三). */
+    if (rules & XQ_RULE_RED_MUST_VARY) return VERDICT(XQ_WHY_RED_MUST_VARY, XQ_RED);
+    return VERDICT(why, -1);
 }

@@ -311,7 +311,7 @@ static int judge_loop(xq_search *s, int ply, int back) {
     uint64_t h = s->pos.key ^ (uint64_t)(s->rules + 1) * 0x9E3779B97F4A7C15u;
     for (int i = idx - back; i < idx; i++) h = (h ^ s->undos[i].move) * 0xBF58476D1CE4E5B9u ^ (h >> 31);
     h |= 1;
-    xq_loop_verdict *cached = &s->loop_cache[h & (XQ_SEARCH_LOOP_CACHE - 1)];
+    xq_loop_cache_entry *cached = &s->loop_cache[h & (XQ_SEARCH_LOOP_CACHE - 1)];
     int loser;
     if (cached->key == h) {
         loser = cached->loser;

@@ -56,12 +56,19 @@ extern "C" {
 /* Depth of the mate-threat search in the mover's moves (1-7) is read from
    bits 8-10 of flags; 0 there means the default, 3 (mate within 3 checks). */
 #define XQ_FACTS_KILL_DEPTH(d) (((d) & 7) << 8)
+/* CXA #03 三 for xq_repetition_loops: in a game from the opening position
+   (xq_history_from_opening), a position due within this many rounds (1-255,
+   bits 16-23) is counted among the suspects even when both sides play an
+   allowed pattern, since its draw may be Red's loss. */
+#define XQ_FACTS_EARLY_ROUNDS(r) (((r) & 255) << 16)
 
 /* Why a pair is a chase. */
 #define XQ_CHASE_UNPROTECTED 1  /* 无根: V has no protector at all */
 #define XQ_CHASE_FALSE_ROOT 2   /* 假根: V's protectors cannot legally recapture */
 #define XQ_CHASE_STRONGER 3     /* V is worth more than A (e.g. horse or cannon on a rook) */
 #define XQ_CHASE_SHORT_ROOT 4   /* 少根 (CXA): protected, but the exchange on V's square wins material */
+#define XQ_CHASE_BY_CHECKS 5    /* CXA 术语 三: V is won by a check or a series of checks from the next move on
+                                   (xq_chase.attacker is then the moved piece) */
 
 /* Bits of xq_facts.flags. */
 #define XQ_FACT_ILLEGAL 1       /* the move was not legal in its position (facts are partial) */
@@ -139,7 +146,21 @@ typedef struct xq_rep_info {
     uint8_t count;         /* occurrences of position j so far, itself included (as xq_repetition_counts) */
     uint8_t loop[2];       /* XQ_LOOP_* of each color's moves in that loop, indexed by XQ_BLACK / XQ_RED */
     uint8_t ply;           /* XQ_PLY_* of move j */
+    uint8_t chase;         /* XQ_PLYC_* of move j (what its chases are, for CXA 棋例通则 九) */
+    uint8_t loop_more[2];  /* XQ_LOOPX_* of each color's moves in the loop ending at position j */
 } xq_rep_info;
+
+/* Bits of xq_rep_info.chase: the kinds of chase pairs move j has. */
+#define XQ_PLYC_SINGLE_ROOK 1   /* a rook chased by one piece's own attack (not 少根) */
+#define XQ_PLYC_SINGLE_OTHER 2  /* another piece chased by one piece's own attack */
+#define XQ_PLYC_JOINT_ROOK 4    /* a rook chased jointly (少根: the exchange wins it) */
+#define XQ_PLYC_JOINT_OTHER 8   /* another piece chased jointly */
+
+/* Bits of xq_rep_info.loop_more[color] (set only with XQ_LOOP_ALL_ATTACK in loop[color]). */
+#define XQ_LOOPX_SINGLE_ROOK 1  /* every move chases a rook by one piece's own attack (长捉车) */
+#define XQ_LOOPX_SINGLE_OTHER 2 /* every move chases a non-rook by one piece's own attack (长捉无根子) */
+#define XQ_LOOPX_JOINT_ROOK 4   /* every move whose heaviest effect is a chase chases a rook jointly (联合捉车) */
+#define XQ_LOOPX_JOINT_OTHER 8  /* ... a non-rook jointly (联合捉无根子) */
 
 /* Bits of xq_rep_info.ply. */
 #define XQ_PLY_IN_LOOP 1        /* move j lies inside some loop */
@@ -177,8 +198,53 @@ typedef struct xq_rep_info {
    n + 1 records.  Each move inside a loop is analysed once; mate threats
    only where a verdict depends on them.  Returns how many positions reached
    the count with a side whose every move attacks (XQ_LOOP_ALL_ATTACK), or
+   (with XQ_FACTS_EARLY_ROUNDS) within the early rounds of a game from the
+   opening position, or
    XQ_E_ARG (bad arguments, or undo records that do not fit the position). */
 int xq_repetition_loops(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *out);
+
+/* The verdict on a repetition loop: one function for every caller (Board.outcome, xiangqi.rules.judge,
+   bulk validation, the engine's search).  A side's summary is
+   loop[color] | loop_more[color] << 8 of xq_rep_info (0 for both sides when a null move lies in the
+   loop).  rules is a set of XQ_RULE_* bits. */
+#define XQ_RULE_MIXED 1         /* CXA: every move an attack (将, 杀 or 捉, mixed) is forbidden (一将一捉 …);
+                                   otherwise (AXF) only all checks or all chases of one piece are */
+#define XQ_RULE_SAME_VICTIM 2   /* a chase must chase one and the same piece on every chasing move (AXF) */
+#define XQ_RULE_JOINT 4         /* CXA 棋例通则 九 (2)(3): 长捉车 vs 联合捉车, 长捉无根子 vs 联合捉无根子 */
+#define XQ_RULE_RED_MUST_VARY 8 /* CXA #03 三: the loop is an early one of a game from the opening position,
+                                   counted to its last cycle: a draw is a loss for Red (who must vary) */
+
+/* Patterns of one side (xq_loop_pattern). */
+#define XQ_PATTERN_ALLOWED 0
+#define XQ_PATTERN_CHECK 1       /* 长将 */
+#define XQ_PATTERN_CHASE 2       /* 长捉 */
+#define XQ_PATTERN_KILL 3        /* 长杀 */
+#define XQ_PATTERN_CHECK_KILL 4  /* 一将一杀 */
+#define XQ_PATTERN_CHECK_CHASE 5 /* 一将一捉 */
+#define XQ_PATTERN_KILL_CHASE 6  /* 一杀一捉 */
+#define XQ_PATTERN_MIXED 7       /* 将, 杀 and 捉 */
+
+/* Why a verdict is what it is (xq_loop_verdict's result >> 2). */
+#define XQ_WHY_ALLOWED 0         /* draw: neither side's pattern is forbidden */
+#define XQ_WHY_NULL 1            /* draw: a null move lies in the loop */
+#define XQ_WHY_MUTUAL_CHECK 2    /* draw: both sides check perpetually */
+#define XQ_WHY_CHECK 3           /* loss: perpetual check (outranks everything) */
+#define XQ_WHY_BOTH 4            /* draw: both sides forbidden alike */
+#define XQ_WHY_JOINT 5           /* loss: 长捉 against the other side's joint chase (XQ_RULE_JOINT) */
+#define XQ_WHY_FORBIDDEN 6       /* loss: one side forbidden, the other allowed */
+#define XQ_WHY_RED_MUST_VARY 7   /* loss for Red: a draw loop that XQ_RULE_RED_MUST_VARY turns */
+
+/* The pattern (XQ_PATTERN_*) of one side's summary under rules. */
+int xq_loop_pattern(int side_summary, int rules);
+
+/* The verdict on a loop from the two sides' summaries: (why << 2) | (2 | loser) when a side loses
+   (loser XQ_RED or XQ_BLACK), why << 2 for a draw. */
+int xq_loop_verdict(int red_summary, int black_summary, int rules);
+
+/* 1 when the game (position 0 of pos/undos/n) starts from the opening
+   position (the standard start, Red to move, move 1), else 0; XQ_E_ARG for
+   NULL pointers or a negative n. */
+int xq_history_from_opening(const xq_pos *pos, const xq_undo *undos, int n);
 
 /* Checks per side in plies [start, end): counts[c] = checking moves made by
    color c.  Returns XQ_OK or XQ_E_ARG. */

@@ -70,10 +70,10 @@ typedef struct xq_tt_entry {
 
 #define XQ_SEARCH_LOOP_CACHE 4096     /* loop verdicts remembered (a power of two) */
 
-typedef struct xq_loop_verdict {
+typedef struct xq_loop_cache_entry {
     uint64_t key;                /* the loop's last position and moves, hashed; 0 = empty */
     int8_t loser;                /* color that loses the loop, or -1 (a draw) */
-} xq_loop_verdict;
+} xq_loop_cache_entry;
 
 typedef struct xq_search {
     /* Set by the caller (after xq_search_init, before or between calls). */
@@ -106,7 +106,7 @@ typedef struct xq_search {
     xq_undo undos[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2];  /* the moves from keys[i] to keys[i+1] */
     uint8_t in_check[XQ_SEARCH_MAX_PLY + 2];                         /* per ply of the path */
     int evals[XQ_SEARCH_MAX_PLY + 2];
-    xq_loop_verdict loop_cache[XQ_SEARCH_LOOP_CACHE];                                /* static evaluation per ply of the path */
+    xq_loop_cache_entry loop_cache[XQ_SEARCH_LOOP_CACHE];                                /* static evaluation per ply of the path */
     xq_rep_info loops[XQ_SEARCH_HISTORY_MAX + XQ_SEARCH_MAX_PLY + 2]; /* xq_repetition_loops' output */
     xq_move root_moves[XQ_MAX_MOVES];
     xq_move killers[XQ_SEARCH_MAX_PLY][2];

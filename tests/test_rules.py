@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from xiangqi import BLACK, RED, STARTING_FEN, Board, Move, Termination, rules
 from xiangqi._ffi import ffi, lib
-from xiangqi.core import Piece
+from xiangqi.core import Piece, square_mirror, square_name
 
 DATA = Path(__file__).resolve().parent / "data" / "rulings"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -210,52 +210,129 @@ def test_cxa_mixed_pattern_names() -> None:
     assert all(f.mate_threat is None for f in axf.red.moves)
 
 
-def _side(color: bool, kinds: List[str], rook: bool, joint: bool) -> rules.SideJudgement:
-    """A synthetic side whose moves chase a rook or a horse, jointly (少根) or not."""
-    victim = Piece(6 if rook else 4, not color)
-    reason = rules.ChaseReason.SHORT_ROOT if joint else rules.ChaseReason.UNPROTECTED
-    moves = []
-    for i, kind in enumerate(kinds):
-        chases: Tuple[rules.Chase, ...] = ()
-        if kind == "chase":
-            chases = (rules.Chase(40, 50, Piece(6, color), victim, reason, 1 if joint else 0, 40, 50),)
-        moves.append(rules.MoveFacts(i + 1, Move(40, 41), color, Piece(6, color), None, kind == "check",
-                                     False, False, chases))
-    return rules._side_judgement(color, moves, rules.CXA)
+def _summary(kinds: List[str], rook: bool, joint: bool) -> int:
+    """A synthetic side's C loop summary (``loop | loop_more << 8``): its moves check or chase one rook or
+    horse, jointly (少根) or by one piece's own attack (what xq_repetition_loops computes from the facts)."""
+    bits = lib.XQ_LOOP_MOVES
+    if all(k == "check" for k in kinds):
+        bits |= lib.XQ_LOOP_ALL_CHECK
+    if all(k == "chase" for k in kinds):
+        bits |= lib.XQ_LOOP_ALL_CHASE
+    bits |= lib.XQ_LOOP_ALL_ATTACK | lib.XQ_LOOP_SAME_VICTIM
+    bits |= lib.XQ_LOOP_KIND_CHECK if "check" in kinds else 0
+    more = 0
+    if "chase" in kinds:
+        bits |= lib.XQ_LOOP_KIND_CHASE
+        if joint:
+            more = lib.XQ_LOOPX_JOINT_ROOK if rook else lib.XQ_LOOPX_JOINT_OTHER
+        elif all(k == "chase" for k in kinds):
+            more = lib.XQ_LOOPX_SINGLE_ROOK if rook else lib.XQ_LOOPX_SINGLE_OTHER
+    return int(bits) | int(more) << 8
+
+
+def _why(red: int, black: int, rs: rules.RuleSet) -> Tuple[Optional[bool], str]:
+    verdict = rules._verdict(red, black, rs)
+    assert verdict is not None
+    return verdict[0], verdict[1]
 
 
 def test_cxa_joint_chase_exception() -> None:
     # 棋例通则 九 (2): one side 长捉车, the other 联合捉车: the former must vary (loses).
-    red = _side(RED, ["chase", "chase"], rook=True, joint=False)
-    black = _side(BLACK, ["chase", "chase"], rook=True, joint=True)
-    assert red.pattern is black.pattern is rules.Pattern.PERPETUAL_CHASE
-    assert rules._verdict(red, black, rules.CXA) == (RED, "joint")
+    red = _summary(["chase", "chase"], rook=True, joint=False)
+    black = _summary(["chase", "chase"], rook=True, joint=True)
+    flags = rules.CXA.verdict_flags()
+    assert lib.xq_loop_pattern(red, flags) == lib.xq_loop_pattern(black, flags) == lib.XQ_PATTERN_CHASE
+    assert _why(red, black, rules.CXA) == (RED, "joint")
     # (3): 长捉无根子 against 联合捉无根子.
-    red = _side(RED, ["chase", "chase"], rook=False, joint=True)
-    black = _side(BLACK, ["chase", "chase"], rook=False, joint=False)
-    assert rules._verdict(red, black, rules.CXA) == (BLACK, "joint")
+    red = _summary(["chase", "chase"], rook=False, joint=True)
+    black = _summary(["chase", "chase"], rook=False, joint=False)
+    assert _why(red, black, rules.CXA) == (BLACK, "joint")
     # (4) otherwise both forbidden draw; the Asian rules have no such exception.
-    black = _side(BLACK, ["chase", "chase"], rook=True, joint=False)
-    red = _side(RED, ["chase", "chase"], rook=True, joint=False)
-    assert rules._verdict(red, black, rules.CXA) == (None, "both forbidden")
-    assert rules._verdict(red, _side(BLACK, ["chase", "chase"], True, True), rules.AXF)[0] is None
+    black = _summary(["chase", "chase"], rook=True, joint=False)
+    red = _summary(["chase", "chase"], rook=True, joint=False)
+    assert _why(red, black, rules.CXA) == (None, "both forbidden")
+    assert _why(red, _summary(["chase", "chase"], True, True), rules.AXF)[0] is None
 
 
 def test_perpetual_check_outranks_everything() -> None:
-    checker = _side(RED, ["check", "check"], rook=True, joint=False)
-    chaser = _side(BLACK, ["chase", "chase"], rook=True, joint=False)
+    checker = _summary(["check", "check"], rook=True, joint=False)
+    chaser = _summary(["chase", "chase"], rook=True, joint=False)
     for rs in (rules.AXF, rules.CXA):
-        assert rules._verdict(checker, chaser, rs) == (RED, "perpetual check")
-        assert rules._verdict(checker, _side(BLACK, ["check", "check"], True, False), rs)[0] is None
+        assert _why(checker, chaser, rs) == (RED, "perpetual check")
+        assert _why(checker, _summary(["check", "check"], True, False), rs)[0] is None
 
 
-def test_red_must_vary_early_option() -> None:
-    case = next(c for c in _cxa() if c["id"] == "cxa-6-7-perpetual-follow")
-    board = _play(case["fen"], case["moves"])
-    assert _code(rules.adjudicate(board, "cxa")) == "draw"
-    early = dataclasses.replace(rules.CXA, red_must_vary_rounds=25)
-    outcome = rules.adjudicate(board, early)
-    assert outcome is not None and outcome.winner is BLACK and "由红方变着" in outcome.reason_zh
+def _ffish_moves(moves: List[str]) -> List[str]:
+    """ICCS moves in pyffish's coordinates (ranks 1-10)."""
+    return [f"{m[0]}{int(m[1]) + 1}{m[2]}{int(m[3]) + 1}" for m in moves]
+
+
+def _ffish_legal(fen: str, moves: List[str]) -> None:
+    """Each move is legal for pyffish too, in turn (a second move generator checks the case)."""
+    pyffish = pytest.importorskip("pyffish", reason="pyffish (a test dependency, from PyPI) checks the cases")
+    theirs = _ffish_moves(moves)
+    for i, m in enumerate(theirs):
+        assert m in pyffish.legal_moves("xiangqi", fen, theirs[:i]), (fen, moves[:i + 1])
+
+
+# CXA #03 三 (000_df4555f0f9279403.txt; the 2020 text's 胜负和 三): "每局棋在25回合（含）内，原则上双方均不得提和。
+# 如此时形成双方不变作和的待判局面（计3个循环），由红方变着，不变判负。" The 1999 text's 24.3: "犯禁方必须立即变着，
+# 若再重复一次循环，即判负". Read: at the occurrence that would draw (the third) the game goes on, Red must vary;
+# when the cycle repeats once more (the third cycle counted, the fourth occurrence) Red loses.
+_OPENING_LOOP = ["h2e2", "h9g7", "e2h2", "g7h9"]
+
+
+def test_red_must_vary_from_the_opening_by_default_under_cxa() -> None:
+    _ffish_legal(STARTING_FEN, _OPENING_LOOP * 3)
+    board = _play(STARTING_FEN, _OPENING_LOOP * 2)
+    assert rules.repetition_count(board) == 3
+    assert _code(board.outcome(rules="axf")) == "draw"
+    assert board.outcome(rules="cxa") is None  # two cycles: Red must vary, the game goes on
+    assert not board.can_claim_draw("cxa") and board.can_claim_draw("axf")  # 原则上双方均不得提和
+    for m in _OPENING_LOOP:
+        board.push_iccs(m)
+    outcome = board.outcome(rules="cxa")  # the third cycle: Red did not vary
+    assert outcome is not None and outcome.winner is BLACK
+    assert outcome.termination is Termination.FORBIDDEN_PATTERN
+    assert "由红方变着" in outcome.reason_zh and "must be varied by Red" in outcome.reason
+    assert _code(board.outcome(rules="axf")) == "draw"
+    assert _code(rules.adjudicate(board, dataclasses.replace(rules.CXA, red_must_vary_rounds=0))) == "draw"
+    # The same loop in a game set up from a FEN (even the opening's board at a later move) has no opening.
+    later = _play(STARTING_FEN.replace(" 0 1", " 0 2"), _OPENING_LOOP * 2)
+    assert _code(later.outcome(rules="cxa")) == "draw"
+    # The scan (bulk validation's path) rules the same: one loss, at the fourth occurrence (ply 12).
+    assert [(r.ply, r.outcome.winner) for r in rules.scan_violations(board, "cxa")] == [(12, BLACK)]
+    assert rules.scan_violations(board, "axf") == []
+
+
+def test_red_must_vary_only_within_25_rounds() -> None:
+    # 52 plies from the opening that repeat no position, then the loop: past round 25 the draw stands.
+    import random
+    rng = random.Random(23)
+    board = Board()
+    seen = {board.fen().rsplit(" ", 2)[0]}
+    while len(board.move_stack) < 52:
+        moves = [m for m in board.legal_moves if not board.is_capture(m)]
+        m = rng.choice(moves)
+        board.push(m)
+        key = board.fen().rsplit(" ", 2)[0]
+        if key in seen or board.outcome() is not None or not list(board.legal_moves):
+            board.pop()
+            continue
+        seen.add(key)
+    prefix = [m.iccs() for m in board.move_stack]
+    # a loop of horse moves, out and back, by each side (found from the position reached)
+    red = next(m for m in board.legal_moves if board.piece_at(m.from_square).piece_type == 4
+               and not board.is_capture(m))
+    board.push(red)
+    black = next(m for m in board.legal_moves if board.piece_at(m.from_square).piece_type == 4
+                 and not board.is_capture(m))
+    board.pop()
+    loop = [red.iccs(), black.iccs(), red.iccs()[2:] + red.iccs()[:2], black.iccs()[2:] + black.iccs()[:2]]
+    game = _play(STARTING_FEN, prefix + loop * 3)
+    _ffish_legal(STARTING_FEN, prefix + loop * 3)
+    assert rules.repetition_count(game) == 4 and game.fullmove_number > 25
+    assert _code(game.outcome(rules="cxa")) == "draw"
 
 
 # --------------------------------------------------------------------------- natural limit
@@ -745,7 +822,10 @@ def _reference_scan(board: Board, rule_set: str, *, count: Optional[int] = None,
         if rules.repetition_count(work) < c:
             continue
         ruling = rules.judge(work, rs, count=c, natural_limit=0)
-        assert ruling is not None
+        if ruling is None:  # CXA #03 三: a draw held back in the opening's first 25 rounds (Red must vary)
+            assert rs.red_must_vary_rounds and work.fullmove_number <= rs.red_must_vary_rounds
+            assert rules.repetition_count(work) == c and work.move_stack and Board().fen() == _cut(work, 0).fen()
+            continue
         if include_draws or ruling.outcome.winner is not None:
             found.append(ruling)
     if every_ply:
@@ -758,6 +838,45 @@ def _reference_scan(board: Board, rule_set: str, *, count: Optional[int] = None,
             continue
         kept.append(r)
     return kept
+
+
+def _loop_bits(mv: List[rules.MoveFacts]) -> int:
+    """The test's own oracle of the ``XQ_LOOP_*`` | ``XQ_LOOPX_*`` << 8 summary of one side's moves in a loop,
+    from the facts (what ``xq_repetition_loops`` computes in C, and the verdict reads)."""
+    if not mv:
+        return 0
+    common = rules._common_victims
+    bits = lib.XQ_LOOP_MOVES
+    if all(f.check for f in mv):
+        bits |= lib.XQ_LOOP_ALL_CHECK
+    if all(not f.check and f.chases for f in mv) and common(mv):
+        bits |= lib.XQ_LOOP_ALL_CHASE
+    kinds = [f.kind for f in mv]
+    if "idle" in kinds:
+        return int(bits)
+    bits |= lib.XQ_LOOP_ALL_ATTACK
+    kind_bits = {"check": lib.XQ_LOOP_KIND_CHECK, "mate_threat": lib.XQ_LOOP_KIND_KILL,
+                 "chase": lib.XQ_LOOP_KIND_CHASE}
+    for k in set(kinds):
+        bits |= kind_bits[k]
+    chasing = [f for f in mv if f.kind == "chase"]
+    if chasing and common(chasing):
+        bits |= lib.XQ_LOOP_SAME_VICTIM
+
+    def has(f: rules.MoveFacts, joint: bool, rook: bool) -> bool:
+        return any((c.reason is rules.ChaseReason.SHORT_ROOT) == joint and (c.victim_piece.piece_type == 6) == rook
+                   for c in f.chases)
+
+    more = 0
+    if all(has(f, False, True) for f in mv):
+        more |= lib.XQ_LOOPX_SINGLE_ROOK
+    if all(has(f, False, False) for f in mv):
+        more |= lib.XQ_LOOPX_SINGLE_OTHER
+    if chasing and all(has(f, True, True) for f in chasing):
+        more |= lib.XQ_LOOPX_JOINT_ROOK
+    if chasing and all(has(f, True, False) for f in chasing):
+        more |= lib.XQ_LOOPX_JOINT_OTHER
+    return int(bits) | int(more) << 8
 
 
 def _check_loops(board: Board, rule_set: str, count: int = 3) -> int:
@@ -781,9 +900,12 @@ def _check_loops(board: Board, rule_set: str, count: int = 3) -> int:
         facts = rules.history_facts(board, start + 1, j, rules=rs) if j > start else []
         null = any(f.null for f in facts)  # a loop with a null move: summed up as 0 for both sides
         for color in (RED, BLACK):
-            bits = 0 if null else rules._loop_bits([f for f in facts if f.color == color])
-            assert rec.loop[int(color)] == bits, (rule_set, j, color, bin(rec.loop[int(color)]), bin(bits))
-        attacking += bool((rec.loop[0] | rec.loop[1]) & lib.XQ_LOOP_ALL_ATTACK)
+            bits = 0 if null else _loop_bits([f for f in facts if f.color == color])
+            got = rules._summary(rec, color)
+            assert got == bits, (rule_set, j, color, bin(got), bin(bits))
+        early = not null and rs.red_must_vary_rounds and _cut(board, j).fullmove_number <= rs.red_must_vary_rounds and \
+            Board().fen() == _cut(board, 0).fen()  # CXA #03 三: a draw there may be Red's loss
+        attacking += bool((rec.loop[0] | rec.loop[1]) & lib.XQ_LOOP_ALL_ATTACK) or bool(early)
         for f in facts:  # the per-move records of the moves inside loops
             p = buf[f.ply - 1].ply
             assert p & lib.XQ_PLY_ANALYSED and bool(p & lib.XQ_PLY_CHECK) == f.check
@@ -1036,3 +1158,127 @@ def test_public_names_have_docstrings() -> None:
 def test_move_facts_annotation_names_the_type() -> None:
     # It was "Any"; the name resolves to rules.MoveFacts for type checkers (imported under TYPE_CHECKING).
     assert Board.move_facts.__annotations__["return"] == "MoveFacts"
+
+
+def test_red_must_vary_switches(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # judge, validate and match take --red-must-vary ROUNDS (0 turns it off; default: 25 under cxa, 0 under axf).
+    from xiangqi.cli import main
+    moves = " ".join(_OPENING_LOOP * 3)
+    assert main(["judge", f"startpos moves {moves}", "--rules", "cxa", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"] == "0-1"
+    assert main(["judge", f"startpos moves {moves}", "--rules", "cxa", "--red-must-vary", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"] == "1/2-1/2"
+    assert main(["judge", f"startpos moves {moves}", "--red-must-vary", "25", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"] == "0-1"  # the Asian rules with the rule switched on
+    assert main(["judge", f"startpos moves {moves}", "--red-must-vary", "-1"]) == 2
+    assert "--red-must-vary" in capsys.readouterr().err
+    pgn = tmp_path / "early.pgn"
+    pgn.write_text('[Event "t"]\n[Result "1/2-1/2"]\n\n1. h2e2 h9g7 2. e2h2 g7h9 3. h2e2 h9g7 4. e2h2 g7h9 '
+                   '5. h2e2 h9g7 6. e2h2 g7h9 1/2-1/2\n', encoding="utf-8")
+    for extra, computed in (([], "0-1"), (["--red-must-vary", "0"], "1/2-1/2")):
+        report = tmp_path / "r.jsonl"
+        main(["validate", str(pgn), "--rules", "cxa", "--report", str(report), *extra])
+        assert json.loads(report.read_text(encoding="utf-8"))["result_computed"] == computed
+    capsys.readouterr()
+    assert rules.get_rules(rules.rules_spec("cxa", red_must_vary=0)).red_must_vary_rounds == 0
+    # match passes the rules on as such a name to Board.outcome, which ends its games
+    assert _code(_play(STARTING_FEN, _OPENING_LOOP * 3).outcome(rules="cxa:red-must-vary=0")) == "draw"
+    main(["match", "--help"])
+    assert "--red-must-vary ROUNDS" in capsys.readouterr().out
+
+
+# CXA 术语 三 (000_df4555f0f9279403.txt #07 三; the 1999 text's 28.3 and 29.1 "能够通过连续照将吃子"): a move after
+# which "从下一着开始运用将军或连续'将军'得子" is a 捉. Here Red's cannon steps off and back onto rank 8/9 beside the
+# black king: each time the red rook on c0 threatens to check along the king's rank (c8+ or c9+) and, once the
+# king steps off it, to take the black horse on h8 behind it (a skewer). The Asian rules count no such chase.
+SKEWER = ("9/4Ck1n1/9/9/9/1r7/9/3K5/9/2R6 w - - 0 1", ["e8e9", "f8f9", "e9e8", "f9f8"] * 2)
+
+
+def test_cxa_chase_by_checks_wins_material() -> None:
+    fen, moves = SKEWER
+    _ffish_legal(fen, moves)
+    board = _play(fen, moves[:1])
+    cxa = board.move_facts(-1, rules="cxa")
+    assert [(c.reason, square_name(c.victim), c.victim_piece.symbol()) for c in cxa.chases] == \
+        [(rules.ChaseReason.BY_CHECKS, "h8", "n")]
+    assert "连将得子" in cxa.describe_zh() and "check-won" in cxa.describe()
+    assert board.move_facts(-1, rules="axf").chases == ()  # the Asian rules: no chase
+    # The line itself: the check, any king move, and the rook takes the unprotected horse.
+    after = "4C4/5k1n1/9/9/9/1r7/9/3K5/9/2R6 w - - 0 1"  # after e8e9, Red to move again
+    _ffish_legal(after, ["c0c8"])
+    line = _play(after, ["c0c8"])
+    assert line.is_check() and all(line.piece_at(m.from_square).piece_type == 7 for m in line.legal_moves)
+    for reply in list(line.legal_moves):
+        line.push(reply)
+        assert Move.from_iccs("c8h8") in line.legal_moves
+        line.pop()
+    # Every Red move of the loop chases so: 长捉 under the Chinese rules (Red loses); a draw under the Asian.
+    board = _play(fen, moves)
+    cxa_outcome, axf_outcome = board.outcome(rules="cxa"), board.outcome(rules="axf")
+    assert cxa_outcome is not None and cxa_outcome.winner is BLACK
+    assert cxa_outcome.termination is Termination.PERPETUAL_CHASE and "连将得子" in cxa_outcome.reason_zh
+    assert _code(axf_outcome) == "draw"
+
+
+def test_cxa_no_chase_by_checks_when_the_piece_is_taken_at_once_or_was_won_before() -> None:
+    fen, moves = SKEWER
+    # While the cannon stands on the rook's way to the king's rank, nothing is won by checks.
+    board = Board(fen)
+    board.push_iccs("c0c1")  # a quiet rook move: the cannon still blocks rank 8
+    assert board.move_facts(-1, rules="cxa").chases == ()
+    # A horse that can be taken at once with a gain is a direct chase, not one won by checks.
+    direct = _play("9/4Ck1n1/9/9/9/1r7/9/3K5/9/6R2 w - - 0 1", ["g0h0"])
+    _ffish_legal("9/4Ck1n1/9/9/9/1r7/9/3K5/9/6R2 w - - 0 1", ["g0h0"])
+    assert [c.reason for c in direct.move_facts(-1, rules="cxa").chases] == [rules.ChaseReason.UNPROTECTED]
+
+
+# CXA 棋例通则 五 (000_df4555f0f9279403.txt #08 五): "做根子捉子时，若先丢被保护子，后吃对方子，双方等值交换则为闲".
+# The red rook chases the unprotected black cannon along rank 4 (a4, e4) while it is the only root of a red
+# piece on f4/g4 that the black rook on f8/g8 attacks. A protected horse (worth a cannon): losing it and then
+# taking the cannon is an even exchange, so the rook's attacks are idle under CXA and the loop draws; a
+# protected elephant (worth less): the chase stands. The Asian rules have no such clause: a chase both times.
+ROOT_CHASE_LOOP = ["b4a4", "a5e5", "a4e4", "e5a5", "e4a4", "a5e5", "a4e4", "e5a5", "e4a4"]
+
+
+@pytest.mark.parametrize("fen,cxa", [
+    ("5k3/5r3/9/9/c8/1R3N3/9/9/9/3K5 w - - 0 1", "draw"),        # the rook roots a horse: even, idle
+    ("5k3/6r2/9/9/c8/1R4B2/9/9/9/3K5 w - - 0 1", "black_wins"),  # the rook roots an elephant: a chase
+])
+def test_cxa_a_root_that_chases_for_an_even_exchange_is_idle(fen: str, cxa: str) -> None:
+    _ffish_legal(fen, ROOT_CHASE_LOOP)
+    board = _play(fen, ROOT_CHASE_LOOP)
+    assert _code(board.outcome(rules="axf")) == "black_wins"
+    assert _code(board.outcome(rules="cxa")) == cxa
+    facts = board.move_facts(3, rules="cxa")  # a4e4
+    assert bool(facts.chases) == (cxa == "black_wins")
+    # Without the attacking black rook nothing can be lost first: the chase stands under CXA too.
+    alone = _play(fen.replace("5r3", "9").replace("6r2", "9"), ROOT_CHASE_LOOP)
+    assert _code(alone.outcome(rules="cxa")) == "black_wins"
+
+
+# AXF: a chase is followed by piece identity through the loop, whatever squares the attacker and the victim
+# change to (shared/RULES.md §3 item 2, "the intersection over its moves of chased victims (tracked by
+# identity)"), and a chase may be uncovered: "a new capture possibility created by the move (direct or
+# discovered)" (§3 item 1), by moving a cannon's screen onto the line or a piece off a rook's line. Several
+# pieces taking turns on one piece is forbidden (§2.3, AXF diagrams 24-25, 45-47, 81).
+@pytest.mark.parametrize("fen,moves,chasers", [
+    # The rook follows the unprotected cannon over three squares of rank 5 (a5, e5, b5): a 12-ply cycle.
+    ("2bk1a3/4a4/4b4/9/c8/2R6/9/4B4/4A4/4KAB2 w - - 0 1",
+     ["c4a4", "a5e5", "a4e4", "e5b5", "e4b4", "b5a5", "b4a4", "a5e5", "a4e4", "e5b5", "e4b4", "b5a5", "b4a4"],
+     "the red rook"),
+    # The horse steps onto the cannon's file (a screen: the cannon on a0 attacks the elephant on a7) and off it
+    # to b5 (the horse attacks the elephant itself): cannon and horse take turns on the elephant.
+    ("4k4/9/b8/9/9/9/N8/9/9/C2K5 w - - 0 1", ["a3b5", "e9e8", "b5a3", "e8e9"] * 2, "the red cannon and horse"),
+    # The horse opens a line each time (a5: rank 7 for the rook on i7; b7: the a-file for the rook on a0).
+    ("4k4/9/b7R/9/N8/9/9/9/9/R2K5 w - - 0 1", ["a5b7", "e9e8", "b7a5", "e8e9"] * 2, "the red rooks (taking turns)"),
+])
+def test_axf_chase_followed_through_moving_and_discovered_attacks(fen: str, moves: List[str], chasers: str) -> None:
+    _ffish_legal(fen, moves)
+    board = _play(fen, moves)
+    assert rules.repetition_count(board) == 3
+    outcome = board.outcome(rules="axf")
+    assert outcome is not None and outcome.winner is BLACK and outcome.termination is Termination.PERPETUAL_CHASE
+    assert chasers in outcome.reason
+    ruling = rules.judge(board, "axf")
+    assert ruling is not None and ruling.red is not None and len(ruling.red.victims) == 1
+    assert all(f.chases for f in ruling.red.moves)

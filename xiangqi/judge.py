@@ -30,7 +30,7 @@ import json
 import os
 import re
 import sys
-from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, Union
 
 from xiangqi import formats
 from xiangqi import rules as rulings
@@ -133,7 +133,7 @@ def board_from_words(tokens: Sequence[str], *, playable: bool = True) -> Board:
     return board
 
 
-def judge_board(board: Board, rules: str = "axf", *, count: Optional[int] = None,
+def judge_board(board: Board, rules: Union[str, rulings.RuleSet] = "axf", *, count: Optional[int] = None,
                 limit: Optional[int] = None) -> Dict[str, Any]:
     """The verdict on a board's game as a dict (what ``--json`` prints).
 
@@ -152,8 +152,11 @@ def judge_board(board: Board, rules: str = "axf", *, count: Optional[int] = None
     >>> judge_board(Board(), rules="cxa")["reason"]
     'The game goes on: the position has occurred 1 time, 0 plies without a capture (natural limit 120).'
 
+    ``rules`` is a rule-set name (with options, :func:`xiangqi.rules.rules_spec`) or a
+    :class:`~xiangqi.rules.RuleSet`.
+
     Raises:
-        * :exc:`ValueError` when ``rules`` is neither ``"axf"`` nor ``"cxa"``.
+        * :exc:`ValueError` when ``rules`` names no rule set.
     """
 
     rs = rulings.get_rules(rules)
@@ -245,12 +248,16 @@ def judge_main(argv: List[str]) -> int:
                         help="occurrences of a position that make it adjudicable (default: 3)")
     parser.add_argument("--limit", type=int, default=None,
                         help="natural limit in plies without capture (default: 120; 0 turns it off)")
+    parser.add_argument("--red-must-vary", type=rulings.red_must_vary_rounds, default=None, metavar="ROUNDS",
+                        help="within ROUNDS moves of a game from the opening position, Red must vary a repetition "
+                             "that would draw (CXA #03 三): default 25 under cxa, 0 (off) under axf")
     parser.add_argument("--explain", action="store_true", help="show what each move of the loop does")
     parser.add_argument("--json", action="store_true", help="print one JSON object per game")
     args = parser.parse_intermixed_args(argv)  # options may come between the moves
 
     try:
-        rs = rulings.get_rules(args.rules)
+        spec = rulings.rules_spec(args.rules, red_must_vary=args.red_must_vary)
+        rs = rulings.get_rules(spec)
     except ValueError as exc:
         parser.error(str(exc))
     if args.count is not None and args.count < 2:
@@ -279,7 +286,7 @@ def judge_main(argv: List[str]) -> int:
                         print(f"xiangqi judge: {first}: game {index}: {exc}", file=sys.stderr)
                         status = 1
                         continue
-                    verdict = judge_board(board, rs.name, count=args.count, limit=args.limit)
+                    verdict = judge_board(board, spec, count=args.count, limit=args.limit)
                     verdict["game"] = index
                     verdict["recorded_result"] = game.headers.get("Result", "*")
                     for err in game.errors:
@@ -305,7 +312,7 @@ def judge_main(argv: List[str]) -> int:
     except (XiangqiError, ValueError) as exc:
         print(f"xiangqi judge: {exc}", file=sys.stderr)
         return 2
-    verdict = judge_board(board, rs.name, count=args.count, limit=args.limit)
+    verdict = judge_board(board, spec, count=args.count, limit=args.limit)
     if args.json:
         print(json.dumps(verdict, ensure_ascii=False), file=out)
     else:

@@ -24,6 +24,7 @@ from typing import IO, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from xiangqi import pgn
 from xiangqi.board import Board, rules_name
+from xiangqi.rules import red_must_vary_rounds, rules_spec
 from xiangqi.core import Color
 from xiangqi.engine import (
     Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
@@ -612,6 +613,9 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--openings", type=Path, help="PGN file (each game's main line) or FEN/EPD lines")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at a time (default: 1)")
     parser.add_argument("--rules", default="axf", choices=("axf", "cxa"), help="rule book (default: axf)")
+    parser.add_argument("--red-must-vary", type=red_must_vary_rounds, default=None, metavar="ROUNDS",
+                        help="within ROUNDS moves of a game from the opening position, Red must vary a repetition "
+                             "that would draw (CXA #03 三): default 25 under cxa, 0 (off) under axf")
     parser.add_argument("--pgnout", type=Path, help="write the games to this PGN file (as each one ends)")
     parser.add_argument("--notation", default="chinese", choices=pgn.NOTATIONS,
                         help="PGN move notation (default: chinese, as for convert)")
@@ -703,7 +707,7 @@ def match_main(argv: List[str]) -> int:
     try:
         if args.pgnout is not None:
             out = open(args.pgnout, "w", encoding="utf-8")
-        asyncio.run(run_match(specs, openings, args.games, limit, tc, rules_name(args.rules), adj, args.concurrency,
+        asyncio.run(run_match(specs, openings, args.games, limit, tc, rules_spec(args.rules, red_must_vary=args.red_must_vary), adj, args.concurrency,
                               out, sys.stderr, args.timeout, args.notation, score, results))
     except OSError as exc:          # the PGN cannot be written
         print(f"xiangqi match: cannot write {args.pgnout}: {exc.strerror or exc}", file=sys.stderr)

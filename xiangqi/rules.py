@@ -91,6 +91,9 @@ import enum
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from xiangqi._ffi import ffi, lib, raise_internal
+from xiangqi._ffi.rules import (
+    RULE_JOINT, RULE_MIXED, RULE_RED_MUST_VARY, RULE_SAME_VICTIM, history_from_opening, loop_pattern, loop_verdict,
+)
 from xiangqi.core import (
     BLACK, RED, ROOK, STARTING_FEN, Color, Move, Piece, Square, square_name,
 )
@@ -99,6 +102,7 @@ from xiangqi.position import BaseBoard
 
 __all__ = [
     "RuleSet", "AXF", "CXA", "RULE_SETS", "RULE_SET_NAMES", "DEFAULT_RULES", "get_rules", "rule_set_name",
+    "rules_spec", "red_must_vary_rounds",
     "ChaseReason", "Chase", "MoveFacts", "Pattern", "SideJudgement", "Ruling", "NaturalLimit",
     "move_facts", "history_facts", "repetition_count", "repetition_plies", "is_repetition",
     "judge", "adjudicate", "can_claim_draw", "natural_limit", "scan_violations",
@@ -146,9 +150,11 @@ class RuleSet:
     natural_limit: int = 120
     #: Checks by the claiming side that count within the natural limit.
     natural_limit_checks: int = 10
-    #: CXA: within this many rounds, a repetition both sides may continue is lost by Red if Red does not
-    #: vary ("由红方变着，不变判负"). 0 (the default) turns it off: positions set up from a FEN have no
-    #: real opening.
+    #: CXA #03 三: in a game from the opening position, a repetition both sides may continue (a draw by
+    #: the other rules) within this many rounds must be varied by Red ("由红方变着，不变判负"): the game
+    #: goes on at the occurrence that would draw, and Red loses when the cycle repeats once more (the
+    #: text's "计3个循环"; see the rulings tutorial). Games set up from another position have no real
+    #: opening and are not concerned. 0 turns it off (the Asian rules); the Chinese rules use 25.
     red_must_vary_rounds: int = 0
 
     def facts_flags(self) -> int:
@@ -162,6 +168,23 @@ class RuleSet:
             flags |= int(lib.XQ_FACTS_CXA)
         if self.mate_threats:
             flags |= int(lib.XQ_FACTS_KILL) | (max(1, min(7, self.mate_threat_depth)) << 8)
+        if self.red_must_vary_rounds > 0:
+            flags |= min(255, self.red_must_vary_rounds) << 16  # XQ_FACTS_EARLY_ROUNDS
+        return flags
+
+    def verdict_flags(self) -> int:
+        """The C ``XQ_RULE_*`` bits of :c:func:`xq_loop_verdict` under these rules.
+
+        >>> AXF.verdict_flags() != CXA.verdict_flags()
+        True
+        """
+        flags = 0
+        if self.mixed_attacks_forbidden:
+            flags |= RULE_MIXED
+        if self.chase_needs_same_victim:
+            flags |= RULE_SAME_VICTIM
+        if self.joint_chase_exceptions:
+            flags |= RULE_JOINT
         return flags
 
 
@@ -170,7 +193,7 @@ AXF = RuleSet(name="axf", title="Asian rules", title_zh="亚洲规则")
 #: The Chinese Xiangqi Association rules (2020 text).
 CXA = RuleSet(
     name="cxa", title="Chinese rules", title_zh="中国规则", mate_threats=True, mixed_attacks_forbidden=True,
-    chase_needs_same_victim=False, chinese_chase=True, joint_chase_exceptions=True,
+    chase_needs_same_victim=False, chinese_chase=True, joint_chase_exceptions=True, red_must_vary_rounds=25,
 )
 RULE_SETS: Dict[str, RuleSet] = {"axf": AXF, "cxa": CXA}  #: The rule sets by name.
 #: The rule set used when none is named.
@@ -181,19 +204,62 @@ RULE_SET_NAMES: Dict[str, str] = {"axf": "axf", "asian": "axf", "asia": "axf", "
                                   "china": "cxa"}
 
 
-def rule_set_name(rules: str) -> str:
-    """The rule set (``"axf"`` or ``"cxa"``) a name stands for (:data:`RULE_SET_NAMES`, any case).
+#: The options a rule-set name may carry after a colon (``"cxa:red-must-vary=0"``).
+_NAME_OPTIONS = ("red-must-vary",)
 
-    >>> rule_set_name("Asia"), rule_set_name("chinese")
-    ('axf', 'cxa')
+
+def rule_set_name(rules: str) -> str:
+    """The rule set (``"axf"`` or ``"cxa"``) a name stands for (:data:`RULE_SET_NAMES`, any case), with the
+    options it carries (see :func:`rules_spec`).
+
+    >>> rule_set_name("Asia"), rule_set_name("chinese"), rule_set_name("China:Red-Must-Vary=0")
+    ('axf', 'cxa', 'cxa:red-must-vary=0')
 
     Raises:
-        :class:`ValueError`: ``rules`` is not a name of :data:`RULE_SET_NAMES` (or not a :class:`str`).
+        :class:`ValueError`: ``rules`` is not a name of :data:`RULE_SET_NAMES` (or not a :class:`str`), or
+        carries an option that is not ``red-must-vary=ROUNDS`` (0 to 255).
     """
-    key = RULE_SET_NAMES.get(rules.strip().lower()) if isinstance(rules, str) else None
+    base, sep, options = rules.strip().lower().partition(":") if isinstance(rules, str) else ("", "", "")
+    key = RULE_SET_NAMES.get(base.strip())
     if key is None:
         raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
-    return key
+    if not sep:
+        return key
+    name, _eq, value = options.strip().partition("=")
+    if name.strip() not in _NAME_OPTIONS or not value.strip().isdigit() or int(value) > 255:
+        raise ValueError(f"rule set {rules!r}: the option after ':' must be red-must-vary=ROUNDS (0 to 255)")
+    return f"{key}:{name.strip()}={int(value)}"
+
+
+def red_must_vary_rounds(text: str) -> int:
+    """The rounds of a ``--red-must-vary`` option (0 to 255; 0 turns the rule off): the commands' argparse type.
+
+    >>> red_must_vary_rounds("25")
+    25
+
+    Raises:
+        :class:`ValueError`: ``text`` is not a whole number from 0 to 255.
+    """
+    value = int(text)
+    if not 0 <= value <= 255:
+        raise ValueError(f"red-must-vary rounds must be 0 to 255, not {value}")
+    return value
+
+
+def rules_spec(rules: str, *, red_must_vary: Optional[int] = None) -> str:
+    """A rule-set name carrying options, as the commands pass rules on (to worker processes too):
+    ``red_must_vary`` sets :attr:`RuleSet.red_must_vary_rounds` (``None``: the rule set's own).
+
+    >>> rules_spec("cxa", red_must_vary=0), rules_spec("axf"), get_rules("axf:red-must-vary=25").red_must_vary_rounds
+    ('cxa:red-must-vary=0', 'axf', 25)
+
+    Raises:
+        :class:`ValueError`: as :func:`rule_set_name`, or ``red_must_vary`` is not 0 to 255.
+    """
+    key = rule_set_name(rules).partition(":")[0]
+    if red_must_vary is None:
+        return key
+    return rule_set_name(f"{key}:red-must-vary={red_must_vary}" if red_must_vary >= 0 else f"{key}:-")
 
 
 def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
@@ -213,7 +279,16 @@ def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
         return rules
     if not isinstance(rules, str):
         raise TypeError(f"rules must be a name or a RuleSet, not {type(rules).__name__}")
-    return RULE_SETS[rule_set_name(rules)]
+    name = rule_set_name(rules)
+    found = RULE_SETS.get(name) or _VARIANTS.get(name)
+    if found is None:
+        key, _sep, option = name.partition(":")  # the one option: red-must-vary=ROUNDS
+        found = _VARIANTS[name] = dataclasses.replace(RULE_SETS[key], red_must_vary_rounds=int(option.split("=")[1]))
+    return found
+
+
+#: Rule sets named with options (``"cxa:red-must-vary=0"``), made once each.
+_VARIANTS: Dict[str, RuleSet] = {}
 
 
 # --------------------------------------------------------------------------- facts
@@ -234,6 +309,9 @@ class ChaseReason(enum.IntEnum):
     STRONGER = 3
     #: 少根 (Chinese rules): protected, but the exchange on its square wins material.
     SHORT_ROOT = 4
+    #: Chinese rules (术语 三): won by a check or a series of checks from the next move on (连将得子);
+    #: the attacker is the piece moved.
+    BY_CHECKS = 5
 
     @property
     def words(self) -> str:
@@ -251,6 +329,7 @@ _REASON_WORDS = {
     ChaseReason.FALSE_ROOT: ("falsely protected", "假根"),
     ChaseReason.STRONGER: ("", ""),
     ChaseReason.SHORT_ROOT: ("under-protected", "少根"),
+    ChaseReason.BY_CHECKS: ("check-won", "连将得子"),
 }
 
 
@@ -403,12 +482,19 @@ class _History:
     straight from its replay buffers.
     """
 
-    __slots__ = ("pos", "undo", "n")
+    __slots__ = ("pos", "undo", "n", "_opening")
 
     def __init__(self, pos: Any, undo: Any, n: int) -> None:
         self.pos = pos
         self.undo = undo
         self.n = n
+        self._opening: Optional[bool] = None
+
+    def from_opening(self) -> bool:
+        """The game starts from the opening position (Red to move, move 1)."""
+        if self._opening is None:
+            self._opening = history_from_opening(self.pos, self.undo, self.n)
+        return self._opening
 
     def turn(self, j: int) -> Color:
         """The side to move at position ``j``."""
@@ -788,25 +874,31 @@ class Ruling(NamedTuple):
         return "\n".join(lines)
 
 
-# One side's moves in a loop, summed up (the C core's XQ_LOOP_* bits, see xq_rules.h): the verdict reads
-# only these, so a loop is judged from the C summary (xq_repetition_loops) without building its facts.
-_L_MOVES = int(lib.XQ_LOOP_MOVES)
-_L_ALL_CHECK = int(lib.XQ_LOOP_ALL_CHECK)
-_L_ALL_CHASE = int(lib.XQ_LOOP_ALL_CHASE)
-_L_ALL_ATTACK = int(lib.XQ_LOOP_ALL_ATTACK)
-_L_KIND_CHECK = int(lib.XQ_LOOP_KIND_CHECK)
-_L_KIND_KILL = int(lib.XQ_LOOP_KIND_KILL)
-_L_KIND_CHASE = int(lib.XQ_LOOP_KIND_CHASE)
-_L_SAME_VICTIM = int(lib.XQ_LOOP_SAME_VICTIM)
-_KIND_BITS = {"check": _L_KIND_CHECK, "mate_threat": _L_KIND_KILL, "chase": _L_KIND_CHASE}
-_KIND_PATTERNS = {
-    _L_KIND_KILL: Pattern.PERPETUAL_MATE_THREAT,
-    _L_KIND_CHASE: Pattern.PERPETUAL_CHASE,
-    _L_KIND_CHECK | _L_KIND_KILL: Pattern.CHECK_AND_MATE_THREAT,
-    _L_KIND_CHECK | _L_KIND_CHASE: Pattern.CHECK_AND_CHASE,
-    _L_KIND_KILL | _L_KIND_CHASE: Pattern.MATE_THREAT_AND_CHASE,
+# One side's moves in a loop, summed up: the C core's XQ_LOOP_* bits with its XQ_LOOPX_* bits above them
+# (``loop[c] | loop_more[c] << 8`` of an ``xq_rep_info`` record, see xq_rules.h). The verdict reads only these
+# (xq_loop_verdict), so every caller gets it from the one C function, from the summary that
+# xq_repetition_loops makes of the loop, without building the loop's facts.
+_PATTERNS = {
+    int(lib.XQ_PATTERN_ALLOWED): Pattern.ALLOWED,
+    int(lib.XQ_PATTERN_CHECK): Pattern.PERPETUAL_CHECK,
+    int(lib.XQ_PATTERN_CHASE): Pattern.PERPETUAL_CHASE,
+    int(lib.XQ_PATTERN_KILL): Pattern.PERPETUAL_MATE_THREAT,
+    int(lib.XQ_PATTERN_CHECK_KILL): Pattern.CHECK_AND_MATE_THREAT,
+    int(lib.XQ_PATTERN_CHECK_CHASE): Pattern.CHECK_AND_CHASE,
+    int(lib.XQ_PATTERN_KILL_CHASE): Pattern.MATE_THREAT_AND_CHASE,
+    int(lib.XQ_PATTERN_MIXED): Pattern.CHECK_MATE_THREAT_AND_CHASE,
 }
-_KINDS = _L_KIND_CHECK | _L_KIND_KILL | _L_KIND_CHASE
+#: Why a verdict is what it is (the C XQ_WHY_* codes), as the wording functions name it.
+_WHY = {
+    int(lib.XQ_WHY_ALLOWED): "allowed",
+    int(lib.XQ_WHY_NULL): "null move",
+    int(lib.XQ_WHY_MUTUAL_CHECK): "mutual perpetual check",
+    int(lib.XQ_WHY_CHECK): "perpetual check",
+    int(lib.XQ_WHY_BOTH): "both forbidden",
+    int(lib.XQ_WHY_JOINT): "joint",
+    int(lib.XQ_WHY_FORBIDDEN): "forbidden",
+    int(lib.XQ_WHY_RED_MUST_VARY): "red must vary",
+}
 
 
 def _common_victims(moves: Iterable[MoveFacts]) -> Set[int]:
@@ -818,44 +910,15 @@ def _common_victims(moves: Iterable[MoveFacts]) -> Set[int]:
     return common or set()
 
 
-def _loop_bits(mv: Sequence[MoveFacts]) -> int:
-    """The ``XQ_LOOP_*`` summary of one side's moves in a loop (what ``xq_repetition_loops`` computes in C)."""
-    if not mv:
-        return 0
-    bits = _L_MOVES
-    if all(f.check for f in mv):
-        bits |= _L_ALL_CHECK
-    if all(not f.check and f.chases for f in mv) and _common_victims(mv):
-        bits |= _L_ALL_CHASE
-    kinds = [f.kind for f in mv]
-    if "idle" not in kinds:
-        bits |= _L_ALL_ATTACK
-        for k in set(kinds):
-            bits |= _KIND_BITS[k]
-        if "chase" in kinds and _common_victims(f for f in mv if f.kind == "chase"):
-            bits |= _L_SAME_VICTIM
-    return bits
+def _summary(rec: Any, color: Color) -> int:
+    """A side's loop summary from an ``xq_rep_info`` record (``loop | loop_more << 8``)."""
+    return int(rec.loop[int(color)]) | int(rec.loop_more[int(color)]) << 8
 
 
-def _pattern_of(bits: int, rs: RuleSet) -> Pattern:
-    """A side's pattern from its loop summary, under ``rs``."""
-    if not bits & _L_MOVES:
-        return Pattern.ALLOWED
-    if bits & _L_ALL_CHECK:
-        return Pattern.PERPETUAL_CHECK
-    if not rs.mixed_attacks_forbidden:
-        # Asian rules: any check or idle move breaks a perpetual chase (of one piece); mate threats are allowed.
-        return Pattern.PERPETUAL_CHASE if bits & _L_ALL_CHASE else Pattern.ALLOWED
-    if not bits & _L_ALL_ATTACK:
-        return Pattern.ALLOWED
-    if rs.chase_needs_same_victim and bits & _L_KIND_CHASE and not bits & _L_SAME_VICTIM:
-        return Pattern.ALLOWED
-    return _KIND_PATTERNS.get(bits & _KINDS, Pattern.CHECK_MATE_THREAT_AND_CHASE)
-
-
-def _side_judgement(color: Color, moves: Sequence[MoveFacts], rs: RuleSet) -> SideJudgement:
+def _side_judgement(color: Color, moves: Sequence[MoveFacts], rs: RuleSet, summary: int) -> SideJudgement:
+    """A side's judgement: its pattern from the C summary of its loop moves, the chases named from its facts."""
     mv = tuple(moves)
-    pattern = _pattern_of(_loop_bits(mv), rs)
+    pattern = _PATTERNS[loop_pattern(summary, rs.verdict_flags())]
     if pattern is Pattern.ALLOWED or pattern is Pattern.PERPETUAL_CHECK:
         return SideJudgement(color, pattern, mv)
     if not rs.mixed_attacks_forbidden:
@@ -876,61 +939,42 @@ def _termination(pattern: Pattern) -> Termination:
     return Termination.FORBIDDEN_PATTERN
 
 
-def _quick_verdict(red_bits: int, black_bits: int, rs: RuleSet) -> Optional[Tuple[Optional[Color], str, Termination]]:
-    """(loser or None, why, termination) of a loop from the two sides' summaries, as :func:`_verdict` would
-    decide it; ``None`` where that needs the facts themselves (CXA's joint-chase exceptions when both
-    sides break the rules, and the red-must-vary rule)."""
-    if not (red_bits | black_bits):
-        return None, "null move", Termination.REPETITION_DRAW  # xq_repetition_loops: a pass in the loop
-    red, black = _pattern_of(red_bits, rs), _pattern_of(black_bits, rs)
-    rc, bc = red is Pattern.PERPETUAL_CHECK, black is Pattern.PERPETUAL_CHECK
-    if rc and bc:
-        return None, "mutual perpetual check", Termination.REPETITION_DRAW
-    if rc or bc:
-        return (RED if rc else BLACK), "perpetual check", Termination.PERPETUAL_CHECK
-    if red.forbidden and black.forbidden:
-        if rs.joint_chase_exceptions:
+#: The CXA red-must-vary rule (#03 三) at a due position: off, pending (the occurrence that would draw: the
+#: game goes on and Red must vary) or due (the cycle repeated once more: a draw there is Red's loss).
+_EARLY_OFF, _EARLY_PENDING, _EARLY_DUE = 0, 1, 2
+
+
+def _early(h: _History, at: int, rs: RuleSet, occurrences: int, count: int) -> int:
+    """The red-must-vary state of position ``at``, which has occurred ``occurrences`` times (``count``: the
+    occurrences that make a position adjudicable)."""
+    rounds = rs.red_must_vary_rounds
+    if rounds <= 0 or occurrences < count or h.fullmove(at) > rounds or not h.from_opening():
+        return _EARLY_OFF
+    return _EARLY_DUE if occurrences > count else _EARLY_PENDING
+
+
+def _verdict(red: int, black: int, rs: RuleSet,
+             early: int = _EARLY_OFF) -> Optional[Tuple[Optional[Color], str, Termination]]:
+    """The verdict on a repetition loop: (loser or ``None``, why, termination), or ``None`` while the game goes
+    on (a draw the red-must-vary rule holds back, ``early`` pending).
+
+    The one verdict function of the package: :func:`judge` (so :meth:`Board.outcome` and ``xiangqi judge``),
+    :func:`scan_violations` and bulk validation all call it, on the two sides' C summaries of the loop
+    (:func:`_summary`), and it asks the C core's ``xq_loop_verdict``, which the engine's search uses too. The
+    guard (a loop where neither side attacks on every move is a draw) is inside that C function.
+    """
+    flags = rs.verdict_flags() | (RULE_RED_MUST_VARY if early == _EARLY_DUE else 0)
+    loser, code = loop_verdict(red, black, flags)
+    why = _WHY[code]
+    if loser is None:
+        if early == _EARLY_PENDING and why != "null move":
             return None
-        return None, "both forbidden", Termination.REPETITION_DRAW
-    if red.forbidden or black.forbidden:
-        return (RED if red.forbidden else BLACK), "forbidden", _termination(red if red.forbidden else black)
-    if rs.red_must_vary_rounds:
-        return None
-    return None, "allowed", Termination.REPETITION_DRAW
-
-
-def _joint(sj: SideJudgement, rook: bool) -> bool:
-    """Every chasing move of the side chases (jointly, 少根) a rook / a non-rook piece."""
-    moves = [f for f in sj.moves if f.kind == "chase"]
-    return bool(moves) and all(
-        any(c.reason is ChaseReason.SHORT_ROOT and (c.victim_piece.piece_type == ROOK) == rook for c in f.chases)
-        for f in moves)
-
-
-def _single(sj: SideJudgement, rook: bool) -> bool:
-    """Every move of the side chases, by one piece's own attack, a rook / an unprotected piece."""
-    return sj.pattern is Pattern.PERPETUAL_CHASE and all(
-        any(c.reason is not ChaseReason.SHORT_ROOT and (c.victim_piece.piece_type == ROOK) == rook for c in f.chases)
-        for f in sj.moves)
-
-
-def _verdict(red: SideJudgement, black: SideJudgement, rs: RuleSet) -> Tuple[Optional[Color], str]:
-    """(loser or None, why) from the two sides' patterns."""
-    rc, bc = red.pattern is Pattern.PERPETUAL_CHECK, black.pattern is Pattern.PERPETUAL_CHECK
-    if rc and bc:
-        return None, "mutual perpetual check"
-    if rc or bc:
-        return (RED if rc else BLACK), "perpetual check"
-    if red.forbidden and black.forbidden:
-        if rs.joint_chase_exceptions:
-            for x, y in ((red, black), (black, red)):
-                for rook in (True, False):
-                    if _single(x, rook) and _joint(y, rook):
-                        return x.color, "joint"
-        return None, "both forbidden"
-    if red.forbidden or black.forbidden:
-        return (RED if red.forbidden else BLACK), "forbidden"
-    return None, "allowed"
+        return None, why, Termination.REPETITION_DRAW
+    if why == "perpetual check":
+        return loser, why, Termination.PERPETUAL_CHECK
+    if why == "red must vary":
+        return loser, why, Termination.FORBIDDEN_PATTERN
+    return loser, why, _termination(_PATTERNS[loop_pattern(red if loser else black, rs.verdict_flags())])
 
 
 def _squares(chases: Iterable[Chase], victim: bool) -> List[str]:
@@ -1102,47 +1146,51 @@ def _loss_outcome(sj: SideJudgement, other: SideJudgement, why: str, rs: RuleSet
     return Outcome(_termination(sj.pattern), winner=not loser, reason=reason, reason_zh=reason_zh)
 
 
-def _repetition_ruling(h: _History, at: int, rs: RuleSet, count: int) -> Optional[Ruling]:
-    """The repetition ruling at position ``at`` of a game (``None`` unless it occurred ``count`` times)."""
+def _repetition_ruling(h: _History, at: int, rs: RuleSet, count: int,
+                       loops: Optional[Tuple[Any, int]] = None) -> Optional[Ruling]:
+    """The repetition ruling at position ``at`` of a game (``None`` unless it occurred ``count`` times, or
+    while the red-must-vary rule holds its draw back). ``loops``: what :func:`_loops` made of the game."""
     prev = _repetition_plies(h, at)
     if len(prev) < count - 1 or count < 2:
         return None
+    buf, _suspects = _loops(h, rs, count) if loops is None else loops
+    if buf is None:
+        raise_internal(-1, "xq_repetition_loops")
+    rec = buf[at]
+    red_sum, black_sum = _summary(rec, RED), _summary(rec, BLACK)
+    verdict = _verdict(red_sum, black_sum, rs, _early(h, at, rs, len(prev) + 1, count))
+    if verdict is None:
+        return None
+    loser, why, _term = verdict
     start = prev[count - 2]              # position index where the loop starts
     occurrences = tuple(sorted(prev[:count - 1])) + (at,)
     facts = _history_facts(h, start + 1, at, rs)
-    mover_red = [f for f in facts if f.color]
-    mover_black = [f for f in facts if not f.color]
-    red = _side_judgement(RED, mover_red, rs)
-    black = _side_judgement(BLACK, mover_black, rs)
-    if any(f.null for f in facts):
-        # A side that passed did not play the repetition: nobody is ruled against (a draw).
-        red = SideJudgement(RED, Pattern.ALLOWED, red.moves)
-        black = SideJudgement(BLACK, Pattern.ALLOWED, black.moves)
-        loser, why = None, "null move"
-    else:
-        loser, why = _verdict(red, black, rs)
+    red = _side_judgement(RED, [f for f in facts if f.color], rs, red_sum)
+    black = _side_judgement(BLACK, [f for f in facts if not f.color], rs, black_sum)
     completed_by = not h.turn(at)
     first_ply, last_ply = start + 1, at
-    words = _loop_words(h, at, rs, count, start)
+    # A red-must-vary loss comes one cycle after the count: its words name the occurrence it came at.
+    words = _loop_words(h, at, rs, len(prev) + 1 if why == "red must vary" else count, start)
     plies_en, plies_zh, tail_en, tail_zh = words
     rules_en, rules_zh = rs.title, rs.title_zh
-    if loser is not None:
+    if why == "red must vary":
+        early = rs.red_must_vary_rounds
+        reason = (f"Red loses: a repetition both sides may continue within the first {early} moves of a game "
+                  f"from the opening position must be varied by Red, and the cycle repeated once more, "
+                  f"{plies_en} ({rules_en})" + tail_en)
+        reason_zh = (f"{early}回合内形成双方不变作和的局面，由红方变着，不变判负（已计3个循环），{plies_zh}"
+                     f"（{rules_zh}）" + tail_zh)
+        outcome = Outcome(Termination.FORBIDDEN_PATTERN, winner=BLACK, reason=reason, reason_zh=reason_zh)
+    elif loser is not None:
         outcome = _loss_outcome(red if loser == RED else black, black if loser == RED else red, why, rs, words,
                                 h)
+    elif why == "both forbidden":
+        r_en, r_zh = _pattern_text(red)
+        b_en, b_zh = _pattern_text(black)
+        outcome = _draw_outcome(f"both sides break the rules alike (Red: {r_en}; Black: {b_en})",
+                                f"双方均为禁止着法（红方{r_zh}；黑方{b_zh}），不变作和", rs, words)
     else:
-        early = rs.red_must_vary_rounds
-        if why == "allowed" and early and h.fullmove(at) <= early:
-            reason = (f"Red loses: a repetition both sides may continue within the first {early} moves must be "
-                      f"varied by Red, {plies_en} ({rules_en})" + tail_en)
-            reason_zh = f"{early}回合内形成双方不变作和的局面，由红方变着，不变判负，{plies_zh}（{rules_zh}）" + tail_zh
-            outcome = Outcome(Termination.FORBIDDEN_PATTERN, winner=BLACK, reason=reason, reason_zh=reason_zh)
-        elif why == "both forbidden":
-            r_en, r_zh = _pattern_text(red)
-            b_en, b_zh = _pattern_text(black)
-            outcome = _draw_outcome(f"both sides break the rules alike (Red: {r_en}; Black: {b_en})",
-                                    f"双方均为禁止着法（红方{r_zh}；黑方{b_zh}），不变作和", rs, words)
-        else:
-            outcome = _draw_outcome(*_PLAIN_DRAWS[why], rs, words)
+        outcome = _draw_outcome(*_PLAIN_DRAWS[why], rs, words)
     return Ruling(outcome=outcome, rules=rs, kind="repetition", ply=at, occurrences=occurrences,
                   first_ply=first_ply, last_ply=last_ply, completed_by=completed_by, red=red, black=black)
 
@@ -1217,13 +1265,13 @@ def judge(board: BaseBoard, rules: Union[str, RuleSet, None] = None, *, count: O
     (False, None, None)
 
     Raises:
-        :class:`ValueError`: ``count`` is less than 2, or ``rules`` names no rule set.
+        :class:`ValueError`: ``count`` is not 2 to 255, or ``rules`` names no rule set.
         :class:`TypeError`: as :func:`get_rules`.
     """
     rs = get_rules(rules)
     c = rs.repetition_count if count is None else count
-    if c < 2:
-        raise ValueError(f"repetition count must be at least 2, not {count!r}")
+    if not 2 <= c <= 255:
+        raise ValueError(f"repetition count must be 2 to 255, not {count!r}")
     h = _hist(board)
     ruling = _repetition_ruling(h, h.n, rs, c)
     if ruling is not None:
@@ -1280,17 +1328,17 @@ _R_COUNT = int(ffi.offsetof("xq_rep_info", "count"))
 class _Found:
     """A ruling found by a scan: its verdict at once, the full :class:`Ruling` (facts and words) on demand."""
 
-    __slots__ = ("ply", "kind", "first_ply", "winner", "termination", "_h", "_rs", "_count", "_ruling")
+    __slots__ = ("ply", "kind", "first_ply", "winner", "termination", "_h", "_rs", "_count", "_loops", "_ruling")
 
     def __init__(self, ply: int, kind: str, first_ply: int, winner: Optional[Color], termination: Termination,
                  h: Optional[_History] = None, rs: Optional[RuleSet] = None, count: int = 0,
-                 ruling: Optional[Ruling] = None) -> None:
+                 ruling: Optional[Ruling] = None, loops: Optional[Tuple[Any, int]] = None) -> None:
         self.ply = ply
         self.kind = kind
         self.first_ply = first_ply
         self.winner = winner
         self.termination = termination
-        self._h, self._rs, self._count = h, rs, count
+        self._h, self._rs, self._count, self._loops = h, rs, count, loops
         self._ruling = ruling
 
     @classmethod
@@ -1305,24 +1353,25 @@ class _Found:
     def outcome(self) -> Outcome:
         """The ruling's outcome (its words). A loss judged from the C summary is worded from the loser's
         moves alone; the history it came from must be unchanged."""
-        h, rs = self._h, self._rs
-        if self._ruling is not None or h is None or rs is None or self.winner is None:
+        h, rs, loops = self._h, self._rs, self._loops
+        if self._ruling is not None or h is None or rs is None or loops is None or self.winner is None:
             return self.ruling().outcome
         loser = not self.winner
         start, at = self.first_ply - 1, self.ply
         first = start if h.turn(start) == loser else start + 1
+        sj = _side_judgement(loser, [], rs, _summary(loops[0][at], loser))
+        if not sj.forbidden or _termination(sj.pattern) is not self.termination:
+            return self.ruling().outcome  # red must vary, or a loss that names the other side's joint chase
         raw = _raw_facts(h, start, at, rs.facts_flags())
         moves = [_convert(raw, i - start, i + 1, rs.mate_threats) for i in range(first, at, 2)]
-        sj = _side_judgement(loser, moves, rs)
-        if _termination(sj.pattern) is not self.termination:  # pragma: no cover - the C summary disagrees
-            return self.ruling().outcome
+        sj = _side_judgement(loser, moves, rs, _summary(loops[0][at], loser))
         return _loss_outcome(sj, sj, "forbidden", rs, _loop_words(h, at, rs, self._count, start), h)
 
     def ruling(self) -> Ruling:
         """The full ruling (computed once; the history it came from must be unchanged)."""
         if self._ruling is None:
             assert self._h is not None and self._rs is not None
-            self._ruling = _repetition_ruling(self._h, self.ply, self._rs, self._count)
+            self._ruling = _repetition_ruling(self._h, self.ply, self._rs, self._count, self._loops)
             assert self._ruling is not None
         return self._ruling
 
@@ -1354,8 +1403,8 @@ def _scan(h: _History, rs: RuleSet, c: int, *, include_draws: bool, lim: int, ev
           end: Optional[int] = None, loops: Optional[Tuple[Any, int]] = None) -> List[_Found]:
     """The rulings of positions 1..``end`` (default: all) of a game, as :func:`scan_violations` returns them.
 
-    A loop is judged from the C summary (:func:`_quick_verdict`); the facts are
-    read only for rulings that are kept, or where the summary cannot decide.
+    A loop is judged from the C summary (:func:`_verdict`); the facts are read
+    only for the rulings that are kept, when they are worded.
     """
     n = h.n
     last = n if end is None else end
@@ -1363,7 +1412,7 @@ def _scan(h: _History, rs: RuleSet, c: int, *, include_draws: bool, lim: int, ev
     buf = None
     if 2 <= c <= 255:
         buf, suspects = _loops(h, rs, c) if loops is None else loops
-        if buf is not None and suspects == 0 and not include_draws and not rs.red_must_vary_rounds:
+        if buf is not None and suspects == 0 and not include_draws:
             targets = []  # every loop has an idle move on both sides: nothing to rule against anyone
         else:
             targets = _due(h, c, buf, last)
@@ -1381,22 +1430,16 @@ def _scan(h: _History, rs: RuleSet, c: int, *, include_draws: bool, lim: int, ev
     due = set(targets)
     for j in sorted(due | ({limit_ply} if limit_ply is not None else set())):
         if j in due:
-            quick = None
-            start = -1
-            if buf is not None:
-                rec = buf[j]
-                quick = _quick_verdict(int(rec.loop[1]), int(rec.loop[0]), rs)
-                start = int(rec.loop_start)
-            if quick is None:
-                ruling = _repetition_ruling(h, j, rs, c)
-                if ruling is not None and (include_draws or ruling.outcome.winner is not None):
-                    found.append(_Found.of(ruling))
-                    continue
-            else:
-                loser, _why, term = quick
+            if buf is None:  # the C core refused the history
+                raise_internal(-1, "xq_repetition_loops")
+            rec = buf[j]
+            verdict = _verdict(_summary(rec, RED), _summary(rec, BLACK), rs, _early(h, j, rs, int(rec.count), c))
+            if verdict is not None:
+                loser, _why, term = verdict
                 if include_draws or loser is not None:
-                    found.append(_Found(j, "repetition", start + 1,
-                                        None if loser is None else not loser, term, h, rs, c))
+                    found.append(_Found(j, "repetition", int(rec.loop_start) + 1,
+                                        None if loser is None else not loser, term, h, rs, c,
+                                        loops=(buf, suspects)))
                     continue
         if j == limit_ply:
             nr = _natural_ruling(h, j, rs, lim)
@@ -1493,16 +1536,16 @@ def _game_rulings(pos: Any, undo: Any, n: int, rs: RuleSet, buf: Any,
         outcome = None if ruling is None else ruling.outcome
     elif int(buf[n].count) >= c:
         rec = buf[n]
-        quick = _quick_verdict(int(rec.loop[1]), int(rec.loop[0]), rs)
-        if quick is not None and quick[1] in _PLAIN_DRAWS:
+        verdict = _verdict(_summary(rec, RED), _summary(rec, BLACK), rs, _early(h, n, rs, int(rec.count), c))
+        if verdict is not None and verdict[1] in _PLAIN_DRAWS:
             start = int(rec.loop_start)
-            outcome = _draw_outcome(*_PLAIN_DRAWS[quick[1]], rs, _loop_words(h, n, rs, c, start))
-        else:
-            ruling = _repetition_ruling(h, n, rs, c)
+            outcome = _draw_outcome(*_PLAIN_DRAWS[verdict[1]], rs, _loop_words(h, n, rs, c, start))
+        elif verdict is not None:
+            ruling = _repetition_ruling(h, n, rs, c, (buf, suspects))
             outcome = None if ruling is None else ruling.outcome
     if outcome is None:
         nr = _natural_ruling(h, n, rs, None)
         outcome = None if nr is None else nr.outcome
     found = _scan(h, rs, c, include_draws=False, lim=rs.natural_limit, every_ply=False, end=n - 1,
-                  loops=(buf, suspects)) if suspects != 0 or rs.red_must_vary_rounds else []
+                  loops=(buf, suspects)) if suspects != 0 else []
     return outcome, found

@@ -1000,11 +1000,12 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         loser = "Red" if pos.side else "Black"
         reason = f"{loser} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
     elif plies >= 4:
-        rs, c, flags, limit, vary = rp.rule_set(rules)
+        rs, c, flags, limit, _vary = rp.rule_set(rules)
         suspects = rp.repetition_loops(plies, c, flags)
         # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
-        # has a side whose every move attacks (otherwise each is a draw that play may go on from).
-        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and pos.halfmove >= limit) or vary:
+        # has a side whose every move attacks, or lies in the opening's first rounds where Red must vary (the
+        # C core counts those among the suspects); otherwise each is a draw that play may go on from.
+        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and pos.halfmove >= limit):
             outcome, warnings = _rulings(rp, g, plies, rs, suspects)
             if outcome is not None:
                 termination = outcome.termination.name
@@ -1627,6 +1628,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH", help="game files or directories (searched recursively)")
     p.add_argument("--rules", default="axf", choices=RULE_SETS, help="repetition rules: axf (Asian, default) or cxa "
                    "(Chinese)")
+    p.add_argument("--red-must-vary", type=_rules.red_must_vary_rounds, default=None, metavar="ROUNDS",
+                   help="within ROUNDS moves of a game from the opening position, Red must vary a repetition that "
+                        "would draw (CXA #03 三): default 25 under cxa, 0 (off) under axf")
     p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="at most N processes check games: this one and N-1 workers (default 1; 0 = one per "
                         "CPU; with --dask, N Dask workers); small inputs (under 2 MiB) are checked in this process")
@@ -1779,7 +1783,7 @@ def _validate_files(args: argparse.Namespace, inputs: List[Tuple[str, List[str]]
                     print(f"xiangqi validate: cannot reach the Dask scheduler {args.dask!r}: {exc}",
                           file=sys.stderr)
                     return 2
-            reports = _run(files, args.rules, 1 if executor is None and jobs == 1 else jobs, executor,
+            reports = _run(files, _rules.rules_spec(args.rules, red_must_vary=args.red_must_vary), 1 if executor is None and jobs == 1 else jobs, executor,
                            args.format, args.chunk_kib * 1024)
             for r in reports:
                 if r.source in names:
