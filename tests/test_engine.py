@@ -443,15 +443,55 @@ def test_bound_scores_are_marked_and_do_not_linger() -> None:
     assert info["nodes"] == 4519 and info["pv"] == [Move.from_iccs("h2e2")]
     assert parse_info("score mate 3 lowerbound".split(), board, one_based=False).get("lowerbound") is True
 
-    async def merged() -> "dict[str, object]":
-        # A bound score followed by an exact one: the merged info has the exact score and no bound flag.
-        from xiangqi.engine import EngineProtocol, _Search
+    from xiangqi.engine import _Search
 
-        proto = EngineProtocol()
-        search = _Search(board, None)
-        for text in ("depth 8 score cp -179 upperbound pv h2e2", "depth 8 score cp -150 pv h2e2"):
-            proto._record(search, parse_info(text.split(), board, one_based=False))
-        return dict(search.infos[1])
+    def merged(*lines: str) -> "dict[str, object]":
+        search = _Search(board, None, False, None)
+        for text in lines:
+            search.add("info " + text)
+        return dict(search.info())
 
-    result = asyncio.run(merged())
-    assert result["score"].relative == Cp(-150) and "upperbound" not in result
+    # A bound score followed by an exact one: the merged info has the exact score and no bound flag.
+    result = merged("depth 8 score cp -179 upperbound pv h2e2", "depth 8 score cp -150 pv h2e2")
+    assert result["score"].relative == Cp(-150) and "upperbound" not in result  # type: ignore[attr-defined]
+    # An exact score followed by a bound one: the bound flag goes with the newer score; older fields stay.
+    result = merged("depth 7 score cp 10 hashfull 5 pv h2e2", "depth 8 score cp 40 lowerbound", "nodes 99")
+    assert result["score"].relative == Cp(40) and result["lowerbound"] is True  # type: ignore[attr-defined]
+    assert (result["depth"], result["hashfull"], result["nodes"], result["pv"]) == (8, 5, 99, [Move.from_iccs("h2e2")])
+    assert "upperbound" not in result
+
+
+# ---------------------------------------------------------------------------------------------- issue 22: the client
+
+
+def test_a_stale_second_bestmove_is_not_the_answer_to_the_next_go() -> None:
+    """An engine that writes its ``bestmove`` twice: the second is dropped (isready before each go), not taken for
+    the answer in the next position (where, for the other side, it is not even legal)."""
+    board = Board()
+    with SimpleEngine.popen_uci(FAKE + ["twice"]) as engine:
+        for _ in range(6):
+            result = engine.play(board, Limit(depth=1))
+            assert result.move is not None and board.is_legal(result.move)
+            assert result.move == next(iter(board.legal_moves))   # the fake plays the first legal move
+            board.push(result.move)
+        info = engine.analyse(board, Limit(depth=1))
+        assert info["pv"] == [next(iter(board.legal_moves))]
+
+
+@pytest.mark.parametrize("ucci", [False, True])
+def test_a_flood_of_info_lines_is_read_in_time(ucci: bool) -> None:
+    """60,000 info lines written at once before the best move: read well within the answer's deadline (each
+    line used to cost about 90 us to parse, and the engine was killed as hung), and the merged info is the last."""
+    n = 60_000
+    popen = SimpleEngine.popen_ucci if ucci else SimpleEngine.popen_uci
+    with popen(FAKE + ["chatty", str(n)], timeout=2.0) as engine:
+        result = engine.play(Board(), Limit(time=0.05))
+        assert result.move == next(iter(Board().legal_moves))
+        info = result.info
+        assert (info["depth"], info["seldepth"], info["nodes"], info["time"]) == (n, n, n * 10, n / 1000)
+        assert info["score"].relative == Cp(n % 50) and info["pv"] == [result.move]
+        multi = engine.analyse(Board(), Limit(time=0.05))
+        assert multi["depth"] == n
+        analysis = engine.analysis(Board(), Limit(time=0.05))
+        assert analysis.wait().move == result.move and analysis.info["depth"] == n
+        assert analysis.get()["depth"] == 1     # the stream is read as it is asked for

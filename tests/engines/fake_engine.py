@@ -21,6 +21,8 @@ the first legal move, except as its mode says (first argument):
 * ``flood MIB``: well behaved, but writes MIB mebibytes without a line end to standard output and to
   standard error before each best move;
 * ``echo``: well behaved, and sends the last ``position`` line it got back as ``info string``;
+* ``twice``: well behaved, but answers each ``go`` with its ``bestmove`` line twice (the second one stale);
+* ``chatty N``: well behaved, but writes N info lines (depths 1 to N, all at once) before each best move, and no other;
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
 """
@@ -164,10 +166,17 @@ def main() -> None:
                     stream.flush()
             if mode == "echo":
                 say(f"info string {position_line}")
+            if mode == "chatty":
+                pv = moves[0].iccs()
+                out.write("".join(f"info depth {d} seldepth {d} score cp {d % 50} nodes {d * 10} nps 1000 time {d} "
+                                  f"pv {pv}\n" for d in range(1, int(arg) + 1)))
             score = f"score {arg}" if mode == "bare" else "score cp 0"
             move = moves[len(board.move_stack) * 7 % len(moves)] if mode == "wander" else moves[0]
-            say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {move.iccs()}")
+            if mode != "chatty":
+                say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {move.iccs()}")
             say(f"bestmove {move.iccs()}")
+            if mode == "twice":
+                say(f"bestmove {move.iccs()}")
         elif cmd == "quit":
             if mode == "hang":
                 continue
