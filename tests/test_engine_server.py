@@ -418,12 +418,30 @@ def test_bad_lines_get_an_info_string_and_the_engine_lives_on(uci: Pipe) -> None
         answer = uci.read(timeout=5)
         assert answer.startswith("info string "), (line, answer)
         assert_alive(uci)
-    # The position is the last good one: after h2e2 Black is to move.
+    # The position is what the last position line kept: "position startpos moves z9z9" kept the start (the
+    # position before its bad move), and the bad lines after it changed nothing.
     uci.send("go depth 1")
     best = best_of(uci.read_until("bestmove")[0])
-    board = Board()
-    board.push_iccs("h2e2")
-    assert best is not None and board.is_legal(best)
+    assert best is not None and Board().is_legal(best)
+
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_a_bad_move_in_position_keeps_the_moves_before_it(protocol: str) -> None:
+    """As Fairy-Stockfish does: ``position … moves`` with a bad move sets the position up to that move (it used to
+    keep the previous position, which a GUI never meant)."""
+    pipe = start(protocol)
+    try:
+        pipe.send("position startpos moves h2e2 h9g7 h0g2 e2e2 b0c2")
+        refused, _ = pipe.read_until("info string")
+        assert "move 4 ('e2e2')" in refused and "the position is the one before it" in refused
+        pipe.send("go depth 2")
+        best = best_of(pipe.read_until("bestmove")[0])
+        board = Board()
+        for text in ("h2e2", "h9g7", "h0g2"):
+            board.push_iccs(text)
+        assert best is not None and board.is_legal(best)   # Black to move, after the three good moves
+    finally:
+        pipe.close()
 
 
 def test_bytes_that_are_not_utf8_are_a_bad_line() -> None:

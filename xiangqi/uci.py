@@ -355,9 +355,9 @@ def _go_number(words: Sequence[str], i: int, name: str, *, least: int) -> int:
             number = math.nan
         if name in _GO_COUNTS or not math.isfinite(number):
             raise ProtocolError(f"go {name}: expected a whole number, not {text!r}")
-        value = int(min(max(number, -MAX_GO_VALUE), MAX_GO_VALUE))
+        value = int(min(max(number, -MAX_GO_VALUE - 1), MAX_GO_VALUE + 1))
     if name in _GO_TIMES:
-        return min(max(value, 0), MAX_GO_VALUE)   # a clock run past zero (as some GUIs send it) is 0
+        value = max(value, 0)   # a clock run past zero (as some GUIs send it) is 0
     if not least <= value <= MAX_GO_VALUE:
         raise ProtocolError(f"go {name}: must be from {least} to {MAX_GO_VALUE}, not {value}")
     return value
