@@ -110,8 +110,9 @@ class EngineServer:
     True
     True
     True
-    >>> server.close(); out.getvalue().splitlines()[-1]
-    'bestmove b9c7 ponder b0c2'
+    >>> server.close()              # the end of the input: the search is stopped, and answers
+    >>> out.getvalue().splitlines()[-1].split()[0]
+    'bestmove'
 
     Raises:
         * :exc:`ValueError` when ``hash_mb`` is negative, :exc:`MemoryError` when the table cannot be
