@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 import threading
 import time
@@ -34,7 +35,7 @@ from xiangqi.uci import (
     Go, InfoWords, Option, bestmove_line, info_line, parse_go, parse_position, parse_setoption,
 )
 
-__all__ = ["main", "EngineServer", "ENGINE_NAME", "OPTIONS", "EngineOption"]
+__all__ = ["main", "EngineServer", "ENGINE_NAME", "OPTIONS", "EngineOption", "time_budget"]
 
 #: The name the engine gives in its ``id name`` line (with this package's version).
 ENGINE_NAME = f"pyxiangqi {__version__}"
@@ -48,6 +49,33 @@ _MOVES_LEFT_GUESS = 30
 _MAX_PERFT_DEPTH = 8
 # The longest time budget a search is given (seconds; about 31 years): a longer one is no limit at all.
 _MAX_SECONDS = 1e9
+
+
+def time_budget(go: Go, red: bool) -> Tuple[Optional[float], Optional[float]]:
+    """How long our engine thinks under ``go`` with ``red`` (or Black) to move: (hard, soft) in seconds, or
+    ``None`` where the go line sets no time. The hard limit ends the search (the C search looks at the clock
+    every 256 nodes); no new depth starts after the soft one. A movetime is used but for a margin for the
+    answer to reach the GUI (15 ms, at most a fifth of it); a clock is shared over the moves to go (30 if
+    unknown), with three quarters of the increment.
+
+    >>> time_budget(Go(movetime=10), True), time_budget(Go(movetime=1000), True)
+    ((0.008, None), (0.985, None))
+    >>> time_budget(Go(red_time=60000, black_time=1000, red_inc=1000), True)
+    (10.998, 2.7495)
+    >>> time_budget(Go(movetime=10 ** 13), True), time_budget(Go(depth=5), True)
+    ((1000000000.0, None), (None, None))
+    """
+    if go.movetime is not None:
+        overhead = min(_MOVE_OVERHEAD_MS, go.movetime // 5)
+        return min(max(go.movetime - overhead, 1) / 1000, _MAX_SECONDS), None
+    own_time, own_inc = go.clock(red)
+    if own_time is not None:
+        avail = max(own_time - _MOVE_OVERHEAD_MS, 1)
+        moves = go.movestogo or _MOVES_LEFT_GUESS
+        soft = min(avail / moves + (own_inc or 0) * 0.75, avail * 0.5)
+        hard = min(soft * 4, avail * 0.8)
+        return min(max(hard, 1) / 1000, _MAX_SECONDS), min(max(soft, 1) / 1000, _MAX_SECONDS)
+    return None, None
 
 
 class _Usage(Exception):
@@ -202,6 +230,16 @@ class EngineServer:
         """
         self._finish_search(stop=True, wait=self._perft_stop is None)
 
+    @property
+    def counting(self) -> bool:
+        """Whether a ``go perft`` is still counting (one stopped goes on to the end of the root move it counts).
+
+        >>> EngineServer(io.StringIO(), hash_mb=0).counting
+        False
+        """
+        thread = self._thread
+        return self._perft_stop is not None and thread is not None and thread.is_alive()
+
     # ---------------------------------------------------------- handshake
 
     def _handshake(self, ucci: bool) -> None:
@@ -293,20 +331,6 @@ class EngineServer:
 
     # ----------------------------------------------------------------- go
 
-    def _budget(self, go: Go) -> Tuple[Optional[float], Optional[float]]:
-        """(hard, soft) limits in seconds from the go command's clock, or None."""
-        if go.movetime is not None:
-            overhead = min(_MOVE_OVERHEAD_MS, go.movetime // 5)
-            return min(max(go.movetime - overhead, 1) / 1000, _MAX_SECONDS), None
-        own_time, own_inc = go.clock(self._board.turn)
-        if own_time is not None:
-            avail = max(own_time - _MOVE_OVERHEAD_MS, 1)
-            moves = go.movestogo or _MOVES_LEFT_GUESS
-            soft = min(avail / moves + (own_inc or 0) * 0.75, avail * 0.5)
-            hard = min(soft * 4, avail * 0.8)
-            return min(max(hard, 1) / 1000, _MAX_SECONDS), min(max(soft, 1) / 1000, _MAX_SECONDS)
-        return None, None
-
     def _cmd_go(self, args: List[str]) -> None:
         received = time.perf_counter()
         self._finish_search(stop=True)
@@ -352,7 +376,7 @@ class EngineServer:
         hard: Optional[float] = None
         soft: Optional[float] = None
         if not (go.infinite or go.ponder):
-            hard, soft = self._budget(go)
+            hard, soft = time_budget(go, self._board.turn)
         if hard is not None:
             hard = max(hard - (time.perf_counter() - received), 0.001)
         completed: List[SearchInfo] = []
@@ -403,7 +427,7 @@ class EngineServer:
             return
         self._pondering = False
         go = self._ponder_go or Go()
-        hard, soft = self._budget(go)
+        hard, soft = time_budget(go, self._board.turn)
         if hard is None:
             return  # pondering an infinite search: it goes on until stop
         # The normal budget, from now: no new depth after its soft time, a stop at its hard time.
@@ -515,6 +539,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         line = stdin.readline()
         if not line:
             server.close()
-            return 0
+            break
         if not server.handle(line):
-            return 0
+            break
+    if server.counting:
+        # A perft abandoned by quit or the end of the input: its counting threads would hold the exit until
+        # the root move they count is done (minutes at depth 7).
+        sys.stdout.flush()
+        os._exit(0)
+    return 0
