@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -495,3 +497,30 @@ def test_a_flood_of_info_lines_is_read_in_time(ucci: bool) -> None:
         analysis = engine.analysis(Board(), Limit(time=0.05))
         assert analysis.wait().move == result.move and analysis.info["depth"] == n
         assert analysis.get()["depth"] == 1     # the stream is read as it is asked for
+
+
+def test_a_simple_engine_never_quit_does_not_outlive_its_program(tmp_path: Path) -> None:
+    """A program that starts a SimpleEngine and exits without quit left the engine running (in a session of its
+    own, not even the terminal's Ctrl-C reached it); now it is killed at exit, and when the object is collected."""
+    script = tmp_path / "forget.py"
+    script.write_text("import sys\nfrom xiangqi.engine import SimpleEngine\n"
+                      f"engine = SimpleEngine.popen_uci({FAKE!r})\n"
+                      "print(engine.protocol.transport.get_pid(), flush=True)\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    pid = int(proc.stdout.split()[0])
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)
+
+    engine = SimpleEngine.popen_uci(FAKE)
+    transport = engine.protocol.transport
+    assert transport is not None
+    pid = transport.get_pid()
+    del engine, transport
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)

@@ -42,6 +42,7 @@ import functools
 import math
 import shlex
 import threading
+import weakref
 from types import TracebackType
 from typing import (
     Any, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Type, TypedDict,
@@ -1642,6 +1643,33 @@ async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0,
 # ------------------------------------------------------------------------------------------------- synchronous API
 
 
+def _abandon(protocol: EngineProtocol, loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """A :class:`SimpleEngine` never quit: kill its process (the transport's own kill, which never signals a
+    process id reused after the engine was reaped), close its pipes and stop its loop."""
+    transport = protocol.transport
+    if transport is not None and protocol.returncode is None:
+        try:
+            transport.kill()
+        except (OSError, RuntimeError):   # gone, or its loop already closed
+            pass
+    if loop.is_closed():
+        return
+
+    def shut() -> None:
+        if transport is not None:
+            transport.close()
+        loop.stop()
+
+    try:
+        loop.call_soon_threadsafe(shut)
+    except RuntimeError:
+        return
+    if thread is not threading.current_thread():
+        thread.join(1.0)
+        if not thread.is_alive():
+            loop.close()
+
+
 class SimpleEngine:
     """A synchronous engine: the asyncio protocol on an event loop in a background thread.
 
@@ -1663,6 +1691,9 @@ class SimpleEngine:
         self._loop = loop
         self._thread = thread
         self._closed = False
+        # Never quit: the process is killed when this object is collected or the interpreter exits, as
+        # python-chess does (it used to run on, an orphan).
+        self._finalizer = weakref.finalize(self, _abandon, protocol, loop, thread)
 
     @classmethod
     def _start(cls, coro_factory: "functools.partial[Coroutine[object, object, Tuple[asyncio.SubprocessTransport, EngineProtocol]]]") -> "SimpleEngine":
@@ -1906,6 +1937,7 @@ class SimpleEngine:
             self._run(self.protocol.quit())
         finally:
             self._closed = True
+            self._finalizer.detach()
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join()
             self._loop.close()

@@ -18,9 +18,10 @@ import dataclasses
 import datetime
 import math
 import shlex
+import signal
 import sys
 from pathlib import Path
-from typing import IO, Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import IO, Coroutine, Dict, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from xiangqi import pgn
 from xiangqi.board import Board, rules_name
@@ -33,11 +34,17 @@ from xiangqi.errors import InvalidFenError
 from xiangqi.outcome import Termination
 
 __all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScore", "play_game", "run_match",
-           "match_main", "parse_engine_spec", "parse_tc", "read_openings"]
+           "match_main", "parse_engine_spec", "parse_tc", "read_openings", "MAX_SECONDS"]
 
-#: The PGN ``Termination`` tag for each way a game can end.
 #: Seconds an engine may take to start and answer the handshake, at least (``--timeout`` when larger).
 _START_TIMEOUT = 10.0
+#: The longest time a time control, ``--movetime`` or ``--timeout`` may give (seconds; about 31 years).
+MAX_SECONDS = 1e9
+#: Seconds an engine is given to quit when the match is interrupted, before it is killed.
+_QUIT_GRACE = 1.0
+
+#: The PGN ``Termination`` tag for each way a game can end.
+T = TypeVar("T")
 
 _TERMINATION_TAG = {
     Termination.CHECKMATE: "normal",
@@ -164,10 +171,11 @@ def parse_tc(text: str) -> TimeControl:
     >>> parse_tc("0+1")
     Traceback (most recent call last):
     ...
-    ValueError: time control '0+1': base must be > 0, increment >= 0, moves >= 1
+    ValueError: time control '0+1': base must be > 0, increment >= 0 (both at most 1e+09 s), moves >= 1
 
     Raises:
-        * :exc:`ValueError` for text of another form, or a base of 0, a negative increment or 0 moves.
+        * :exc:`ValueError` for text of another form, or a base of 0, a negative increment, a time that is not a
+          number (``nan``) or beyond :data:`MAX_SECONDS` (``inf``), or 0 moves.
     """
     moves: Optional[int] = None
     rest = text
@@ -179,8 +187,9 @@ def parse_tc(text: str) -> TimeControl:
         tc = TimeControl(float(base), float(inc) if inc else 0.0, moves)
     except ValueError:
         raise ValueError(f"time control {text!r} is not [moves/]seconds[+increment], e.g. 10+0.1") from None
-    if tc.base <= 0 or tc.increment < 0 or (moves is not None and moves < 1):
-        raise ValueError(f"time control {text!r}: base must be > 0, increment >= 0, moves >= 1")
+    if not (0 < tc.base <= MAX_SECONDS and 0 <= tc.increment <= MAX_SECONDS) or (moves is not None and moves < 1):
+        raise ValueError(f"time control {text!r}: base must be > 0, increment >= 0 (both at most {MAX_SECONDS:g} s), "
+                         "moves >= 1")
     return tc
 
 
@@ -523,6 +532,7 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     queue: "asyncio.Queue[int]" = asyncio.Queue()
     for i in range(games):
         queue.put_nowait(i)
+    grace = [timeout]   # seconds each engine is given to quit at the end
     tty = progress is not None and progress.isatty()
     shown = [progress]  # the progress stream, until a write to it fails
 
@@ -570,10 +580,11 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                     pgn.write_game(game, pgn_file, notation=notation)
                     pgn_file.flush()
                 report(r, i)
+        except asyncio.CancelledError:
+            grace[0] = min(_QUIT_GRACE, timeout or _QUIT_GRACE)   # interrupted: no long wait for the engines
+            raise
         finally:
-            for e in engines:
-                if e is not None:
-                    await e.quit()
+            await asyncio.gather(*(_close(e, grace[0]) for e in engines if e is not None))
 
     tasks = [asyncio.ensure_future(worker()) for _ in range(max(1, min(concurrency, games)))]
     try:
@@ -585,6 +596,54 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
         if tty:
             show("\n")
     return score, results
+
+
+async def _close(engine: EngineProtocol, grace: Optional[float]) -> None:
+    """Quit an engine, killed when it has not exited within ``grace`` seconds."""
+    try:
+        await asyncio.wait_for(engine.quit(), grace)
+    except (asyncio.TimeoutError, EngineError):
+        pass
+    finally:
+        await engine.kill()
+
+
+class _Signalled(Exception):
+    """The match was ended by a signal (SIGTERM, SIGHUP)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+async def _until_signalled(coro: Coroutine[object, object, T]) -> T:
+    """Run ``coro``; SIGTERM and SIGHUP cancel it as Ctrl-C does (its engines are quit), then raise
+    :class:`_Signalled`."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    got: List[int] = []
+    signals = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+
+    def on_signal(signum: int) -> None:
+        if not got:
+            got.append(signum)
+            task.cancel()
+
+    for signum in signals:
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+        except (NotImplementedError, RuntimeError, ValueError):   # no signals here (Windows, another thread)
+            pass
+    try:
+        return await coro
+    except asyncio.CancelledError:
+        if got:
+            raise _Signalled(got[0]) from None
+        raise
+    finally:
+        for signum in signals:
+            loop.remove_signal_handler(signum)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -661,13 +720,13 @@ def match_main(argv: List[str]) -> int:
     for name in ("games", "concurrency", "max_plies"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be >= 1, not {getattr(args, name)}")
-    if not args.timeout > 0:
-        parser.error(f"--timeout must be positive, not {args.timeout:g}")
+    if not 0 < args.timeout <= MAX_SECONDS:
+        parser.error(f"--timeout must be positive and at most {MAX_SECONDS:g}, not {args.timeout:g}")
     for name in ("depth", "nodes"):  # 0 or less used to start games that every engine lost on time
         if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error(f"--{name} must be >= 1, not {getattr(args, name)}")
-    if args.movetime is not None and not args.movetime > 0:
-        parser.error(f"--movetime must be positive, not {args.movetime:g}")
+    if args.movetime is not None and not 0 < args.movetime <= MAX_SECONDS:
+        parser.error(f"--movetime must be positive and at most {MAX_SECONDS:g}, not {args.movetime:g}")
     tc: Optional[TimeControl] = None
     limit = Limit()
     try:
@@ -701,21 +760,30 @@ def match_main(argv: List[str]) -> int:
     try:
         if args.pgnout is not None:
             out = open(args.pgnout, "w", encoding="utf-8")
-        asyncio.run(run_match(specs, openings, args.games, limit, tc, rules_name(args.rules), adj, args.concurrency,
-                              out, sys.stderr, args.timeout, args.notation, score, results))
+        try:
+            asyncio.run(_until_signalled(run_match(
+                specs, openings, args.games, limit, tc, rules_name(args.rules), adj, args.concurrency, out,
+                sys.stderr, args.timeout, args.notation, score, results)))
+        except BaseException:
+            if out is not None:
+                try:
+                    out.close()
+                except OSError:   # what is still buffered cannot be written either: one error says so
+                    pass
+            raise
+        if out is not None:
+            out.close()
     except OSError as exc:          # the PGN cannot be written
         print(f"xiangqi match: cannot write {args.pgnout}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except EngineError as exc:
         print(f"xiangqi match: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print(f"xiangqi match: interrupted; {specs[0].name} vs {specs[1].name}: {score.line()}"
+    except (KeyboardInterrupt, _Signalled) as exc:
+        how = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"interrupted by {exc}"
+        print(f"xiangqi match: {how}; {specs[0].name} vs {specs[1].name}: {score.line()}"
               + ("; those games are in the PGN" if out is not None else ""), file=sys.stderr)
-        return 130
-    finally:
-        if out is not None:
-            out.close()
+        return 130 if isinstance(exc, KeyboardInterrupt) else 128 + exc.signum
     terminations: Dict[str, int] = {}
     for r in results:
         terminations[r.termination] = terminations.get(r.termination, 0) + 1
