@@ -504,7 +504,7 @@ def test_a_simple_engine_never_quit_does_not_outlive_its_program(tmp_path: Path)
     own, not even the terminal's Ctrl-C reached it); now it is killed at exit, and when the object is collected."""
     script = tmp_path / "forget.py"
     script.write_text("import sys\nfrom xiangqi.engine import SimpleEngine\n"
-                      f"engine = SimpleEngine.popen_uci({FAKE!r})\n"
+                      f"engine = SimpleEngine.popen_uci({FAKE + ['deaf']!r})\n"
                       "print(engine.protocol.transport.get_pid(), flush=True)\n")
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -514,7 +514,7 @@ def test_a_simple_engine_never_quit_does_not_outlive_its_program(tmp_path: Path)
         time.sleep(0.05)
     assert not alive(pid)
 
-    engine = SimpleEngine.popen_uci(FAKE)
+    engine = SimpleEngine.popen_uci(FAKE + ["deaf"])
     transport = engine.protocol.transport
     assert transport is not None
     pid = transport.get_pid()

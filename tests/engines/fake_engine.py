@@ -7,6 +7,8 @@ the first legal move, except as its mode says (first argument):
 * ``die``: sends one info line on ``go``, writes to stderr and exits with status 3;
 * ``hang``: never answers ``go`` (and ignores ``stop``);
 * ``silent``: never answers the handshake;
+* ``deaf``: well behaved until its input ends, then runs on for a minute, as an engine deep in a search that
+  never reads its input;
 * ``illegal``: answers ``go`` with ``bestmove a0a5`` (a rook move through its own pawn);
 * ``garbage``: surrounds its (legal) best move with malformed info lines;
 * ``liar PATH``: ``go perft`` adds one node under the last move of PATH
@@ -90,6 +92,8 @@ def main() -> None:
     while True:
         raw = inbox.get()
         if raw is None:
+            if mode == "deaf":
+                time.sleep(60)
             return
         words = raw.split()
         if not words:
