@@ -921,7 +921,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         ...     await engine.quit()
         ...     return sorted(engine.options)
         >>> asyncio.run(again())
-        ['Clear Hash', 'Hash']
+        ['Clear Hash', 'Hash', 'Ponder']
 
         Raises:
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits;
@@ -994,7 +994,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         >>> asyncio.run(configure({"Threads": 2}))
         Traceback (most recent call last):
         ...
-        ValueError: engine 'pyxiangqi ...' has no option 'Threads' (it has: Clear Hash, Hash)
+        ValueError: engine 'pyxiangqi ...' has no option 'Threads' (it has: Clear Hash, Hash, Ponder)
 
         Raises:
             * :exc:`ValueError` for an option the engine does not have, one the library sets itself, or a value that
@@ -1595,7 +1595,7 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
     ...     await engine.quit()
     ...     return engine.dialect, sorted(engine.options)
     >>> asyncio.run(start())
-    (<Dialect.UCI: 'uci'>, ['Clear Hash', 'Hash'])
+    (<Dialect.UCI: 'uci'>, ['Clear Hash', 'Hash', 'Ponder'])
 
     Raises:
         * :exc:`ValueError` for an empty command or ``dialect=Dialect.UCCI``;
