@@ -524,3 +524,47 @@ def test_a_simple_engine_never_quit_does_not_outlive_its_program(tmp_path: Path)
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(pid)
+
+
+# ---------------------------------------------------------------------------------------------- issue 21: dialects
+
+SJAAKII = shutil.which("sjaakii") or "/usr/games/sjaakii"
+needs_sjaakii = pytest.mark.skipif(not os.access(SJAAKII, os.X_OK),
+                                   reason="needs the Debian package sjaakii (/usr/games/sjaakii)")
+CAPTURED = "r1bakab1r/9/1cn2cn2/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1"   # a FEN is sent
+
+
+def test_a_uci_variant_engine_is_asked_not_taken_for_fairy_stockfish() -> None:
+    """An engine with a UCI_Variant option that writes ranks 0-9 and reads h/e: it was spoken to as a
+    Fairy-Stockfish (ranks 1-10, n/b), refused every FEN and answered for another position."""
+    with SimpleEngine.popen_uci(FAKE + ["he"]) as engine:
+        assert engine.dialect is Dialect.UCI and engine.protocol.fen_letters == "he"
+        board = Board(CAPTURED)
+        assert engine.play(board, Limit(depth=1)).move == next(iter(board.legal_moves))
+    with SimpleEngine.popen_uci(FAKE + ["he"], dialect="uci", fen_letters="he") as engine:   # told, not asked
+        assert engine.play(board, Limit(depth=1)).move == next(iter(board.legal_moves))
+    with pytest.raises(ValueError, match="fen_letters must be nb or he"):
+        SimpleEngine.popen_uci(FAKE, fen_letters="xy")
+
+
+def test_an_engine_that_refuses_the_position_has_its_words_in_the_error() -> None:
+    """Told the wrong letters, the engine refuses the FEN and answers for the position it had: the error quotes
+    what it said about the FEN, not only the move it sent."""
+    with SimpleEngine.popen_uci(FAKE + ["he"], dialect="uci", fen_letters="nb") as engine:
+        board = Board(CAPTURED)
+        board.push(next(iter(board.legal_moves)))
+        with pytest.raises(EngineError, match=r"it said: Error: unknown piece type \(bad FEN"):
+            engine.play(board, Limit(depth=1))
+
+
+@needs_sjaakii
+def test_sjaakii_plays_with_its_own_letters() -> None:
+    """Debian's Sjaak II: UCI with a UCI_Variant option, ranks 1-10 and h/e in its FENs (its games were lost as
+    "time forfeit", its "unknown piece type" hidden)."""
+    with SimpleEngine.popen_uci(SJAAKII) as engine:
+        assert engine.dialect is Dialect.UCI_ONE_BASED and engine.protocol.fen_letters == "he"
+        for board in [Board(), Board(CAPTURED)] + corpus_positions(6):
+            result = engine.play(board, Limit(depth=2))
+            assert result.move is not None and board.is_legal(result.move), board.fen()
+        info = engine.analyse(Board(CAPTURED), Limit(depth=2))
+        assert info["pv"] and Board(CAPTURED).is_legal(info["pv"][0])

@@ -39,7 +39,7 @@ import collections
 import dataclasses
 import enum
 import functools
-import math
+import re
 import shlex
 import threading
 import weakref
@@ -64,6 +64,7 @@ __all__ = [
     "BestMove", "AnalysisResult", "AnalysisComplete", "EngineProtocol", "UciProtocol", "UcciProtocol",
     "popen_uci", "popen_ucci", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
     "OptionValue", "parse_info", "parse_option", "bare_score", "UCCI_MATE_VALUE", "UCCI_MATE_PLIES", "MAX_LINE_BYTES",
+    "FEN_LETTERS",
 ]
 
 T = TypeVar("T")
@@ -533,6 +534,26 @@ def _merge_newest_first(lines: Sequence[str], older: Dict[int, InfoWords]) -> Di
     return merged
 
 
+#: The first words of protocol lines (anything else an engine writes is its own words, kept for the errors).
+_PROTOCOL_WORDS = ("info", "bestmove", "nobestmove", "readyok", "id ", "option ", "uciok", "ucciok", "bye",
+                   "copyprotection", "registration", "Nodes searched")
+#: The FEN letters of horse and elephant an engine may want.
+FEN_LETTERS = ("nb", "he")
+_HE = str.maketrans("nbNB", "heHE")
+# An engine's words refusing a position.
+_REFUSAL = re.compile(r"error|illegal|invalid|unknown|bad fen|cannot|can't", re.IGNORECASE)
+# A position whose every legal move says how an engine reads FEN letters and writes ranks: kings and a red horse.
+_PROBE_FEN = "4k4/9/9/9/9/9/9/9/9/3KN4 w - - 0 1"
+
+
+def _with_letters(fen: str, letters: str) -> str:
+    """``fen`` with horse and elephant written as ``letters`` (``"nb"`` or ``"he"``)."""
+    if letters == "nb":
+        return fen
+    placement, sep, rest = fen.partition(" ")
+    return placement.translate(_HE) + sep + rest
+
+
 def _ms(seconds: Optional[float]) -> Optional[int]:
     return None if seconds is None else max(0, int(round(seconds * 1000)))
 
@@ -699,6 +720,13 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         self._killed = False
         #: UCCI: the engine reads times in milliseconds (``usemillisec``), not seconds.
         self._millisec = False
+        #: The letters of horse and elephant in the FENs the engine reads: ``"nb"`` (this library's, Pikafish's,
+        #: Fairy-Stockfish's) or ``"he"`` (Sjaak II's).
+        self.fen_letters = "nb"
+        self._letters_given = False
+        # What the engine wrote that is not protocol (its own words about a refused position, say), since the
+        # last search began: quoted by the errors.
+        self._chatter: Deque[str] = collections.deque(maxlen=8)
 
     # ---------------------------------------------------------------- asyncio callbacks
 
@@ -793,6 +821,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return self._exited.result() if self._exited.done() else None
 
     def _error(self, cls: Type[EngineError], message: str) -> EngineError:
+        said = [line for line in self._chatter if line][-3:]
+        if said:
+            message += "; it said: " + " | ".join(said)
         tail = self.stderr
         if tail:
             last = tail.splitlines()[-3:]
@@ -849,7 +880,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 self._waiter = None
                 if handle is not None:
                     handle.cancel()
-        return self._lines.popleft()
+        line = self._lines.popleft()
+        if line and not line.startswith(_PROTOCOL_WORDS):
+            self._chatter.append("".join(ch for ch in line if ch.isprintable()).strip()[:300])
+        return line
 
     def _deadline(self, extra: Optional[float] = 0.0) -> Optional[float]:
         if self.timeout is None or extra is None:
@@ -1031,8 +1065,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 self.send_line("ucinewgame")
             elif self._option("newgame") is not None:   # UCCI's way: a button option
                 self.send_line(self._setoption_line("newgame", None))
+        self._chatter.clear()
         fen, moves = _root_and_moves(board)
-        self.send_line(position_line(fen, [self._format(m) for m in moves]))
+        self.send_line(position_line(_with_letters(fen, self.fen_letters), [self._format(m) for m in moves]))
         if banmoves:
             self.send_line("banmoves " + " ".join(self._format(m) for m in banmoves))
         await self._ping()
@@ -1333,15 +1368,53 @@ class UciProtocol(EngineProtocol):
 
     async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
         variant = self._option("UCI_Variant")
-        if dialect is None:
-            dialect = Dialect.UCI_ONE_BASED if variant is not None else Dialect.UCI
         if dialect is Dialect.UCCI:
             raise ValueError("dialect UCCI needs popen_ucci")
         if variant is not None:
             if variant.var and "xiangqi" not in variant.var:
                 raise self._error(EngineError, f"engine {self.name!r} has a UCI_Variant option without xiangqi")
             self.send_line(self._setoption_line(variant.name, "xiangqi"))
+            # Not every engine with UCI_Variant is a Fairy-Stockfish: one that is not is asked (Sjaak II wants
+            # h/e in its FENs).
+            if not self.id.get("name", "").startswith("Fairy-Stockfish") and (
+                    dialect is None or not self._letters_given):
+                found = await self._probe(dialect)
+                if found is not None:
+                    dialect, self.fen_letters = found
+        if dialect is None:
+            dialect = Dialect.UCI_ONE_BASED if variant is not None else Dialect.UCI
         self.dialect = dialect
+
+    async def _probe(self, dialect: Optional[Dialect]) -> Optional[Tuple[Dialect, str]]:
+        """The FEN letters the engine reads and the rank dialect it writes, from its answers in a probe position of
+        kings and a horse (``None`` when they do not tell): a position in letters it does not read is refused
+        (its words say so, on either stream, before ``readyok``); in the letters it reads, its move for ``go
+        depth 1`` is legal in one rank dialect only."""
+        board = Board(_PROBE_FEN)
+        dialects = [dialect] if dialect is not None else [Dialect.UCI_ONE_BASED, Dialect.UCI]
+        for letters in [self.fen_letters] if self._letters_given else list(FEN_LETTERS):
+            self._chatter.clear()
+            stderr_before = list(self._stderr)
+            self.send_line(position_line(_with_letters(_PROBE_FEN, letters)))
+            await self._ping()
+            await asyncio.sleep(0.05)   # its standard error is another pipe: what it wrote there may come later
+            said = list(self._chatter) + list(self._stderr)[len(stderr_before):]
+            if any(_REFUSAL.search(line) for line in said):
+                continue
+            self.send_line("go depth 1")
+            deadline = self._deadline()
+            while True:
+                words = (await self._next_line("a 'go depth 1' in a probe position with 'bestmove'", deadline)).split()
+                if words[:1] in (["bestmove"], ["nobestmove"]):
+                    break
+            best = parse_bestmove(words).move
+            for d in dialects:
+                try:
+                    if best is not None and board.parse_iccs(best, one_based=d.one_based):
+                        return d, letters
+                except ValueError:
+                    continue
+        return None
 
 
 class UcciProtocol(EngineProtocol):
@@ -1553,11 +1626,13 @@ def _argv(command: Command) -> List[str]:
 
 
 async def _popen(factory: Type[EngineProtocol], command: Command, dialect: Optional[Union[Dialect, str]],
-                 timeout: Optional[float], popen_args: Mapping[str, object]
+                 timeout: Optional[float], popen_args: Mapping[str, object], fen_letters: Optional[str] = None
                  ) -> Tuple[asyncio.SubprocessTransport, EngineProtocol]:
     argv = _argv(command)
     if not argv:
         raise ValueError("empty engine command")
+    if fen_letters is not None and fen_letters not in FEN_LETTERS:
+        raise ValueError(f"fen_letters must be {' or '.join(FEN_LETTERS)}, not {fen_letters!r}")
     d = Dialect(dialect) if isinstance(dialect, str) else dialect
     loop = asyncio.get_running_loop()
     kwargs: Dict[str, Any] = {"start_new_session": True}   # Ctrl-C reaches us, and we quit the engine
@@ -1571,6 +1646,8 @@ async def _popen(factory: Type[EngineProtocol], command: Command, dialect: Optio
     assert isinstance(protocol, EngineProtocol)
     protocol.command = " ".join(argv)
     protocol.timeout = timeout
+    if fen_letters is not None:
+        protocol.fen_letters, protocol._letters_given = fen_letters, True
     try:
         await protocol.initialize(d)
     except BaseException:
@@ -1580,13 +1657,19 @@ async def _popen(factory: Type[EngineProtocol], command: Command, dialect: Optio
 
 
 async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] = None,
-                    timeout: Optional[float] = 10.0, **popen_args: object
+                    timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None, **popen_args: object
                     ) -> Tuple[asyncio.SubprocessTransport, UciProtocol]:
     """Start a UCI engine (``command``: a string split like a shell does, or an argument list) and shake hands.
 
     ``dialect``: ``Dialect.UCI`` (ranks 0-9) or ``Dialect.UCI_ONE_BASED``
-    (ranks 1-10); by default an engine with a ``UCI_Variant`` option is taken
-    for a Fairy-Stockfish (ranks 1-10) and switched to xiangqi.
+    (ranks 1-10); ``fen_letters``: ``"nb"`` or ``"he"`` for horse and
+    elephant in the FENs sent (:attr:`EngineProtocol.fen_letters`). By
+    default an engine with a ``UCI_Variant`` option is switched to xiangqi
+    and, unless it is a Fairy-Stockfish (ranks 1-10, ``n``/``b``), asked: a
+    ``go depth 1`` in a position of kings and a horse, written with each
+    letter set, shows which letters it reads and how it writes ranks (Sjaak II:
+    ``h``/``e``, ranks 1-10); without an answer that tells, ranks 1-10 and
+    ``n``/``b``.
 
     >>> import sys
     >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
@@ -1598,12 +1681,13 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
     (<Dialect.UCI: 'uci'>, ['Clear Hash', 'Hash', 'Ponder'])
 
     Raises:
-        * :exc:`ValueError` for an empty command or ``dialect=Dialect.UCCI``;
+        * :exc:`ValueError` for an empty command, ``dialect=Dialect.UCCI`` or ``fen_letters`` other than ``"nb"``
+          and ``"he"``;
         * :exc:`~xiangqi.errors.EngineTerminatedError` when the program cannot be started or exits during the
           handshake;
         * :exc:`~xiangqi.errors.EngineError` when the handshake does not finish within ``timeout``.
     """
-    transport, protocol = await _popen(UciProtocol, command, dialect, timeout, popen_args)
+    transport, protocol = await _popen(UciProtocol, command, dialect, timeout, popen_args, fen_letters)
     assert isinstance(protocol, UciProtocol)
     return transport, protocol
 
@@ -1711,7 +1795,8 @@ class SimpleEngine:
 
     @classmethod
     def popen_uci(cls, command: Command, *, dialect: Optional[Union[Dialect, str]] = None,
-                  timeout: Optional[float] = 10.0, **popen_args: object) -> "SimpleEngine":
+                  timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None,
+                  **popen_args: object) -> "SimpleEngine":
         """Start a UCI engine (see :func:`popen_uci`).
 
         >>> import sys
@@ -1727,7 +1812,7 @@ class SimpleEngine:
         Raises:
             * the errors of :func:`popen_uci`.
         """
-        return cls._start(functools.partial(_popen, UciProtocol, command, dialect, timeout, popen_args))
+        return cls._start(functools.partial(_popen, UciProtocol, command, dialect, timeout, popen_args, fen_letters))
 
     @classmethod
     def popen_ucci(cls, command: Command, *, timeout: Optional[float] = 10.0,

@@ -22,7 +22,7 @@ import os
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 from xiangqi import __version__

@@ -27,7 +27,7 @@ from xiangqi import pgn
 from xiangqi.board import Board, rules_name
 from xiangqi.core import Color
 from xiangqi.engine import (
-    Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
+    FEN_LETTERS, Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
     popen_uci,
 )
 from xiangqi.errors import InvalidFenError
@@ -59,10 +59,10 @@ _TERMINATION_TAG = {
 
 @dataclasses.dataclass
 class EngineSpec:
-    """One ``--engine`` argument: ``cmd=… proto=uci|ucci name=… dialect=… option.X=Y``.
+    """One ``--engine`` argument: ``cmd=… proto=uci|ucci name=… dialect=… fen_letters=nb|he option.X=Y``.
 
     >>> EngineSpec("xiangqi engine", proto="ucci", name="ours", options={"hashsize": 1})
-    EngineSpec(cmd='xiangqi engine', proto='ucci', name='ours', dialect=None, options={'hashsize': 1})
+    EngineSpec(cmd='xiangqi engine', proto='ucci', name='ours', dialect=None, options={'hashsize': 1}, fen_letters=None)
     """
 
     cmd: str
@@ -70,6 +70,8 @@ class EngineSpec:
     name: str = ""
     dialect: Optional[Dialect] = None
     options: Dict[str, OptionValue] = dataclasses.field(default_factory=dict)
+    #: Horse and elephant in the FENs sent: ``"nb"`` or ``"he"`` (``None``: as :func:`~xiangqi.engine.popen_uci` finds).
+    fen_letters: Optional[str] = None
 
     async def start(self, timeout: Optional[float]) -> EngineProtocol:
         """Start the engine, shake hands and set its options; ``timeout`` is then each answer's grace time.
@@ -93,7 +95,7 @@ class EngineSpec:
             _, protocol = await popen_ucci(self.cmd, timeout=handshake)
             engine: EngineProtocol = protocol
         else:
-            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake)
+            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake, fen_letters=self.fen_letters)
             engine = uci
         engine.timeout = timeout
         try:
@@ -112,7 +114,7 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
     """An :class:`EngineSpec` from ``key=value`` words (``ValueError`` naming a bad one).
 
     >>> parse_engine_spec(["cmd=/usr/games/fairy-stockfish", "option.Hash=32"])
-    EngineSpec(cmd='/usr/games/fairy-stockfish', proto='uci', name='fairy-stockfish', dialect=None, options={'Hash': '32'})
+    EngineSpec(cmd='/usr/games/fairy-stockfish', proto='uci', name='fairy-stockfish', dialect=None, options={'Hash': '32'}, fen_letters=None)
     >>> parse_engine_spec(["cmd=xiangqi engine", "proto=xboard"])
     Traceback (most recent call last):
     ...
@@ -120,7 +122,7 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
 
     Raises:
         * :exc:`ValueError` for a word that is not ``key=value``, an unknown key, a missing ``cmd``, or a bad
-          ``proto`` or ``dialect``.
+          ``proto``, ``dialect`` or ``fen_letters``.
     """
     fields: Dict[str, str] = {}
     options: Dict[str, OptionValue] = {}
@@ -130,10 +132,11 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
             raise ValueError(f"engine setting {word!r} is not key=value (cmd=, proto=, name=, dialect=, option.X=)")
         if key.startswith("option."):
             options[key[len("option."):]] = value
-        elif key in ("cmd", "proto", "name", "dialect"):
+        elif key in ("cmd", "proto", "name", "dialect", "fen_letters"):
             fields[key] = value
         else:
-            raise ValueError(f"unknown engine setting {key!r}: expected cmd, proto, name, dialect or option.X")
+            raise ValueError(f"unknown engine setting {key!r}: expected cmd, proto, name, dialect, fen_letters or "
+                             "option.X")
     if not fields.get("cmd"):
         raise ValueError("an --engine needs cmd=COMMAND")
     proto = fields.get("proto", "uci").lower()
@@ -146,8 +149,11 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
         except ValueError:
             raise ValueError(f"dialect must be {' or '.join(d.value for d in Dialect)}, "
                              f"not {fields['dialect']!r}") from None
+    letters = fields.get("fen_letters")
+    if letters is not None and letters not in FEN_LETTERS:
+        raise ValueError(f"fen_letters must be {' or '.join(FEN_LETTERS)}, not {letters!r}")
     name = fields.get("name") or Path(shlex.split(fields["cmd"])[0]).name
-    return EngineSpec(fields["cmd"], proto, name, dialect, options)
+    return EngineSpec(fields["cmd"], proto, name, dialect, options, letters)
 
 
 @dataclasses.dataclass
@@ -659,7 +665,8 @@ def _build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE", required=True,
-                        help="cmd=COMMAND [proto=uci|ucci] [name=NAME] [dialect=uci|uci-one-based] [option.X=Y ...]"
+                        help="cmd=COMMAND [proto=uci|ucci] [name=NAME] [dialect=uci|uci-one-based] [fen_letters=nb|he] "
+                             "[option.X=Y ...]"
                              " (give it twice)")
     parser.add_argument("--games", type=int, default=2, help="games to play (default: 2)")
     group = parser.add_mutually_exclusive_group()

@@ -25,6 +25,9 @@ the first legal move, except as its mode says (first argument):
 * ``echo``: well behaved, and sends the last ``position`` line it got back as ``info string``;
 * ``twice``: well behaved, but answers each ``go`` with its ``bestmove`` line twice (the second one stale);
 * ``chatty N``: well behaved, but writes N info lines (depths 1 to N, all at once) before each best move, and no other;
+* ``he``: well behaved, but has a ``UCI_Variant`` option (it is no Fairy-Stockfish: ranks 0-9) and reads FENs with
+  ``h``/``e`` for horse and elephant, as Sjaak II does; a FEN with ``n`` or ``b`` is refused with an ``Error:`` line
+  and the position stays what it was;
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
 """
@@ -107,6 +110,8 @@ def main() -> None:
             if cmd == "uci":
                 say("option name Hash type spin default 16 min 1 max 1024")
                 say("option name Style type combo default normal var solid var normal var risky")
+                if mode == "he":
+                    say("option name UCI_Variant type combo default chess var chess var xiangqi")
             else:
                 say("option hashsize type spin min 0 max 1024 default 0")
                 if mode != "seconds":
@@ -115,6 +120,12 @@ def main() -> None:
         elif cmd == "isready":
             say("readyok")
         elif cmd == "position":
+            if mode == "he" and words[1] == "fen":
+                placement = words[2]
+                if any(c in placement for c in "nbNB"):
+                    say(f"Error: unknown piece type (bad FEN {' '.join(words[2:8])})")
+                    continue
+                words[2] = placement.translate(str.maketrans("heHE", "nbNB"))
             board = read_position(words)
             position_line = " ".join(words)
         elif cmd == "go" and len(words) >= 3 and words[1] == "perft" and mode != "noperft":
