@@ -495,3 +495,32 @@ def test_ctrl_c_does_not_wait_for_engines_that_ignore_quit(tmp_path: Path) -> No
     assert took < 5, took
     time.sleep(0.3)
     assert _engines_running("hang") == []
+
+
+def test_an_engine_that_refuses_its_position_has_its_words_in_the_pgn(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine told FEN letters it does not read refuses the position and answers for another: the game is
+    lost with its own words ("unknown piece type") in the reason, not only the move it sent."""
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} he", "name=he", "dialect=uci", "fen_letters=nb", "--engine",
+               f"cmd={FAKE} normal", "name=nb", "--games", "2", "--depth", "1", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)
+    assert {g.headers["Red"]: g.headers["Result"] for g in games} == {"he": "0-1", "nb": "1-0"}
+    assert all("it said: Error: unknown piece type (bad FEN" in g.end().comment for g in games)
+
+
+@pytest.mark.skipif(not os.access("/usr/games/sjaakii", os.X_OK),
+                    reason="needs the Debian package sjaakii (/usr/games/sjaakii)")
+def test_sjaakii_plays_a_match_with_its_own_letters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Sjaak II (UCI, h/e letters, ranks 1-10) against our engine: legal games read back, none lost on time."""
+    out, openings = tmp_path / "games.pgn", corpus_openings(tmp_path)
+    rc = main(["match", "--engine", "cmd=/usr/games/sjaakii", "name=sjaakii", "--engine",
+               f"cmd={sys.executable} -m xiangqi engine", "name=ours", "--games", "2", "--depth", "2",
+               "--openings", str(openings), "--max-plies", "60", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)
+    assert len(games) == 2
+    for game in games:
+        assert game.headers["Termination"] not in ("time forfeit", "rules infraction", "abandoned"), game.end().comment
+        final_board(game)   # every move legal

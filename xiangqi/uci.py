@@ -425,7 +425,11 @@ INFO_WORDS = frozenset(_INFO_INT + ("score", "pv", "currmove", "string", "messag
 
 class InfoWords(TypedDict, total=False):
     """An ``info`` line's fields as written: numbers, ``time`` in milliseconds, moves as text, and the score as
-    (``"cp"``, ``"mate"`` or ``""`` for UCCI's bare number, value)."""
+    (``"cp"``, ``"mate"`` or ``""`` for UCCI's bare number, value).
+
+    >>> InfoWords(depth=2, score=("", 25), pv=["h2e2"]) == parse_info_words("depth 2 score 25 pv h2e2".split())
+    True
+    """
 
     depth: int
     seldepth: int
