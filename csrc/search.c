@@ -238,7 +238,7 @@ int xq_search_begin(xq_search *s, const xq_pos *pos, const xq_undo *undos, int n
 static int out_of_budget(xq_search *s) {
     if (s->aborted) return 1;
     if (s->stop || (s->node_limit && s->nodes >= s->node_limit)) return s->aborted = 1;
-    if (s->time_limit_ms && (s->nodes & 1023) == 0 && now_ns() - s->start_ns >= s->time_limit_ms * 1000000)
+    if (s->time_limit_ms && (s->nodes & 255) == 0 && now_ns() - s->start_ns >= s->time_limit_ms * 1000000)
         return s->aborted = 1;
     return 0;
 }

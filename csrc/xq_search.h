@@ -38,7 +38,7 @@
  * Limits.  `stop` may be set to non-zero by another thread at any time (it
  * is read atomically); `node_limit` (0 = none) counts nodes since
  * xq_search_begin; `time_limit_ms` (0 = none) is measured on the monotonic
- * clock from xq_search_begin.  Time is looked at every 1024 nodes.  A
+ * clock from xq_search_begin.  Time is looked at every 256 nodes.  A
  * search that hits a limit returns XQ_SEARCH_STOPPED at once; its result
  * fields hold the best root move found so far (never worse than the last
  * complete depth's), and always a legal move when the root has one.

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -443,15 +445,126 @@ def test_bound_scores_are_marked_and_do_not_linger() -> None:
     assert info["nodes"] == 4519 and info["pv"] == [Move.from_iccs("h2e2")]
     assert parse_info("score mate 3 lowerbound".split(), board, one_based=False).get("lowerbound") is True
 
-    async def merged() -> "dict[str, object]":
-        # A bound score followed by an exact one: the merged info has the exact score and no bound flag.
-        from xiangqi.engine import EngineProtocol, _Search
+    from xiangqi.engine import _Search
 
-        proto = EngineProtocol()
-        search = _Search(board, None)
-        for text in ("depth 8 score cp -179 upperbound pv h2e2", "depth 8 score cp -150 pv h2e2"):
-            proto._record(search, parse_info(text.split(), board, one_based=False))
-        return dict(search.infos[1])
+    def merged(*lines: str) -> "dict[str, object]":
+        search = _Search(board, None, False, None)
+        for text in lines:
+            search.add("info " + text)
+        return dict(search.info())
 
-    result = asyncio.run(merged())
-    assert result["score"].relative == Cp(-150) and "upperbound" not in result
+    # A bound score followed by an exact one: the merged info has the exact score and no bound flag.
+    result = merged("depth 8 score cp -179 upperbound pv h2e2", "depth 8 score cp -150 pv h2e2")
+    assert result["score"].relative == Cp(-150) and "upperbound" not in result  # type: ignore[attr-defined]
+    # An exact score followed by a bound one: the bound flag goes with the newer score; older fields stay.
+    result = merged("depth 7 score cp 10 hashfull 5 pv h2e2", "depth 8 score cp 40 lowerbound", "nodes 99")
+    assert result["score"].relative == Cp(40) and result["lowerbound"] is True  # type: ignore[attr-defined]
+    assert (result["depth"], result["hashfull"], result["nodes"], result["pv"]) == (8, 5, 99, [Move.from_iccs("h2e2")])
+    assert "upperbound" not in result
+
+
+# ---------------------------------------------------------------------------------------------- issue 22: the client
+
+
+def test_a_stale_second_bestmove_is_not_the_answer_to_the_next_go() -> None:
+    """An engine that writes its ``bestmove`` twice: the second is dropped (isready before each go), not taken for
+    the answer in the next position (where, for the other side, it is not even legal)."""
+    board = Board()
+    with SimpleEngine.popen_uci(FAKE + ["twice"]) as engine:
+        for _ in range(6):
+            result = engine.play(board, Limit(depth=1))
+            assert result.move is not None and board.is_legal(result.move)
+            assert result.move == next(iter(board.legal_moves))   # the fake plays the first legal move
+            board.push(result.move)
+        info = engine.analyse(board, Limit(depth=1))
+        assert info["pv"] == [next(iter(board.legal_moves))]
+
+
+@pytest.mark.parametrize("ucci", [False, True])
+def test_a_flood_of_info_lines_is_read_in_time(ucci: bool) -> None:
+    """60,000 info lines written at once before the best move: read well within the answer's deadline (each
+    line used to cost about 90 us to parse, and the engine was killed as hung), and the merged info is the last."""
+    n = 60_000
+    popen = SimpleEngine.popen_ucci if ucci else SimpleEngine.popen_uci
+    with popen(FAKE + ["chatty", str(n)], timeout=2.0) as engine:
+        result = engine.play(Board(), Limit(time=0.05))
+        assert result.move == next(iter(Board().legal_moves))
+        info = result.info
+        assert (info["depth"], info["seldepth"], info["nodes"], info["time"]) == (n, n, n * 10, n / 1000)
+        assert info["score"].relative == Cp(n % 50) and info["pv"] == [result.move]
+        multi = engine.analyse(Board(), Limit(time=0.05))
+        assert multi["depth"] == n
+        analysis = engine.analysis(Board(), Limit(time=0.05))
+        assert analysis.wait().move == result.move and analysis.info["depth"] == n
+        assert analysis.get()["depth"] == 1     # the stream is read as it is asked for
+
+
+def test_a_simple_engine_never_quit_does_not_outlive_its_program(tmp_path: Path) -> None:
+    """A program that starts a SimpleEngine and exits without quit left the engine running (in a session of its
+    own, not even the terminal's Ctrl-C reached it); now it is killed at exit, and when the object is collected."""
+    script = tmp_path / "forget.py"
+    script.write_text("import sys\nfrom xiangqi.engine import SimpleEngine\n"
+                      f"engine = SimpleEngine.popen_uci({FAKE + ['deaf']!r})\n"
+                      "print(engine.protocol.transport.get_pid(), flush=True)\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    pid = int(proc.stdout.split()[0])
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)
+
+    engine = SimpleEngine.popen_uci(FAKE + ["deaf"])
+    transport = engine.protocol.transport
+    assert transport is not None
+    pid = transport.get_pid()
+    del engine, transport
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)
+
+
+# ---------------------------------------------------------------------------------------------- issue 21: dialects
+
+SJAAKII = shutil.which("sjaakii") or "/usr/games/sjaakii"
+needs_sjaakii = pytest.mark.skipif(not os.access(SJAAKII, os.X_OK),
+                                   reason="needs the Debian package sjaakii (/usr/games/sjaakii)")
+CAPTURED = "r1bakab1r/9/1cn2cn2/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1"   # a FEN is sent
+
+
+def test_a_uci_variant_engine_is_asked_not_taken_for_fairy_stockfish() -> None:
+    """An engine with a UCI_Variant option that writes ranks 0-9 and reads h/e: it was spoken to as a
+    Fairy-Stockfish (ranks 1-10, n/b), refused every FEN and answered for another position."""
+    with SimpleEngine.popen_uci(FAKE + ["he"]) as engine:
+        assert engine.dialect is Dialect.UCI and engine.protocol.fen_letters == "he"
+        board = Board(CAPTURED)
+        assert engine.play(board, Limit(depth=1)).move == next(iter(board.legal_moves))
+    with SimpleEngine.popen_uci(FAKE + ["he"], dialect="uci", fen_letters="he") as engine:   # told, not asked
+        assert engine.play(board, Limit(depth=1)).move == next(iter(board.legal_moves))
+    with pytest.raises(ValueError, match="fen_letters must be nb or he"):
+        SimpleEngine.popen_uci(FAKE, fen_letters="xy")
+
+
+def test_an_engine_that_refuses_the_position_has_its_words_in_the_error() -> None:
+    """Told the wrong letters, the engine refuses the FEN and answers for the position it had: the error quotes
+    what it said about the FEN, not only the move it sent."""
+    with SimpleEngine.popen_uci(FAKE + ["he"], dialect="uci", fen_letters="nb") as engine:
+        board = Board(CAPTURED)
+        board.push(next(iter(board.legal_moves)))
+        with pytest.raises(EngineError, match=r"it said: Error: unknown piece type \(bad FEN"):
+            engine.play(board, Limit(depth=1))
+
+
+@needs_sjaakii
+def test_sjaakii_plays_with_its_own_letters() -> None:
+    """Debian's Sjaak II: UCI with a UCI_Variant option, ranks 1-10 and h/e in its FENs (its games were lost as
+    "time forfeit", its "unknown piece type" hidden)."""
+    with SimpleEngine.popen_uci(SJAAKII) as engine:
+        assert engine.dialect is Dialect.UCI_ONE_BASED and engine.protocol.fen_letters == "he"
+        for board in [Board(), Board(CAPTURED)] + corpus_positions(6):
+            result = engine.play(board, Limit(depth=2))
+            assert result.move is not None and board.is_legal(result.move), board.fen()
+        info = engine.analyse(Board(CAPTURED), Limit(depth=2))
+        assert info["pv"] and Board(CAPTURED).is_legal(info["pv"][0])

@@ -418,12 +418,30 @@ def test_bad_lines_get_an_info_string_and_the_engine_lives_on(uci: Pipe) -> None
         answer = uci.read(timeout=5)
         assert answer.startswith("info string "), (line, answer)
         assert_alive(uci)
-    # The position is the last good one: after h2e2 Black is to move.
+    # The position is what the last position line kept: "position startpos moves z9z9" kept the start (the
+    # position before its bad move), and the bad lines after it changed nothing.
     uci.send("go depth 1")
     best = best_of(uci.read_until("bestmove")[0])
-    board = Board()
-    board.push_iccs("h2e2")
-    assert best is not None and board.is_legal(best)
+    assert best is not None and Board().is_legal(best)
+
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_a_bad_move_in_position_keeps_the_moves_before_it(protocol: str) -> None:
+    """As Fairy-Stockfish does: ``position … moves`` with a bad move sets the position up to that move (it used to
+    keep the previous position, which a GUI never meant)."""
+    pipe = start(protocol)
+    try:
+        pipe.send("position startpos moves h2e2 h9g7 h0g2 e2e2 b0c2")
+        refused, _ = pipe.read_until("info string")
+        assert "move 4 ('e2e2')" in refused and "the position is the one before it" in refused
+        pipe.send("go depth 2")
+        best = best_of(pipe.read_until("bestmove")[0])
+        board = Board()
+        for text in ("h2e2", "h9g7", "h0g2"):
+            board.push_iccs(text)
+        assert best is not None and board.is_legal(best)   # Black to move, after the three good moves
+    finally:
+        pipe.close()
 
 
 def test_bytes_that_are_not_utf8_are_a_bad_line() -> None:
@@ -454,7 +472,7 @@ def test_rules_option_judges_repetitions(protocol: str, setoption: str) -> None:
     pipe = start(protocol)
     try:
         pipe.send(setoption.format("chess"))
-        assert "unknown rule set" in pipe.read_until("info string")[0]
+        assert "must be one of axf, cxa, not 'chess'" in pipe.read_until("info string")[0]
         for rules in ("cxa", "axf"):
             pipe.send(setoption.format(rules))
             pipe.send(f"position fen {PERPETUAL_CHECK} moves {' '.join(PERPETUAL_CHECK_LOOP)}")
@@ -510,3 +528,159 @@ def test_a_game_against_fairy_stockfish() -> None:
     finally:
         ours.close()
         theirs.close()
+
+
+# ------------------------------------------------- issues 21 and 22: protocol behaviour GUIs rely on
+
+
+@pytest.mark.parametrize("go", ["go", "go depth 60", "go movetime 60000", "go wtime 600000 btime 600000"])
+def test_end_of_input_stops_any_search(go: str) -> None:
+    """The input ends during a search without a limit, a deep one or a long one: the engine answers and exits at
+    once (it searched on for ever, an orphan at 100% CPU, or for the whole minute)."""
+    start_time = time.monotonic()
+    proc = subprocess.run(ENGINE, input=f"uci\nposition startpos\n{go}\n", capture_output=True, text=True,
+                          timeout=30)
+    assert time.monotonic() - start_time < 10
+    assert proc.returncode == 0 and proc.stdout.splitlines()[-1].startswith("bestmove ")
+    assert Board().is_legal(best_of(proc.stdout.splitlines()[-1]))  # type: ignore[arg-type]
+
+
+def test_go_perft_leaves_the_input_answered() -> None:
+    """``go perft`` runs beside the input: ``isready`` is answered during a long perft, ``stop`` ends it and
+    ``quit`` exits at once (all three went unanswered until the perft was done)."""
+    pipe = start("uci")
+    try:
+        pipe.send("position startpos")
+        pipe.send("go perft 7")                  # hours of counting
+        time.sleep(0.2)
+        pipe.send("isready")
+        assert pipe.read_until("readyok", timeout=2)[1] == []
+        pipe.send("stop")
+        pipe.send("isready")
+        pipe.read_until("readyok", timeout=2)
+        pipe.send("quit")
+        assert pipe.proc.wait(timeout=5) == 0
+    finally:
+        pipe.close()
+
+
+def test_a_huge_movetime_is_a_long_search_not_no_move(uci: Pipe) -> None:
+    """``go movetime 10000000000000`` (or ``1e13``) overflowed the search's time and answered ``bestmove (none)``."""
+    for go in ("go movetime 10000000000000", "go movetime 1e13", "go wtime 99999999999999 btime 1"):
+        uci.send("position startpos")
+        uci.send(go)
+        time.sleep(0.2)
+        uci.send("stop")
+        line, _ = uci.read_until("bestmove", timeout=5)
+        assert Board().is_legal(best_of(line)), (go, line)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_every_go_gets_a_bestmove(protocol: str) -> None:
+    """A ``go`` the engine refuses is still answered (a GUI waits for it): an unreadable or zero depth, an illegal
+    ``searchmoves``, a negative movetime (read as none left)."""
+    pipe = start(protocol)
+    none = "nobestmove" if protocol == "ucci" else "bestmove (none)"
+    try:
+        pipe.send("position startpos")
+        for go, answer in (("go depth 0", none), ("go depth x", none), ("go sideways", none),
+                           ("go searchmoves a0a5", none), ("go depth 2 searchmoves a0a5 h2e2", "bestmove h2e2"),
+                           ("go movetime -5", "bestmove "), ("go nodes 0", none)):
+            pipe.send(go)
+            line, before = pipe.read_until("bestmove" if protocol == "uci" or answer != none else "nobestmove",
+                                           timeout=5)
+            assert line.startswith(answer), (go, line)
+            if answer == none or "a0a5" in go:
+                assert any(b.startswith("info string") for b in before), (go, before)
+            assert_alive(pipe)
+    finally:
+        pipe.close()
+
+
+def test_movetime_uses_its_time_and_never_overruns(uci: Pipe) -> None:
+    """``go movetime 10`` thinks about 10 ms (it kept 15 ms back and answered in 3), and no movetime is overrun by
+    more than 20 ms in the median (the clock is looked at every 256 nodes inside an iteration)."""
+    from xiangqi.engine_server import time_budget
+    from xiangqi.uci import Go
+
+    for movetime in (10, 20, 50, 100, 1000):
+        hard, soft = time_budget(Go(movetime=movetime), True)
+        assert soft is None and hard is not None and movetime - 15 <= hard * 1000 <= movetime
+        assert hard * 1000 >= movetime * 0.8
+    overruns = []
+    for movetime in (10, 10, 10, 20, 30, 50, 10, 20):
+        uci.send("position startpos moves h2e2 h9g7")
+        start_time = time.monotonic()
+        uci.send(f"go movetime {movetime}")
+        uci.read_until("bestmove", timeout=5)
+        elapsed = (time.monotonic() - start_time) * 1000
+        assert elapsed >= movetime * 0.7, (movetime, elapsed)   # the engine answers only when its time is up
+        overruns.append(elapsed - movetime)
+    overruns.sort()
+    print("movetime overruns (ms):", [round(x, 1) for x in overruns])
+    assert overruns[len(overruns) // 2] <= 20, overruns
+
+
+def test_ponderhit_switches_to_the_normal_budget(uci: Pipe) -> None:
+    """After ``ponderhit`` the search keeps the budget of a plain ``go`` with the same clock (it ran on to the
+    hard limit, four times the soft one: 800 ms where a plain go took 230)."""
+    clock = "wtime 3000 btime 3000 movestogo 10"   # soft 300 ms, hard 1200 ms
+    uci.send("position startpos moves h2e2")
+    uci.send(f"go ponder {clock}")
+    time.sleep(0.1)
+    start_time = time.monotonic()
+    uci.send("ponderhit")
+    line, infos = uci.read_until("bestmove", timeout=5)
+    after_hit = time.monotonic() - start_time
+    board = Board()
+    board.push_iccs("h2e2")
+    assert board.is_legal(best_of(line))  # type: ignore[arg-type]
+    print("answered", round(after_hit, 3), "s after ponderhit")
+    assert after_hit < 1.1, after_hit   # the hard limit is 1.2 s, the soft one 0.3 s
+
+
+def test_a_search_stopped_before_depth_1_has_a_real_score(uci: Pipe) -> None:
+    """A node limit of 1 (or a stop at once) ended the search inside depth 1: ``score cp 0`` and no pv move
+    searched. Depth 1 is finished first: the score is the one ``go depth 1`` finds."""
+    fen = "4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1"   # a rook up: far from 0
+    uci.send(f"position fen {fen}")
+    uci.send("go depth 1")
+    _, infos = uci.read_until("bestmove")
+    depth1 = [i for i in infos if i.startswith("info depth 1 ")][-1].split()
+    uci.send(f"position fen {fen}")
+    uci.send("go nodes 1")
+    line, infos = uci.read_until("bestmove")
+    words = [i for i in infos if i.startswith("info depth")][-1].split()
+    score = words[words.index("score") + 1: words.index("score") + 3]
+    assert score == depth1[depth1.index("score") + 1: depth1.index("score") + 3] and score != ["cp", "0"], infos
+    assert Board(fen).is_legal(best_of(line))  # type: ignore[arg-type]
+
+
+def test_options_announced_are_the_options_implemented() -> None:
+    """The handshake announces exactly the options table's rows for its protocol; ``setoption`` of one it does not
+    have (Threads, MultiPV) is answered with an info string naming what it has."""
+    from xiangqi.engine_server import OPTIONS
+
+    for protocol in ("uci", "ucci"):
+        pipe = Pipe(ENGINE)
+        try:
+            pipe.send(protocol)
+            _, lines = pipe.read_until(protocol + "ok")
+            announced = [line for line in lines if line.startswith("option ")]
+            expected = [row.option(ucci=protocol == "ucci").line(ucci=protocol == "ucci") for row in OPTIONS
+                        if (row.ucci if protocol == "ucci" else row.uci) is not None]
+            assert announced == expected and len(expected) >= 2
+            for name in ("Threads", "MultiPV"):
+                pipe.send(f"setoption name {name} value 2")
+                refused, _ = pipe.read_until("info string", timeout=5)
+                assert f"unknown option {name!r}" in refused
+                assert not any(f" {name} " in line for line in announced)
+            for line in announced:   # each announced option is taken at its default
+                name = line.split(" type ")[0].split(" ", 2)[-1]
+                default = line.split(" default ")[1].split()[0] if " default " in line else ""
+                pipe.send(f"setoption name {name}" + (f" value {default}" if default else ""))
+                pipe.send("isready")
+                _, between = pipe.read_until("readyok", timeout=5)
+                assert between == [], (line, between)
+        finally:
+            pipe.close()

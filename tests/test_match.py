@@ -348,7 +348,7 @@ def test_ctrl_c_keeps_the_games_written(tmp_path: Path) -> None:
     assert all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
     # No engine process is left behind.
     time.sleep(0.2)
-    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    ps = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True).stdout
     assert "fake_engine.py slow 0.05" not in ps and "fake_engine.py script h8h9" not in ps
 
 
@@ -387,7 +387,7 @@ def test_an_option_the_engine_refuses_is_one_line(capsys: pytest.CaptureFixture[
     err = capsys.readouterr().err
     assert rc == 1 and err == f"xiangqi match: {words}\n"
     time.sleep(0.2)             # the refused engine was killed, the other one quit
-    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    ps = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True).stdout
     assert f"{FAKE} normal" not in ps
 
 
@@ -409,3 +409,118 @@ def test_specs_tc_and_elo(tmp_path: Path) -> None:
     bad.write_text("not a fen\n")
     with pytest.raises(ValueError, match="bad.epd:1"):
         read_openings(bad)
+
+
+# ---------------------------------------------------------------------------------------- issue 22: the runner
+
+
+@pytest.mark.parametrize("option, value", [("--tc", "nan"), ("--tc", "inf"), ("--tc", "10+nan"), ("--tc", "10+inf"),
+                                           ("--tc", "1e308+1e308"), ("--tc", "40/nan"), ("--movetime", "inf"),
+                                           ("--movetime", "nan"), ("--timeout", "inf"), ("--timeout", "nan")])
+def test_times_that_are_not_numbers_are_usage_errors(capsys: pytest.CaptureFixture[str], option: str,
+                                                     value: str) -> None:
+    """``--tc nan`` (``inf``, ``10+nan``, ``1e308+1e308``, ``--movetime inf``) was a traceback from the first
+    game, not a usage error."""
+    args = ["match", "--engine", "cmd=x", "--engine", "cmd=y", option, value]
+    if option == "--timeout":
+        args += ["--depth", "1"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"error: {option}" in err or "error: time control" in err, err
+    assert "Traceback" not in err
+
+
+def test_a_pgn_that_cannot_be_written_is_one_error(tmp_path: Path) -> None:
+    """``--pgnout /dev/full``: one line saying so (closing the file printed a second traceback)."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    proc = subprocess.run([sys.executable, "-m", "xiangqi", "match", "--engine", f"cmd={FAKE} normal", "--engine",
+                           f"cmd={FAKE} normal", "--games", "2", "--depth", "1", "--max-plies", "4", "--pgnout",
+                           "/dev/full"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr == "xiangqi match: cannot write /dev/full: No space left on device\n", proc.stderr
+
+
+def _engines_running(tag: str) -> List[str]:
+    # -ww: the whole command line, whatever COLUMNS says (cut at the terminal's width, no tag would be found)
+    ps = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True).stdout
+    return [line for line in ps.splitlines() if tag in line and "fake_engine.py" in line and " match " not in line]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_terminated_match_quits_its_engines(tmp_path: Path, signum: int) -> None:
+    """SIGTERM or SIGHUP to ``match`` left its engines (in sessions of their own) running for good; now it ends
+    as Ctrl-C does: engines quit, the games so far kept, the score said, exit 128 + the signal."""
+    out = tmp_path / "games.pgn"
+    tag = f"slow 0.0{int(signum)}1"
+    proc = subprocess.Popen([sys.executable, "-m", "xiangqi", "match", "--engine", f"cmd={FAKE} {tag}", "--engine",
+                             f"cmd={FAKE} {tag}", "--games", "100", "--depth", "1", "--max-plies", "6",
+                             "--pgnout", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and written(out) < 1:
+            time.sleep(0.05)
+        assert len(_engines_running(tag)) == 2
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + signum, err
+    assert f"interrupted by {signal.Signals(signum).name}" in err and "Traceback" not in err
+    assert written(out) >= 1
+    time.sleep(0.3)
+    assert _engines_running(tag) == []
+
+
+def test_ctrl_c_does_not_wait_for_engines_that_ignore_quit(tmp_path: Path) -> None:
+    """Two engines that ignore ``quit``: Ctrl-C waited ``--timeout`` for each in turn; now each gets a second,
+    together, and is then killed."""
+    proc = subprocess.Popen([sys.executable, "-m", "xiangqi", "match", "--engine", f"cmd={FAKE} hang", "--engine",
+                             f"cmd={FAKE} hang", "--games", "2", "--movetime", "30", "--timeout", "8"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(_engines_running("hang")) < 2:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
+    assert took < 5, took
+    time.sleep(0.3)
+    assert _engines_running("hang") == []
+
+
+def test_an_engine_that_refuses_its_position_has_its_words_in_the_pgn(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine told FEN letters it does not read refuses the position and answers for another: the game is
+    lost with its own words ("unknown piece type") in the reason, not only the move it sent."""
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} he", "name=he", "dialect=uci", "fen_letters=nb", "--engine",
+               f"cmd={FAKE} normal", "name=nb", "--games", "2", "--depth", "1", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)
+    assert {g.headers["Red"]: g.headers["Result"] for g in games} == {"he": "0-1", "nb": "1-0"}
+    assert all("it said: Error: unknown piece type (bad FEN" in g.end().comment for g in games)
+
+
+@pytest.mark.skipif(not os.access("/usr/games/sjaakii", os.X_OK),
+                    reason="needs the Debian package sjaakii (/usr/games/sjaakii)")
+def test_sjaakii_plays_a_match_with_its_own_letters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Sjaak II (UCI, h/e letters, ranks 1-10) against our engine: legal games read back, none lost on time."""
+    out, openings = tmp_path / "games.pgn", corpus_openings(tmp_path)
+    rc = main(["match", "--engine", "cmd=/usr/games/sjaakii", "name=sjaakii", "--engine",
+               f"cmd={sys.executable} -m xiangqi engine", "name=ours", "--games", "2", "--depth", "2",
+               "--openings", str(openings), "--max-plies", "60", "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    games = read_back(out)
+    assert len(games) == 2
+    for game in games:
+        assert game.headers["Termination"] not in ("time forfeit", "rules infraction", "abandoned"), game.end().comment
+        final_board(game)   # every move legal

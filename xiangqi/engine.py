@@ -39,32 +39,35 @@ import collections
 import dataclasses
 import enum
 import functools
-import math
+import re
 import shlex
 import threading
+import weakref
 from types import TracebackType
 from typing import (
-    Any, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypedDict,
+    Any, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Type, TypedDict,
     TypeVar, Union, overload,
 )
 
+from xiangqi._encoding import MAX_LINE_BYTES
 from xiangqi.board import Board, parse_coordinates
 from xiangqi.core import BLACK, RED, Color, Move
 from xiangqi.errors import EngineError, EngineTerminatedError, XiangqiError
 from xiangqi.notation import format_iccs
+from xiangqi.uci import (
+    INFO_WORDS, Go, InfoWords, Option, OptionValue, parse_bestmove, parse_info_words, parse_option, position_line,
+    setoption_line,
+)
 
 __all__ = [
     "Dialect", "Limit", "Score", "Cp", "Mate", "MateGiven", "PovScore", "InfoDict", "Option", "PlayResult",
     "BestMove", "AnalysisResult", "AnalysisComplete", "EngineProtocol", "UciProtocol", "UcciProtocol",
     "popen_uci", "popen_ucci", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
     "OptionValue", "parse_info", "parse_option", "bare_score", "UCCI_MATE_VALUE", "UCCI_MATE_PLIES", "MAX_LINE_BYTES",
+    "FEN_LETTERS",
 ]
 
 T = TypeVar("T")
-
-#: A value for :meth:`EngineProtocol.configure`: ``None`` presses a button.
-OptionValue = Union[str, int, bool, None]
-
 
 class Dialect(enum.Enum):
     """How an engine writes moves and which protocol it speaks.
@@ -370,65 +373,6 @@ class InfoDict(TypedDict, total=False):
 
 
 @dataclasses.dataclass
-class Option:
-    """An engine option as the engine declared it (``option name … type …``, or UCCI's ``option … type …``).
-
-    >>> Option("Hash", "spin", "16", 1, 4096).value_text(64)
-    '64'
-
-    Raises:
-        * :exc:`ValueError` from :meth:`value_text` for a value that does not fit the declaration.
-    """
-
-    name: str
-    type: str
-    default: Optional[str] = None
-    min: Optional[int] = None
-    max: Optional[int] = None
-    var: List[str] = dataclasses.field(default_factory=list)
-
-    def value_text(self, value: OptionValue) -> Optional[str]:
-        """The text to send for ``value``, checked against the declaration (``ValueError`` if it does not fit).
-
-        >>> Option("Ponder", "check").value_text(True), Option("Clear Hash", "button").value_text(None)
-        ('true', None)
-        >>> Option("Hash", "spin", "16", 1, 4096).value_text(0)
-        Traceback (most recent call last):
-        ...
-        ValueError: option 'Hash' must be between 1 and 4096, not 0
-
-        Raises:
-            * :exc:`ValueError` for a value that does not fit: a value for a button, none for another type,
-              a non-boolean for a check box, a non-integer or out-of-range number for a spin, a choice
-              outside a combo's.
-        """
-        if self.type == "button":
-            if value not in (None, True):
-                raise ValueError(f"option {self.name!r} is a button: pass None to press it, not {value!r}")
-            return None
-        if value is None:
-            raise ValueError(f"option {self.name!r} ({self.type}) needs a value")
-        if self.type == "check":
-            if isinstance(value, str) and value.lower() in ("true", "false"):
-                return value.lower()
-            if not isinstance(value, bool):
-                raise ValueError(f"option {self.name!r} is a check box: pass True or False, not {value!r}")
-            return "true" if value else "false"
-        if self.type == "spin":
-            try:
-                n = int(value)
-            except ValueError:
-                raise ValueError(f"option {self.name!r} is a spin: pass an integer, not {value!r}") from None
-            if (self.min is not None and n < self.min) or (self.max is not None and n > self.max):
-                raise ValueError(f"option {self.name!r} must be between {self.min} and {self.max}, not {n}")
-            return str(n)
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        if self.type == "combo" and self.var and text.lower() not in (v.lower() for v in self.var):
-            raise ValueError(f"option {self.name!r} must be one of {', '.join(self.var)}, not {text!r}")
-        return text
-
-
-@dataclasses.dataclass
 class PlayResult:
     """The engine's move (``None`` if it has none: ``nobestmove``, ``bestmove (none)``) and what it reported.
 
@@ -465,20 +409,6 @@ class AnalysisComplete(XiangqiError):
 
 # ------------------------------------------------------------------------------------------------- parsing
 
-_INFO_INT = ("depth", "seldepth", "nodes", "nps", "multipv", "currmovenumber", "hashfull", "tbhits")
-_INFO_KEYWORDS = frozenset(_INFO_INT + ("time", "score", "pv", "currmove", "string", "message", "wdl",
-                                        "refutation", "currline", "cpuload", "lowerbound", "upperbound",
-                                        "sbhits"))
-_OPTION_KEYWORDS = ("type", "default", "min", "max", "var")
-
-
-def _int(text: str) -> Optional[int]:
-    try:
-        return int(text)
-    except ValueError:
-        return None
-
-
 #: The mate value of a bare UCCI score (``info ... score N``, without ``cp`` or ``mate``): ElephantEye's
 #: ``MATE_VALUE`` (xqbase/eleeye ``eleeye/position.h``), the engine of the UCCI document's authors. The UCCI
 #: document (xqbase ``cchess_ucci.htm``) gives a score's unit (a horse or cannon is 100) but no mate form, so
@@ -510,21 +440,6 @@ def bare_score(n: int, mate_value: Optional[int] = UCCI_MATE_VALUE) -> Score:
     return Mate(-(plies // 2))
 
 
-def _parse_score(tokens: List[str], i: int, mate_value: Optional[int]) -> Tuple[Optional[Score], int]:
-    """The score at ``tokens[i:]`` (``cp N``, ``mate N`` or UCCI's bare ``N``: :func:`bare_score`) and the index
-    after it."""
-    if i < len(tokens) and tokens[i] in ("cp", "mate") and i + 1 < len(tokens):
-        n = _int(tokens[i + 1])
-        if n is None:
-            return None, i + 2
-        return (Cp(n) if tokens[i] == "cp" else Mate(n)), i + 2
-    if i < len(tokens):
-        n = _int(tokens[i])
-        if n is not None:
-            return bare_score(n, mate_value), i + 1
-    return None, i
-
-
 def _parse_moves(board: Board, texts: Sequence[str], one_based: bool) -> List[Move]:
     """The legal prefix of a line of engine moves from ``board`` (an engine's bad pv move ends the line)."""
     b = board.copy(stack=False)
@@ -552,97 +467,105 @@ def parse_info(tokens: Sequence[str], board: Board, one_based: bool, *,
     >>> parse_info("depth x nodes 5 pv z9z9".split(), Board(), one_based=False)
     {'nodes': 5, 'pv': []}
     """
+    return _translate(parse_info_words(tokens), board, one_based, mate_value)
+
+
+def _translate(words: InfoWords, board: Board, one_based: bool, mate_value: Optional[int]) -> InfoDict:
+    """An :class:`InfoDict` from an info line's fields (:func:`xiangqi.uci.parse_info_words`): moves read in
+    ``board``, times in seconds, scores for the side to move."""
     info = InfoDict()
-    toks = list(tokens)
-    i, n = 0, len(toks)
-    while i < n:
-        key = toks[i]
-        i += 1
-        if key in _INFO_INT:
-            if i < n and (v := _int(toks[i])) is not None:
-                info[key] = v  # type: ignore[literal-required]
-                i += 1
+    for key, value in words.items():
+        if key == "score":
+            kind, n = words["score"]
+            score = Cp(n) if kind == "cp" else Mate(n) if kind == "mate" else bare_score(n, mate_value)
+            info["score"] = PovScore(score, board.turn)
         elif key == "time":
-            if i < n and (v := _int(toks[i])) is not None:
-                info["time"] = v / 1000.0
-                i += 1
-        elif key == "score":
-            score, i = _parse_score(toks, i, mate_value)
-            if score is not None:
-                info["score"] = PovScore(score, board.turn)
-                if i < n and toks[i] in ("lowerbound", "upperbound"):
-                    info[toks[i]] = True  # type: ignore[literal-required]
-                    i += 1
+            info["time"] = words["time"] / 1000.0
         elif key == "pv":
-            j = i
-            while j < n and toks[j] not in _INFO_KEYWORDS:
-                j += 1
-            info["pv"] = _parse_moves(board, toks[i:j], one_based)
-            i = j
+            info["pv"] = _parse_moves(board, words["pv"], one_based)
         elif key == "currmove":
-            if i < n:
-                moves = _parse_moves(board, toks[i:i + 1], one_based)
-                if moves:
-                    info["currmove"] = moves[0]
-                i += 1
-        elif key in ("string", "message"):
-            info["string"] = " ".join(toks[i:])
-            break
+            moves = _parse_moves(board, [words["currmove"]], one_based)
+            if moves:
+                info["currmove"] = moves[0]
+        else:
+            info[key] = value  # type: ignore[literal-required]
     return info
 
 
-def parse_option(tokens: Sequence[str], *, ucci: bool) -> Optional[Option]:
-    """An :class:`Option` from the words after ``option`` (UCI: ``name <words> type …``; UCCI: ``<name> type …``).
+_BOUNDS = ("lowerbound", "upperbound")
 
-    Returns ``None`` for words it cannot read (no name, no type).
 
-    >>> parse_option("name Clear Hash type button".split(), ucci=False)
-    Option(name='Clear Hash', type='button', default=None, min=None, max=None, var=[])
-    >>> parse_option("usemillisec type check default false".split(), ucci=True).default
-    'false'
-    >>> parse_option("name Hash".split(), ucci=False) is None
-    True
-    """
-    toks = list(tokens)
-    if not toks:
-        return None
-    if toks[0] == "name" or not ucci:
-        if toks[0] != "name":
-            return None
-        toks = toks[1:]
-    try:
-        t = toks.index("type")
-    except ValueError:
-        return None
-    name = " ".join(toks[:t])
-    if not name:
-        return None
-    fields: Dict[str, List[str]] = {}
-    var: List[str] = []
-    key: Optional[str] = None
-    current: List[str] = []
+def _merge_newest_first(lines: Sequence[str], older: Dict[int, InfoWords]) -> Dict[int, InfoWords]:
+    """Each line's (``multipv``'s) fields as the engine last sent them: ``lines`` (``info`` lines, oldest first)
+    over ``older``. Read newest first, a line is parsed only when it has a field not yet known, so that a flood
+    of info lines costs a split each; a bound flag goes with the score it came with."""
+    merged: Dict[int, InfoWords] = {}
+    seen: Dict[int, Set[str]] = {}
+    for line in reversed(lines):
+        words = line.split()
+        keys = set(INFO_WORDS.intersection(words))
+        if "message" in keys:
+            keys.add("string")
+        k = 1
+        if "multipv" in keys:
+            at = words.index("multipv")
+            k = int(words[at + 1]) if at + 1 < len(words) and words[at + 1].isdigit() else 1
+        known = seen.setdefault(k, set())
+        if keys <= known:
+            continue
+        fields = parse_info_words(words[1:])
+        mine = merged.setdefault(k, InfoWords())
+        for key, value in fields.items():
+            if key in _BOUNDS or key in mine:
+                continue
+            mine[key] = value  # type: ignore[literal-required]
+            if key == "score":
+                for bound in _BOUNDS:
+                    if fields.get(bound):
+                        mine[bound] = True  # type: ignore[literal-required]
+        known.update(keys)
+        if "score" in fields:
+            known.update(_BOUNDS)
+    for k, old in older.items():
+        mine = merged.setdefault(k, InfoWords())
+        for key, value in old.items():
+            if key not in mine and not (key in _BOUNDS and "score" in mine):
+                mine[key] = value  # type: ignore[literal-required]
+    return merged
 
-    def close() -> None:
-        if key == "var":
-            var.append(" ".join(current))
-        elif key is not None:
-            fields[key] = current
 
-    for word in toks[t:]:
-        if word in _OPTION_KEYWORDS:
-            close()
-            key, current = word, []
-        else:
-            current.append(word)
-    close()
-    type_ = " ".join(fields.get("type", [])).lower()
-    default = fields.get("default")
-    default_text = None if default is None else " ".join(default)
-    if default_text == "<empty>":
-        default_text = ""
-    lo = _int(" ".join(fields.get("min", []))) if "min" in fields else None
-    hi = _int(" ".join(fields.get("max", []))) if "max" in fields else None
-    return Option(name, type_, default_text, lo, hi, var)
+#: The first words of protocol lines (anything else an engine writes is its own words, kept for the errors).
+_PROTOCOL_WORDS = ("info", "bestmove", "nobestmove", "readyok", "id ", "option ", "uciok", "ucciok", "bye",
+                   "copyprotection", "registration", "Nodes searched")
+#: The FEN letters of horse and elephant an engine may want.
+FEN_LETTERS = ("nb", "he")
+_HE = str.maketrans("nbNB", "heHE")
+# An engine's words refusing a position.
+_REFUSAL = re.compile(r"error|illegal|invalid|unknown|bad fen|cannot|can't", re.IGNORECASE)
+# A position whose every legal move says how an engine reads FEN letters and writes ranks: kings and a red horse.
+_PROBE_FEN = "4k4/9/9/9/9/9/9/9/9/3KN4 w - - 0 1"
+
+
+def _with_letters(fen: str, letters: str) -> str:
+    """``fen`` with horse and elephant written as ``letters`` (``"nb"`` or ``"he"``)."""
+    if letters == "nb":
+        return fen
+    placement, sep, rest = fen.partition(" ")
+    return placement.translate(_HE) + sep + rest
+
+
+def _ms(seconds: Optional[float]) -> Optional[int]:
+    return None if seconds is None else max(0, int(round(seconds * 1000)))
+
+
+def _go_of(limit: Limit) -> Go:
+    """The ``go`` words of a limit (times in milliseconds)."""
+    def whole(n: Optional[int]) -> Optional[int]:
+        return None if n is None else int(n)
+
+    return Go(depth=whole(limit.depth), nodes=whole(limit.nodes), mate=whole(limit.mate), movetime=_ms(limit.time),
+              red_time=_ms(limit.red_clock), black_time=_ms(limit.black_clock), red_inc=_ms(limit.red_inc),
+              black_inc=_ms(limit.black_inc), movestogo=whole(limit.movestogo))
 
 
 def _root_and_moves(board: Board) -> Tuple[str, List[Move]]:
@@ -658,11 +581,6 @@ def _root_and_moves(board: Board) -> Tuple[str, List[Move]]:
 
 
 # ------------------------------------------------------------------------------------------------- the protocol
-
-
-#: The longest line kept from an engine (bytes); the rest of a longer line is dropped, so that an engine writing
-#: without line ends cannot fill the memory.
-MAX_LINE_BYTES = 1 << 20
 
 
 class _LineSplitter:
@@ -702,14 +620,49 @@ class _LineSplitter:
 
 
 class _Search:
-    """One running ``go``: its position, deadline, the infos so far and where they go."""
+    """One running ``go``: its position, deadline, the info lines so far (read lazily) and where they go."""
 
-    def __init__(self, board: Board, deadline: Optional[float], sink: Optional["AnalysisResult"] = None) -> None:
+    #: Info lines kept unread before they are merged (so that an endless analysis holds bounded memory).
+    _BATCH = 4096
+
+    def __init__(self, board: Board, deadline: Optional[float], one_based: bool, mate_value: Optional[int],
+                 sink: Optional["AnalysisResult"] = None) -> None:
         self.board = board
         self.deadline = deadline
+        self.one_based = one_based
+        self.mate_value = mate_value
         self.sink = sink
-        self.infos: Dict[int, InfoDict] = {}
         self.stop_sent = False
+        self._lines: List[str] = []
+        self._merged: Dict[int, InfoWords] = {}
+
+    def add(self, line: str) -> None:
+        """One ``info`` line, kept as text until its fields are asked for."""
+        self._lines.append(line)
+        if len(self._lines) >= self._BATCH:
+            self.words()
+        if self.sink is not None:
+            self.sink._post(line)
+
+    def words(self) -> Dict[int, InfoWords]:
+        """Each line's fields as last sent, by ``multipv`` number."""
+        if self._lines:
+            self._merged = _merge_newest_first(self._lines, self._merged)
+            self._lines = []
+        return self._merged
+
+    def translate(self, words: InfoWords) -> InfoDict:
+        return _translate(words, self.board, self.one_based, self.mate_value)
+
+    def infos(self) -> List[InfoDict]:
+        """The merged info of each line, best first."""
+        merged = self.words()
+        return [self.translate(merged[k]) for k in sorted(merged)]
+
+    def info(self) -> InfoDict:
+        """The merged info of the first line."""
+        first = self.words().get(1)
+        return InfoDict() if first is None else self.translate(first)
 
 
 class EngineProtocol(asyncio.SubprocessProtocol):
@@ -765,6 +718,15 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         self._multipv = 1
         self._game: object = None
         self._killed = False
+        #: UCCI: the engine reads times in milliseconds (``usemillisec``), not seconds.
+        self._millisec = False
+        #: The letters of horse and elephant in the FENs the engine reads: ``"nb"`` (this library's, Pikafish's,
+        #: Fairy-Stockfish's) or ``"he"`` (Sjaak II's).
+        self.fen_letters = "nb"
+        self._letters_given = False
+        # What the engine wrote that is not protocol (its own words about a refused position, say), since the
+        # last search began: quoted by the errors.
+        self._chatter: Deque[str] = collections.deque(maxlen=8)
 
     # ---------------------------------------------------------------- asyncio callbacks
 
@@ -859,6 +821,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return self._exited.result() if self._exited.done() else None
 
     def _error(self, cls: Type[EngineError], message: str) -> EngineError:
+        said = [line for line in self._chatter if line][-3:]
+        if said:
+            message += "; it said: " + " | ".join(said)
         tail = self.stderr
         if tail:
             last = tail.splitlines()[-3:]
@@ -915,7 +880,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 self._waiter = None
                 if handle is not None:
                     handle.cancel()
-        return self._lines.popleft()
+        line = self._lines.popleft()
+        if line and not line.startswith(_PROTOCOL_WORDS):
+            self._chatter.append("".join(ch for ch in line if ch.isprintable()).strip()[:300])
+        return line
 
     def _deadline(self, extra: Optional[float] = 0.0) -> Optional[float]:
         if self.timeout is None or extra is None:
@@ -960,7 +928,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         raise NotImplementedError
 
     def _go_line(self, board: Board, limit: Limit) -> str:
-        raise NotImplementedError
+        return _go_of(limit).line(ucci=self.dialect is Dialect.UCCI, millisec=self._millisec, red=board.turn == RED)
 
     def _stop_after(self, limit: Limit) -> Optional[float]:
         """Seconds after which the client itself sends ``stop``: when the go line cannot say the limit's time."""
@@ -987,7 +955,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         ...     await engine.quit()
         ...     return sorted(engine.options)
         >>> asyncio.run(again())
-        ['Clear Hash', 'Hash']
+        ['Clear Hash', 'Hash', 'Ponder']
 
         Raises:
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits;
@@ -1060,7 +1028,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         >>> asyncio.run(configure({"Threads": 2}))
         Traceback (most recent call last):
         ...
-        ValueError: engine 'pyxiangqi ...' has no option 'Threads' (it has: Clear Hash, Hash)
+        ValueError: engine 'pyxiangqi ...' has no option 'Threads' (it has: Clear Hash, Hash, Ponder)
 
         Raises:
             * :exc:`ValueError` for an option the engine does not have, one the library sets itself, or a value that
@@ -1081,7 +1049,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 self.send_line(line)
             await self._ping()
 
-    async def _prepare(self, board: Board, multipv: int, game: object) -> None:
+    async def _prepare(self, board: Board, multipv: int, game: object, banmoves: Sequence[Move] = ()) -> None:
+        """Send the options, new game, position and bans for a search, then ``isready``: whatever the engine
+        sent before ``readyok`` (a second ``bestmove`` of a finished search, late infos) is dropped, so that it
+        cannot be taken for the answer to the ``go`` that follows."""
         if multipv != self._multipv:
             opt = self._option("MultiPV")
             if opt is None:
@@ -1092,14 +1063,14 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             self._game = game
             if isinstance(self, UciProtocol):
                 self.send_line("ucinewgame")
-                await self._ping()
             elif self._option("newgame") is not None:   # UCCI's way: a button option
                 self.send_line(self._setoption_line("newgame", None))
+        self._chatter.clear()
         fen, moves = _root_and_moves(board)
-        line = f"position fen {fen}"
-        if moves:
-            line += " moves " + " ".join(self._format(m) for m in moves)
-        self.send_line(line)
+        self.send_line(position_line(_with_letters(fen, self.fen_letters), [self._format(m) for m in moves]))
+        if banmoves:
+            self.send_line("banmoves " + " ".join(self._format(m) for m in banmoves))
+        await self._ping()
 
     async def _search(self, board: Board, limit: Limit, search: _Search, multipv: int, game: object,
                       banmoves: Sequence[Move] = (), root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
@@ -1113,56 +1084,44 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 banmoves = list(banmoves) + [m for m in board.legal_moves if m not in root_moves]
             else:
                 go += " searchmoves " + " ".join(self._format(m) for m in root_moves)
-        await self._prepare(board, multipv, game)
-        if banmoves:
-            if not isinstance(self, UcciProtocol):
-                raise ValueError("banmoves is a UCCI command; UCI engines do not have it")
-            self.send_line("banmoves " + " ".join(self._format(m) for m in banmoves))
+        if banmoves and not isinstance(self, UcciProtocol):
+            raise ValueError("banmoves is a UCCI command; UCI engines do not have it")
+        await self._prepare(board, multipv, game, banmoves)
         self.send_line(go)
         what = f"{go!r} with 'bestmove' in {board.fen()}"
-        one_based = self.dialect.one_based
         after = self._stop_after(limit)
         timer = self.loop.call_later(after, self._stop, search) if after is not None else None
         try:
-            return await self._read_search(board, search, what, one_based)
+            return await self._read_search(board, search, what)
         finally:
             if timer is not None:
                 timer.cancel()
 
-    async def _read_search(self, board: Board, search: _Search, what: str, one_based: bool) -> PlayResult:
+    async def _read_search(self, board: Board, search: _Search, what: str) -> PlayResult:
         """The infos of a running search, until ``bestmove`` or ``nobestmove``."""
         while True:
             line = await self._next_line(what, search=search)
+            if line.startswith("info"):
+                if line[4:5].isspace():
+                    search.add(line)
+                continue
             tokens = line.split()
             if not tokens:
                 continue
             head = tokens[0]
-            if head == "info":
-                info = parse_info(tokens[1:], board, one_based, mate_value=self.mate_value)
-                if info:
-                    self._record(search, info)
-            elif head == "bestmove":
+            if head == "bestmove":
                 return self._bestmove(tokens, line, board, search)
-            elif head == "nobestmove":
-                return PlayResult(None, None, search.infos.get(1, InfoDict()))
-
-    def _record(self, search: _Search, info: InfoDict) -> None:
-        """Merge one info into its line's, and hand it to a running analysis."""
-        merged = search.infos.setdefault(info.get("multipv", 1), InfoDict())
-        if "score" in info:     # a new score: an old bound flag no longer applies
-            merged.pop("lowerbound", None)
-            merged.pop("upperbound", None)
-        merged.update(info)
-        if search.sink is not None:
-            search.sink._post(info, search.infos)
+            if head == "nobestmove":
+                return PlayResult(None, None, search.info())
 
     def _bestmove(self, tokens: List[str], line: str, board: Board, search: _Search) -> PlayResult:
-        info = search.infos.get(1, InfoDict())
-        if len(tokens) < 2 or tokens[1] in ("(none)", "0000", "none"):
+        info = search.info()
+        words = parse_bestmove(tokens)
+        if words.move is None:
             return PlayResult(None, None, info)
         one_based = self.dialect.one_based
         try:
-            move = board.parse_iccs(tokens[1], one_based=one_based)
+            move = board.parse_iccs(words.move, one_based=one_based)
         except ValueError as exc:
             reason = str(exc)
             raise self._error(EngineError, f"engine {self.name!r} sent an illegal best move {line.strip()!r} "
@@ -1171,12 +1130,12 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             raise self._error(EngineError, f"engine {self.name!r} sent the null move as its best move "
                                            f"{line.strip()!r} in {board.fen()}")
         ponder = None
-        if len(tokens) >= 4 and tokens[2] == "ponder":
+        if words.ponder is not None:
             after = board.copy(stack=False)
             after.push(move)
-            replies = _parse_moves(after, tokens[3:4], one_based)
+            replies = _parse_moves(after, [words.ponder], one_based)
             ponder = replies[0] if replies else None
-        return PlayResult(move, ponder, info, draw_offered="draw" in tokens[2:], resigned="resign" in tokens[2:])
+        return PlayResult(move, ponder, info, draw_offered=words.draw, resigned=words.resign)
 
     async def play(self, board: Board, limit: Limit, *, game: object = None, banmoves: Sequence[Move] = (),
                    root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
@@ -1210,7 +1169,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         if limit.is_empty():
             raise ValueError("play needs a limit (time, depth, nodes, mate or a clock)")
         async with self._busy:
-            search = _Search(board, self._deadline(limit.time_bound(board.turn)))
+            search = self._new_search(board, self._deadline(limit.time_bound(board.turn)))
             return await self._search(board, limit, search, 1, game, banmoves, root_moves)
 
     @overload
@@ -1247,11 +1206,11 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         if limit.is_empty():
             raise ValueError("analyse needs a limit (use analysis() for an infinite search)")
         async with self._busy:
-            search = _Search(board, self._deadline(limit.time_bound(board.turn)))
+            search = self._new_search(board, self._deadline(limit.time_bound(board.turn)))
             await self._search(board, limit, search, multipv or 1, game, root_moves=root_moves)
         if multipv is None:
-            return search.infos.get(1, InfoDict())
-        return [search.infos[k] for k in sorted(search.infos)]
+            return search.info()
+        return search.infos()
 
     async def analysis(self, board: Board, limit: Optional[Limit] = None, *, multipv: Optional[int] = None,
                        game: object = None, root_moves: Optional[Sequence[Move]] = None) -> "AnalysisResult":
@@ -1276,7 +1235,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         await self._busy.acquire()
         bound = limit.time_bound(board.turn)
         result = AnalysisResult(self)
-        search = _Search(board, None if limit.is_empty() else self._deadline(bound), result)
+        search = self._new_search(board, None if limit.is_empty() else self._deadline(bound), result)
         result._search = search
 
         async def run() -> None:
@@ -1292,6 +1251,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
         result._task = self.loop.create_task(run())
         return result
+
+    def _new_search(self, board: Board, deadline: Optional[float], sink: Optional["AnalysisResult"] = None
+                    ) -> _Search:
+        return _Search(board, deadline, self.dialect.one_based, self.mate_value, sink)
 
     def _stop(self, search: _Search) -> None:
         if search.stop_sent or self._eof:
@@ -1401,37 +1364,57 @@ class UciProtocol(EngineProtocol):
     _managed = ("multipv", "uci_variant")
 
     def _setoption_line(self, name: str, value: Optional[str]) -> str:
-        return f"setoption name {name}" + ("" if value is None else f" value {value}")
+        return setoption_line(name, value, ucci=False)
 
     async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
         variant = self._option("UCI_Variant")
-        if dialect is None:
-            dialect = Dialect.UCI_ONE_BASED if variant is not None else Dialect.UCI
         if dialect is Dialect.UCCI:
             raise ValueError("dialect UCCI needs popen_ucci")
         if variant is not None:
             if variant.var and "xiangqi" not in variant.var:
                 raise self._error(EngineError, f"engine {self.name!r} has a UCI_Variant option without xiangqi")
             self.send_line(self._setoption_line(variant.name, "xiangqi"))
+            # Not every engine with UCI_Variant is a Fairy-Stockfish: one that is not is asked (Sjaak II wants
+            # h/e in its FENs).
+            if not self.id.get("name", "").startswith("Fairy-Stockfish") and (
+                    dialect is None or not self._letters_given):
+                found = await self._probe(dialect)
+                if found is not None:
+                    dialect, self.fen_letters = found
+        if dialect is None:
+            dialect = Dialect.UCI_ONE_BASED if variant is not None else Dialect.UCI
         self.dialect = dialect
 
-    def _go_line(self, board: Board, limit: Limit) -> str:
-        parts = ["go"]
-        ms = _ms
-        if limit.time is not None:
-            parts += ["movetime", ms(limit.time)]
-        for key, value in (("depth", limit.depth), ("nodes", limit.nodes), ("mate", limit.mate)):
-            if value is not None:
-                parts += [key, str(int(value))]
-        for key, sec in (("wtime", limit.red_clock), ("btime", limit.black_clock), ("winc", limit.red_inc),
-                         ("binc", limit.black_inc)):
-            if sec is not None:
-                parts += [key, ms(sec)]
-        if limit.movestogo is not None:
-            parts += ["movestogo", str(int(limit.movestogo))]
-        if len(parts) == 1:
-            parts.append("infinite")
-        return " ".join(parts)
+    async def _probe(self, dialect: Optional[Dialect]) -> Optional[Tuple[Dialect, str]]:
+        """The FEN letters the engine reads and the rank dialect it writes, from its answers in a probe position of
+        kings and a horse (``None`` when they do not tell): a position in letters it does not read is refused
+        (its words say so, on either stream, before ``readyok``); in the letters it reads, its move for ``go
+        depth 1`` is legal in one rank dialect only."""
+        board = Board(_PROBE_FEN)
+        dialects = [dialect] if dialect is not None else [Dialect.UCI_ONE_BASED, Dialect.UCI]
+        for letters in [self.fen_letters] if self._letters_given else list(FEN_LETTERS):
+            self._chatter.clear()
+            stderr_before = list(self._stderr)
+            self.send_line(position_line(_with_letters(_PROBE_FEN, letters)))
+            await self._ping()
+            await asyncio.sleep(0.05)   # its standard error is another pipe: what it wrote there may come later
+            said = list(self._chatter) + list(self._stderr)[len(stderr_before):]
+            if any(_REFUSAL.search(line) for line in said):
+                continue
+            self.send_line("go depth 1")
+            deadline = self._deadline()
+            while True:
+                words = (await self._next_line("a 'go depth 1' in a probe position with 'bestmove'", deadline)).split()
+                if words[:1] in (["bestmove"], ["nobestmove"]):
+                    break
+            best = parse_bestmove(words).move
+            for d in dialects:
+                try:
+                    if best is not None and board.parse_iccs(best, one_based=d.one_based):
+                        return d, letters
+                except ValueError:
+                    continue
+        return None
 
 
 class UcciProtocol(EngineProtocol):
@@ -1458,12 +1441,8 @@ class UcciProtocol(EngineProtocol):
     _handshake_ok = "ucciok"
     _managed = ("multipv", "usemillisec")
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._millisec = False
-
     def _setoption_line(self, name: str, value: Optional[str]) -> str:
-        return f"setoption {name}" + ("" if value is None else f" {value}")
+        return setoption_line(name, value, ucci=True)
 
     async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
         if dialect not in (None, Dialect.UCCI):
@@ -1477,50 +1456,11 @@ class UcciProtocol(EngineProtocol):
             # (its current default is usemillisec true); seconds would be a thousand times too short for it.
             self._millisec = True
 
-    def _t(self, seconds: float) -> str:
-        if self._millisec:
-            return _ms(seconds)
-        return str(max(1, int(seconds)))
-
     def _stop_after(self, limit: Limit) -> Optional[float]:
         # Whole seconds cannot say 0.3 s or 1.5 s: the engine is given the second up and stopped on time.
         if limit.time is None or self._millisec or limit.time == int(limit.time):
             return None
         return limit.time
-
-    def _go_line(self, board: Board, limit: Limit) -> str:
-        if limit.mate is not None:
-            raise ValueError("UCCI has no 'go mate'; use depth, nodes or time")
-        parts = ["go"]
-        if limit.depth is not None:
-            parts += ["depth", str(int(limit.depth))]
-        if limit.nodes is not None:
-            parts += ["nodes", str(int(limit.nodes))]
-        t = self._t
-        if limit.time is not None:
-            parts += ["time", t(limit.time) if self._millisec else str(max(1, math.ceil(limit.time))), "movestogo", "1"]
-        else:
-            own, opp = (limit.red_clock, limit.black_clock) if board.turn else (limit.black_clock, limit.red_clock)
-            own_inc, opp_inc = (limit.red_inc, limit.black_inc) if board.turn else (limit.black_inc, limit.red_inc)
-            if own is not None:
-                parts += ["time", t(own)]
-                if limit.movestogo is not None:
-                    parts += ["movestogo", str(int(limit.movestogo))]
-                elif own_inc is not None:
-                    parts += ["increment", t(own_inc)]
-            if opp is not None:
-                parts += ["opptime", t(opp)]
-                if limit.movestogo is not None:
-                    parts += ["oppmovestogo", str(int(limit.movestogo))]
-                elif opp_inc is not None:
-                    parts += ["oppincrement", t(opp_inc)]
-        if len(parts) == 1:
-            parts.append("infinite")
-        return " ".join(parts)
-
-
-def _ms(seconds: float) -> str:
-    return str(max(0, int(round(seconds * 1000))))
 
 
 class AnalysisResult:
@@ -1549,12 +1489,11 @@ class AnalysisResult:
 
     def __init__(self, protocol: EngineProtocol) -> None:
         self._protocol = protocol
-        self._queue: Deque[InfoDict] = collections.deque()
+        self._queue: Deque[str] = collections.deque()
         self._changed = asyncio.Event()
         self._done: asyncio.Future[BestMove] = protocol.loop.create_future()
         self._search: Optional[_Search] = None
         self._task: Optional[asyncio.Task[None]] = None
-        self.multipv: List[InfoDict] = [InfoDict()]
 
     @property
     def info(self) -> InfoDict:
@@ -1564,9 +1503,17 @@ class AnalysisResult:
         """
         return self.multipv[0]
 
-    def _post(self, info: InfoDict, infos: Dict[int, InfoDict]) -> None:
-        self._queue.append(info)
-        self.multipv = [infos[k] for k in sorted(infos)]
+    @property
+    def multipv(self) -> List[InfoDict]:
+        """The merged info of every line so far, best first (one empty info before the first).
+
+        The analysis of :class:`AnalysisResult`'s example has one line.
+        """
+        infos = self._search.infos() if self._search is not None else []
+        return infos or [InfoDict()]
+
+    def _post(self, line: str) -> None:
+        self._queue.append(line)
         self._changed.set()
 
     def _finish(self, best: Optional[BestMove], exc: Optional[BaseException]) -> None:
@@ -1647,13 +1594,17 @@ class AnalysisResult:
             * :exc:`AnalysisComplete` after the last info;
             * the engine error that ended the analysis.
         """
-        while not self._queue:
-            if self._done.done():
-                self._done.result()  # raises the engine's error, if any
-                raise AnalysisComplete("the analysis has ended")
-            self._changed.clear()
-            await self._changed.wait()
-        return self._queue.popleft()
+        while True:
+            while not self._queue:
+                if self._done.done():
+                    self._done.result()  # raises the engine's error, if any
+                    raise AnalysisComplete("the analysis has ended")
+                self._changed.clear()
+                await self._changed.wait()
+            assert self._search is not None
+            info = self._search.translate(parse_info_words(self._queue.popleft().split()[1:]))
+            if info:   # a line with nothing readable is no info
+                return info
 
     def __aiter__(self) -> "AnalysisResult":
         return self
@@ -1675,11 +1626,13 @@ def _argv(command: Command) -> List[str]:
 
 
 async def _popen(factory: Type[EngineProtocol], command: Command, dialect: Optional[Union[Dialect, str]],
-                 timeout: Optional[float], popen_args: Mapping[str, object]
+                 timeout: Optional[float], popen_args: Mapping[str, object], fen_letters: Optional[str] = None
                  ) -> Tuple[asyncio.SubprocessTransport, EngineProtocol]:
     argv = _argv(command)
     if not argv:
         raise ValueError("empty engine command")
+    if fen_letters is not None and fen_letters not in FEN_LETTERS:
+        raise ValueError(f"fen_letters must be {' or '.join(FEN_LETTERS)}, not {fen_letters!r}")
     d = Dialect(dialect) if isinstance(dialect, str) else dialect
     loop = asyncio.get_running_loop()
     kwargs: Dict[str, Any] = {"start_new_session": True}   # Ctrl-C reaches us, and we quit the engine
@@ -1693,6 +1646,8 @@ async def _popen(factory: Type[EngineProtocol], command: Command, dialect: Optio
     assert isinstance(protocol, EngineProtocol)
     protocol.command = " ".join(argv)
     protocol.timeout = timeout
+    if fen_letters is not None:
+        protocol.fen_letters, protocol._letters_given = fen_letters, True
     try:
         await protocol.initialize(d)
     except BaseException:
@@ -1702,13 +1657,19 @@ async def _popen(factory: Type[EngineProtocol], command: Command, dialect: Optio
 
 
 async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] = None,
-                    timeout: Optional[float] = 10.0, **popen_args: object
+                    timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None, **popen_args: object
                     ) -> Tuple[asyncio.SubprocessTransport, UciProtocol]:
     """Start a UCI engine (``command``: a string split like a shell does, or an argument list) and shake hands.
 
     ``dialect``: ``Dialect.UCI`` (ranks 0-9) or ``Dialect.UCI_ONE_BASED``
-    (ranks 1-10); by default an engine with a ``UCI_Variant`` option is taken
-    for a Fairy-Stockfish (ranks 1-10) and switched to xiangqi.
+    (ranks 1-10); ``fen_letters``: ``"nb"`` or ``"he"`` for horse and
+    elephant in the FENs sent (:attr:`EngineProtocol.fen_letters`). By
+    default an engine with a ``UCI_Variant`` option is switched to xiangqi
+    and, unless it is a Fairy-Stockfish (ranks 1-10, ``n``/``b``), asked: a
+    ``go depth 1`` in a position of kings and a horse, written with each
+    letter set, shows which letters it reads and how it writes ranks (Sjaak II:
+    ``h``/``e``, ranks 1-10); without an answer that tells, ranks 1-10 and
+    ``n``/``b``.
 
     >>> import sys
     >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
@@ -1717,15 +1678,16 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
     ...     await engine.quit()
     ...     return engine.dialect, sorted(engine.options)
     >>> asyncio.run(start())
-    (<Dialect.UCI: 'uci'>, ['Clear Hash', 'Hash'])
+    (<Dialect.UCI: 'uci'>, ['Clear Hash', 'Hash', 'Ponder'])
 
     Raises:
-        * :exc:`ValueError` for an empty command or ``dialect=Dialect.UCCI``;
+        * :exc:`ValueError` for an empty command, ``dialect=Dialect.UCCI`` or ``fen_letters`` other than ``"nb"``
+          and ``"he"``;
         * :exc:`~xiangqi.errors.EngineTerminatedError` when the program cannot be started or exits during the
           handshake;
         * :exc:`~xiangqi.errors.EngineError` when the handshake does not finish within ``timeout``.
     """
-    transport, protocol = await _popen(UciProtocol, command, dialect, timeout, popen_args)
+    transport, protocol = await _popen(UciProtocol, command, dialect, timeout, popen_args, fen_letters)
     assert isinstance(protocol, UciProtocol)
     return transport, protocol
 
@@ -1765,6 +1727,33 @@ async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0,
 # ------------------------------------------------------------------------------------------------- synchronous API
 
 
+def _abandon(protocol: EngineProtocol, loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """A :class:`SimpleEngine` never quit: kill its process (the transport's own kill, which never signals a
+    process id reused after the engine was reaped), close its pipes and stop its loop."""
+    transport = protocol.transport
+    if transport is not None and protocol.returncode is None:
+        try:
+            transport.kill()
+        except (OSError, RuntimeError):   # gone, or its loop already closed
+            pass
+    if loop.is_closed():
+        return
+
+    def shut() -> None:
+        if transport is not None:
+            transport.close()
+        loop.stop()
+
+    try:
+        loop.call_soon_threadsafe(shut)
+    except RuntimeError:
+        return
+    if thread is not threading.current_thread():
+        thread.join(1.0)
+        if not thread.is_alive():
+            loop.close()
+
+
 class SimpleEngine:
     """A synchronous engine: the asyncio protocol on an event loop in a background thread.
 
@@ -1786,6 +1775,9 @@ class SimpleEngine:
         self._loop = loop
         self._thread = thread
         self._closed = False
+        # Never quit: the process is killed when this object is collected or the interpreter exits, as
+        # python-chess does (it used to run on, an orphan).
+        self._finalizer = weakref.finalize(self, _abandon, protocol, loop, thread)
 
     @classmethod
     def _start(cls, coro_factory: "functools.partial[Coroutine[object, object, Tuple[asyncio.SubprocessTransport, EngineProtocol]]]") -> "SimpleEngine":
@@ -1803,7 +1795,8 @@ class SimpleEngine:
 
     @classmethod
     def popen_uci(cls, command: Command, *, dialect: Optional[Union[Dialect, str]] = None,
-                  timeout: Optional[float] = 10.0, **popen_args: object) -> "SimpleEngine":
+                  timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None,
+                  **popen_args: object) -> "SimpleEngine":
         """Start a UCI engine (see :func:`popen_uci`).
 
         >>> import sys
@@ -1819,7 +1812,7 @@ class SimpleEngine:
         Raises:
             * the errors of :func:`popen_uci`.
         """
-        return cls._start(functools.partial(_popen, UciProtocol, command, dialect, timeout, popen_args))
+        return cls._start(functools.partial(_popen, UciProtocol, command, dialect, timeout, popen_args, fen_letters))
 
     @classmethod
     def popen_ucci(cls, command: Command, *, timeout: Optional[float] = 10.0,
@@ -2029,6 +2022,7 @@ class SimpleEngine:
             self._run(self.protocol.quit())
         finally:
             self._closed = True
+            self._finalizer.detach()
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join()
             self._loop.close()

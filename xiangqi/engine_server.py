@@ -3,9 +3,12 @@
 The protocol is chosen by the first command: ``uci`` (moves with ranks 0-9, ``h2e2``, as Pikafish
 writes them) or ``ucci``. The two differ in the handshake, option and ``info`` syntax, UCCI's
 ``go time``/``increment``/``opptime`` clock, ``banmoves`` and ``nobestmove``; positions and moves
-are read the same way. The search runs in its own thread, so ``stop``, ``isready`` and
-``ponderhit`` are answered while it thinks. Every bad line gets an ``info string`` naming the
-problem; nothing a GUI sends ends the engine but ``quit`` (or the end of its input).
+are read the same way. Every line is read and written by the one grammar of :mod:`xiangqi.uci`, and
+the options come from one table (:data:`OPTIONS`). The search and ``go perft`` run in their own
+thread, so ``stop``, ``isready``, ``ponderhit`` and ``quit`` are answered while it thinks. Every bad
+line gets an ``info string`` naming the problem, and every ``go`` a ``bestmove`` (``bestmove (none)``
+or ``nobestmove`` for one it refuses); nothing a GUI sends ends the engine but ``quit`` or the end of
+its input, which stops a running search (after its ``bestmove``).
 
 ``go perft N`` prints the node count under each root move and then ``Nodes searched: N``, in
 Stockfish's and Fairy-Stockfish's format (with ranks 0-9).
@@ -15,75 +18,117 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 from xiangqi import __version__
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
-from xiangqi.errors import XiangqiError
+from xiangqi.errors import ProtocolError, XiangqiError
 from xiangqi.perft import perft
 from xiangqi.search import MAX_DEPTH, Searcher, SearchInfo, SearchResult
+from xiangqi.uci import (
+    Go, InfoWords, Option, bestmove_line, info_line, parse_go, parse_position, parse_setoption,
+)
 
-__all__ = ["main", "EngineServer", "ENGINE_NAME"]
+__all__ = ["main", "EngineServer", "ENGINE_NAME", "OPTIONS", "EngineOption", "time_budget"]
 
 #: The name the engine gives in its ``id name`` line (with this package's version).
 ENGINE_NAME = f"pyxiangqi {__version__}"
 _AUTHOR = "the pyxiangqi authors"
 _DEFAULT_HASH_MB = 16
 _MAX_HASH_MB = 4096
-# Milliseconds kept back from every time budget for the answer to reach the GUI.
+# Milliseconds kept back from every time budget for the answer to reach the GUI (at most a fifth of a short one).
 _MOVE_OVERHEAD_MS = 15
 # Moves a sudden-death clock is shared over.
 _MOVES_LEFT_GUESS = 30
 _MAX_PERFT_DEPTH = 8
+# The longest time budget a search is given (seconds; about 31 years): a longer one is no limit at all.
+_MAX_SECONDS = 1e9
+
+
+def time_budget(go: Go, red: bool) -> Tuple[Optional[float], Optional[float]]:
+    """How long our engine thinks under ``go`` with ``red`` (or Black) to move: (hard, soft) in seconds, or
+    ``None`` where the go line sets no time. The hard limit ends the search (the C search looks at the clock
+    every 256 nodes); no new depth starts after the soft one. A movetime is used but for a margin for the
+    answer to reach the GUI (15 ms, at most a fifth of it); a clock is shared over the moves to go (30 if
+    unknown), with three quarters of the increment.
+
+    >>> time_budget(Go(movetime=10), True), time_budget(Go(movetime=1000), True)
+    ((0.008, None), (0.985, None))
+    >>> time_budget(Go(red_time=60000, black_time=1000, red_inc=1000), True)
+    (10.998, 2.7495)
+    >>> time_budget(Go(movetime=10 ** 13), True), time_budget(Go(depth=5), True)
+    ((1000000000.0, None), (None, None))
+    """
+    if go.movetime is not None:
+        overhead = min(_MOVE_OVERHEAD_MS, go.movetime // 5)
+        return min(max(go.movetime - overhead, 1) / 1000, _MAX_SECONDS), None
+    own_time, own_inc = go.clock(red)
+    if own_time is not None:
+        avail = max(own_time - _MOVE_OVERHEAD_MS, 1)
+        moves = go.movestogo or _MOVES_LEFT_GUESS
+        soft = min(avail / moves + (own_inc or 0) * 0.75, avail * 0.5)
+        hard = min(soft * 4, avail * 0.8)
+        return min(max(hard, 1) / 1000, _MAX_SECONDS), min(max(soft, 1) / 1000, _MAX_SECONDS)
+    return None, None
 
 
 class _Usage(Exception):
     """A command the engine cannot act on; its text goes back as an ``info string``."""
 
 
-@dataclass
-class _Go:
-    """The limits of one ``go`` command, times in milliseconds."""
+@dataclass(frozen=True)
+class EngineOption:
+    """One row of the engine's options table: its name in UCI and in UCCI (``None``: not offered there), its
+    declaration, and what setting it does (``apply(server, value text)``).
 
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    movetime: Optional[int] = None
-    infinite: bool = False
-    ponder: bool = False
-    perft: Optional[int] = None
-    own_time: Optional[int] = None
-    own_inc: int = 0
-    movestogo: Optional[int] = None
-    searchmoves: List[str] = field(default_factory=list)
+    >>> OPTIONS[0].option(ucci=True).line(ucci=True)
+    'option hashsize type spin default 16 min 0 max 4096'
+    """
 
+    uci: Optional[str]
+    ucci: Optional[str]
+    type: str
+    apply: Callable[["EngineServer", str], None]
+    default: Optional[str] = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    var: Tuple[str, ...] = ()
 
-# Larger counts and times mean nothing to a search; refusing them keeps every value in C's range.
-_MAX_ARG = 10 ** 15
+    def option(self, *, ucci: bool) -> Option:
+        """The declaration under the protocol's name (``ValueError`` when the protocol does not offer it).
 
+        >>> OPTIONS[0].option(ucci=False)
+        Option(name='Hash', type='spin', default='16', min=0, max=4096, var=[])
 
-def _int_arg(tokens: List[str], i: int, name: str, *, minimum: int = 0) -> int:
-    if i >= len(tokens):
-        raise _Usage(f"go {name}: missing value")
-    try:
-        value = int(tokens[i])
-    except ValueError:
-        raise _Usage(f"go {name}: expected a whole number, not {tokens[i]!r}") from None
-    if not minimum <= value <= _MAX_ARG:
-        raise _Usage(f"go {name}: must be from {minimum} to {_MAX_ARG}, not {value}")
-    return value
+        Raises:
+            * :exc:`ValueError` for a protocol the option is not offered in.
+        """
+        name = self.ucci if ucci else self.uci
+        if name is None:
+            raise ValueError(f"option {self.uci or self.ucci!r} is not offered in {'UCCI' if ucci else 'UCI'}")
+        return Option(name, self.type, self.default, self.min, self.max, list(self.var))
+
+    def named(self, name: str) -> bool:
+        """Whether ``name`` (any case, either protocol's) is this option's.
+
+        >>> OPTIONS[0].named("HASHSIZE")
+        True
+        """
+        return name.lower() in ((self.uci or "").lower(), (self.ucci or "").lower())
 
 
 class EngineServer:
     """The protocol loop: feed it lines with :meth:`handle`; it answers on ``out``.
 
     ``handle`` returns False after ``quit``. Call :meth:`close` at the end of the input
-    (a finite search is finished and answered, an infinite one stopped). A bad
-    line never raises: it is answered with an ``info string`` saying why.
+    (a running search is stopped and answered). A bad line never raises: it is answered
+    with an ``info string`` saying why.
 
     >>> import io
     >>> out = io.StringIO()
@@ -93,8 +138,9 @@ class EngineServer:
     True
     True
     True
-    >>> server.close(); out.getvalue().splitlines()[-1]
-    'bestmove b9c7 ponder b0c2'
+    >>> server.close()              # the end of the input: the search is stopped, and answers
+    >>> out.getvalue().splitlines()[-1].split()[0]
+    'bestmove'
 
     Raises:
         * :exc:`ValueError` when ``hash_mb`` is negative, :exc:`MemoryError` when the table cannot be
@@ -108,13 +154,16 @@ class EngineServer:
         self._hash_mb = hash_mb
         self._ucci = False
         self._use_millisec = False
+        self._ponder_option = False
         self._board = Board()
         self._banned: List[Move] = []
         self._thread: Optional[threading.Thread] = None
+        self._perft_stop: Optional[threading.Event] = None   # set while a perft runs
         self._release = threading.Event()   # lets an infinite or pondering search answer
         self._pondering = False
-        self._ponder_limits: Optional[_Go] = None
+        self._ponder_go: Optional[Go] = None
         self._ponder_timer: Optional[threading.Timer] = None
+        self._soft_deadline: Optional[float] = None   # perf_counter time after which no new depth starts
         self._release_needed = False        # the running search is infinite or pondering
         self._commands: Dict[str, Callable[[List[str]], None]] = {
             "uci": self._cmd_uci, "ucci": self._cmd_ucci, "isready": self._cmd_isready,
@@ -132,7 +181,7 @@ class EngineServer:
             self._out.flush()
 
     def _info_string(self, text: str) -> None:
-        self._send("info string " + " ".join(text.split()))
+        self._send(info_line({"string": text}, ucci=False))
 
     # ------------------------------------------------------------- input
 
@@ -152,7 +201,7 @@ class EngineServer:
             return True
         command, args = tokens[0], tokens[1:]
         if command == "quit":
-            self._finish_search(stop=True)
+            self.close()
             if self._ucci:
                 self._send("bye")
             return False
@@ -162,14 +211,14 @@ class EngineServer:
             return True
         try:
             handler(args)
-        except _Usage as exc:
+        except (_Usage, ProtocolError) as exc:
             self._info_string(str(exc))
         except (XiangqiError, ValueError) as exc:  # bad FEN or move text, from the library's own parsers
             self._info_string(f"{command}: {exc}")
         return True
 
     def close(self) -> None:
-        """The input ended: answer a search with limits, stop an unlimited one.
+        """The input ended (or ``quit``): a running search is stopped and answered; a perft is abandoned.
 
         >>> import io
         >>> out = io.StringIO()
@@ -179,79 +228,78 @@ class EngineServer:
         >>> server.close(); out.getvalue().splitlines()[-1].startswith("bestmove ")
         True
         """
-        self._finish_search(stop=self._release_needed)
+        self._finish_search(stop=True, wait=self._perft_stop is None)
+
+    @property
+    def counting(self) -> bool:
+        """Whether a ``go perft`` is still counting (one stopped goes on to the end of the root move it counts).
+
+        >>> EngineServer(io.StringIO(), hash_mb=0).counting
+        False
+        """
+        thread = self._thread
+        return self._perft_stop is not None and thread is not None and thread.is_alive()
 
     # ---------------------------------------------------------- handshake
 
-    def _cmd_uci(self, args: List[str]) -> None:
-        self._ucci = False
+    def _handshake(self, ucci: bool) -> None:
+        self._ucci = ucci
         self._send(f"id name {ENGINE_NAME}")
         self._send(f"id author {_AUTHOR}")
-        self._send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 0 max {_MAX_HASH_MB}")
-        self._send("option name Clear Hash type button")
-        self._send("option name Rules type combo default axf var axf var cxa")
-        self._send("uciok")
+        for row in OPTIONS:
+            if (row.ucci if ucci else row.uci) is not None:
+                self._send(row.option(ucci=ucci).line(ucci=ucci))
+        self._send("ucciok" if ucci else "uciok")
+
+    def _cmd_uci(self, args: List[str]) -> None:
+        self._handshake(False)
 
     def _cmd_ucci(self, args: List[str]) -> None:
-        self._ucci = True
-        self._send(f"id name {ENGINE_NAME}")
-        self._send(f"id author {_AUTHOR}")
-        self._send(f"option hashsize type spin min 0 max {_MAX_HASH_MB} default {_DEFAULT_HASH_MB}")
-        self._send("option usemillisec type check default false")
-        self._send("option newgame type button")
-        self._send("option rules type combo var axf var cxa default axf")
-        self._send("ucciok")
+        self._handshake(True)
 
     def _cmd_isready(self, args: List[str]) -> None:
         self._send("readyok")
 
     def _cmd_setoption(self, args: List[str]) -> None:
-        # UCI: setoption name <id> [value <x>]; UCCI: setoption <id> [<x>].  Both forms are read in both modes.
-        if args and args[0] == "name":
-            rest = args[1:]
-            if "value" in rest:
-                at = rest.index("value")
-                name, value = " ".join(rest[:at]), " ".join(rest[at + 1:])
-            else:
-                name, value = " ".join(rest), ""
-        elif args:
-            name, value = args[0], " ".join(args[1:])
-        else:
-            raise _Usage("setoption: missing option name")
-        key = name.lower()
-        if key in ("hash", "hashsize"):
+        # UCI: setoption name <id> [value <x>]; UCCI: setoption <id> [<x>].  Both forms and both names are read.
+        name, value = parse_setoption(args)
+        row = next((r for r in OPTIONS if r.named(name)), None)
+        if row is None:
+            key = name.lower()
+            if key == "uci_variant":
+                if value.lower() != "xiangqi":
+                    raise _Usage(f"setoption UCI_Variant: only xiangqi is played, not {value!r}")
+                return
+            if key.startswith("uci_"):
+                return  # UCI_AnalyseMode and the like, which GUIs send by habit; nothing here depends on them
+            raise _Usage(f"setoption: unknown option {name!r} (this engine has: "
+                         f"{', '.join(n for r in OPTIONS if (n := r.ucci if self._ucci else r.uci))})")
+        option = row.option(ucci=row.ucci is not None and (self._ucci or row.uci is None))
+        try:
+            text = option.value_text(value)
+        except ValueError as exc:
+            raise _Usage(f"setoption {name}: {exc}") from None
+        row.apply(self, text or "")
+
+    def _set_hash(self, value: str) -> None:
+        mb = int(value)
+        self._require_idle("setoption Hash")
+        if mb != self._hash_mb:
             try:
-                mb = int(value)
-            except ValueError:
-                raise _Usage(f"setoption {name}: expected megabytes, not {value!r}") from None
-            if not 0 <= mb <= _MAX_HASH_MB:
-                raise _Usage(f"setoption {name}: must be 0-{_MAX_HASH_MB} MB, not {mb}")
-            self._require_idle(f"setoption {name}")
-            if mb != self._hash_mb:
-                try:
-                    self._searcher.resize(mb)
-                except MemoryError:
-                    raise _Usage(f"setoption {name}: cannot allocate {mb} MB; keeping {self._hash_mb} MB") from None
-                self._hash_mb = mb
-        elif key in ("clear hash", "newgame"):
-            self._cmd_newgame([])
-        elif key == "usemillisec":
-            if value.lower() not in ("true", "false"):
-                raise _Usage(f"setoption usemillisec: expected true or false, not {value!r}")
-            self._use_millisec = value.lower() == "true"
-        elif key == "rules":
-            self._require_idle(f"setoption {name}")
-            try:
-                self._searcher.rules = value
-            except ValueError as exc:
-                raise _Usage(f"setoption {name}: {exc}") from None
-        elif key == "uci_variant":
-            if value.lower() != "xiangqi":
-                raise _Usage(f"setoption UCI_Variant: only xiangqi is played, not {value!r}")
-        elif key in ("ponder", "uci_analysemode", "threads", "multipv") or key.startswith("uci_"):
-            pass  # options GUIs send by habit; nothing here depends on them
-        else:
-            raise _Usage(f"setoption: unknown option {name!r}")
+                self._searcher.resize(mb)
+            except MemoryError:
+                raise _Usage(f"setoption Hash: cannot allocate {mb} MB; keeping {self._hash_mb} MB") from None
+            self._hash_mb = mb
+
+    def _set_millisec(self, value: str) -> None:
+        self._use_millisec = value == "true"
+
+    def _set_ponder(self, value: str) -> None:
+        self._ponder_option = value == "true"
+
+    def _set_rules(self, value: str) -> None:
+        self._require_idle("setoption Rules")
+        self._searcher.rules = value
 
     def _cmd_newgame(self, args: List[str]) -> None:
         self._require_idle("ucinewgame")
@@ -264,24 +312,17 @@ class EngineServer:
     # ----------------------------------------------------------- position
 
     def _cmd_position(self, args: List[str]) -> None:
-        if not args:
-            raise _Usage("position: expected 'startpos' or 'fen <FEN>', then optionally 'moves ...'")
-        moves_at = args.index("moves") if "moves" in args else len(args)
-        head, moves = args[:moves_at], args[moves_at + 1:]
-        if head[0] == "startpos" and len(head) == 1:
-            fen = STARTING_FEN
-        elif head[0] == "fen" and len(head) > 1:
-            fen = " ".join(head[1:])
-        else:
-            raise _Usage(f"position: expected 'startpos' or 'fen <FEN>', not {' '.join(head)[:100]!r}")
-        board = Board(fen)
+        fen, moves = parse_position(args)
+        board = Board(STARTING_FEN if fen is None else fen)
+        self._banned = []
         for i, text in enumerate(moves):
             try:
                 board.push_iccs(text)
             except XiangqiError as exc:
-                raise _Usage(f"position: move {i + 1} ({text!r}): {exc}; position unchanged") from None
+                # As Fairy-Stockfish does: the position up to the bad move stands.
+                self._board = board
+                raise _Usage(f"position: move {i + 1} ({text!r}): {exc}; the position is the one before it") from None
         self._board = board
-        self._banned = []
 
     def _cmd_banmoves(self, args: List[str]) -> None:
         banned = []
@@ -294,63 +335,19 @@ class EngineServer:
 
     # ----------------------------------------------------------------- go
 
-    def _parse_go(self, args: List[str]) -> _Go:
-        go = _Go()
-        red = self._board.turn
-        clocks: Dict[str, int] = {}
-        i = 0
-        while i < len(args):
-            word = args[i]
-            if word in ("infinite", "ponder"):
-                setattr(go, word, True)
-            elif word == "draw":
-                pass  # UCCI: the opponent offers a draw; this engine plays on
-            elif word == "searchmoves":
-                go.searchmoves = args[i + 1:]
-                break
-            elif word in ("depth", "nodes", "movetime", "perft", "mate", "wtime", "btime", "winc", "binc",
-                          "movestogo", "time", "increment", "opptime", "oppincrement", "oppmovestogo"):
-                clocks[word] = _int_arg(args, i + 1, word, minimum=1 if word in ("depth", "nodes", "mate") else 0)
-                i += 1
-            else:
-                raise _Usage(f"go: unknown parameter {word!r}")
-            i += 1
-        if "depth" in clocks:
-            go.depth = min(clocks["depth"], MAX_DEPTH)
-        if "mate" in clocks:
-            go.depth = min(2 * clocks["mate"] - 1, MAX_DEPTH) if go.depth is None else go.depth
-        go.nodes = clocks.get("nodes")
-        go.movetime = clocks.get("movetime")
-        go.perft = clocks.get("perft")
-        if "time" in clocks:  # UCCI: the side to move's clock, in seconds unless usemillisec
-            scale = 1 if self._use_millisec else 1000
-            go.own_time = clocks["time"] * scale
-            go.own_inc = clocks.get("increment", 0) * scale
-        elif ("wtime" if red else "btime") in clocks:
-            go.own_time = clocks["wtime" if red else "btime"]
-            go.own_inc = clocks.get("winc" if red else "binc", 0)
-        go.movestogo = clocks.get("movestogo") or None
-        return go
-
-    def _budget(self, go: _Go) -> Tuple[Optional[float], Optional[float]]:
-        """(hard, soft) limits in seconds from the go command's clock, or None."""
-        if go.movetime is not None:
-            return max(go.movetime - _MOVE_OVERHEAD_MS, 1) / 1000, None
-        if go.own_time is not None:
-            avail = max(go.own_time - _MOVE_OVERHEAD_MS, 1)
-            moves = go.movestogo or _MOVES_LEFT_GUESS
-            soft = min(avail / moves + go.own_inc * 0.75, avail * 0.5)
-            hard = min(soft * 4, avail * 0.8)
-            return max(hard, 1) / 1000, max(soft, 1) / 1000
-        return None, None
-
     def _cmd_go(self, args: List[str]) -> None:
         received = time.perf_counter()
-        go = self._parse_go(args)
-        if go.perft is not None:
-            self._perft(go.perft)
-            return
         self._finish_search(stop=True)
+        try:
+            go = parse_go(args, red=self._board.turn, millisec=self._use_millisec)
+        except ProtocolError as exc:
+            # Refused, but answered: a GUI waits for a bestmove after every go.
+            self._info_string(str(exc))
+            self._send(bestmove_line(None, ucci=self._ucci))
+            return
+        if go.perft is not None:
+            self._start_perft(go.perft)
+            return
         root: Optional[List[Move]] = None
         if go.searchmoves:
             root = []
@@ -358,88 +355,110 @@ class EngineServer:
                 try:
                     root.append(self._board.parse_iccs(text))
                 except XiangqiError as exc:
-                    raise _Usage(f"go searchmoves: {exc}") from None
+                    self._info_string(f"go searchmoves: {exc}; the move is left out")
         elif self._banned:
             root = [m for m in self._board.legal_moves if m not in self._banned]
+        if root == [] and go.searchmoves:
+            self._send(bestmove_line(None, ucci=self._ucci))   # no move left to search
+            return
+        depth = None if go.depth is None else min(go.depth, MAX_DEPTH)
+        if go.mate is not None and depth is None:
+            depth = min(2 * go.mate - 1, MAX_DEPTH)
         self._pondering = go.ponder
-        self._ponder_limits = go if go.ponder else None
+        self._ponder_go = go if go.ponder else None
         self._release_needed = go.infinite or go.ponder
         self._release.clear()
+        self._soft_deadline = None
         self._searcher.reset_stop()
         board = self._board.copy()
-        thread = threading.Thread(target=self._think, args=(board, go, root, received), daemon=True)
+        thread = threading.Thread(target=self._think, args=(board, go, depth, root, received), daemon=True)
         self._thread = thread
         thread.start()
 
-    def _think(self, board: Board, go: _Go, root: Optional[List[Move]], received: float) -> None:
+    def _think(self, board: Board, go: Go, depth: Optional[int], root: Optional[List[Move]],
+               received: float) -> None:
         hard: Optional[float] = None
         soft: Optional[float] = None
         if not (go.infinite or go.ponder):
-            hard, soft = self._budget(go)
+            hard, soft = time_budget(go, self._board.turn)
         if hard is not None:
             hard = max(hard - (time.perf_counter() - received), 0.001)
+        completed: List[SearchInfo] = []
+
+        def on_iteration(info: SearchInfo) -> None:
+            completed.append(info)
+            self._send_info(info)
+            soft_deadline = self._soft_deadline
+            if soft_deadline is not None and time.perf_counter() >= soft_deadline:
+                self._searcher.stop()   # a ponderhit's budget: no new depth after its soft time
+
         try:
-            result = self._searcher.search(board, depth=go.depth, nodes=go.nodes, time_limit=hard, soft_time=soft,
-                                           root_moves=root, on_iteration=self._send_info)
+            result = self._searcher.search(board, depth=depth, nodes=go.nodes, time_limit=hard, soft_time=soft,
+                                           root_moves=root, on_iteration=on_iteration)
+            if result.stopped and not completed:
+                # Stopped before depth 1 was complete: its move and score are not a search's. Depth 1 takes
+                # a moment; its move and score are real.
+                self._searcher.reset_stop()
+                result = self._searcher.search(board, depth=1, root_moves=root, on_iteration=on_iteration)
         except Exception as exc:  # pragma: no cover - a bug; say so instead of dying silently
             self._info_string(f"search failed: {exc!r}")
-            self._send("nobestmove" if self._ucci else "bestmove (none)")
+            self._send(bestmove_line(None, ucci=self._ucci))
             return
         if self._release_needed:
             # UCI and UCCI: an infinite or pondering search answers only after stop (or ponderhit).
             self._release.wait()
-        if result.stopped:
+        if result.stopped and completed and result.info.depth > completed[-1].depth:
             self._send_info(result.info)
         self._send_bestmove(result)
 
     def _send_info(self, info: SearchInfo) -> None:
-        ms = int(info.time * 1000)
         mate = info.mate
-        # UCCI writes a plain number, but a mate is "mate N" in both (as Fairy-Stockfish writes it): a plain
-        # mate value would read as a centipawn score.
-        if mate is not None:
-            score = f"score mate {mate}"
-        else:
-            score = f"score {info.score}" if self._ucci else f"score cp {info.score}"
-        pv = " ".join(m.iccs() for m in info.pv)
-        self._send(f"info depth {info.depth} seldepth {info.seldepth} {score} nodes {info.nodes} nps {info.nps} "
-                   f"time {ms}" + (f" pv {pv}" if pv else ""))
+        words = InfoWords(depth=info.depth, seldepth=info.seldepth,
+                          score=("mate", mate) if mate is not None else ("cp", info.score), nodes=info.nodes,
+                          nps=info.nps, time=int(info.time * 1000), pv=[m.iccs() for m in info.pv])
+        self._send(info_line(words, ucci=self._ucci))
 
     def _send_bestmove(self, result: SearchResult) -> None:
-        if result.best is None:
-            self._send("nobestmove" if self._ucci else "bestmove (none)")
-        elif result.ponder is not None:
-            self._send(f"bestmove {result.best.iccs()} ponder {result.ponder.iccs()}")
-        else:
-            self._send(f"bestmove {result.best.iccs()}")
+        best = None if result.best is None else result.best.iccs()
+        ponder = None if result.best is None or result.ponder is None else result.ponder.iccs()
+        self._send(bestmove_line(best, ponder, ucci=self._ucci))
 
     def _cmd_stop(self, args: List[str]) -> None:
-        self._finish_search(stop=True)
+        self._finish_search(stop=True, wait=self._perft_stop is None)
 
     def _cmd_ponderhit(self, args: List[str]) -> None:
         if not self._pondering or self._thread is None:
             return
         self._pondering = False
-        go = self._ponder_limits or _Go()
-        hard, _ = self._budget(go)
+        go = self._ponder_go or Go()
+        hard, soft = time_budget(go, self._board.turn)
         if hard is None:
             return  # pondering an infinite search: it goes on until stop
+        # The normal budget, from now: no new depth after its soft time, a stop at its hard time.
+        if soft is not None:
+            self._soft_deadline = time.perf_counter() + soft
         self._release_needed = False
         self._release.set()
         self._ponder_timer = threading.Timer(hard, self._searcher.stop)
         self._ponder_timer.daemon = True
         self._ponder_timer.start()
 
-    def _finish_search(self, *, stop: bool) -> None:
-        """Wait for the running search (stopping it first with ``stop``); it sends its bestmove."""
+    def _finish_search(self, *, stop: bool, wait: bool = True) -> None:
+        """Wait for the running search or perft (stopping it first with ``stop``); a search sends its bestmove.
+        Without ``wait`` a stopped perft ends on its own (after the root move it is counting)."""
         thread = self._thread
         if thread is None:
             return
         if stop:
             self._searcher.stop()
+            if self._perft_stop is not None:
+                self._perft_stop.set()
         self._release.set()
+        if not wait:
+            return
         thread.join()
         self._thread = None
+        self._perft_stop = None
         self._pondering = False
         if self._ponder_timer is not None:
             self._ponder_timer.cancel()
@@ -447,20 +466,50 @@ class EngineServer:
 
     # --------------------------------------------------------------- perft
 
-    def _perft(self, depth: int) -> None:
+    def _start_perft(self, depth: int) -> None:
         if depth > _MAX_PERFT_DEPTH:
             raise _Usage(f"go perft: depth at most {_MAX_PERFT_DEPTH}, not {depth}")
-        fen = self._board.fen()
+        stop = threading.Event()
+        self._perft_stop = stop
+        thread = threading.Thread(target=self._perft, args=(self._board.fen(), depth, stop), daemon=True)
+        self._thread = thread
+        thread.start()
+
+    def _perft(self, fen: str, depth: int, stop: threading.Event) -> None:
+        """The divide, one root move at a time, so that ``stop`` ends it after the move being counted."""
+        total = 0
         if depth == 0:
             total = 1
         else:
-            counts = perft(fen, depth, divide=True)
-            for move, n in counts.items():
+            roots = list(perft(fen, 1, divide=True))
+            for k, move in enumerate(roots):
+                if stop.is_set():
+                    self._info_string(f"perft stopped after {k} of {len(roots)} root moves")
+                    return
+                board = Board(fen)
+                board.push_iccs(move)
+                n = perft(board.fen(), depth - 1)
                 self._send(f"{move}: {n}")
-            total = sum(counts.values())
+                total += n
         self._send("")
         self._send(f"Nodes searched: {total}")
         self._send("")
+
+
+def _clear_hash(server: EngineServer, value: str) -> None:
+    server._cmd_newgame([])
+
+
+#: The engine's options, one row each: its UCI and UCCI names (``None``: not offered in that protocol), type,
+#: what it sets, and its default and range. The handshake announces them and ``setoption`` finds them here.
+OPTIONS: Tuple[EngineOption, ...] = (
+    EngineOption("Hash", "hashsize", "spin", EngineServer._set_hash, str(_DEFAULT_HASH_MB), 0, _MAX_HASH_MB),
+    EngineOption("Clear Hash", None, "button", _clear_hash),
+    EngineOption(None, "newgame", "button", _clear_hash),
+    EngineOption(None, "usemillisec", "check", EngineServer._set_millisec, "false"),
+    EngineOption("Ponder", None, "check", EngineServer._set_ponder, "false"),
+    EngineOption("Rules", "rules", "combo", EngineServer._set_rules, "axf", var=("axf", "cxa")),
+)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -495,6 +544,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         line = stdin.readline()
         if not line:
             server.close()
-            return 0
+            break
         if not server.handle(line):
-            return 0
+            break
+    if server.counting:
+        # A perft abandoned by quit or the end of the input: its counting threads would hold the exit until
+        # the root move they count is done (minutes at depth 7).
+        sys.stdout.flush()
+        os._exit(0)
+    return 0

@@ -19,6 +19,7 @@ __all__ = [
     "EngineError",
     "EngineTerminatedError",
     "ConcurrentUseError",
+    "ProtocolError",
 ]
 
 
@@ -152,5 +153,14 @@ class ConcurrentUseError(XiangqiError, RuntimeError):
     calling program rather than bad input.
 
     >>> issubclass(ConcurrentUseError, RuntimeError)
+    True
+    """
+
+
+class ProtocolError(XiangqiError, ValueError):
+    """An engine-protocol line (UCI or UCCI, :mod:`xiangqi.uci`) that cannot be read: an unknown ``go`` word, a
+    missing number, a ``position`` without ``startpos`` or ``fen``; the message names the word.
+
+    >>> issubclass(ProtocolError, ValueError)
     True
     """

@@ -18,27 +18,34 @@ import dataclasses
 import datetime
 import math
 import shlex
+import signal
 import sys
 from pathlib import Path
-from typing import IO, Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import IO, Coroutine, Dict, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from xiangqi import pgn
-from xiangqi.board import Board, rules_name
+from xiangqi.board import Board
 from xiangqi.rules import red_must_vary_rounds, rules_spec
 from xiangqi.core import Color
 from xiangqi.engine import (
-    Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
+    FEN_LETTERS, Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
     popen_uci,
 )
 from xiangqi.errors import InvalidFenError
 from xiangqi.outcome import Termination
 
 __all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScore", "play_game", "run_match",
-           "match_main", "parse_engine_spec", "parse_tc", "read_openings"]
+           "match_main", "parse_engine_spec", "parse_tc", "read_openings", "MAX_SECONDS"]
 
-#: The PGN ``Termination`` tag for each way a game can end.
 #: Seconds an engine may take to start and answer the handshake, at least (``--timeout`` when larger).
 _START_TIMEOUT = 10.0
+#: The longest time a time control, ``--movetime`` or ``--timeout`` may give (seconds; about 31 years).
+MAX_SECONDS = 1e9
+#: Seconds an engine is given to quit when the match is interrupted, before it is killed.
+_QUIT_GRACE = 1.0
+
+#: The PGN ``Termination`` tag for each way a game can end.
+T = TypeVar("T")
 
 _TERMINATION_TAG = {
     Termination.CHECKMATE: "normal",
@@ -54,10 +61,10 @@ _TERMINATION_TAG = {
 
 @dataclasses.dataclass
 class EngineSpec:
-    """One ``--engine`` argument: ``cmd=… proto=uci|ucci name=… dialect=… option.X=Y``.
+    """One ``--engine`` argument: ``cmd=… proto=uci|ucci name=… dialect=… fen_letters=nb|he option.X=Y``.
 
     >>> EngineSpec("xiangqi engine", proto="ucci", name="ours", options={"hashsize": 1})
-    EngineSpec(cmd='xiangqi engine', proto='ucci', name='ours', dialect=None, options={'hashsize': 1})
+    EngineSpec(cmd='xiangqi engine', proto='ucci', name='ours', dialect=None, options={'hashsize': 1}, fen_letters=None)
     """
 
     cmd: str
@@ -65,6 +72,8 @@ class EngineSpec:
     name: str = ""
     dialect: Optional[Dialect] = None
     options: Dict[str, OptionValue] = dataclasses.field(default_factory=dict)
+    #: Horse and elephant in the FENs sent: ``"nb"`` or ``"he"`` (``None``: as :func:`~xiangqi.engine.popen_uci` finds).
+    fen_letters: Optional[str] = None
 
     async def start(self, timeout: Optional[float]) -> EngineProtocol:
         """Start the engine, shake hands and set its options; ``timeout`` is then each answer's grace time.
@@ -88,7 +97,7 @@ class EngineSpec:
             _, protocol = await popen_ucci(self.cmd, timeout=handshake)
             engine: EngineProtocol = protocol
         else:
-            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake)
+            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake, fen_letters=self.fen_letters)
             engine = uci
         engine.timeout = timeout
         try:
@@ -107,7 +116,7 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
     """An :class:`EngineSpec` from ``key=value`` words (``ValueError`` naming a bad one).
 
     >>> parse_engine_spec(["cmd=/usr/games/fairy-stockfish", "option.Hash=32"])
-    EngineSpec(cmd='/usr/games/fairy-stockfish', proto='uci', name='fairy-stockfish', dialect=None, options={'Hash': '32'})
+    EngineSpec(cmd='/usr/games/fairy-stockfish', proto='uci', name='fairy-stockfish', dialect=None, options={'Hash': '32'}, fen_letters=None)
     >>> parse_engine_spec(["cmd=xiangqi engine", "proto=xboard"])
     Traceback (most recent call last):
     ...
@@ -115,7 +124,7 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
 
     Raises:
         * :exc:`ValueError` for a word that is not ``key=value``, an unknown key, a missing ``cmd``, or a bad
-          ``proto`` or ``dialect``.
+          ``proto``, ``dialect`` or ``fen_letters``.
     """
     fields: Dict[str, str] = {}
     options: Dict[str, OptionValue] = {}
@@ -125,10 +134,11 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
             raise ValueError(f"engine setting {word!r} is not key=value (cmd=, proto=, name=, dialect=, option.X=)")
         if key.startswith("option."):
             options[key[len("option."):]] = value
-        elif key in ("cmd", "proto", "name", "dialect"):
+        elif key in ("cmd", "proto", "name", "dialect", "fen_letters"):
             fields[key] = value
         else:
-            raise ValueError(f"unknown engine setting {key!r}: expected cmd, proto, name, dialect or option.X")
+            raise ValueError(f"unknown engine setting {key!r}: expected cmd, proto, name, dialect, fen_letters or "
+                             "option.X")
     if not fields.get("cmd"):
         raise ValueError("an --engine needs cmd=COMMAND")
     proto = fields.get("proto", "uci").lower()
@@ -141,8 +151,11 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
         except ValueError:
             raise ValueError(f"dialect must be {' or '.join(d.value for d in Dialect)}, "
                              f"not {fields['dialect']!r}") from None
+    letters = fields.get("fen_letters")
+    if letters is not None and letters not in FEN_LETTERS:
+        raise ValueError(f"fen_letters must be {' or '.join(FEN_LETTERS)}, not {letters!r}")
     name = fields.get("name") or Path(shlex.split(fields["cmd"])[0]).name
-    return EngineSpec(fields["cmd"], proto, name, dialect, options)
+    return EngineSpec(fields["cmd"], proto, name, dialect, options, letters)
 
 
 @dataclasses.dataclass
@@ -166,10 +179,11 @@ def parse_tc(text: str) -> TimeControl:
     >>> parse_tc("0+1")
     Traceback (most recent call last):
     ...
-    ValueError: time control '0+1': base must be > 0, increment >= 0, moves >= 1
+    ValueError: time control '0+1': base must be > 0, increment >= 0 (both at most 1e+09 s), moves >= 1
 
     Raises:
-        * :exc:`ValueError` for text of another form, or a base of 0, a negative increment or 0 moves.
+        * :exc:`ValueError` for text of another form, or a base of 0, a negative increment, a time that is not a
+          number (``nan``) or beyond :data:`MAX_SECONDS` (``inf``), or 0 moves.
     """
     moves: Optional[int] = None
     rest = text
@@ -181,8 +195,9 @@ def parse_tc(text: str) -> TimeControl:
         tc = TimeControl(float(base), float(inc) if inc else 0.0, moves)
     except ValueError:
         raise ValueError(f"time control {text!r} is not [moves/]seconds[+increment], e.g. 10+0.1") from None
-    if tc.base <= 0 or tc.increment < 0 or (moves is not None and moves < 1):
-        raise ValueError(f"time control {text!r}: base must be > 0, increment >= 0, moves >= 1")
+    if not (0 < tc.base <= MAX_SECONDS and 0 <= tc.increment <= MAX_SECONDS) or (moves is not None and moves < 1):
+        raise ValueError(f"time control {text!r}: base must be > 0, increment >= 0 (both at most {MAX_SECONDS:g} s), "
+                         "moves >= 1")
     return tc
 
 
@@ -525,6 +540,7 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     queue: "asyncio.Queue[int]" = asyncio.Queue()
     for i in range(games):
         queue.put_nowait(i)
+    grace = [timeout]   # seconds each engine is given to quit at the end
     tty = progress is not None and progress.isatty()
     shown = [progress]  # the progress stream, until a write to it fails
 
@@ -572,10 +588,11 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                     pgn.write_game(game, pgn_file, notation=notation)
                     pgn_file.flush()
                 report(r, i)
+        except asyncio.CancelledError:
+            grace[0] = min(_QUIT_GRACE, timeout or _QUIT_GRACE)   # interrupted: no long wait for the engines
+            raise
         finally:
-            for e in engines:
-                if e is not None:
-                    await e.quit()
+            await asyncio.gather(*(_close(e, grace[0]) for e in engines if e is not None))
 
     tasks = [asyncio.ensure_future(worker()) for _ in range(max(1, min(concurrency, games)))]
     try:
@@ -587,6 +604,54 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
         if tty:
             show("\n")
     return score, results
+
+
+async def _close(engine: EngineProtocol, grace: Optional[float]) -> None:
+    """Quit an engine, killed when it has not exited within ``grace`` seconds."""
+    try:
+        await asyncio.wait_for(engine.quit(), grace)
+    except (asyncio.TimeoutError, EngineError):
+        pass
+    finally:
+        await engine.kill()
+
+
+class _Signalled(Exception):
+    """The match was ended by a signal (SIGTERM, SIGHUP)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+async def _until_signalled(coro: Coroutine[object, object, T]) -> T:
+    """Run ``coro``; SIGTERM and SIGHUP cancel it as Ctrl-C does (its engines are quit), then raise
+    :class:`_Signalled`."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    got: List[int] = []
+    signals = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+
+    def on_signal(signum: int) -> None:
+        if not got:
+            got.append(signum)
+            task.cancel()
+
+    for signum in signals:
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+        except (NotImplementedError, RuntimeError, ValueError):   # no signals here (Windows, another thread)
+            pass
+    try:
+        return await coro
+    except asyncio.CancelledError:
+        if got:
+            raise _Signalled(got[0]) from None
+        raise
+    finally:
+        for signum in signals:
+            loop.remove_signal_handler(signum)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -602,7 +667,8 @@ def _build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE", required=True,
-                        help="cmd=COMMAND [proto=uci|ucci] [name=NAME] [dialect=uci|uci-one-based] [option.X=Y ...]"
+                        help="cmd=COMMAND [proto=uci|ucci] [name=NAME] [dialect=uci|uci-one-based] [fen_letters=nb|he] "
+                             "[option.X=Y ...]"
                              " (give it twice)")
     parser.add_argument("--games", type=int, default=2, help="games to play (default: 2)")
     group = parser.add_mutually_exclusive_group()
@@ -667,13 +733,13 @@ def match_main(argv: List[str]) -> int:
     for name in ("games", "concurrency", "max_plies"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be >= 1, not {getattr(args, name)}")
-    if not args.timeout > 0:
-        parser.error(f"--timeout must be positive, not {args.timeout:g}")
+    if not 0 < args.timeout <= MAX_SECONDS:
+        parser.error(f"--timeout must be positive and at most {MAX_SECONDS:g}, not {args.timeout:g}")
     for name in ("depth", "nodes"):  # 0 or less used to start games that every engine lost on time
         if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error(f"--{name} must be >= 1, not {getattr(args, name)}")
-    if args.movetime is not None and not args.movetime > 0:
-        parser.error(f"--movetime must be positive, not {args.movetime:g}")
+    if args.movetime is not None and not 0 < args.movetime <= MAX_SECONDS:
+        parser.error(f"--movetime must be positive and at most {MAX_SECONDS:g}, not {args.movetime:g}")
     tc: Optional[TimeControl] = None
     limit = Limit()
     try:
@@ -707,21 +773,30 @@ def match_main(argv: List[str]) -> int:
     try:
         if args.pgnout is not None:
             out = open(args.pgnout, "w", encoding="utf-8")
-        asyncio.run(run_match(specs, openings, args.games, limit, tc, rules_spec(args.rules, red_must_vary=args.red_must_vary), adj, args.concurrency,
-                              out, sys.stderr, args.timeout, args.notation, score, results))
+        try:
+            asyncio.run(_until_signalled(run_match(
+                specs, openings, args.games, limit, tc, rules_spec(args.rules, red_must_vary=args.red_must_vary), adj, args.concurrency, out,
+                sys.stderr, args.timeout, args.notation, score, results)))
+        except BaseException:
+            if out is not None:
+                try:
+                    out.close()
+                except OSError:   # what is still buffered cannot be written either: one error says so
+                    pass
+            raise
+        if out is not None:
+            out.close()
     except OSError as exc:          # the PGN cannot be written
         print(f"xiangqi match: cannot write {args.pgnout}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except EngineError as exc:
         print(f"xiangqi match: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print(f"xiangqi match: interrupted; {specs[0].name} vs {specs[1].name}: {score.line()}"
+    except (KeyboardInterrupt, _Signalled) as exc:
+        how = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"interrupted by {exc}"
+        print(f"xiangqi match: {how}; {specs[0].name} vs {specs[1].name}: {score.line()}"
               + ("; those games are in the PGN" if out is not None else ""), file=sys.stderr)
-        return 130
-    finally:
-        if out is not None:
-            out.close()
+        return 130 if isinstance(exc, KeyboardInterrupt) else 128 + exc.signum
     terminations: Dict[str, int] = {}
     for r in results:
         terminations[r.termination] = terminations.get(r.termination, 0) + 1

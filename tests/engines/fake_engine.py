@@ -7,6 +7,8 @@ the first legal move, except as its mode says (first argument):
 * ``die``: sends one info line on ``go``, writes to stderr and exits with status 3;
 * ``hang``: never answers ``go`` (and ignores ``stop``);
 * ``silent``: never answers the handshake;
+* ``deaf``: well behaved until its input ends, then runs on for a minute, as an engine deep in a search that
+  never reads its input;
 * ``illegal``: answers ``go`` with ``bestmove a0a5`` (a rook move through its own pawn);
 * ``garbage``: surrounds its (legal) best move with malformed info lines;
 * ``liar PATH``: ``go perft`` adds one node under the last move of PATH
@@ -21,6 +23,11 @@ the first legal move, except as its mode says (first argument):
 * ``flood MIB``: well behaved, but writes MIB mebibytes without a line end to standard output and to
   standard error before each best move;
 * ``echo``: well behaved, and sends the last ``position`` line it got back as ``info string``;
+* ``twice``: well behaved, but answers each ``go`` with its ``bestmove`` line twice (the second one stale);
+* ``chatty N``: well behaved, but writes N info lines (depths 1 to N, all at once) before each best move, and no other;
+* ``he``: well behaved, but has a ``UCI_Variant`` option (it is no Fairy-Stockfish: ranks 0-9) and reads FENs with
+  ``h``/``e`` for horse and elephant, as Sjaak II does; a FEN with ``n`` or ``b`` is refused with an ``Error:`` line
+  and the position stays what it was;
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
 """
@@ -88,6 +95,8 @@ def main() -> None:
     while True:
         raw = inbox.get()
         if raw is None:
+            if mode == "deaf":
+                time.sleep(60)
             return
         words = raw.split()
         if not words:
@@ -101,6 +110,8 @@ def main() -> None:
             if cmd == "uci":
                 say("option name Hash type spin default 16 min 1 max 1024")
                 say("option name Style type combo default normal var solid var normal var risky")
+                if mode == "he":
+                    say("option name UCI_Variant type combo default chess var chess var xiangqi")
             else:
                 say("option hashsize type spin min 0 max 1024 default 0")
                 if mode != "seconds":
@@ -109,6 +120,12 @@ def main() -> None:
         elif cmd == "isready":
             say("readyok")
         elif cmd == "position":
+            if mode == "he" and words[1] == "fen":
+                placement = words[2]
+                if any(c in placement for c in "nbNB"):
+                    say(f"Error: unknown piece type (bad FEN {' '.join(words[2:8])})")
+                    continue
+                words[2] = placement.translate(str.maketrans("heHE", "nbNB"))
             board = read_position(words)
             position_line = " ".join(words)
         elif cmd == "go" and len(words) >= 3 and words[1] == "perft" and mode != "noperft":
@@ -164,10 +181,17 @@ def main() -> None:
                     stream.flush()
             if mode == "echo":
                 say(f"info string {position_line}")
+            if mode == "chatty":
+                pv = moves[0].iccs()
+                out.write("".join(f"info depth {d} seldepth {d} score cp {d % 50} nodes {d * 10} nps 1000 time {d} "
+                                  f"pv {pv}\n" for d in range(1, int(arg) + 1)))
             score = f"score {arg}" if mode == "bare" else "score cp 0"
             move = moves[len(board.move_stack) * 7 % len(moves)] if mode == "wander" else moves[0]
-            say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {move.iccs()}")
+            if mode != "chatty":
+                say(f"info depth 1 seldepth 1 {score} nodes 1 time 0 pv {move.iccs()}")
             say(f"bestmove {move.iccs()}")
+            if mode == "twice":
+                say(f"bestmove {move.iccs()}")
         elif cmd == "quit":
             if mode == "hang":
                 continue
