@@ -781,7 +781,7 @@ class Game(GameNode):
                 game.headers["Result"] = "1-0" if winner is True else "0-1" if winner is False else "1/2-1/2"
         return game
 
-    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:  # type: ignore[override]
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
         """Walk the game in PGN order with ``visitor`` (python-chess's ``Game.accept``): its result.
 
         Games from every reader (PGN, XQF, DhtmlXQ) walk alike, so every

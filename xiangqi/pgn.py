@@ -1427,10 +1427,9 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
     # Per open variation: (node to return to, or None for a skipped variation; its ply; skip state outside).
     stack: List[Tuple[Optional[GameNode], int, bool]] = []
     push = board.push
-    if parse is None:
-        decode = _decode
-    else:
-        def decode(board: Any, text: str) -> Move:
+    decode: Callable[[Any, str], Move] = _decode
+    if parse is not None:
+        def decode(board: Any, text: str) -> Move:  # noqa: F811
             move = parse(board, text)
             return move if board.is_legal(move) else board.parse_move(move.iccs())   # raises, worded as usual
     new_child = GameNode._child
