@@ -1534,34 +1534,42 @@ class GameBuilder(BaseVisitor[GameT]):
         self.Game = Game
 
     def begin_game(self) -> None:
+        """Start a new game."""
         self.game: GameT = self.Game()
         self._stack: List[GameNode] = [self.game]
         self._starting_comment = ""
         self._in_variation = False
 
     def begin_headers(self) -> Headers:
+        """The headers being filled."""
         return self.game.headers
 
     def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """Keep a header."""
         self.game.headers[tagname] = tagvalue
 
     def visit_nag(self, nag: int) -> None:
+        """Add a NAG to the last move."""
         self._stack[-1].nags.add(nag)
 
     def begin_variation(self) -> None:
+        """Start a variation (an alternative to the last move)."""
         parent = self._stack[-1].parent
         assert parent is not None, "begin_variation called, but root node on top of stack"
         self._stack.append(parent)
         self._in_variation = False
 
     def end_variation(self) -> None:
+        """Return from a variation."""
         self._stack.pop()
 
     def visit_result(self, result: str) -> None:
+        """Set the ``Result`` header when it says nothing."""
         if self.game.headers.get("Result", "*") in ("*", ""):
             self.game.headers["Result"] = result
 
     def visit_comment(self, comment: str) -> None:
+        """A comment: the game's, the last move's, or the next move's starting comment."""
         top = self._stack[-1]
         if self._in_variation or (top.parent is None and top.is_end()):
             top.comment = _join_comment(top.comment, comment)
@@ -1569,6 +1577,7 @@ class GameBuilder(BaseVisitor[GameT]):
             self._starting_comment = _join_comment(self._starting_comment, comment)
 
     def visit_move(self, board: Board, move: Move) -> None:
+        """Add a move."""
         node = self._stack[-1].add_variation(move)
         node.starting_comment = self._starting_comment
         self._stack[-1] = node
@@ -1594,16 +1603,20 @@ class HeadersBuilder(BaseVisitor[Headers]):
         self.headers = Headers()
 
     def begin_headers(self) -> Headers:
+        """The headers being filled."""
         self.headers = self.Headers()
         return self.headers
 
     def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """Keep a header."""
         self.headers[tagname] = tagvalue
 
     def end_headers(self) -> SkipType:
+        """Skip the moves."""
         return SKIP
 
     def result(self) -> Headers:
+        """What was built."""
         return self.headers
 
 
@@ -1614,23 +1627,28 @@ class BoardBuilder(BaseVisitor[Board]):
     """
 
     def begin_game(self) -> None:
+        """Start a new game."""
         self._skip_depth = 0
         self._start: Optional[Board] = None
         self._moves: List[Move] = []
         self.board = Board()
 
     def begin_variation(self) -> SkipType:
+        """Start a variation (an alternative to the last move)."""
         self._skip_depth += 1
         return SKIP
 
     def end_variation(self) -> None:
+        """Return from a variation."""
         self._skip_depth = max(self._skip_depth - 1, 0)
 
     def visit_board(self, board: Board) -> None:
+        """Note the start position."""
         if self._start is None:
             self._start = board.copy(stack=False)
 
     def visit_move(self, board: Board, move: Move) -> None:
+        """Add a move."""
         if not self._skip_depth:
             self._moves.append(move)
 
@@ -1638,6 +1656,7 @@ class BoardBuilder(BaseVisitor[Board]):
         """Errors end the main line where they are; the board is what was played before them."""
 
     def end_game(self) -> None:
+        """Play the main line on the start position."""
         if self._start is not None:
             board, self._start = self._start, None
             for move in self._moves:
@@ -1645,6 +1664,7 @@ class BoardBuilder(BaseVisitor[Board]):
             self.board = board
 
     def result(self) -> Board:
+        """What was built."""
         return self.board
 
 
@@ -1652,15 +1672,19 @@ class SkipVisitor(BaseVisitor[Literal[True]]):
     """Skips a game (python-chess's ``SkipVisitor``; see :func:`skip_game`)."""
 
     def begin_game(self) -> SkipType:
+        """Start a new game."""
         return SKIP
 
     def end_headers(self) -> SkipType:
+        """Skip the moves."""
         return SKIP
 
     def begin_variation(self) -> SkipType:
+        """Start a variation (an alternative to the last move)."""
         return SKIP
 
     def result(self) -> Literal[True]:
+        """What was built."""
         return True
 
 
@@ -1822,10 +1846,16 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
 
 
 @overload
-def read_game(handle: Handle) -> Optional[Game]: ...
+def read_game(handle: Handle) -> Optional[Game]:
+    """Overload: the game."""
+
+
 @overload
-def read_game(handle: Handle, *, Visitor: Callable[[], BaseVisitor[ResultT]]) -> Optional[ResultT]: ...
-def read_game(handle: Handle, *, Visitor: Any = None) -> Any:  # noqa: E302
+def read_game(handle: Handle, *, Visitor: Callable[[], BaseVisitor[ResultT]]) -> Optional[ResultT]:
+    """Overload: the visitor's result."""
+
+
+def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[object]]] = None) -> object:
     """Read the next game from an open file (text or binary), or ``None`` at its end.
 
     ``Visitor`` (python-chess's argument: a visitor class, or any callable
@@ -1948,11 +1978,18 @@ def _damage_error(exc: InvalidRecordError, ply: int, chunk: GameLines) -> GameEr
 
 
 @overload
-def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]: ...
+def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
+    """Overload: the games."""
+
+
 @overload
 def read_games(source: Source, *, encoding: Optional[str] = None,
-               Visitor: Callable[[], BaseVisitor[ResultT]]) -> Iterator[ResultT]: ...
-def read_games(source: Source, *, encoding: Optional[str] = None, Visitor: Any = None) -> Iterator[Any]:  # noqa: E302
+               Visitor: Callable[[], BaseVisitor[ResultT]]) -> Iterator[ResultT]:
+    """Overload: the visitors' results."""
+
+
+def read_games(source: Source, *, encoding: Optional[str] = None,
+               Visitor: Optional[Callable[[], BaseVisitor[object]]] = None) -> Iterator[object]:
     """Stream the games of a path, ``bytes``, or an open binary or text file.
 
     ``encoding`` overrides detection for binary input. Only one game is held

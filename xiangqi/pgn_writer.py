@@ -190,9 +190,12 @@ class _Exporter(BaseVisitor[ResultT]):
         self._tags: Dict[str, str] = {}
         self._depth = 0
         self._force = True
-        # The run of moves not yet written: the position before its first move, the moves.
-        self._run_board: Optional[Board] = None
+        # The run of moves not yet written: the moves, and the FEN (not for ICCS), mover and move number of the
+        # position before the first.
         self._run: List[Move] = []
+        self._run_fen = ""
+        self._run_red = True
+        self._run_fullmove = 1
 
     def _token(self, text: str) -> None:
         if self._current and self.columns and self._width + 1 + len(text) > self.columns:
@@ -216,19 +219,16 @@ class _Exporter(BaseVisitor[ResultT]):
         moves = self._run
         if not moves:
             return
-        board = self._run_board
-        assert board is not None
         if self.notation == "iccs":
             texts = [m.iccs() for m in moves]
         else:
-            texts = _notation.format_game(board.fen(), moves, to=self.notation, traditional=self.traditional,
+            texts = _notation.format_game(self._run_fen, moves, to=self.notation, traditional=self.traditional,
                                           fullwidth=self.fullwidth)
-        red_first, fullmove, force = bool(board.turn), board.fullmove_number, self._force
+        red_first, fullmove, force = self._run_red, self._run_fullmove, self._force
         token = self._token
         for i, text in enumerate(texts):
             token(_numbered(text, i, red_first, fullmove, force and i == 0))
         self._run = []
-        self._run_board = None
         self._force = False
 
     def _shown(self) -> bool:
@@ -262,10 +262,9 @@ class _Exporter(BaseVisitor[ResultT]):
     def visit_move(self, board: Board, move: Move) -> None:
         if self._shown():
             if not self._run:
-                self._run_board = board.copy(stack=False) if self.notation != "iccs" or board.fullmove_number \
-                    else board
-                if self.notation == "iccs":   # only the mover and the move number are read
-                    self._run_board = board.copy(stack=False)
+                if self.notation != "iccs":
+                    self._run_fen = board.fen()
+                self._run_red, self._run_fullmove = bool(board.turn), board.fullmove_number
             self._run.append(move)
 
     def visit_comment(self, comment: str) -> None:
