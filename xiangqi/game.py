@@ -17,7 +17,7 @@ from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.display import game_html
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
-from xiangqi.pgn_writer import SKIP, TAG_ROSTER, BaseVisitor, ResultT, write_game
+from xiangqi.pgn_writer import SKIP, TAG_ROSTER, BaseVisitor, ResultT, StringExporterMixin, write_game
 
 __all__ = [
     "TAG_ROSTER", "RESULTS",
@@ -809,7 +809,10 @@ class Game(GameNode):
                 if self.comment:
                     visitor.visit_comment(self.comment)
                 if board is not None:
-                    if self._lazy is not None:   # a main line kept as codes: walked without nodes
+                    if self._lazy is not None and isinstance(visitor, StringExporterMixin) and \
+                            type(visitor).visit_move is StringExporterMixin.visit_move:
+                        visitor.visit_line(board, _moves_of(self._lazy))   # the writer reads no board per move
+                    elif self._lazy is not None:   # a main line kept as codes: walked without nodes
                         visit_move, visit_board, push = visitor.visit_move, visitor.visit_board, board.push
                         for move in _moves_of(self._lazy):
                             visit_move(board, move)
@@ -841,6 +844,7 @@ def _accept_line(first: GameNode, board: Board, visitor: BaseVisitor[Any], sidel
     assert first.parent is not None
     stack: List[List[Any]] = [[first, 0, iter(first.parent.variations[1:] if sidelines else ()), False]]
     push, pop = board.push, board.pop
+    wants_board = type(visitor).visit_board is not BaseVisitor.visit_board   # else no position per move is made
     while stack:
         top = stack[-1]
         if top[3]:
@@ -854,9 +858,10 @@ def _accept_line(first: GameNode, board: Board, visitor: BaseVisitor[Any], sidel
             if node.starting_comment:
                 visitor.visit_comment(node.starting_comment)
             visitor.visit_move(board, move)
-            push(move)
-            visitor.visit_board(board)
-            pop()
+            if wants_board:
+                push(move)
+                visitor.visit_board(board)
+                pop()
             for nag in sorted(node.nags):
                 visitor.visit_nag(nag)
             if node.comment:

@@ -22,7 +22,7 @@ from xiangqi.core import Move
 if TYPE_CHECKING:  # the model imports this module (Game.__str__, Game.accept)
     from xiangqi.game import Game
 
-__all__ = ["NOTATIONS", "TAG_ROSTER", "SkipType", "SKIP", "BaseVisitor", "StringExporter", "FileExporter",
+__all__ = ["NOTATIONS", "TAG_ROSTER", "SkipType", "SKIP", "BaseVisitor", "StringExporterMixin", "StringExporter", "FileExporter",
            "write_game", "game_to_string"]
 
 #: Move notations the writer produces.
@@ -164,7 +164,7 @@ def _numbered(text: str, i: int, red_first: bool, fullmove: int, force_number: b
     return f"{fullmove + ((i + 1) >> 1)}... {text}" if force_number else text
 
 
-class _Exporter(BaseVisitor[ResultT]):
+class StringExporterMixin(BaseVisitor[ResultT]):
     """What :class:`StringExporter` and :class:`FileExporter` share (python-chess's ``StringExporterMixin``)."""
 
     def __init__(self, *, columns: Optional[int] = 80, headers: bool = True, comments: bool = True,
@@ -267,6 +267,16 @@ class _Exporter(BaseVisitor[ResultT]):
                 self._run_red, self._run_fullmove = bool(board.turn), board.fullmove_number
             self._run.append(move)
 
+    def visit_line(self, board: Board, moves: List[Move]) -> None:
+        """:meth:`visit_move` of each of ``moves``, played in turn from ``board`` (not changed): how
+        :meth:`xiangqi.game.Game.accept` hands on a main line kept as move codes, without playing it."""
+        if moves and self._shown():
+            if not self._run:
+                if self.notation != "iccs":
+                    self._run_fen = board.fen()
+                self._run_red, self._run_fullmove = bool(board.turn), board.fullmove_number
+            self._run.extend(moves)
+
     def visit_comment(self, comment: str) -> None:
         if self.comments and self._shown():
             self._flush_run()
@@ -304,7 +314,7 @@ class _Exporter(BaseVisitor[ResultT]):
 
 
 
-class StringExporter(_Exporter[str]):
+class StringExporter(StringExporterMixin[str]):
     """Writes a game as PGN text (python-chess's ``StringExporter``): ``game.accept(StringExporter())``.
 
     ``headers``, ``comments`` (and NAGs) and ``variations`` switch those parts
@@ -336,7 +346,7 @@ class StringExporter(_Exporter[str]):
         return self.result()
 
 
-class FileExporter(_Exporter[int]):
+class FileExporter(StringExporterMixin[int]):
     """A :class:`StringExporter` that writes each game to a text file ``handle``, followed by a blank line;
     :meth:`result` is the number of characters written (python-chess's ``FileExporter``).
 
