@@ -93,3 +93,37 @@ def test_validate_reads_crlf_files_of_tiny_games_in_linear_time(tmp_path: Path) 
     assert [r.ok for r in run(crlf)()] == [r.ok for r in run(lf)()] == [True] * n
     ratio = _fastest(run(crlf)) / _fastest(run(lf))
     assert ratio < 4, ratio                      # was about 15 here
+
+
+# --- read_game on a seekable file reads a block at a time, as read_games reads ---------------------------------------
+
+_TRICKY = [
+    '[Event "a"]\n\n1. h2e2 h9g7 *\n\n[Event "b"]\n\n1. 炮二平五 *\n',
+    '[Event "a"]\n\n1. h2e2 {a comment\n\n[Event "in it"]\n} h9g7 *\n\n[Event "b"]\n\n1. h2e2 *\n',
+    '[Event "a"]\n\n1. h2e2 {never closed\n\n[Event "b"]\n\n1. h2e2 *\n\n[Event "c"]\n\n*\n',
+    '[Event "a"]\n\n1. h2e2 1-0\n1. b2e2 *\n\n[Event "b"]\n[Red "x"]\n\n[Event "c"]\n\n1. h2e2 *\n',
+    '\ufeff[Event "bom"]\r\n\r\n1. h2e2 ; a line comment\r\nh9g7 *\r\n\r\n[Event "b"]\r\n\r\n1. h2e2 (1. b2e2) *\r\n',
+    "".join(f'[Event "{i}"]\n[Round "{i}"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n' for i in range(300)),
+    '[Event "long"]\n\n' + "1. h0g2 h9g7 2. g2h0 g7h9 " * 2000 + "*\n\n[Event \"after\"]\n\n1. h2e2 *\n",
+]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
+@pytest.mark.parametrize("text", _TRICKY, ids=range(len(_TRICKY)))
+def test_read_game_on_a_binary_file_gives_the_games_of_read_games(text: str, encoding: str) -> None:
+    data = text.encode(encoding, "replace").replace(b"\xef\xbb\xbf", b"") if encoding != "utf-8" else text.encode()
+    expected = [(dict(g.headers), g.mainline_moves(), [str(e) for e in g.errors]) for g in read_games(data)]
+    handle = io.BytesIO(data)
+    got, offsets = [], []
+    while True:
+        offsets.append(handle.tell())
+        game = read_game(handle)
+        if game is None:
+            break
+        got.append((dict(game.headers), game.mainline_moves(), [str(e) for e in game.errors]))
+    assert got == expected
+    # Each offset is where a game begins: read again from there, the same game (line numbers aside).
+    for k, offset in enumerate(offsets[:-1]):
+        handle.seek(offset)
+        game = read_game(handle)
+        assert game is not None and (dict(game.headers), game.mainline_moves()) == expected[k][:2]

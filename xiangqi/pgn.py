@@ -326,9 +326,10 @@ def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
             if tag_match(text[c:] if eol < 0 else text[c:eol]) is not None:
                 cut = c
                 break
-        if cut == end:
-            # No plain cut ahead (lines that end in CR LF have no empty line): the piece goes up to where a
-            # game surely begins, not to the end (taking the rest of the text for each game was quadratic).
+        if cut == end and pos:
+            # No plain cut ahead (lines that end in CR LF have no empty line) after the first game: the piece
+            # goes up to where a game surely begins, not to the end (the rest of the text for each game was
+            # quadratic).
             if sure is None:
                 sure = game_starts(text)[0]
                 sure.append(end)
@@ -1785,12 +1786,64 @@ def _is_seekable(handle: Any) -> bool:
 class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
-    __slots__ = ("pos", "lineno", "decoder")
+    __slots__ = ("pos", "lineno", "decoder", "encoding")
 
     def __init__(self) -> None:
         self.pos = -1
         self.lineno = 0
         self.decoder: Optional[LineDecoder] = None
+        self.encoding = ""
+
+
+#: The first and the last size of the blocks :func:`_read_piece` reads.
+_PIECE_BYTES = (1 << 12, 1 << 15)
+
+
+def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
+    """The game at ``start`` of a binary file read a block at a time: its lines, the bytes and the lines it
+    takes; ``None`` (the handle back at ``start``) to read it line by line.
+
+    A block is cut at the first place after ``start`` where a game surely begins, found by the C scan
+    (:func:`game_starts_in_bytes`); the games before it are those the line-by-line reading gives. Taken
+    only where the block decodes strictly and holds no bare carriage return; a block without such a place
+    grows up to 32 KiB (a longer game is read line by line).
+    """
+    kind = _SCAN_KINDS.get(state.encoding)
+    if kind is None or _SCAN is None:
+        return None
+    size, most = _PIECE_BYTES
+    while True:
+        block = handle.read(size)
+        handle.seek(start)
+        data = block[:block.rfind(b"\n") + 1]
+        found = game_starts_in_bytes(data, state.encoding) if data else None
+        if found is None:
+            return None
+        cut = next((at for at in found[0] if at > 0), 0)
+        if cut:
+            break
+        if len(block) < size or size >= most:
+            return None                        # the last game, or a long one
+        size *= 4
+    piece = data[:cut]
+    try:
+        text = piece.decode(state.encoding)
+    except UnicodeDecodeError:
+        return None
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return None
+    if start == 0:
+        text = text.lstrip("\ufeff")
+    games = split_games(text[:-1], state.lineno)
+    chunk = next(games)
+    after = next(games, None)
+    if after is None:
+        return chunk, cut, piece.count(b"\n")
+    lines = after.first_line - 1 - state.lineno
+    at = -1
+    for _ in range(lines):
+        at = piece.index(b"\n", at + 1)
+    return chunk, at + 1, lines
 
 
 def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[GameLines]:
@@ -1802,7 +1855,15 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
             sample = handle.read(SNIFF_BYTES)
             handle.seek(start)
             enc = detect_encoding(sample)
-            state.decoder = LineDecoder(encoding="utf-8" if enc == "utf-8-sig" else enc)
+            state.encoding = "utf-8" if enc == "utf-8-sig" else enc
+            state.decoder = LineDecoder(encoding=state.encoding)
+    if not text:
+        read = _read_piece(handle, start, state)
+        if read is not None:
+            handle.seek(start + read[1])
+            state.lineno += read[2]
+            state.pos = start + read[1]
+            return read[0]
     decoder = state.decoder
     where = [start, 0, False]   # offset of the last line read (binary files), lines read, end of file reached
     # A binary file's offsets are counted from the lines' lengths. A text file's tell() costs a re-decoding of
