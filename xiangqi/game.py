@@ -612,7 +612,8 @@ class GameNode:
         '1... h9g7'
 
         Raises:
-            * :exc:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag.
+            * :exc:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag;
+            * :exc:`ValueError` on a node without a move (the game: use :meth:`Game.accept`).
         """
         if self.parent is None or self.move is None:
             raise ValueError("accept() of a node without a move: call the game's accept()")

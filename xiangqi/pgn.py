@@ -1597,6 +1597,10 @@ class GameBuilder(BaseVisitor[GameT]):
 class HeadersBuilder(BaseVisitor[Headers]):
     """Collects a game's headers (as the file has them: no roster added) and skips its moves
     (python-chess's ``HeadersBuilder``; see :func:`read_headers`).
+
+    >>> import io
+    >>> dict(read_game(io.StringIO('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n'), Visitor=HeadersBuilder))
+    {'Event': 'A', 'Red': 'Hu'}
     """
 
     def __init__(self, *, Headers: Callable[[], Headers] = Headers.without_tag_roster) -> None:
@@ -1625,6 +1629,11 @@ class BoardBuilder(BaseVisitor[Board]):
     """The position at the end of the main line, the main line on its move stack (python-chess's
     ``BoardBuilder``). Read with this class itself, only the main line is replayed (no tree); a game whose
     ``FEN`` tag is not a position gives the standard start position, its error to :meth:`handle_error`.
+
+    >>> import io
+    >>> board = read_game(io.StringIO("1. h2e2 h9g7 (1... h7e7) 2. h0g2 *"), Visitor=BoardBuilder)
+    >>> board.move_stack, board.turn
+    ([Move.from_iccs('h2e2'), Move.from_iccs('h9g7'), Move.from_iccs('h0g2')], False)
     """
 
     def begin_game(self) -> None:
@@ -1670,7 +1679,12 @@ class BoardBuilder(BaseVisitor[Board]):
 
 
 class SkipVisitor(BaseVisitor[Literal[True]]):
-    """Skips a game (python-chess's ``SkipVisitor``; see :func:`skip_game`)."""
+    """Skips a game (python-chess's ``SkipVisitor``; see :func:`skip_game`).
+
+    >>> import io
+    >>> read_game(io.StringIO("1. h2e2 *"), Visitor=SkipVisitor), read_game(io.StringIO(""), Visitor=SkipVisitor)
+    (True, None)
+    """
 
     def begin_game(self) -> SkipType:
         """Start a new game."""

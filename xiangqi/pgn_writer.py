@@ -37,7 +37,11 @@ TAG_ROSTER = ("Game", "Event", "Site", "Date", "Round", "Red", "Black", "Result"
 # ---------------------------------------------------------------------------------------------------------------
 
 class SkipType(enum.Enum):
-    """The one value :data:`SKIP`."""
+    """The type of its one value :data:`SKIP`.
+
+    >>> SKIP is SkipType.SKIP
+    True
+    """
 
     SKIP = None
 
@@ -129,7 +133,8 @@ class BaseVisitor(abc.ABC, Generic[ResultT]):
         ``game.errors``.
 
         Raises:
-            * the error's :class:`~xiangqi.errors.XiangqiError`.
+            * the error's :class:`~xiangqi.errors.XiangqiError` (a :exc:`ValueError`), or a :exc:`ValueError`
+              with its text when it holds none.
         """
         exc = getattr(error, "error", None)
         if isinstance(exc, Exception):
@@ -165,7 +170,16 @@ def _numbered(text: str, i: int, red_first: bool, fullmove: int, force_number: b
 
 
 class StringExporterMixin(BaseVisitor[ResultT]):
-    """What :class:`StringExporter` and :class:`FileExporter` share (python-chess's ``StringExporterMixin``)."""
+    """What :class:`StringExporter` and :class:`FileExporter` share (python-chess's ``StringExporterMixin``):
+    the switches, the line filling, the move numbers.
+
+    >>> import io
+    >>> isinstance(StringExporter(), StringExporterMixin), isinstance(FileExporter(io.StringIO()), StringExporterMixin)
+    (True, True)
+
+    Raises:
+        * :exc:`ValueError` when ``notation`` is not one of :data:`NOTATIONS`.
+    """
 
     def __init__(self, *, columns: Optional[int] = 80, headers: bool = True, comments: bool = True,
                  variations: bool = True, notation: str = "chinese", traditional: bool = False,
