@@ -104,6 +104,8 @@ _TRICKY = [
     '[Event "a"]\n\n1. h2e2 1-0\n1. b2e2 *\n\n[Event "b"]\n[Red "x"]\n\n[Event "c"]\n\n1. h2e2 *\n',
     '\ufeff[Event "bom"]\r\n\r\n1. h2e2 ; a line comment\r\nh9g7 *\r\n\r\n[Event "b"]\r\n\r\n1. h2e2 (1. b2e2) *\r\n',
     "".join(f'[Event "{i}"]\n[Round "{i}"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n' for i in range(300)),
+    '[Event "a"]\r\r1. h2e2 h9g7 *\r\r[Event "b"]\r\r1. h2e2 {one\r\r[Event "c"]\r} *\r\r'
+    '[Event "d"]\n\n1. h2e2\rh9g7 *\n\n[Event "e"]\r\n\r\n1. h2e2 *\r\n',
     '[Event "long"]\n\n' + "1. h0g2 h9g7 2. g2h0 g7h9 " * 2000 + "*\n\n[Event \"after\"]\n\n1. h2e2 *\n",
 ]
 

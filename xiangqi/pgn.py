@@ -31,11 +31,12 @@ this module can.
 from __future__ import annotations
 
 import bisect
+import collections
 import itertools
 import re
 import threading
 import weakref
-from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Tuple, Type, TypeVar, Union, overload
+from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, Type, TypeVar, Union, overload
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
@@ -1809,6 +1810,12 @@ class _SeekState:
         self.encoding = ""
 
 
+#: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
+#: MAX_COMMENT_CHARS characters: further back it reads the game's lines again from its start).
+_KEPT_OFFSETS = 1 << 16
+#: Where a line of bytes ends at a lone CR (a CR that no LF follows).
+_BARE_CR_END = re.compile(rb"(?<=\r)(?!\n)")
+
 #: The first and the last size of the blocks :func:`_read_piece` reads.
 _PIECE_BYTES = (1 << 12, 1 << 15)
 
@@ -1880,9 +1887,10 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
             return read[0]
     decoder = state.decoder
     where = [start, 0, False]   # offset of the last line read (binary files), lines read, end of file reached
-    # A binary file's offsets are counted from the lines' lengths. A text file's tell() costs a re-decoding of
-    # its read-ahead, so it is not asked at every line: the position of the line to come back to is found by
-    # reading the game's lines again from its start.
+    # A binary file's offsets are counted from the lines' lengths (the last ones kept, to come back to). A text
+    # file's tell() costs a re-decoding of its read-ahead, so it is not asked at every line: the position of the
+    # line to come back to is found by reading the game's lines again from its start.
+    offsets: Deque[int] = collections.deque(maxlen=_KEPT_OFFSETS)
 
     def lines() -> Iterator[str]:
         first = start == 0
@@ -1893,10 +1901,29 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
             if not raw:
                 where[2] = True
                 return
-            where[0] = offset
-            offset += len(raw)
-            where[1] += 1
-            line = raw if decoder is None else decoder.decode(raw)
+            if decoder is None:
+                where[1] += 1
+                line = raw
+            else:
+                # A lone CR ends a line, as in every reading of bytes (TextLines): the parts of such a line.
+                parts = _BARE_CR_END.split(raw) if b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n") \
+                    else (raw,)
+                for part in parts[:-1]:
+                    offsets.append(offset)
+                    offset += len(part)
+                    where[1] += 1
+                    line = decoder.decode(part[:-1])
+                    if first:
+                        first = False
+                        line = line.lstrip("\ufeff")
+                    yield line
+                raw = parts[-1]
+                if not raw:
+                    continue
+                offsets.append(offset)
+                offset += len(raw)
+                where[1] += 1
+                line = decoder.decode(raw)
             if first:
                 first = False
                 line = line.lstrip("\ufeff")
@@ -1908,8 +1935,8 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
     back = 0 if chunk is None else chunk.overread or (0 if where[2] else 1)
     if back:
         where[1] -= back
-        if not text and back == 1:
-            handle.seek(where[0])
+        if not text and back <= len(offsets):
+            handle.seek(offsets[-back])
         else:
             handle.seek(start)
             readline = handle.readline
