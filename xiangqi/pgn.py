@@ -327,13 +327,10 @@ def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
             if tag_match(text[c:] if eol < 0 else text[c:eol]) is not None:
                 cut = c
                 break
-        if cut == end and pos:
-            # No plain cut ahead (lines that end in CR LF have no empty line) after the first game: the piece
-            # goes up to where a game surely begins, not to the end (the rest of the text for each game was
-            # quadratic).
-            if sure is None:
-                sure = game_starts(text)[0]
-                sure.append(end)
+        if cut == end and sure is not None:
+            # No plain cut ahead (lines that end in CR LF have no empty line) once a piece was not plain: the
+            # piece goes up to where a game surely begins, not to the end (the rest of the text cut out again
+            # for each game was quadratic).
             cut = sure[bisect.bisect_right(sure, pos)]
         body = text[pos:cut - 1]               # a cut follows a line's "\n"
         game = _split_plain(body, lineno)
