@@ -1393,6 +1393,11 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     for c in codes:
         push(Move(c >> 7, c & 127))
     if whole:
+        # An ICCS move the C replay stopped on and that is not legal fails the whole line here too: only the
+        # token by token decoding below words its error.
+        first = _iccs_move(rest[0])
+        whole = first is None or board.is_legal(first)
+    if whole:
         try:
             return _notation.parse_game(board.fen(), rest, notation=kind), None
         except MoveErrors:
