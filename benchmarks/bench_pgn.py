@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Tuple
+from typing import Any, BinaryIO, Callable, Dict, List, Tuple
 
-from _targets import speed_target
+import pytest
+from _targets import best_time as _timed, speed_target
 
 from xiangqi import pgn
-from xiangqi.pgn import read_game, read_games, replay_mainline, scan_games
+from xiangqi.pgn import (HeadersBuilder, SkipVisitor, read_game, read_games, read_headers, replay_mainline, scan_games,
+                         skip_game)
 
 GAMES = 3000
 PLIES = 254_333
@@ -144,3 +146,56 @@ def test_read_xqf_variation_tree(benchmark: Any, shared_games: Path) -> None:
     data = (shared_games / "xqf" / "cchess-tests-FiveGoatsTest.xqf").read_bytes()
     game = benchmark.pedantic(read_xqf, args=(data,), rounds=3, iterations=1)
     assert game.count_nodes() == 32124 and not game.errors
+
+
+# --- Visitors that need less than the game (issue 19): python-chess's read_headers and skip_game ------------------
+
+_CORPUS_TIMES: Dict[str, float] = {}
+
+
+def _corpus(shared_games: Path) -> List[Path]:
+    return sorted(shared_games.glob("*.pgn"))
+
+
+def test_read_games_over_the_corpus(benchmark: Any, shared_games: Path) -> None:
+    """Every PGN file of the shared corpus read into games: what read_headers and skip_game are measured against."""
+    def read() -> int:
+        return sum(1 for path in _corpus(shared_games) for _ in read_games(path))
+
+    n = benchmark.pedantic(_timed(read, "games", _CORPUS_TIMES), rounds=3, iterations=1)
+    assert n > 9000
+
+
+def _loop(shared_games: Path, step: Callable[[BinaryIO], object]) -> int:
+    n = 0
+    for path in _corpus(shared_games):
+        with open(path, "rb") as handle:
+            while step(handle):
+                n += 1
+    return n
+
+
+def test_read_headers_over_the_corpus(benchmark: Any, shared_games: Path) -> None:
+    """python-chess's loop ``while read_headers(handle)``: the move text is not read."""
+    games = sum(1 for path in _corpus(shared_games) for _ in read_games(path, Visitor=HeadersBuilder))
+    n = benchmark.pedantic(_timed(lambda: _loop(shared_games, lambda h: read_headers(h) is not None), "headers",
+                                  _CORPUS_TIMES), rounds=3, iterations=1)
+    assert n == games > 9000
+
+
+def test_skip_game_over_the_corpus(benchmark: Any, shared_games: Path) -> None:
+    """python-chess's loop ``while skip_game(handle)``: counting games."""
+    games = sum(1 for path in _corpus(shared_games) for _ in read_games(path, Visitor=SkipVisitor))
+    n = benchmark.pedantic(_timed(lambda: _loop(shared_games, skip_game), "skip", _CORPUS_TIMES),
+                           rounds=3, iterations=1)
+    assert n == games > 9000
+
+
+def test_headers_and_skip_against_read_games() -> None:
+    """The goal of issue 19: read_headers at least 10x faster than read_games, skip_game faster still (as in
+    python-chess), measured in this run (a warning unless XIANGQI_BENCH_STRICT=1)."""
+    if {"games", "headers", "skip"} - set(_CORPUS_TIMES):
+        pytest.skip("the three corpus benchmarks above did not run")
+    games, headers, skip = (_CORPUS_TIMES[k] for k in ("games", "headers", "skip"))
+    speed_target(games / headers >= 10, f"read_headers {games / headers:.1f}x faster than read_games (goal 10x)")
+    speed_target(skip <= headers, f"skip_game {skip:.3f} s, read_headers {headers:.3f} s (goal: skip faster)")

@@ -22,6 +22,7 @@ each undecodable byte.
 from __future__ import annotations
 
 import codecs
+import re
 from functools import lru_cache
 from typing import Callable, Iterator, List, Optional, Union
 
@@ -317,6 +318,10 @@ def _has_line_over(data: bytes, limit: int) -> bool:
     return False
 
 
+#: A carriage return that no line feed follows: a line end of its own.
+_BARE_CR = re.compile(rb"\r(?!\n)")
+
+
 class TextLines:
     """The text lines of a binary stream (``read``: its ``read`` method), read and decoded a block at a time.
 
@@ -324,7 +329,8 @@ class TextLines:
     given, :func:`detect_encoding`); every line is then decoded by one
     :class:`LineDecoder`. A stream whose first bytes hold ``\\r`` and no
     ``\\n`` has old Mac line endings, read as ``\\n`` (elsewhere a ``\\r``
-    before ``\\n`` stays at the end of its line). Blocks always end at a line
+    before ``\\n`` stays at the end of its line, and a ``\\r`` alone ends a
+    line: a file may join games with different line ends). Blocks always end at a line
     end, so each :class:`TextBlock` knows the byte offset of its lines: a
     worker given ``(offset, length)`` of whole lines reads exactly these lines
     again. UTF-16 and UTF-32 are decoded whole (one block without offsets).
@@ -367,7 +373,7 @@ class TextLines:
         if self.whole:
             data = block + b"".join(iter(lambda: read(size), b""))
             text = data.decode(self.encoding, "replace").replace("\ufeff", "")
-            lines = text.replace("\r\n", "\n").split("\n")
+            lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
             if lines and not lines[-1]:
                 lines.pop()
             if data:
@@ -389,6 +395,13 @@ class TextLines:
                 return
             if cr:
                 block = block.replace(b"\r", b"\n")
+            elif b"\r" in block:
+                if block[-1] == 0x0D:       # a CR that ends a read: whether LF follows is in the next one
+                    block += read(1)
+                if block.count(b"\r") != block.count(b"\r\n"):
+                    # A bare CR ends its line here too: a file whose first lines end in CR LF or LF and later
+                    # ones in CR alone (games joined from several sources) kept those later lines as one.
+                    block = _BARE_CR.sub(b"\n", block)
             if skipped >= 0:
                 nl = block.find(b"\n")
                 if nl < 0:

@@ -18,7 +18,7 @@ from xiangqi.board import Board
 from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Color, Move, Square, parse_square
 from xiangqi.display import game_html
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
-from xiangqi.pgn_writer import TAG_ROSTER, write_game
+from xiangqi.pgn_writer import SKIP, TAG_ROSTER, BaseVisitor, ResultT, StringExporterMixin, write_game
 from xiangqi.svg import Arrow
 
 if TYPE_CHECKING:
@@ -829,6 +829,25 @@ class GameNode:
             stack.extend(node.variations)
         return n
 
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walk the line from this node's move in PGN order with ``visitor`` (its variations too, not its
+        siblings); the visitor's result. On the game itself: :meth:`Game.accept`.
+
+        >>> from xiangqi.pgn import StringExporter
+        >>> game = Game()
+        >>> node = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+        >>> game.variations[0].variations[0].accept(StringExporter(headers=False, notation="iccs"))
+        '1... h9g7'
+
+        Raises:
+            * :exc:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag;
+            * :exc:`ValueError` on a node without a move (the game: use :meth:`Game.accept`).
+        """
+        if self.parent is None or self.move is None:
+            raise ValueError("accept() of a node without a move: call the game's accept()")
+        _accept_line(self, self.parent.board(), visitor, False)
+        return visitor.result()
+
     def __repr__(self) -> str:
         move = self.move.iccs() if self.move is not None else "-"
         return f"<{type(self).__name__} at {id(self):#x} (ply {self.ply()}, {move})>"
@@ -991,6 +1010,49 @@ class Game(GameNode):
                 game.headers["Result"] = "1-0" if winner is True else "0-1" if winner is False else "1/2-1/2"
         return game
 
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walk the game in PGN order with ``visitor`` (python-chess's ``Game.accept``): its result.
+
+        Games from every reader (PGN, XQF, DhtmlXQ) walk alike, so every
+        visitor -- :class:`~xiangqi.pgn.StringExporter`, a builder, your own --
+        works on every format. A game whose ``FEN`` tag is not a position is
+        walked without a board: headers, comment and result only.
+
+        >>> from xiangqi.pgn import StringExporter
+        >>> game = Game()
+        >>> _ = game.add_line([Move.from_iccs("h2e2")], comment="central cannon")
+        >>> game.accept(StringExporter(headers=False, comments=False, notation="iccs"))
+        '1. h2e2 *'
+        """
+        if visitor.begin_game() is not SKIP:
+            visitor.begin_headers()
+            for name, value in self.headers.items():
+                visitor.visit_header(name, value)
+            if visitor.end_headers() is not SKIP:
+                try:
+                    board: Optional[Board] = self.board()
+                except InvalidFenError:
+                    board = None
+                if board is not None:
+                    visitor.visit_board(board)
+                if self.comment:
+                    visitor.visit_comment(self.comment)
+                if board is not None:
+                    if self._lazy is not None and isinstance(visitor, StringExporterMixin) and \
+                            type(visitor).visit_move is StringExporterMixin.visit_move:
+                        visitor.visit_line(board, _moves_of(self._lazy))   # the writer reads no board per move
+                    elif self._lazy is not None:   # a main line kept as codes: walked without nodes
+                        visit_move, visit_board, push = visitor.visit_move, visitor.visit_board, board.push
+                        for move in _moves_of(self._lazy):
+                            visit_move(board, move)
+                            push(move)
+                            visit_board(board)
+                    elif self.variations:
+                        _accept_line(self.variations[0], board, visitor, True)
+                visitor.visit_result(self.headers.get("Result", "*"))
+        visitor.end_game()
+        return visitor.result()
+
     def __str__(self) -> str:
         return write_game(self)
 
@@ -1004,6 +1066,58 @@ _VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]
 #: python-chess's name for a node below the root: every :class:`GameNode` with a move is one here (one class holds
 #: both, so a reader's nodes need no second type).
 ChildNode = GameNode
+
+
+def _accept_line(first: GameNode, board: Board, visitor: BaseVisitor[Any], sidelines: bool) -> None:
+    """Walk the line from the node ``first`` (``board``: the position before its move, restored after) in PGN
+    order, as python-chess walks it: a move, its NAGs and comment, then its siblings as variations (with
+    ``sidelines``), then the line on. Variations nest to any depth (a stack, no recursion)."""
+    # A frame: [node, state, its siblings still to visit, whether a variation just ended here].
+    # States: 0 the node itself, 1 its siblings, 2 its line went on (pop its move), 3 done.
+    assert first.parent is not None
+    stack: List[List[Any]] = [[first, 0, iter(first.parent.variations[1:] if sidelines else ()), False]]
+    push, pop = board.push, board.pop
+    wants_board = type(visitor).visit_board is not BaseVisitor.visit_board   # else no position per move is made
+    while stack:
+        top = stack[-1]
+        if top[3]:
+            top[3] = False
+            visitor.end_variation()
+        node: GameNode = top[0]
+        state = top[1]
+        move = node.move
+        assert move is not None
+        if state == 0:
+            if node.starting_comment:
+                visitor.visit_comment(node.starting_comment)
+            visitor.visit_move(board, move)
+            if wants_board:
+                push(move)
+                visitor.visit_board(board)
+                pop()
+            for nag in sorted(node.nags):
+                visitor.visit_nag(nag)
+            if node.comment:
+                visitor.visit_comment(node.comment)
+            top[1] = 1
+        elif state == 1:
+            variation = next(top[2], None)
+            if variation is None:
+                if node.variations:
+                    push(move)
+                    stack.append([node.variations[0], 0, iter(node.variations[1:]), False])
+                    top[1] = 2
+                else:
+                    top[1] = 3
+            else:
+                if visitor.begin_variation() is not SKIP:
+                    stack.append([variation, 0, iter(()), False])
+                top[3] = True
+        elif state == 2:
+            pop()
+            top[1] = 3
+        else:
+            stack.pop()
 
 #: One :class:`~xiangqi.Move` per move code (``from << 7 | to``), made on first use: moves are values (equal and
 #: hashed by their squares), so games share them as they share ICCS tokens' moves.

@@ -31,11 +31,12 @@ this module can.
 from __future__ import annotations
 
 import bisect
+import collections
 import itertools
 import re
 import threading
 import weakref
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, Type, TypeVar, Union, overload
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
@@ -46,7 +47,8 @@ from xiangqi.errors import InvalidFenError, InvalidRecordError, XiangqiError
 from xiangqi.game import (_RESULT_WORDS, misplaced_start_board, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
                           NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
                           MoveErrors, _moves_of)
-from xiangqi.pgn_writer import NOTATIONS, game_to_string, write_game  # noqa: F401
+from xiangqi.pgn_writer import (NOTATIONS, SKIP, BaseVisitor, FileExporter, ResultT, SkipType,  # noqa: F401
+                                StringExporter, game_to_string, write_game)
 from xiangqi.source import GZIP_MAGIC, Handle, Source, is_text_handle, text_lines
 
 __all__ = [
@@ -54,7 +56,9 @@ __all__ = [
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
     "NAG_DUBIOUS_MOVE",
     "InvalidRecordError", "GameError", "Headers", "GameNode", "Game", "RawGame",
-    "read_game", "read_games", "scan_games", "replay_mainline", "game_starts",
+    "read_game", "read_games", "read_headers", "skip_game", "scan_games", "replay_mainline", "game_starts",
+    "SkipType", "SKIP", "BaseVisitor", "GameBuilder", "HeadersBuilder", "BoardBuilder", "SkipVisitor",
+    "StringExporter", "FileExporter",
     "GameLines", "split_games", "game_starts_in_bytes", "MAX_LINE_BYTES", "MAX_GAME_CHARS", "MAX_COMMENT_CHARS",
     "write_game", "game_to_string",
 ]
@@ -323,6 +327,11 @@ def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
             if tag_match(text[c:] if eol < 0 else text[c:eol]) is not None:
                 cut = c
                 break
+        if cut == end and sure is not None:
+            # No plain cut ahead (lines that end in CR LF have no empty line) once a piece was not plain: the
+            # piece goes up to where a game surely begins, not to the end (the rest of the text cut out again
+            # for each game was quadratic).
+            cut = sure[bisect.bisect_right(sure, pos)]
         body = text[pos:cut - 1]               # a cut follows a line's "\n"
         game = _split_plain(body, lineno)
         if game is not None:
@@ -447,7 +456,9 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
     tag_match = _TAG_RE.match
     game_start = _GAME_START_RE.match
     slow_first = _SLOW_FIRST
-    it = iter(lines)
+    base = iter(lines)
+    it: Iterator[str] = base
+    back: Iterator[str] = iter(())         # lines read ahead and given back, read again before base's
     pending: Optional[str] = None          # a line the inner loop read and left to the outer one
     try:
         while True:
@@ -466,7 +477,12 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                     ahead: List[str] = []
                     closes = comment <= MAX_COMMENT_CHARS and \
                         _comment_closes_later(it, ahead, MAX_COMMENT_CHARS - comment)
-                    it = itertools.chain(ahead, it)
+                    # One chain over base, whatever the number of look-aheads: the lines given back before
+                    # and not yet read again follow the new ones (a chain of chains made every later line
+                    # cost a step per look-ahead before it, quadratic in a file of games with open comments).
+                    ahead.extend(back)
+                    back = iter(ahead)
+                    it = itertools.chain(back, base)
                     if not closes:
                         in_comment = False
                         if chunk is not None:
@@ -1062,7 +1078,7 @@ def _decode_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[L
     :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
     """
 
-    board = start_board(fen)
+    board = _start_board(fen)
     if not moves:
         return [], None
 
@@ -1112,20 +1128,42 @@ def _fen_error(headers: Dict[str, str], tag_lines: Dict[str, int], first_line: i
     return GameError(0, moves[0] if moves else "", f"bad FEN tag: {e}", tag_lines.get("FEN", first_line), e)
 
 
-def _build_game(chunk: GameLines) -> Game:
-    """A :class:`Game` from one game's lines; problems go to ``game.errors``."""
+#: FEN tag text -> its board, validated once (:func:`xiangqi.game.start_board`; an invalid FEN is not kept).
+_START_BOARDS: Dict[str, Board] = {}
+
+
+def _start_board(fen: str) -> Board:
+    """A new :func:`~xiangqi.game.start_board` of ``fen``, a copy of the one validated the first time this FEN
+    came (validating a position costs ten times its copy, and most games start from the same few).
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidFenError` as :func:`~xiangqi.game.start_board` does.
+    """
+    hit = _START_BOARDS.get(fen)
+    if hit is None:
+        hit = start_board(fen)
+        if len(_START_BOARDS) >= 1024:
+            _START_BOARDS.clear()
+        _START_BOARDS[fen] = hit
+    return hit.copy(stack=False)
+
+
+def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]] = None) -> Game:
+    """A :class:`Game` from one game's lines; problems go to ``game.errors``. ``decode`` (a visitor's
+    ``parse_move``) reads each move token in place of the reader's own decoding (and its C replay)."""
     game = Game(Headers(chunk.tags))
     game.errors.extend(chunk.errors)
-    if _TEXT_PLAYER_OK and _build_played(game, chunk, "\n".join(chunk.movetext)):
+    if decode is None and _TEXT_PLAYER_OK and _build_played(game, chunk, "\n".join(chunk.movetext)):
         return game
     toks = _Tokens(chunk)
     if toks.result is not None and game.headers.get("Result", "*") in ("*", ""):
         game.headers["Result"] = toks.result
     try:
-        if toks.tokens is None:
+        if toks.tokens is None and decode is None:
             _build_plain(game, toks)
         else:
-            _build_tree(game, start_board(game.headers.get("FEN", "").strip() or STARTING_FEN), toks.tokens)
+            _build_tree(game, _start_board(game.headers.get("FEN", "").strip() or STARTING_FEN),
+                        toks.tokens if toks.tokens is not None else list(toks.iter_tokens()), decode)
     except InvalidFenError as e:
         game.errors.append(_fen_error(game.headers, chunk.tag_lines, chunk.first_line, toks.moves, e))
         board = misplaced_start_board(game.headers.get("FEN", "").strip())
@@ -1208,7 +1246,7 @@ class _TextPlayer:
         :func:`xiangqi.game.start_board` does."""
         pos = self.starts.get(fen)
         if pos is None:
-            board = start_board(fen)
+            board = _start_board(fen)
             pos = self.ffi.new("xq_pos *")
             self.lib.xq_pos_copy(pos, board._pos)
             if len(self.starts) >= 1024:
@@ -1365,6 +1403,11 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     for c in codes:
         push(Move(c >> 7, c & 127))
     if whole:
+        # An ICCS move the C replay stopped on and that is not legal fails the whole line here too: only the
+        # token by token decoding below words its error.
+        first = _iccs_move(rest[0])
+        whole = first is None or board.is_legal(first)
+    if whole:
         try:
             return _notation.parse_game(board.fen(), rest, notation=kind), None
         except MoveErrors:
@@ -1387,7 +1430,8 @@ def _play_run(player: _TextPlayer, board: Any, tokens: List[Token], i: int) -> T
     return _moves_of(codes), i + len(codes) + 1 if codes else j
 
 
-def _build_tree(game: Game, board: Any, tokens: List[Token]) -> None:
+def _build_tree(game: Game, board: Any, tokens: List[Token],
+                parse: Optional[Callable[[Board, str], Move]] = None) -> None:
     """Comments, NAGs and variations (python-chess semantics: ``(`` is an alternative to the last move)."""
     node: GameNode = game
     ply = 0
@@ -1397,12 +1441,17 @@ def _build_tree(game: Game, board: Any, tokens: List[Token]) -> None:
     # Per open variation: (node to return to, or None for a skipped variation; its ply; skip state outside).
     stack: List[Tuple[Optional[GameNode], int, bool]] = []
     push = board.push
-    decode = _decode
+    decode: Callable[[Any, str], Move] = _decode
+    if parse is not None:
+        def decode(board: Any, text: str) -> Move:  # noqa: F811
+            move = parse(board, text)
+            return move if board.is_legal(move) else board.parse_move(move.iccs())   # raises, worded as usual
     new_child = GameNode._child
     # Runs of move tokens are played by the C core from the board's position as far as it goes
     # (_play_run); tokens[c_from:c_from + len(c_moves)] then have their moves in c_moves, and a C
     # replay is not tried again before token c_next. Other tokens are decoded one by one.
-    player = _text_player() if _TEXT_PLAYER_OK and getattr(board, "_pos", None) is not None else None
+    player = _text_player() if parse is None and _TEXT_PLAYER_OK and getattr(board, "_pos", None) is not None \
+        else None
     c_from = c_next = 0
     c_moves: List[Move] = []
     for i, (kind, text, lineno) in enumerate(tokens):
@@ -1471,6 +1520,268 @@ def _build_tree(game: Game, board: Any, tokens: List[Token]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Visitors (python-chess's chess.pgn builders; the protocol and the exporters are in xiangqi.pgn_writer)
+# ---------------------------------------------------------------------------------------------------------------
+
+GameT = TypeVar("GameT", bound=Game)
+
+
+class GameBuilder(BaseVisitor[GameT]):
+    """Builds a :class:`Game`: the default visitor of :func:`read_game` (python-chess's ``GameBuilder``).
+
+    Every problem goes to :meth:`handle_error`, which keeps it in
+    ``game.errors``: override it to do otherwise. Read with this class itself,
+    a game is built by the reader's fast paths (the C replay of plain move
+    text, main lines kept as move codes) with the same result.
+
+    >>> import io
+    >>> class Strict(GameBuilder[Game]):
+    ...     def handle_error(self, error: object) -> None:
+    ...         raise ValueError(f"bad record: {error}")
+    >>> read_game(io.StringIO("1. h2e2 h2e2 *"), Visitor=Strict)
+    Traceback (most recent call last):
+    ...
+    ValueError: bad record: line 1, ply 1, 'h2e2': illegal ICCS move 'h2e2' in rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1: there is no piece on h2
+    """
+
+    def __init__(self, *, Game: Callable[[], GameT] = Game) -> None:  # type: ignore[assignment]
+        self.Game = Game
+
+    def begin_game(self) -> None:
+        """Start a new game."""
+        self.game: GameT = self.Game()
+        self._stack: List[GameNode] = [self.game]
+        self._starting_comment = ""
+        self._in_variation = False
+
+    def begin_headers(self) -> Headers:
+        """The headers being filled."""
+        return self.game.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """Keep a header."""
+        self.game.headers[tagname] = tagvalue
+
+    def visit_nag(self, nag: int) -> None:
+        """Add a NAG to the last move."""
+        self._stack[-1].nags.add(nag)
+
+    def begin_variation(self) -> None:
+        """Start a variation (an alternative to the last move)."""
+        parent = self._stack[-1].parent
+        assert parent is not None, "begin_variation called, but root node on top of stack"
+        self._stack.append(parent)
+        self._in_variation = False
+
+    def end_variation(self) -> None:
+        """Return from a variation."""
+        self._stack.pop()
+
+    def visit_result(self, result: str) -> None:
+        """Set the ``Result`` header when it says nothing."""
+        if self.game.headers.get("Result", "*") in ("*", ""):
+            self.game.headers["Result"] = result
+
+    def visit_comment(self, comment: str) -> None:
+        """A comment: the game's, the last move's, or the next move's starting comment."""
+        top = self._stack[-1]
+        if self._in_variation or (top.parent is None and top.is_end()):
+            top.comment = _join_comment(top.comment, comment)
+        else:
+            self._starting_comment = _join_comment(self._starting_comment, comment)
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """Add a move."""
+        node = self._stack[-1].add_variation(move)
+        node.starting_comment = self._starting_comment
+        self._stack[-1] = node
+        self._starting_comment = ""
+        self._in_variation = True
+
+    def handle_error(self, error: object) -> None:
+        """Keep ``error`` (a :class:`GameError`) in ``game.errors``."""
+        self.game.errors.append(error)  # type: ignore[arg-type]
+
+    def result(self) -> GameT:
+        """The game built."""
+        return self.game
+
+
+class HeadersBuilder(BaseVisitor[Headers]):
+    """Collects a game's headers (as the file has them: no roster added) and skips its moves
+    (python-chess's ``HeadersBuilder``; see :func:`read_headers`).
+
+    >>> import io
+    >>> dict(read_game(io.StringIO('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n'), Visitor=HeadersBuilder))
+    {'Event': 'A', 'Red': 'Hu'}
+    """
+
+    def __init__(self, *, Headers: Callable[[], Headers] = Headers.without_tag_roster) -> None:
+        self.Headers = Headers
+        self.headers = Headers()
+
+    def begin_headers(self) -> Headers:
+        """The headers being filled."""
+        self.headers = self.Headers()
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """Keep a header."""
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> SkipType:
+        """Skip the moves."""
+        return SKIP
+
+    def result(self) -> Headers:
+        """What was built."""
+        return self.headers
+
+
+class BoardBuilder(BaseVisitor[Board]):
+    """The position at the end of the main line, the main line on its move stack (python-chess's
+    ``BoardBuilder``). Read with this class itself, only the main line is replayed (no tree); a game whose
+    ``FEN`` tag is not a position gives the standard start position, its error to :meth:`handle_error`.
+
+    >>> import io
+    >>> board = read_game(io.StringIO("1. h2e2 h9g7 (1... h7e7) 2. h0g2 *"), Visitor=BoardBuilder)
+    >>> board.move_stack, board.turn
+    ([Move.from_iccs('h2e2'), Move.from_iccs('h9g7'), Move.from_iccs('h0g2')], False)
+    """
+
+    def begin_game(self) -> None:
+        """Start a new game."""
+        self._skip_depth = 0
+        self._start: Optional[Board] = None
+        self._moves: List[Move] = []
+        self.board = Board()
+
+    def begin_variation(self) -> SkipType:
+        """Start a variation (an alternative to the last move)."""
+        self._skip_depth += 1
+        return SKIP
+
+    def end_variation(self) -> None:
+        """Return from a variation."""
+        self._skip_depth = max(self._skip_depth - 1, 0)
+
+    def visit_board(self, board: Board) -> None:
+        """Note the start position."""
+        if self._start is None:
+            self._start = board.copy(stack=False)
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """Add a move."""
+        if not self._skip_depth:
+            self._moves.append(move)
+
+    def handle_error(self, error: object) -> None:
+        """Errors end the main line where they are; the board is what was played before them."""
+
+    def end_game(self) -> None:
+        """Play the main line on the start position."""
+        if self._start is not None:
+            board, self._start = self._start, None
+            for move in self._moves:
+                board.push(move)
+            self.board = board
+
+    def result(self) -> Board:
+        """What was built."""
+        return self.board
+
+
+class SkipVisitor(BaseVisitor[Literal[True]]):
+    """Skips a game (python-chess's ``SkipVisitor``; see :func:`skip_game`).
+
+    >>> import io
+    >>> read_game(io.StringIO("1. h2e2 *"), Visitor=SkipVisitor), read_game(io.StringIO(""), Visitor=SkipVisitor)
+    (True, None)
+    """
+
+    def begin_game(self) -> SkipType:
+        """Start a new game."""
+        return SKIP
+
+    def end_headers(self) -> SkipType:
+        """Skip the moves."""
+        return SKIP
+
+    def begin_variation(self) -> SkipType:
+        """Start a variation (an alternative to the last move)."""
+        return SKIP
+
+    def result(self) -> Literal[True]:
+        """What was built."""
+        return True
+
+
+class _Moves(BaseVisitor[None]):
+    """Hands a built game's moves on to ``visitor`` (the reader has given it the headers and errors already)."""
+
+    def __init__(self, visitor: BaseVisitor[Any]) -> None:
+        self.v = visitor
+        self.visit_move = visitor.visit_move              # type: ignore[method-assign]
+        self.visit_board = visitor.visit_board            # type: ignore[method-assign]
+        self.visit_comment = visitor.visit_comment        # type: ignore[method-assign]
+        self.visit_nag = visitor.visit_nag                # type: ignore[method-assign]
+        self.begin_variation = visitor.begin_variation    # type: ignore[method-assign]
+        self.end_variation = visitor.end_variation        # type: ignore[method-assign]
+        self.visit_result = visitor.visit_result          # type: ignore[method-assign]
+
+    def result(self) -> None:
+        return None
+
+
+def _visit(chunk: GameLines, Visitor: Callable[[], BaseVisitor[Any]], damage: Optional[InvalidRecordError]) -> Any:
+    """Hand one game's lines to a new ``Visitor()``, reading only what it asks for: its result. ``damage``: the
+    input ended early after this game (:func:`read_games`)."""
+    if Visitor is GameBuilder:       # the model itself: the reader's fast paths
+        game = _build_game(chunk)
+        if damage is not None:
+            game.errors.append(_damage_error(damage, len(game.mainline_moves()), chunk))
+        return game
+    visitor = Visitor()
+    if visitor.begin_game() is not SKIP:
+        visitor.begin_headers()
+        for name, value in chunk.tags:
+            visitor.visit_header(name, value)
+        if visitor.end_headers() is SKIP:
+            for error in chunk.errors:
+                visitor.handle_error(error)
+        elif type(visitor) is BoardBuilder:   # the main line alone: no tree
+            raw = RawGame(chunk)
+            replay = replay_mainline(raw)
+            for error in chunk.errors:
+                visitor.handle_error(error)
+            if replay.error is not None and replay.error not in chunk.errors:
+                visitor.handle_error(replay.error)
+            try:
+                start: Optional[Board] = _start_board(raw.fen)
+            except InvalidFenError:
+                start = None
+            if start is not None:
+                visitor.visit_board(start)
+                for move in replay.moves:
+                    visitor.visit_move(start, move)   # BoardBuilder reads the moves alone
+            if damage is not None:
+                visitor.handle_error(_damage_error(damage, len(replay.codes), chunk))
+            visitor.visit_result(raw.headers.get("Result") or raw.result or "*")
+        else:
+            parse = type(visitor).parse_move
+            game = _build_game(chunk, None if parse is BaseVisitor.parse_move else visitor.parse_move)
+            for error in game.errors:
+                visitor.handle_error(error)
+            if damage is not None:
+                visitor.handle_error(_damage_error(damage, len(game.mainline_moves()), chunk))
+            game.accept(_Moves(visitor))   # the moves, comments and result (the headers were given)
+            visitor.end_game()
+            return visitor.result()
+    visitor.end_game()
+    return visitor.result()
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Public reading API
 # ---------------------------------------------------------------------------------------------------------------
 
@@ -1502,15 +1813,73 @@ def _is_seekable(handle: Any) -> bool:
 class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
-    __slots__ = ("pos", "lineno", "decoder")
+    __slots__ = ("pos", "lineno", "decoder", "encoding")
 
     def __init__(self) -> None:
         self.pos = -1
         self.lineno = 0
         self.decoder: Optional[LineDecoder] = None
+        self.encoding = ""
 
 
-def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[Game]:
+#: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
+#: MAX_COMMENT_CHARS characters: further back it reads the game's lines again from its start).
+_KEPT_OFFSETS = 1 << 16
+#: Where a line of bytes ends at a lone CR (a CR that no LF follows).
+_BARE_CR_END = re.compile(rb"(?<=\r)(?!\n)")
+
+#: The first and the last size of the blocks :func:`_read_piece` reads.
+_PIECE_BYTES = (1 << 12, 1 << 15)
+
+
+def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
+    """The game at ``start`` of a binary file read a block at a time: its lines, the bytes and the lines it
+    takes; ``None`` (the handle back at ``start``) to read it line by line.
+
+    A block is cut at the first place after ``start`` where a game surely begins, found by the C scan
+    (:func:`game_starts_in_bytes`); the games before it are those the line-by-line reading gives. Taken
+    only where the block decodes strictly and holds no bare carriage return; a block without such a place
+    grows up to 32 KiB (a longer game is read line by line).
+    """
+    kind = _SCAN_KINDS.get(state.encoding)
+    if kind is None or _SCAN is None:
+        return None
+    size, most = _PIECE_BYTES
+    while True:
+        block = handle.read(size)
+        handle.seek(start)
+        data = block[:block.rfind(b"\n") + 1]
+        found = game_starts_in_bytes(data, state.encoding) if data else None
+        if found is None:
+            return None
+        cut = next((at for at in found[0] if at > 0), 0)
+        if cut:
+            break
+        if len(block) < size or size >= most:
+            return None                        # the last game, or a long one
+        size *= 4
+    piece = data[:cut]
+    try:
+        text = piece.decode(state.encoding)
+    except UnicodeDecodeError:
+        return None
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return None
+    if start == 0:
+        text = text.lstrip("\ufeff")
+    games = split_games(text[:-1], state.lineno)
+    chunk = next(games)
+    after = next(games, None)
+    if after is None:
+        return chunk, cut, piece.count(b"\n")
+    lines = after.first_line - 1 - state.lineno
+    at = -1
+    for _ in range(lines):
+        at = piece.index(b"\n", at + 1)
+    return chunk, at + 1, lines
+
+
+def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[GameLines]:
     """One game, reading line by line and leaving ``handle`` at the start of the next game."""
     start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
@@ -1519,12 +1888,21 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
             sample = handle.read(SNIFF_BYTES)
             handle.seek(start)
             enc = detect_encoding(sample)
-            state.decoder = LineDecoder(encoding="utf-8" if enc == "utf-8-sig" else enc)
+            state.encoding = "utf-8" if enc == "utf-8-sig" else enc
+            state.decoder = LineDecoder(encoding=state.encoding)
+    if not text:
+        read = _read_piece(handle, start, state)
+        if read is not None:
+            handle.seek(start + read[1])
+            state.lineno += read[2]
+            state.pos = start + read[1]
+            return read[0]
     decoder = state.decoder
     where = [start, 0, False]   # offset of the last line read (binary files), lines read, end of file reached
-    # A binary file's offsets are counted from the lines' lengths. A text file's tell() costs a re-decoding of
-    # its read-ahead, so it is not asked at every line: the position of the line to come back to is found by
-    # reading the game's lines again from its start.
+    # A binary file's offsets are counted from the lines' lengths (the last ones kept, to come back to). A text
+    # file's tell() costs a re-decoding of its read-ahead, so it is not asked at every line: the position of the
+    # line to come back to is found by reading the game's lines again from its start.
+    offsets: Deque[int] = collections.deque(maxlen=_KEPT_OFFSETS)
 
     def lines() -> Iterator[str]:
         first = start == 0
@@ -1535,10 +1913,29 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
             if not raw:
                 where[2] = True
                 return
-            where[0] = offset
-            offset += len(raw)
-            where[1] += 1
-            line = raw if decoder is None else decoder.decode(raw)
+            if decoder is None:
+                where[1] += 1
+                line = raw
+            else:
+                # A lone CR ends a line, as in every reading of bytes (TextLines): the parts of such a line.
+                parts = _BARE_CR_END.split(raw) if b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n") \
+                    else (raw,)
+                for part in parts[:-1]:
+                    offsets.append(offset)
+                    offset += len(part)
+                    where[1] += 1
+                    line = decoder.decode(part[:-1])
+                    if first:
+                        first = False
+                        line = line.lstrip("\ufeff")
+                    yield line
+                raw = parts[-1]
+                if not raw:
+                    continue
+                offsets.append(offset)
+                offset += len(raw)
+                where[1] += 1
+                line = decoder.decode(raw)
             if first:
                 first = False
                 line = line.lstrip("\ufeff")
@@ -1550,8 +1947,8 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
     back = 0 if chunk is None else chunk.overread or (0 if where[2] else 1)
     if back:
         where[1] -= back
-        if not text and back == 1:
-            handle.seek(where[0])
+        if not text and back <= len(offsets):
+            handle.seek(offsets[-back])
         else:
             handle.seek(start)
             readline = handle.readline
@@ -1559,11 +1956,28 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
                 readline()
     state.lineno += where[1]
     state.pos = handle.tell()
-    return _build_game(chunk) if chunk is not None else None
+    return chunk
 
 
+@overload
 def read_game(handle: Handle) -> Optional[Game]:
+    """Overload: the game."""
+
+
+@overload
+def read_game(handle: Handle, *, Visitor: Callable[[], BaseVisitor[ResultT]]) -> Optional[ResultT]:
+    """Overload: the visitor's result."""
+
+
+def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[object]]] = None) -> object:
     """Read the next game from an open file (text or binary), or ``None`` at its end.
+
+    ``Visitor`` (python-chess's argument: a visitor class, or any callable
+    making a visitor) is handed the game in PGN order and its ``result()``
+    returned; the default, :class:`GameBuilder`, returns the :class:`Game`.
+    The reader does only what the visitor asks for: :class:`HeadersBuilder`
+    and :class:`SkipVisitor` cost no move text, :class:`BoardBuilder` only the
+    main line (no tree).
 
     On a seekable, uncompressed handle the game is read line by line and the
     handle is left at the start of the next game, so ``tell()``/``seek()``
@@ -1578,14 +1992,49 @@ def read_game(handle: Handle) -> Optional[Game]:
     >>> first = read_game(handle)
     >>> first.headers["Event"], first.mainline_moves(), read_game(handle).headers["Event"], read_game(handle)
     ('A', [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')], 'B', None)
+    >>> read_game(io.StringIO('[Event "A"]\\n\\n1. h2e2 h9g7 1-0\\n'), Visitor=BoardBuilder).fen()
+    'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2'
+
+    Raises:
+        * :exc:`OSError` when reading the file fails;
+        * what the visitor's methods raise (:meth:`BaseVisitor.handle_error` raises the errors of the game by
+          default; :class:`GameBuilder` keeps them in ``game.errors``).
+    """
+    chunk = _read_chunk(handle)
+    return None if chunk is None else _visit(chunk, GameBuilder if Visitor is None else Visitor, None)
+
+
+def read_headers(handle: Handle) -> Optional[Headers]:
+    """The headers of the next game (its tags as the file has them, no roster added), or ``None`` at the end:
+    ``read_game(handle, Visitor=HeadersBuilder)``. The move text is skipped unread.
+
+    >>> import io
+    >>> handle = io.StringIO('[Event "A"]\\n\\n1. h2e2 1-0\\n\\n[Event "B"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n')
+    >>> [dict(h) for h in iter(lambda: read_headers(handle), None)]
+    [{'Event': 'A'}, {'Event': 'B', 'Red': 'Hu'}]
 
     Raises:
         * :exc:`OSError` when reading the file fails.
     """
-    return _read_game(handle)
+    return read_game(handle, Visitor=HeadersBuilder)
 
 
-def _read_game(handle: Any) -> Optional[Game]:
+def skip_game(handle: Handle) -> bool:
+    """Skip the next game: whether there was one (``read_game(handle, Visitor=SkipVisitor)``).
+
+    >>> import io
+    >>> handle = io.StringIO('[Event "A"]\\n\\n1. h2e2 1-0\\n\\n[Event "B"]\\n\\n1. h2e2 *\\n')
+    >>> skip_game(handle), read_headers(handle)["Event"], skip_game(handle)
+    (True, 'B', False)
+
+    Raises:
+        * :exc:`OSError` when reading the file fails.
+    """
+    return bool(read_game(handle, Visitor=SkipVisitor))
+
+
+def _read_chunk(handle: Any) -> Optional[GameLines]:
+    """The lines of the next game of ``handle`` (:func:`read_game`'s reading), or ``None`` at its end."""
     # The handle's other methods (seek, tell, readline) are looked up as the file has them.
     text = is_text_handle(handle)
     if _is_seekable(handle):
@@ -1603,10 +2052,7 @@ def _read_game(handle: Any) -> Optional[Game]:
                 return _read_game_seekable(handle, False, state)
             _forget_handle(handle)
     chunks: Iterator[GameLines] = _handle_state(handle, lambda: split_games(text_lines(handle)))
-    chunk = next(chunks, None)
-    if chunk is None:
-        return None
-    return _build_game(chunk)
+    return next(chunks, None)
 
 
 def _forget_handle(handle: Any) -> None:
@@ -1645,7 +2091,19 @@ def _damage_error(exc: InvalidRecordError, ply: int, chunk: GameLines) -> GameEr
     return GameError(ply, "", f"{exc}: the input ends early, what follows is lost", _last_line(chunk) + 1, exc)
 
 
+@overload
 def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
+    """Overload: the games."""
+
+
+@overload
+def read_games(source: Source, *, encoding: Optional[str] = None,
+               Visitor: Callable[[], BaseVisitor[ResultT]]) -> Iterator[ResultT]:
+    """Overload: the visitors' results."""
+
+
+def read_games(source: Source, *, encoding: Optional[str] = None,
+               Visitor: Optional[Callable[[], BaseVisitor[object]]] = None) -> Iterator[object]:
     """Stream the games of a path, ``bytes``, or an open binary or text file.
 
     ``encoding`` overrides detection for binary input. Only one game is held
@@ -1665,6 +2123,10 @@ def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ga
     and a comment open for more than :data:`MAX_COMMENT_CHARS` (128 Ki
     characters) no longer swallows the games after it (:func:`split_games`).
 
+    ``Visitor`` is :func:`read_game`'s: each game's ``result()`` is yielded
+    (``Visitor=HeadersBuilder``: the headers of each game, its move text
+    unread).
+
     >>> data = '[Event "A"]\\n\\n1. h2e2 h9g7 1-0\\n\\n[Event "B"]\\n\\n1. 炮二平五 車９進９ *\\n'.encode("gb18030")
     >>> [(game.headers["Event"], len(game.mainline_moves()), len(game.errors)) for game in read_games(data)]
     [('A', 2, 0), ('B', 1, 1)]
@@ -1672,11 +2134,9 @@ def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Ga
     Raises:
         * :exc:`OSError` when a path cannot be opened or a read fails.
     """
+    make = GameBuilder if Visitor is None else Visitor
     for chunk, damage in _chunks(source, encoding):
-        game = _build_game(chunk)
-        if damage is not None:
-            game.errors.append(_damage_error(damage, len(game.mainline_moves()), chunk))
-        yield game
+        yield _visit(chunk, make, damage)
 
 
 class RawGame:

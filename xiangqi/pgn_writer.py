@@ -1,17 +1,29 @@
-"""Writing games as PGN text (the inverse of :mod:`xiangqi.pgn`'s reader)."""
+"""Writing games as PGN text (the inverse of :mod:`xiangqi.pgn`'s reader), and the visitor protocol.
+
+The visitors follow python-chess's ``chess.pgn``: a :class:`BaseVisitor` is
+handed a game's parts in PGN order, by the PGN reader as it reads
+(:func:`xiangqi.pgn.read_game` with ``Visitor=``) or by a game in memory
+(:meth:`xiangqi.game.Game.accept`, :meth:`xiangqi.game.GameNode.accept`,
+whatever format it was read from: PGN, XQF, DhtmlXQ). :class:`StringExporter`
+and :class:`FileExporter` write PGN; :func:`write_game` is a game's
+:class:`StringExporter`. The builders are in :mod:`xiangqi.pgn`.
+"""
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Any, List, Optional
+import abc
+import enum
+from typing import IO, TYPE_CHECKING, Dict, Generic, List, Optional, TypeVar
 
 from xiangqi import notation as _notation
-from xiangqi._nested import Nested, run_nested
+from xiangqi.board import Board
 from xiangqi.core import Move
 
-if TYPE_CHECKING:  # the model imports this module (Game.__str__)
-    from xiangqi.game import Game, GameNode
+if TYPE_CHECKING:  # the model imports this module (Game.__str__, Game.accept)
+    from xiangqi.game import Game
 
-__all__ = ["NOTATIONS", "TAG_ROSTER", "write_game", "game_to_string"]
+__all__ = ["NOTATIONS", "TAG_ROSTER", "SkipType", "SKIP", "BaseVisitor", "StringExporterMixin", "StringExporter", "FileExporter",
+           "write_game", "game_to_string"]
 
 #: Move notations the writer produces.
 NOTATIONS = ("chinese", "iccs", "wxf")
@@ -19,6 +31,124 @@ NOTATIONS = ("chinese", "iccs", "wxf")
 #: The xiangqi tag roster, in the order it is written (xqbase PGN specification).
 TAG_ROSTER = ("Game", "Event", "Site", "Date", "Round", "Red", "Black", "Result")
 
+
+# ---------------------------------------------------------------------------------------------------------------
+# The visitor protocol
+# ---------------------------------------------------------------------------------------------------------------
+
+class SkipType(enum.Enum):
+    """The type of its one value :data:`SKIP`.
+
+    >>> SKIP is SkipType.SKIP
+    True
+    """
+
+    SKIP = None
+
+
+#: Returned by :meth:`BaseVisitor.begin_game`, :meth:`~BaseVisitor.end_headers` or
+#: :meth:`~BaseVisitor.begin_variation` to skip what follows (the game, its move text, the variation).
+SKIP = SkipType.SKIP
+
+ResultT = TypeVar("ResultT", covariant=True)
+
+
+class BaseVisitor(abc.ABC, Generic[ResultT]):
+    """Base class of visitors; the methods are called in PGN order (python-chess's ``BaseVisitor``).
+
+    What the PGN reader finds wrong goes to :meth:`handle_error` as a
+    :class:`~xiangqi.game.GameError` (the typed exception in its ``error``),
+    and reading goes on. A visitor that asks only for the headers
+    (:meth:`end_headers` returns :data:`SKIP`) or skips the game costs the
+    reader no move text; :class:`~xiangqi.pgn.GameBuilder` and
+    :class:`~xiangqi.pgn.BoardBuilder` take the reader's fast paths.
+
+    >>> from xiangqi.game import Game
+    >>> class MoveCounter(BaseVisitor[int]):
+    ...     def begin_game(self) -> None:
+    ...         self.n = 0
+    ...     def visit_move(self, board: Board, move: Move) -> None:
+    ...         self.n += 1
+    ...     def result(self) -> int:
+    ...         return self.n
+    >>> game = Game()
+    >>> _ = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")])
+    >>> game.accept(MoveCounter())
+    2
+    """
+
+    def begin_game(self) -> Optional[SkipType]:
+        """Called at the start of a game; :data:`SKIP` skips it (only :meth:`end_game` follows)."""
+        return None
+
+    def begin_headers(self) -> Optional[object]:
+        """Called before the game's headers."""
+        return None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """Called for each header, in the record's order."""
+
+    def end_headers(self) -> Optional[SkipType]:
+        """Called after the headers; :data:`SKIP` skips the moves (then :meth:`end_game` follows)."""
+        return None
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        """When the PGN reader calls the visitor: the move that ``text`` (Chinese, WXF or ICCS) denotes on
+        ``board`` (python-chess's ``parse_san``). Override it for a file's own quirks.
+
+        Raises:
+            * the move errors of :meth:`xiangqi.Board.parse_move` (the reader records them and ends the line).
+        """
+        return board.parse_move(text)
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """Called for each move; ``board`` is the position before it (restore it if you change it)."""
+
+    def visit_board(self, board: Board) -> None:
+        """Called with the start position and after each move (restore it if you change it)."""
+
+    def visit_comment(self, comment: str) -> None:
+        """Called for each comment."""
+
+    def visit_nag(self, nag: int) -> None:
+        """Called for each NAG."""
+
+    def begin_variation(self) -> Optional[SkipType]:
+        """Called at the start of a variation (never for the main line); :data:`SKIP` skips it
+        (:meth:`end_variation` still follows)."""
+        return None
+
+    def end_variation(self) -> None:
+        """Called at the end of a variation."""
+
+    def visit_result(self, result: str) -> None:
+        """Called after the moves with the ``Result`` header's value."""
+
+    def end_game(self) -> None:
+        """Called at the end of a game."""
+
+    def handle_error(self, error: object) -> None:
+        """Called for each problem met reading the game, a :class:`~xiangqi.game.GameError`. Raises its
+        typed exception by default, as python-chess does; :class:`~xiangqi.pgn.GameBuilder` keeps it in
+        ``game.errors``.
+
+        Raises:
+            * the error's :class:`~xiangqi.errors.XiangqiError` (a :exc:`ValueError`), or a :exc:`ValueError`
+              with its text when it holds none.
+        """
+        exc = getattr(error, "error", None)
+        if isinstance(exc, Exception):
+            raise exc
+        raise ValueError(str(error))
+
+    @abc.abstractmethod
+    def result(self) -> ResultT:
+        """What the visitor made of the game."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Exporters
+# ---------------------------------------------------------------------------------------------------------------
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
@@ -28,105 +158,246 @@ def _clean_comment(text: str) -> str:
     return text.replace("}", "").strip()
 
 
-class _Writer:
-    def __init__(self, notation: str, traditional: bool, fullwidth: bool, columns: int) -> None:
+def _numbered(text: str, i: int, red_first: bool, fullmove: int, force_number: bool) -> str:
+    """``text`` with its move number, for the ``i``-th move of a run of moves whose first mover is known."""
+    if red_first:
+        if not i & 1:
+            return f"{fullmove + (i >> 1)}. {text}"
+        return f"{fullmove + (i >> 1)}... {text}" if force_number else text
+    if i & 1:
+        return f"{fullmove + ((i + 1) >> 1)}. {text}"
+    return f"{fullmove + ((i + 1) >> 1)}... {text}" if force_number else text
+
+
+class StringExporterMixin(BaseVisitor[ResultT]):
+    """What :class:`StringExporter` and :class:`FileExporter` share (python-chess's ``StringExporterMixin``):
+    the switches, the line filling, the move numbers.
+
+    >>> import io
+    >>> isinstance(StringExporter(), StringExporterMixin), isinstance(FileExporter(io.StringIO()), StringExporterMixin)
+    (True, True)
+
+    Raises:
+        * :exc:`ValueError` when ``notation`` is not one of :data:`NOTATIONS`.
+    """
+
+    def __init__(self, *, columns: Optional[int] = 80, headers: bool = True, comments: bool = True,
+                 variations: bool = True, notation: str = "chinese", traditional: bool = False,
+                 fullwidth: bool = True) -> None:
         if notation not in NOTATIONS:
             raise ValueError(f"unknown notation {notation!r}: expected one of {', '.join(NOTATIONS)}")
+        self.columns = columns or 0
+        self.headers = headers
+        self.comments = comments
+        self.variations = variations
         self.notation = notation
         self.traditional = traditional
         self.fullwidth = fullwidth
-        self.columns = columns
+        self.begin_game()
+
+    # The text: whole lines, the line being filled (its tokens and width).
+
+    def begin_game(self) -> None:
         self.lines: List[str] = []
-        self.current: List[str] = []
-        self.width = 0
+        self._current: List[str] = []
+        self._width = 0
+        self._tags: Dict[str, str] = {}
+        self._depth = 0
+        self._force = True
+        # The run of moves not yet written: the moves, and the FEN (not for ICCS), mover and move number of the
+        # position before the first.
+        self._run: List[Move] = []
+        self._run_fen = ""
+        self._run_red = True
+        self._run_fullmove = 1
 
-    def token(self, text: str) -> None:
-        if self.current and self.columns and self.width + 1 + len(text) > self.columns:
-            self.flush()
-        if self.current:
-            self.width += 1
-        self.current.append(text)
-        self.width += len(text)
+    def _token(self, text: str) -> None:
+        if self._current and self.columns and self._width + 1 + len(text) > self.columns:
+            self._flush_line()
+        if self._current:
+            self._width += 1
+        self._current.append(text)
+        self._width += len(text)
 
-    def flush(self) -> None:
-        if self.current:
-            self.lines.append(" ".join(self.current))
-        self.current = []
-        self.width = 0
+    def _flush_line(self) -> None:
+        if self._current:
+            self.write_line(" ".join(self._current))
+        self._current = []
+        self._width = 0
 
-    def line_texts(self, board: Any, moves: List[Move]) -> List[str]:
-        """The move texts of a line of moves from ``board``'s position (one call into the notation module)."""
+    def write_line(self, line: str = "") -> None:
+        """Add a whole line to the text."""
+        self.lines.append(line)
+
+    def _flush_run(self) -> None:
+        moves = self._run
+        if not moves:
+            return
         if self.notation == "iccs":
-            return [m.iccs() for m in moves]
-
-        return _notation.format_game(board.fen(), moves, to=self.notation, traditional=self.traditional,
-                                     fullwidth=self.fullwidth)
-
-    @staticmethod
-    def numbered(text: str, i: int, red_first: bool, fullmove: int, force_number: bool) -> str:
-        """``text`` with its move number, for the ``i``-th move of a line whose first mover is known."""
-        if red_first:
-            if not i & 1:
-                return f"{fullmove + (i >> 1)}. {text}"
-            return f"{fullmove + (i >> 1)}... {text}" if force_number else text
-        if i & 1:
-            return f"{fullmove + ((i + 1) >> 1)}. {text}"
-        return f"{fullmove + ((i + 1) >> 1)}... {text}" if force_number else text
-
-    def write_plain(self, board: Any, moves: List[Move]) -> None:
-        """A line of moves without comments or variations."""
-        texts = self.line_texts(board, moves)
-        red_first, fullmove = bool(board.turn), board.fullmove_number
-        numbered = self.numbered
-        token = self.token
+            texts = [m.iccs() for m in moves]
+        else:
+            texts = _notation.format_game(self._run_fen, moves, to=self.notation, traditional=self.traditional,
+                                          fullwidth=self.fullwidth)
+        red_first, fullmove, force = self._run_red, self._run_fullmove, self._force
+        token = self._token
         for i, text in enumerate(texts):
-            token(numbered(text, i, red_first, fullmove, i == 0))
+            token(_numbered(text, i, red_first, fullmove, force and i == 0))
+        self._run = []
+        self._force = False
 
-    def write_line(self, first: GameNode, board: Any, force_number: bool) -> None:
-        """Write the line that starts with the move node ``first`` (``board``: the position before it).
+    def _shown(self) -> bool:
+        return self.variations or not self._depth
 
-        The line follows first children; at each node its siblings are written
-        as parenthesised variations right after it. ``board`` is restored.
-        Variations nest to any depth (no recursion).
-        """
-        run_nested(self._line(first, board, force_number))
+    # The visitor's methods.
 
-    def _line(self, first: GameNode, board: Any, force_number: bool) -> Nested[None]:
-        """:meth:`write_line` as a step of a nested walk: yields the walk of each variation."""
-        chain = [first]
-        node = first
-        while node.variations:
-            node = node.variations[0]
-            chain.append(node)
-        moves: List[Move] = [n.move for n in chain]  # type: ignore[misc]
-        texts = self.line_texts(board, moves)
-        red_first, fullmove = bool(board.turn), board.fullmove_number
-        pushed = 0
-        for i, node in enumerate(chain):
-            self.token(self.numbered(texts[i], i, red_first, fullmove, force_number))
-            if node.nags:
-                for nag in sorted(node.nags):
-                    self.token(f"${nag}")
-            force_number = False
-            if node.comment:
-                self.token("{" + _clean_comment(node.comment) + "}")
-                force_number = True
-            parent = node.parent
-            assert parent is not None
-            if len(parent.variations) > 1 and (i > 0 or parent.variations[0] is node):
-                # Siblings of this move are its alternatives (a variation's own first move is the caller's).
-                while pushed < i:
-                    board.push(moves[pushed])
-                    pushed += 1
-                for var in parent.variations[1:]:
-                    self.token("(")
-                    if var.starting_comment:
-                        self.token("{" + _clean_comment(var.starting_comment) + "}")
-                    yield self._line(var, board, True)
-                    self.token(")")
-                force_number = True
-        for _ in range(pushed):
-            board.pop()
+    def begin_headers(self) -> None:
+        self._tags = {}
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self._tags[tagname] = tagvalue
+
+    def end_headers(self) -> None:
+        if not self.headers:
+            return
+        headers = dict(self._tags)
+        headers.pop("Format", None)
+        if self.notation == "iccs":
+            headers["Format"] = "ICCS"
+        elif self.notation == "wxf":
+            headers["Format"] = "WXF"
+        for name in TAG_ROSTER:
+            if name in headers:
+                self.write_line(f'[{name} "{_escape(headers[name])}"]')
+        for name, value in headers.items():
+            if name not in TAG_ROSTER:
+                self.write_line(f'[{name} "{_escape(value)}"]')
+        self.write_line()
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        if self._shown():
+            if not self._run:
+                if self.notation != "iccs":
+                    self._run_fen = board.fen()
+                self._run_red, self._run_fullmove = bool(board.turn), board.fullmove_number
+            self._run.append(move)
+
+    def visit_line(self, board: Board, moves: List[Move]) -> None:
+        """:meth:`visit_move` of each of ``moves``, played in turn from ``board`` (not changed): how
+        :meth:`xiangqi.game.Game.accept` hands on a main line kept as move codes, without playing it."""
+        if moves and self._shown():
+            if not self._run:
+                if self.notation != "iccs":
+                    self._run_fen = board.fen()
+                self._run_red, self._run_fullmove = bool(board.turn), board.fullmove_number
+            self._run.extend(moves)
+
+    def visit_comment(self, comment: str) -> None:
+        if self.comments and self._shown():
+            self._flush_run()
+            self._token("{" + _clean_comment(comment) + "}")
+            self._force = True
+
+    def visit_nag(self, nag: int) -> None:
+        if self.comments and self._shown():
+            self._flush_run()
+            self._token(f"${nag}")
+
+    def begin_variation(self) -> Optional[SkipType]:
+        self._depth += 1
+        if not self.variations:
+            return SKIP
+        self._flush_run()
+        self._token("(")
+        self._force = True
+        return None
+
+    def end_variation(self) -> None:
+        self._depth -= 1
+        if self.variations:
+            self._flush_run()
+            self._token(")")
+            self._force = True
+
+    def visit_result(self, result: str) -> None:
+        self._flush_run()
+        self._token(result or "*")
+
+    def end_game(self) -> None:
+        self._flush_run()
+        self._flush_line()
+
+
+
+class StringExporter(StringExporterMixin[str]):
+    """Writes a game as PGN text (python-chess's ``StringExporter``): ``game.accept(StringExporter())``.
+
+    ``headers``, ``comments`` (and NAGs) and ``variations`` switch those parts
+    on or off; move text wraps at ``columns`` characters (``None`` or 0: one
+    line). ``notation`` is ``"chinese"`` (no ``Format`` tag), ``"iccs"``
+    (``[Format "ICCS"]``) or ``"wxf"`` (``[Format "WXF"]``); ``traditional``
+    and ``fullwidth`` shape Chinese moves. Headers are written roster first,
+    the game's own ``Format`` tag replaced. The text has no newline at its
+    end. The moves between two comments or variations are named in one call
+    into the notation module.
+
+    >>> from xiangqi.game import Game
+    >>> game = Game()
+    >>> node = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")], comment="a knight")
+    >>> game.accept(StringExporter(headers=False, notation="wxf"))
+    '1. C2.5 H8+7 {a knight} *'
+    >>> game.accept(StringExporter(headers=False, comments=False))
+    '1. 炮二平五 马８进７ *'
+
+    Raises:
+        * :exc:`ValueError` when ``notation`` is not one of :data:`NOTATIONS`.
+    """
+
+    def result(self) -> str:
+        self._flush_run()
+        return "\n".join(self.lines + [" ".join(self._current)] if self._current else self.lines)
+
+    def __str__(self) -> str:
+        return self.result()
+
+
+class FileExporter(StringExporterMixin[int]):
+    """A :class:`StringExporter` that writes each game to a text file ``handle``, followed by a blank line;
+    :meth:`result` is the number of characters written (python-chess's ``FileExporter``).
+
+    >>> import io
+    >>> from xiangqi.game import Game
+    >>> out = io.StringIO()
+    >>> Game().accept(FileExporter(out, headers=False)), out.getvalue()
+    (3, '*\\n\\n')
+
+    Raises:
+        * :exc:`ValueError` when ``notation`` is not one of :data:`NOTATIONS`.
+    """
+
+    def __init__(self, handle: IO[str], *, columns: Optional[int] = 80, headers: bool = True,
+                 comments: bool = True, variations: bool = True, notation: str = "chinese",
+                 traditional: bool = False, fullwidth: bool = True) -> None:
+        self.handle = handle
+        self.written = 0
+        super().__init__(columns=columns, headers=headers, comments=comments, variations=variations,
+                         notation=notation, traditional=traditional, fullwidth=fullwidth)
+
+    def begin_game(self) -> None:
+        super().begin_game()
+        self.written = 0
+
+    def write_line(self, line: str = "") -> None:
+        self.written += self.handle.write(line + "\n")
+
+    def end_game(self) -> None:
+        super().end_game()
+        self.written += self.handle.write("\n")
+
+    def result(self) -> int:
+        return self.written
+
+    def __repr__(self) -> str:
+        return f"<FileExporter at {id(self):#x}>"
 
 
 def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "chinese",
@@ -155,31 +426,8 @@ def write_game(game: Game, file: Optional[IO[str]] = None, *, notation: str = "c
         * :exc:`~xiangqi.errors.IllegalMoveError` when a move of the tree is not legal where it stands (the
           game model's editing methods do not check moves; the readers never keep such a move).
     """
-    w = _Writer(notation, traditional, fullwidth, columns)
-    out: List[str] = []
-    headers = dict(game.headers)
-    headers.pop("Format", None)
-    if notation == "iccs":
-        headers["Format"] = "ICCS"
-    elif notation == "wxf":
-        headers["Format"] = "WXF"
-    for name in TAG_ROSTER:
-        if name in headers:
-            out.append(f'[{name} "{_escape(headers[name])}"]')
-    for name, value in headers.items():
-        if name not in TAG_ROSTER:
-            out.append(f'[{name} "{_escape(value)}"]')
-    out.append("")
-    if game.comment:
-        w.token("{" + _clean_comment(game.comment) + "}")
-    if getattr(game, "_lazy", None) is not None:
-        w.write_plain(game.board(), game.mainline_moves())   # as read: no nodes needed
-    elif game.variations:
-        w.write_line(game.variations[0], game.board(), True)
-    w.token(headers.get("Result", "*") or "*")
-    w.flush()
-    out.extend(w.lines)
-    text = "\n".join(out) + "\n\n"
+    text = game.accept(StringExporter(columns=columns, notation=notation, traditional=traditional,
+                                      fullwidth=fullwidth)) + "\n\n"
     if file is not None:
         file.write(text)
     return text
