@@ -44,7 +44,7 @@ import shlex
 import threading
 from types import TracebackType
 from typing import (
-    Any, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypedDict,
+    TYPE_CHECKING, Any, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypedDict,
     TypeVar, Union, overload,
 )
 
@@ -53,10 +53,13 @@ from xiangqi.core import BLACK, RED, Color, Move
 from xiangqi.errors import EngineError, EngineTerminatedError, XiangqiError
 from xiangqi.notation import format_iccs
 
+if TYPE_CHECKING:
+    from xiangqi.xboard import XBoardProtocol
+
 __all__ = [
     "Dialect", "Limit", "Score", "Cp", "Mate", "MateGiven", "PovScore", "InfoDict", "Option", "PlayResult",
     "BestMove", "AnalysisResult", "AnalysisComplete", "EngineProtocol", "UciProtocol", "UcciProtocol",
-    "popen_uci", "popen_ucci", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
+    "popen_uci", "popen_ucci", "popen_xboard", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
     "OptionValue", "parse_info", "parse_option", "bare_score", "UCCI_MATE_VALUE", "UCCI_MATE_PLIES", "MAX_LINE_BYTES",
 ]
 
@@ -79,6 +82,8 @@ class Dialect(enum.Enum):
     UCI_ONE_BASED = "uci-one-based"
     #: UCCI, ranks 0-9: ElephantEye, Fairy-Stockfish after ``ucci``.
     UCCI = "ucci"
+    #: XBoard/CECP, ranks 0-9: MaxQi, Sjaak II (:mod:`xiangqi.xboard`).
+    XBOARD = "xboard"
 
     @property
     def one_based(self) -> bool:
@@ -1762,6 +1767,19 @@ async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0,
     return transport, protocol
 
 
+async def popen_xboard(command: Command, *, timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None,
+                       mate_value: Optional[int] = None, **popen_args: object
+                       ) -> Tuple[asyncio.SubprocessTransport, "XBoardProtocol"]:
+    """Start an XBoard/CECP engine and shake hands: :func:`xiangqi.xboard.popen_xboard`, where the protocol lives.
+
+    Raises:
+        * the errors of :func:`xiangqi.xboard.popen_xboard`.
+    """
+    from xiangqi import xboard  # the XBoard dialect subclasses EngineProtocol, so it lives in the module above
+    return await xboard.popen_xboard(command, timeout=timeout, fen_letters=fen_letters, mate_value=mate_value,
+                                     **popen_args)
+
+
 # ------------------------------------------------------------------------------------------------- synchronous API
 
 
@@ -1838,6 +1856,20 @@ class SimpleEngine:
         engine = cls._start(functools.partial(_popen, UcciProtocol, command, Dialect.UCCI, timeout, popen_args))
         engine.protocol.mate_value = mate_value  # read by the searches to come (the handshake has no scores)
         return engine
+
+    @classmethod
+    def popen_xboard(cls, command: Command, *, timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None,
+                     mate_value: Optional[int] = None, **popen_args: object) -> "SimpleEngine":
+        """Start an XBoard/CECP engine (see :func:`xiangqi.xboard.popen_xboard`), e.g. ``/usr/games/maxqi``.
+
+        Raises:
+            * the errors of :func:`xiangqi.xboard.popen_xboard`.
+        """
+        async def start() -> Tuple[asyncio.SubprocessTransport, EngineProtocol]:
+            return await popen_xboard(command, timeout=timeout, fen_letters=fen_letters, mate_value=mate_value,
+                                      **popen_args)
+
+        return cls._start(functools.partial(start))
 
     def _run(self, coro: Coroutine[object, object, T]) -> T:
         if self._closed:

@@ -29,6 +29,7 @@ from xiangqi.engine import (
     Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
     popen_uci,
 )
+from xiangqi.xboard import XBoardProtocol, popen_xboard
 from xiangqi.errors import InvalidFenError
 from xiangqi.outcome import Termination
 
@@ -52,7 +53,7 @@ _TERMINATION_TAG = {
 
 @dataclasses.dataclass
 class EngineSpec:
-    """One ``--engine`` argument: ``cmd=… proto=uci|ucci name=… dialect=… option.X=Y``.
+    """One ``--engine`` argument: ``cmd=… proto=uci|ucci|xboard name=… dialect=… option.X=Y``.
 
     >>> EngineSpec("xiangqi engine", proto="ucci", name="ours", options={"hashsize": 1})
     EngineSpec(cmd='xiangqi engine', proto='ucci', name='ours', dialect=None, options={'hashsize': 1})
@@ -85,6 +86,9 @@ class EngineSpec:
         if self.proto == "ucci":
             _, protocol = await popen_ucci(self.cmd, timeout=handshake)
             engine: EngineProtocol = protocol
+        elif self.proto == "xboard":
+            _, xb = await popen_xboard(self.cmd, timeout=handshake)
+            engine = xb
         else:
             _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake)
             engine = uci
@@ -106,10 +110,12 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
 
     >>> parse_engine_spec(["cmd=/usr/games/fairy-stockfish", "option.Hash=32"])
     EngineSpec(cmd='/usr/games/fairy-stockfish', proto='uci', name='fairy-stockfish', dialect=None, options={'Hash': '32'})
-    >>> parse_engine_spec(["cmd=xiangqi engine", "proto=xboard"])
+    >>> parse_engine_spec(["cmd=/usr/games/maxqi", "proto=xboard"]).proto
+    'xboard'
+    >>> parse_engine_spec(["cmd=xiangqi engine", "proto=cecp"])
     Traceback (most recent call last):
     ...
-    ValueError: proto must be uci or ucci, not 'xboard'
+    ValueError: proto must be uci, ucci or xboard, not 'cecp'
 
     Raises:
         * :exc:`ValueError` for a word that is not ``key=value``, an unknown key, a missing ``cmd``, or a bad
@@ -130,8 +136,8 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
     if not fields.get("cmd"):
         raise ValueError("an --engine needs cmd=COMMAND")
     proto = fields.get("proto", "uci").lower()
-    if proto not in ("uci", "ucci"):
-        raise ValueError(f"proto must be uci or ucci, not {proto!r}")
+    if proto not in ("uci", "ucci", "xboard"):
+        raise ValueError(f"proto must be uci, ucci or xboard, not {proto!r}")
     dialect = None
     if "dialect" in fields:
         try:
@@ -372,9 +378,11 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             break
         except EngineError as exc:
             illegal = "illegal" in str(exc) or "null move" in str(exc)
-            winner, tag = not turn, "rules infraction" if illegal else "time forfeit"
+            refused = " refused " in str(exc)      # the engine's own error about the position or a command
+            winner = not turn
+            tag = "rules infraction" if illegal else "abandoned" if refused else "time forfeit"
             reason = f"{side} ({engine.name}) loses: {exc}"
-            reason_zh = f"{side_zh}{'走出非法着法' if illegal else '引擎无响应'}，负"
+            reason_zh = f"{side_zh}{'走出非法着法' if illegal else '引擎报错' if refused else '引擎无响应'}，负"
             break
         elapsed = loop.time() - started
         if tc:
@@ -403,12 +411,23 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             reason_zh = "裁决：" + ("和棋" if winner is None else ("红胜" if winner else "黑胜"))
             break
     result = "1/2-1/2" if winner is None else "1-0" if winner else "0-1"
+    await _tell_result((red, black), board, result, reason)
     game.headers["Result"] = result
     game.headers["Termination"] = tag
     game.headers["PlyCount"] = str(len(board.move_stack))
     full = f"{reason} / {reason_zh}"
     node.comment = (node.comment + " " if node.comment else "") + full
     return game, result, tag, full
+
+
+async def _tell_result(engines: Sequence[EngineProtocol], board: Board, result: str, reason: str) -> None:
+    """CECP's ``result`` to the XBoard engines of a finished game (one that has gone is left alone)."""
+    for engine in engines:
+        if isinstance(engine, XBoardProtocol) and engine.returncode is None:
+            try:
+                await engine.send_game_result(board, result, reason)
+            except EngineError:
+                pass
 
 
 def _move_comment(played: PlayResult, elapsed: float) -> str:
@@ -600,7 +619,7 @@ def _build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE", required=True,
-                        help="cmd=COMMAND [proto=uci|ucci] [name=NAME] [dialect=uci|uci-one-based] [option.X=Y ...]"
+                        help="cmd=COMMAND [proto=uci|ucci|xboard] [name=NAME] [dialect=uci|uci-one-based] [option.X=Y ...]"
                              " (give it twice)")
     parser.add_argument("--games", type=int, default=2, help="games to play (default: 2)")
     group = parser.add_mutually_exclusive_group()
