@@ -474,9 +474,17 @@ class XBoardProtocol(EngineProtocol):
 
     # ---------------------------------------------------------------- searches
 
-    def _limit_lines(self, board: Board, limit: Limit) -> List[str]:
+    def _check_limit(self, limit: Limit) -> None:
         if limit.mate is not None:
             raise ValueError("XBoard has no mate search; use depth, nodes or time")
+        if limit.nodes is not None:
+            if limit.time is not None or limit.red_clock is not None or limit.black_clock is not None:
+                raise ValueError("XBoard cannot limit nodes and time together")
+            if self.features.get("nps", 1) == 0:
+                raise ValueError(f"engine {self.name!r} has no node limit (feature nps=0)")
+
+    def _limit_lines(self, board: Board, limit: Limit) -> List[str]:
+        """The commands that set ``limit`` (after the position: ``new`` clears ``sd``)."""
         lines: List[str] = []
         if limit.depth is not None:
             lines.append(f"sd {max(1, int(limit.depth))}")
@@ -486,10 +494,6 @@ class XBoardProtocol(EngineProtocol):
             lines.append("sd 1000")
             self._sd = None
         if limit.nodes is not None:
-            if limit.time is not None or limit.red_clock is not None or limit.black_clock is not None:
-                raise ValueError("XBoard cannot limit nodes and time together")
-            if self.features.get("nps", 1) == 0:
-                raise ValueError(f"engine {self.name!r} has no node limit (feature nps=0)")
             lines += ["nps 1", f"st {max(1, int(limit.nodes))}"]
             self._nps = True
             return lines
@@ -527,8 +531,9 @@ class XBoardProtocol(EngineProtocol):
             raise ValueError("XBoard cannot limit a search to root moves")
         if limit.is_empty():
             return await self._analyze(board, search, game)
-        lines = self._limit_lines(board, limit)
+        self._check_limit(limit)
         await self._position(board, game)
+        lines = self._limit_lines(board, limit)
         for line in lines:
             self.send_line(line)
         self.send_line("go")
