@@ -602,3 +602,28 @@ def test_xboard_engine_against_fairy_reads_back_legal(tmp_path: Path, capsys: py
     check_match(out, openings, 2, "axf", [name, "fsf"])
     for game in read_back(out):     # no game lost to the client: every ending is the rule book's or a claim's
         assert game.headers["Termination"] in ("normal", "adjudication"), game.end().comment
+
+
+def test_engine_io_log_per_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    logs = tmp_path / "logs"
+    rc = main(["match", "--engine", f"cmd={FAKE} normal", "name=one", "--engine", f"cmd={FAKE} normal", "name=two",
+               "--games", "2", "--depth", "1", "--max-plies", "2", "--io-log", str(logs)])
+    assert rc == 0, capsys.readouterr().err
+    assert sorted(p.name for p in logs.iterdir()) == ["round-1.log", "round-2.log"]
+    lines = (logs / "round-1.log").read_text().splitlines()
+    assert any(re.fullmatch(r"\s*\d+\.\d{3} one > go depth 1", line) for line in lines)
+    assert any(re.fullmatch(r"\s*\d+\.\d{3} two < bestmove \w+.*", line) for line in lines)
+
+
+def test_a_refused_position_loses_with_the_engines_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # An XBoard engine that refuses the opening's setboard: its own error in the PGN, not a "time forfeit".
+    epd = tmp_path / "opening.epd"
+    epd.write_text("4k4/9/9/9/9/9/9/9/R8/5K3 w - - 0 1\n")
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={XFAKE} {tmp_path / 'sent.txt'} refuse", "proto=xboard", "name=refuser",
+               "--engine", f"cmd={FAKE} normal", "--games", "1", "--depth", "1", "--openings", str(epd),
+               "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    (game,) = read_back(out)
+    assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "abandoned"
+    assert "refused the position" in game.end().comment and "tellusererror Illegal position" in game.end().comment

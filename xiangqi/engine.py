@@ -44,8 +44,8 @@ import shlex
 import threading
 from types import TracebackType
 from typing import (
-    TYPE_CHECKING, Any, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypedDict,
-    TypeVar, Union, overload,
+    TYPE_CHECKING, Any, Callable, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type,
+    TypedDict, TypeVar, Union, overload,
 )
 
 from xiangqi.board import Board, parse_coordinates
@@ -770,6 +770,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         self._multipv = 1
         self._game: object = None
         self._killed = False
+        #: Called with ``(">", line)`` for each line sent and ``("<", line)`` for each line read (an I/O log).
+        self.io_log: Optional[Callable[[str, str], None]] = None
 
     # ---------------------------------------------------------------- asyncio callbacks
 
@@ -782,6 +784,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         if fd == 1:
             lines = self._out.feed(raw)
             if lines:
+                if self.io_log is not None:
+                    for line in lines:
+                        self.io_log("<", line)
                 self._lines.extend(lines)
                 self._wake()
         elif fd == 2:
@@ -899,6 +904,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         pipe = self.transport.get_pipe_transport(0)
         assert isinstance(pipe, asyncio.WriteTransport)
         pipe.write(line.encode() + b"\n")
+        if self.io_log is not None:
+            self.io_log(">", line)
 
     async def _next_line(self, what: str, deadline: Optional[float] = None, search: Optional[_Search] = None) -> str:
         """The engine's next line; raises when it exits, and kills it when ``deadline`` (loop time) passes."""

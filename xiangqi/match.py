@@ -820,13 +820,27 @@ class MatchScore:
         return text
 
 
+def _open_io_log(directory: Optional[Path], round_number: int, names: Dict[EngineProtocol, str]) -> Optional[IO[str]]:
+    """A game's engine I/O log, ``directory/round-N.log``: ``seconds name > sent`` / ``seconds name < read``."""
+    if directory is None:
+        return None
+    out = open(directory / f"round-{round_number}.log", "w", encoding="utf-8")
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    for engine, name in names.items():
+        def write(direction: str, line: str, name: str = name) -> None:
+            out.write(f"{loop.time() - started:9.3f} {name} {direction} {line}\n")
+        engine.io_log = write
+    return out
+
+
 async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board], games: int, limit: Limit,
                     tc: Optional[TimeControl], rules: str, adj: Adjudication, concurrency: int,
                     pgn_file: Optional[IO[str]], progress: Optional[TextIO] = None, timeout: Optional[float] = 10.0,
                     notation: str = "iccs", score: Optional[MatchScore] = None,
                     results: Optional[List[GameResult]] = None, *, sprt: Optional[Sprt] = None, repeat: int = 2,
-                    movetime_margin: Optional[float] = None,
-                    first_round: int = 1) -> Tuple[MatchScore, List[GameResult]]:
+                    movetime_margin: Optional[float] = None, first_round: int = 1,
+                    io_log: Optional[Path] = None) -> Tuple[MatchScore, List[GameResult]]:
     """Play ``games`` games; each is written to ``pgn_file`` as soon as it ends. Cancelling stops cleanly.
 
     ``score`` and ``results`` (filled as games end) may be passed in, so a
@@ -836,7 +850,8 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     match stops early (no new game starts) once the test accepts H0 or H1.
     An engine's own limits (:meth:`EngineSpec.control`) replace ``limit``
     and ``tc`` for its moves; ``movetime_margin``: see :func:`play_game`.
-    Rounds are numbered from ``first_round``.
+    Rounds are numbered from ``first_round``. ``io_log``: a directory
+    where each game's engine input and output goes, ``round-N.log``.
 
     >>> import sys
     >>> ours = f"{sys.executable} -m xiangqi engine"
@@ -896,8 +911,14 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                 headers = {"Event": "xiangqi match", "Site": "?", "Date": datetime.date.today().strftime("%Y.%m.%d"),
                            "Round": str(first_round + i), "Red": red_spec.name, "Black": black_spec.name}
                 controls = {True: red_spec.control(limit, tc), False: black_spec.control(limit, tc)}
-                game, result, tag, reason = await play_game(red, black, opening, limit, tc, rules, adj, headers,
-                                                            controls=controls, movetime_margin=movetime_margin)
+                log = _open_io_log(io_log, first_round + i, {red: red_spec.name, black: black_spec.name})
+                try:
+                    game, result, tag, reason = await play_game(red, black, opening, limit, tc, rules, adj, headers,
+                                                                controls=controls, movetime_margin=movetime_margin)
+                finally:
+                    if log is not None:
+                        red.io_log = black.io_log = None
+                        log.close()
                 r = GameResult(game, result, tag, reason, first_is_red)
                 results.append(r)
                 score.add(r.points_first())
@@ -979,6 +1000,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, help="the seed of --openings-order random (default: a random one)")
     parser.add_argument("--movetime-margin", type=float, metavar="SECONDS",
                         help="with --movetime (or st=): a move that takes longer than its time plus this loses")
+    parser.add_argument("--io-log", type=Path, metavar="DIR",
+                        help="write each game's engine input and output to DIR/round-N.log")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds an engine may take beyond its limit (with --depth or --nodes: for the "
                              "whole move) before it is killed and loses (default: 10)")
@@ -1114,6 +1137,12 @@ def match_main(argv: List[str]) -> int:
             print(f"xiangqi match: {exc}", file=sys.stderr)
             return 1
     openings = order_openings(openings, args.openings_order, args.seed)
+    if args.io_log is not None:
+        try:
+            args.io_log.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"xiangqi match: cannot write {args.io_log}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     out: Optional[IO[str]] = None
     matches = pairings(len(specs), args.tournament)
     scores = [MatchScore() for _ in matches]
@@ -1126,7 +1155,7 @@ def match_main(argv: List[str]) -> int:
             asyncio.run(run_match((specs[a], specs[b]), openings, args.games, limit, tc, rules_name(args.rules), adj,
                                   args.concurrency, out, sys.stderr, args.timeout, args.notation, scores[current],
                                   results, sprt=sprt, repeat=args.repeat, movetime_margin=args.movetime_margin,
-                                  first_round=1 + current * args.games))
+                                  first_round=1 + current * args.games, io_log=args.io_log))
     except OSError as exc:          # the PGN cannot be written
         print(f"xiangqi match: cannot write {args.pgnout}: {exc.strerror or exc}", file=sys.stderr)
         return 2
