@@ -1779,6 +1779,13 @@ async def popen_xboard(command: Command, *, timeout: Optional[float] = 10.0, fen
                        ) -> Tuple[asyncio.SubprocessTransport, "XBoardProtocol"]:
     """Start an XBoard/CECP engine and shake hands: :func:`xiangqi.xboard.popen_xboard`, where the protocol lives.
 
+    The engines tutorial runs it with MaxQi and Sjaak II; a program that cannot be started:
+
+    >>> asyncio.run(popen_xboard("/nonexistent/engine"))
+    Traceback (most recent call last):
+    ...
+    xiangqi.errors.EngineTerminatedError: cannot start engine '/nonexistent/engine': No such file or directory
+
     Raises:
         * the errors of :func:`xiangqi.xboard.popen_xboard`.
     """
@@ -1868,6 +1875,15 @@ class SimpleEngine:
     def popen_xboard(cls, command: Command, *, timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None,
                      mate_value: Optional[int] = None, **popen_args: object) -> "SimpleEngine":
         """Start an XBoard/CECP engine (see :func:`xiangqi.xboard.popen_xboard`), e.g. ``/usr/games/maxqi``.
+
+        The engines tutorial plays MaxQi and Sjaak II; this package's own engine speaks UCI and UCCI, not
+        XBoard, and is told apart (it announces no features):
+
+        >>> import sys
+        >>> SimpleEngine.popen_xboard([sys.executable, "-m", "xiangqi", "engine"])
+        Traceback (most recent call last):
+        ...
+        xiangqi.errors.EngineError: engine '... -m xiangqi engine' has no feature ping=1: this client needs ping to keep in step with it
 
         Raises:
             * the errors of :func:`xiangqi.xboard.popen_xboard`.

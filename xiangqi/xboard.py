@@ -22,10 +22,7 @@ handling, deadlines, errors, :class:`~xiangqi.engine.Limit`, :class:`~xiangqi.en
 * an ``Error``, ``Illegal move`` or ``tellusererror`` line raises :class:`~xiangqi.errors.EngineError`
   with the engine's own words.
 
-::
-
-    with SimpleEngine.popen_xboard("/usr/games/maxqi") as engine:
-        print(engine.play(Board(), Limit(time=0.5)).move)
+The engines tutorial plays Debian's MaxQi and Sjaak II with it.
 """
 
 from __future__ import annotations
@@ -251,6 +248,14 @@ class XBoardProtocol(EngineProtocol):
     the engine announced; ``fen_letters`` the horse/elephant letters of its ``setboard`` (``None`` until a
     ``setboard`` has found them). ``mate_value``: the engine's mate score when it is not CECP's ``100000 + N``
     (Sjaak II writes a mate in N plies as ``16000 - N``), see :func:`parse_post`.
+
+    The engines tutorial drives MaxQi and Sjaak II with it; what it makes of their thinking output and moves:
+
+    >>> board = Board()
+    >>> _ = board.push_iccs("b0c2")
+    >>> info = parse_post("  5   -10     13     14530  1. ... Hg7 2. Pc4 Hc7", board)     # Sjaak II's
+    >>> info["score"].red(), info["time"], [m.iccs() for m in info["pv"]]
+    (Cp(+10), 0.13, ['h9g7', 'c3c4', 'b9c7'])
 
     Raises:
         * :exc:`ValueError` for what XBoard cannot say: ``multipv``, ``banmoves``, ``root_moves``,
@@ -672,6 +677,13 @@ async def popen_xboard(command: Command, *, timeout: Optional[float] = 10.0, fen
 
     ``fen_letters``: ``"nb"`` or ``"he"``, the letters of horse and elephant in the engine's ``setboard``
     (found by trying when not given). ``mate_value``: see :class:`XBoardProtocol`.
+
+    The engines tutorial starts MaxQi and Sjaak II with it; a bad argument is refused before anything starts:
+
+    >>> asyncio.run(popen_xboard("/usr/games/maxqi", fen_letters="hb"))
+    Traceback (most recent call last):
+    ...
+    ValueError: fen_letters must be nb or he, not 'hb'
 
     Raises:
         * :exc:`ValueError` for an empty command or ``fen_letters`` not in :data:`FEN_LETTERS`;
