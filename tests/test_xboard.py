@@ -83,8 +83,12 @@ def test_handshake_accepts_and_rejects_features(tmp_path: Path) -> None:
 
 def test_done_0_holds_the_handshake_open(tmp_path: Path) -> None:
     cmd, log = fake(tmp_path, "slowdone")
-    with SimpleEngine.popen_xboard(cmd) as engine:   # done=1 comes half a second after done=0
-        assert engine.protocol.features["done"] == 1 and engine.id["name"] == "Fake XB"
+    for timeout in (10.0, None):
+        with SimpleEngine.popen_xboard(cmd, timeout=timeout) as engine:   # done=1 comes 0.5 s after done=0
+            assert engine.protocol.features["done"] == 1 and engine.id["name"] == "Fake XB"
+    cmd, log = fake(tmp_path, "stuck")
+    with pytest.raises(EngineError, match="announced feature done=0 but no done=1 within 0.5 s"):
+        SimpleEngine.popen_xboard(cmd, timeout=0.5)
 
 
 @pytest.mark.parametrize("mode, words", [("noping", "no feature ping=1"), ("chess", "does not play xiangqi"),

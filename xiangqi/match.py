@@ -587,11 +587,8 @@ def sprt_llr(counts: Sequence[float], values: Sequence[float], elo0: float, elo1
 
     ``counts[i]`` outcomes scored ``values[i]`` (games: 0, 1/2, 1 for W/D/L; game pairs: 0, 1/4, 1/2, 3/4, 1, the
     pentanomial model). With ``N`` outcomes, mean score ``s`` and variance ``v`` of the score per outcome, and
-    ``s0``, ``s1`` the expected scores of ``elo0``, ``elo1`` (:func:`_score_of`)::
-
-        LLR = N (s1 - s0) (2 s - s0 - s1) / (2 v)
-
-    (M. Van den Bergh's approximation of the GSPRT, as fishtest and fastchess use it). A count of zero is taken
+    ``s0``, ``s1`` the expected scores of ``elo0``, ``elo1`` (``1 / (1 + 10^(-elo / 400))``):
+    ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 v)`` (M. Van den Bergh's normal approximation of the generalized SPRT). A count of zero is taken
     as 0.001 (as fishtest regularizes), so that a one-sided score still has a variance.
 
     >>> round(sprt_llr([20, 60, 20], [0, 0.5, 1], 0, 5), 4)     # an even score leans to H0

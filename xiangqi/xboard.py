@@ -296,12 +296,13 @@ class XBoardProtocol(EngineProtocol):
                 return None
             fut: asyncio.Future[None] = self.loop.create_future()
             self._waiter = fut
-            handle = self.loop.call_at(deadline, self._wake)
+            handle = self.loop.call_at(deadline, self._wake) if math.isfinite(deadline) else None
             try:
                 await fut
             finally:
                 self._waiter = None
-                handle.cancel()
+                if handle is not None:
+                    handle.cancel()
         return self._lines.popleft()
 
     def _refusal(self, what: str, errors: Sequence[str]) -> EngineError:

@@ -4,6 +4,7 @@ Every line it receives is appended to the file named by its first argument (the 
 sent). Its behaviour follows the modes in the other arguments:
 
 * ``slowdone``: announces ``done=0`` first and ``done=1`` half a second later;
+* ``stuck``: announces ``done=0`` and never ``done=1``;
 * ``nofeatures``: announces nothing (a protocol 1 engine);
 * ``noping`` / ``chess``: has no ``ping`` / no xiangqi among its variants;
 * ``he``: reads only ``h``/``e`` in ``setboard`` (as Sjaak II), refusing ``n``/``b`` with an ``Error`` line;
@@ -46,6 +47,9 @@ def main() -> None:
             ping = 0 if "noping" in modes else 1
             extra = " usermove=1" if "usermove" in modes else ""
             extra += " san=1 frobnicate=1" if "san" in modes else ""
+            if "stuck" in modes:
+                say("feature done=0 myname=\"Stuck\"")
+                continue
             if "slowdone" in modes:
                 say("feature done=0")
                 time.sleep(0.5)
