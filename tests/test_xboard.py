@@ -121,6 +121,15 @@ def test_a_game_sends_new_variant_then_only_new_moves(tmp_path: Path) -> None:
     assert "sd 1000" in tail        # the depth limit of the first search no longer holds
 
 
+def test_node_limit_as_nps_and_st(tmp_path: Path) -> None:
+    cmd, log = fake(tmp_path)
+    with SimpleEngine.popen_xboard(cmd) as engine:
+        engine.play(Board(), Limit(nodes=500))
+        engine.play(Board(), Limit(time=2))
+    lines = sent(log)
+    assert lines.index("nps 1") < lines.index("st 500") < lines.index("nps 0") < lines.index("st 2")
+
+
 def test_usermove_when_the_engine_asks(tmp_path: Path) -> None:
     cmd, log = fake(tmp_path, "usermove")
     board = Board()
@@ -249,6 +258,10 @@ def test_sjaak_plays_and_analyses_corpus_positions() -> None:
         # A fraction of a second: st 1, and "?" on time.
         played = engine.play(Board(), Limit(time=0.2))
         assert played.move is not None
+        # Sjaak II reads nps 1 with st N as a thousand times N nodes: the client stops it past the limit itself
+        # (it searched 3,000,001 nodes, 43 s, for Limit(nodes=3000)).
+        info = engine.analyse(Board(), Limit(nodes=3000))
+        assert 3000 <= info["nodes"] < 100000
 
 
 @needs_sjaak

@@ -457,8 +457,7 @@ class XBoardProtocol(EngineProtocol):
             start = len(sent[1])
         else:
             self._game = game
-            self._sd = None
-            self._nps = False
+            self._sd = None         # new clears sd (CECP), not nps
             self.send_line("new")
             self.send_line("variant xiangqi")
             self.send_line("force")
@@ -546,7 +545,8 @@ class XBoardProtocol(EngineProtocol):
         after = self._stop_after(limit)
         timer = self.loop.call_later(after, self._stop, search) if after is not None else None
         try:
-            return await self._read_go(board, search, f"'go' ({', '.join(lines)}) with 'move' in {board.fen()}")
+            return await self._read_go(board, search, f"'go' ({', '.join(lines)}) with 'move' in {board.fen()}",
+                                       limit.nodes)
         except EngineError:
             self._sent = None       # the engine's board may be anywhere now
             raise
@@ -554,7 +554,10 @@ class XBoardProtocol(EngineProtocol):
             if timer is not None:
                 timer.cancel()
 
-    async def _read_go(self, board: Board, search: _Search, what: str) -> PlayResult:
+    async def _read_go(self, board: Board, search: _Search, what: str, nodes: Optional[int] = None) -> PlayResult:
+        """The thinking output and the move of a ``go``; past ``nodes`` (as the engine reports them) it is told
+        to move (``?``): engines read ``nps`` differently (Sjaak II searches a thousand times the nodes CECP's
+        ``nps 1`` with ``st N`` means)."""
         played = PlayResult(None, None, InfoDict())
         ended = False
         while True:
@@ -576,6 +579,8 @@ class XBoardProtocol(EngineProtocol):
             info = parse_post(line, board, mate_value=self.mate_value)
             if info is not None:
                 self._record(search, info)
+                if nodes is not None and info.get("nodes", 0) >= nodes:
+                    self._stop(search)
         played.info = search.infos.get(1, InfoDict())
         if played.move is not None and self._sent is not None:
             self._sent = (self._sent[0], self._sent[1] + [played.move.code])
