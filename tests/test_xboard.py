@@ -121,6 +121,19 @@ def test_a_game_sends_new_variant_then_only_new_moves(tmp_path: Path) -> None:
     assert "sd 1000" in tail        # the depth limit of the first search no longer holds
 
 
+def test_no_move_now_after_the_move(tmp_path: Path) -> None:
+    # The move comes at once, the pong after it late: "?" at 0.1 s used to go out after the move, and the
+    # engine's "Error (unknown command): ?" lost the next search (MaxQi lost a game to it, "refused the moves").
+    cmd, log = fake(tmp_path, "maxqi")
+    board = Board()
+    with SimpleEngine.popen_xboard(cmd) as engine:
+        for _ in range(2):
+            move = engine.play(board, Limit(time=0.1), game=board).move
+            assert move is not None
+            board.push(move)
+    assert "?" not in sent(log)
+
+
 def test_node_limit_as_nps_and_st(tmp_path: Path) -> None:
     cmd, log = fake(tmp_path)
     with SimpleEngine.popen_xboard(cmd) as engine:

@@ -181,6 +181,8 @@ def parse_engine_spec(words: Sequence[str], configs: Optional[Mapping[str, Seque
         except ValueError:
             raise ValueError(f"dialect must be {' or '.join(d.value for d in Dialect)}, "
                              f"not {fields['dialect']!r}") from None
+    if (dialect is Dialect.XBOARD) != (proto == "xboard") and dialect is not None:
+        raise ValueError(f"dialect {dialect.value} goes with proto=xboard only, not proto={proto}")
     name = fields.get("name") or Path(shlex.split(fields["cmd"])[0]).name
     spec = EngineSpec(fields["cmd"], proto, name, dialect, options, cwd=fields.get("dir"))
     if "tc" in fields:

@@ -233,6 +233,11 @@ def parse_post(line: str, board: Board, *, mate_value: Optional[int] = None) -> 
     return info
 
 
+def _about_move_now(line: str) -> bool:
+    """Whether an error line is about ``?`` (move now), which an engine without it refuses: harmless."""
+    return line.rstrip().endswith(": ?") or line.split()[-1:] == ["?"]
+
+
 def _fen(board_fen: str, letters: str) -> str:
     """``board_fen`` with the horse and elephant letters ``letters`` (``"he"``: ``h``/``e``)."""
     if letters == "nb":
@@ -395,7 +400,7 @@ class XBoardProtocol(EngineProtocol):
             line = (await self._next_line(f"'ping {self._pings}' with {pong!r}", deadline)).strip()
             if line == pong:
                 return errors
-            if _ERROR.match(line):
+            if _ERROR.match(line) and not _about_move_now(line):
                 errors.append(line)
 
     async def _ping(self) -> None:
@@ -567,13 +572,15 @@ class XBoardProtocol(EngineProtocol):
                 continue
             head = words[0]
             if head == "move" and len(words) >= 2 or head == "move:" and len(words) >= 2:
+                search.stop_sent = True     # no "?" after the move: it would reach the engine's next search
                 played.move = self._engine_move(board, words[1], line)
                 break
             if _ERROR.match(line):
-                if "?" in words[-1:] or line.rstrip().endswith(": ?"):
+                if _about_move_now(line):
                     continue    # an engine without "move now": it moves when its time is up
                 raise self._refusal(what, [line])
             if self._claim(words, played):
+                search.stop_sent = True
                 ended = True
                 break
             info = parse_post(line, board, mate_value=self.mate_value)

@@ -12,7 +12,8 @@ sent). Its behaviour follows the modes in the other arguments:
 * ``usermove``: announces ``usermove=1`` and refuses a move without the word;
 * ``san``: announces ``san=1`` (the client must refuse it) and an unknown feature ``frobnicate=1``;
 * ``mate``: reports the score 100003 (CECP: mate in 3) and writes its pv in algebraic notation;
-* ``resign``: answers ``go`` with ``resign`` and no move.
+* ``resign``: answers ``go`` with ``resign`` and no move;
+* ``maxqi``: as MaxQi, refuses ``?`` (``Error (unknown command): ?``), and takes 0.3 s over each ``ping``.
 """
 
 from __future__ import annotations
@@ -57,7 +58,11 @@ def main() -> None:
             say('feature option="Style -combo Solid /// *Normal /// Risky" option="Hash -spin 16 1 256"')
             say("feature done=1")
         elif cmd == "ping":
+            if "maxqi" in modes:
+                time.sleep(0.3)
             say(f"pong {words[1]}")
+        elif cmd == "?" and "maxqi" in modes:
+            say("Error (unknown command): ?")
         elif cmd == "new":
             board = Board()
         elif cmd == "setboard":
