@@ -627,3 +627,17 @@ def test_a_refused_position_loses_with_the_engines_words(tmp_path: Path, capsys:
     (game,) = read_back(out)
     assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "abandoned"
     assert "refused the position" in game.end().comment and "tellusererror Illegal position" in game.end().comment
+
+
+@pytest.mark.parametrize("words, message", [
+    (["depth=0"], "depth must be an integer >= 1, not '0'"),
+    (["nodes=many"], "nodes must be an integer >= 1, not 'many'"),
+    (["st=-1"], "st must be a positive number of seconds, not '-1'"),
+    (["st=nan"], "st must be a positive number of seconds, not 'nan'"),
+    (["tc=fast"], "time control 'fast'"),
+    (["dialect=xboard"], "dialect xboard goes with proto=xboard only, not proto=uci"),
+    (["conf=x"], "conf=x: no such engine in the engines file (no engines file given (--engines-file))"),
+])
+def test_engine_settings_refused(words: List[str], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_engine_spec(["cmd=x"] + words)
