@@ -249,6 +249,11 @@ def test_maxqi_plays_and_analyses_corpus_positions() -> None:
         # MaxQi has no setboard: a position that does not come from the start is refused, with the reason.
         with pytest.raises(EngineError, match="no setboard"):
             engine.play(Board(MIDGAME), Limit(depth=2))
+        # Nor an analyze mode: an analysis without a limit is refused in its words, and the engine plays on.
+        with pytest.raises(EngineError, match=r"refused 'analyze' .*Error \(unknown command\): analyze"):
+            with engine.analysis(Board()) as analysis:
+                list(analysis)
+        assert engine.play(Board(), Limit(depth=2)).move is not None
         # A game goes on move by move.
         board, game = Board(), object()
         for _ in range(6):
