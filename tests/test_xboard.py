@@ -143,6 +143,15 @@ def test_node_limit_as_nps_and_st(tmp_path: Path) -> None:
     assert lines.index("nps 1") < lines.index("st 500") < lines.index("nps 0") < lines.index("st 2")
 
 
+def test_time_0_and_a_draw_offer(tmp_path: Path) -> None:
+    cmd, log = fake(tmp_path, "notime")
+    with SimpleEngine.popen_xboard(cmd) as engine:
+        played = engine.play(Board(), Limit(red_clock=10, black_clock=10))
+        assert played.move is not None and played.draw_offered
+    lines = sent(log)
+    assert "level 0 0:10 0" in lines and not any(line.split()[0] in ("time", "otim") for line in lines)
+
+
 def test_usermove_when_the_engine_asks(tmp_path: Path) -> None:
     cmd, log = fake(tmp_path, "usermove")
     board = Board()

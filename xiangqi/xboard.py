@@ -518,9 +518,10 @@ class XBoardProtocol(EngineProtocol):
             if own is not None:
                 minutes, seconds = divmod(max(0, int(own)), 60)
                 lines.append(f"level {int(limit.movestogo or 0)} {minutes}:{seconds:02d} {inc or 0:g}")
-                lines.append(f"time {max(1, round(own * 100))}")
-                if opp is not None:
-                    lines.append(f"otim {max(1, round(opp * 100))}")
+                if self.features.get("time", 1):        # time=0: the engine keeps its clock itself
+                    lines.append(f"time {max(1, round(own * 100))}")
+                    if opp is not None:
+                        lines.append(f"otim {max(1, round(opp * 100))}")
             elif limit.depth is not None:
                 lines.append("st 100000")    # depth alone: no time control of the engine's own cuts it short
         return lines

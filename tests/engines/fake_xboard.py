@@ -11,6 +11,7 @@ sent). Its behaviour follows the modes in the other arguments:
 * ``refuse``: refuses every ``setboard`` (``tellusererror Illegal position``);
 * ``usermove``: announces ``usermove=1`` and refuses a move without the word;
 * ``san``: announces ``san=1`` (the client must refuse it) and an unknown feature ``frobnicate=1``;
+* ``notime``: announces ``time=0`` (no ``time``/``otim`` wanted) and offers a draw with each move;
 * ``mate``: reports the score 100003 (CECP: mate in 3) and writes its pv in algebraic notation;
 * ``resign``: answers ``go`` with ``resign`` and no move;
 * ``maxqi``: as MaxQi, refuses ``?`` (``Error (unknown command): ?``), and takes 0.3 s over each ``ping``.
@@ -48,6 +49,7 @@ def main() -> None:
             ping = 0 if "noping" in modes else 1
             extra = " usermove=1" if "usermove" in modes else ""
             extra += " san=1 frobnicate=1" if "san" in modes else ""
+            extra += " time=0" if "notime" in modes else ""
             if "stuck" in modes:
                 say("feature done=0 myname=\"Stuck\"")
                 continue
@@ -86,6 +88,8 @@ def main() -> None:
             say(f" 3 {score} 5 1234 {pv}")
             board.push(move)
             say(f"move {move.iccs()}")
+            if "notime" in modes:
+                say("offer draw")
         elif cmd in ("quit",):
             break
         elif cmd in ("xboard", "accepted", "rejected", "variant", "post", "easy", "sd", "st", "level", "time",
