@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from pathlib import Path
@@ -150,6 +151,34 @@ def test_time_0_and_a_draw_offer(tmp_path: Path) -> None:
         assert played.move is not None and played.draw_offered
     lines = sent(log)
     assert "level 0 0:10 0" in lines and not any(line.split()[0] in ("time", "otim") for line in lines)
+
+
+def test_game_result(tmp_path: Path) -> None:
+    from xiangqi.xboard import popen_xboard
+
+    cmd, log = fake(tmp_path)
+    mated = Board("3k5/R8/R8/9/9/9/9/9/8p/4K4 w - - 0 1")
+    mated.push_iccs("a7d7")
+
+    async def run() -> None:
+        _, engine = await popen_xboard(cmd)
+        try:
+            board, game = Board(), object()
+            board.push((await engine.play(board, Limit(depth=1), game=game)).move)
+            board.push_iccs("h9g7")
+            await engine.send_game_result(board, False, "Red resigns")     # the reply it has not seen goes first
+            await engine.send_game_result(mated)                           # the rule book's verdict
+            await engine.send_game_result(Board(), game_complete=False)
+            with pytest.raises(ValueError, match="curly braces"):
+                await engine.send_game_result(board, None, "a {comment}")
+        finally:
+            await engine.quit()
+
+    asyncio.run(run())
+    lines = sent(log)
+    tail = lines[lines.index("go") + 1:]
+    assert tail[tail.index("force") + 1:tail.index("force") + 3] == ["h9g7", "result 0-1 {Red resigns}"]
+    assert "result 1-0 {Black is checkmated and loses}" in tail and "result *" in tail
 
 
 def test_usermove_when_the_engine_asks(tmp_path: Path) -> None:

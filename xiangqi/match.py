@@ -534,7 +534,7 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             reason_zh = "裁决：" + ("和棋" if winner is None else ("红胜" if winner else "黑胜"))
             break
     result = "1/2-1/2" if winner is None else "1-0" if winner else "0-1"
-    await _tell_result((red, black), board, result, reason)
+    await _tell_result((red, black), board, winner, reason)
     game.headers["Result"] = result
     game.headers["Termination"] = tag
     game.headers["PlyCount"] = str(len(board.move_stack))
@@ -543,12 +543,13 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
     return game, result, tag, full
 
 
-async def _tell_result(engines: Sequence[EngineProtocol], board: Board, result: str, reason: str) -> None:
+async def _tell_result(engines: Sequence[EngineProtocol], board: Board, winner: Optional[Color], reason: str) -> None:
     """CECP's ``result`` to the XBoard engines of a finished game (one that has gone is left alone)."""
+    ending = reason.replace("{", "(").replace("}", ")").replace("\n", " ").replace("\r", " ")
     for engine in engines:
         if isinstance(engine, XBoardProtocol) and engine.returncode is None:
             try:
-                await engine.send_game_result(board, result, reason)
+                await engine.send_game_result(board, winner, ending)
             except EngineError:
                 pass
 

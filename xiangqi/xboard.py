@@ -34,7 +34,7 @@ import shlex
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from xiangqi.board import Board
-from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Move, PieceType
+from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Color, Move, PieceType
 from xiangqi.engine import (
     UCCI_MATE_PLIES, Command, Cp, Dialect, EngineError, EngineProtocol, InfoDict, Limit, Mate, MateGiven, Option,
     PlayResult, PovScore, Score, _popen, _Search, bare_score,
@@ -416,18 +416,37 @@ class XBoardProtocol(EngineProtocol):
         """
         raise ValueError("XBoard has no perft command; use a UCI or UCCI engine")
 
-    async def send_game_result(self, board: Board, result: str, reason: str = "") -> None:
-        """Tell the engine how the game in ``board`` ended: ``result 1-0 {reason}`` (CECP's ``result``).
+    async def send_game_result(self, board: Board, winner: Optional[Color] = None, game_ending: Optional[str] = None,
+                               game_complete: bool = True) -> None:
+        """Tell the engine how the game of ``board`` ended (CECP's ``result 1-0 {ending}``), as python-chess does:
+        the moves it has not seen yet first; the result from ``winner`` (``None``: a draw) when ``winner`` or
+        ``game_ending`` is given, else from :meth:`Board.outcome <xiangqi.board.Board.outcome>` (``*`` if the game
+        is not over), and ``*`` when ``game_complete`` is false.
 
         Raises:
-            * :exc:`ValueError` for a result other than ``1-0``, ``0-1``, ``1/2-1/2``, ``*``;
+            * :exc:`ValueError` for a ``game_ending`` with a line break or a curly brace (it would end the line
+              or the comment);
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine has gone.
         """
-        if result not in ("1-0", "0-1", "1/2-1/2", "*"):
-            raise ValueError(f"a game result is 1-0, 0-1, 1/2-1/2 or *, not {result!r}")
-        text = re.sub(r"[{}\r\n]", " ", reason).strip()
+        if game_ending and any(c in game_ending for c in "{}\r\n"):
+            raise ValueError(f"a game ending may not hold a line break or curly braces: {game_ending!r}")
+        outcome = board.outcome()
+        if not game_complete:
+            result, ending = "*", game_ending or ""
+        elif winner is not None or game_ending:
+            result, ending = ("1/2-1/2" if winner is None else "1-0" if winner else "0-1"), game_ending or ""
+        elif outcome is not None:
+            result, ending = outcome.result(), outcome.reason
+        else:
+            result, ending = "*", ""
         async with self._busy:
-            self.send_line(f"result {result}" + (f" {{{text}}}" if text else ""))
+            sent = self._sent
+            codes = [m.code for m in board.move_stack]
+            if sent is not None and sent[0] == board.starting_fen and codes[:len(sent[1])] == sent[1]:
+                self.send_line("force")
+                for move in board.move_stack[len(sent[1]):]:     # the last moves, which it has not seen
+                    self.send_line(("usermove " if self.features.get("usermove") else "") + format_iccs(move))
+            self.send_line(f"result {result}" + (f" {{{ending}}}" if ending else ""))
             await self._sync()
         self._sent = None   # the game is over: the next one starts with new
 
