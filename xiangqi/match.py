@@ -36,8 +36,8 @@ from xiangqi.errors import InvalidFenError
 from xiangqi.outcome import Termination
 
 __all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScore", "Sprt", "play_game", "run_match",
-           "match_main", "pairings", "order_openings", "parse_engine_spec", "parse_sprt", "parse_tc", "read_engines_file", "read_openings",
-           "sprt_llr"]
+           "match_main", "pairings", "order_openings", "parse_engine_spec", "parse_sprt", "parse_tc",
+           "read_engines_file", "read_openings", "sprt_llr"]
 
 #: The PGN ``Termination`` tag for each way a game can end.
 #: Seconds an engine may take to start and answer the handshake, at least (``--timeout`` when larger).
@@ -591,8 +591,8 @@ def sprt_llr(counts: Sequence[float], values: Sequence[float], elo0: float, elo1
     ``counts[i]`` outcomes scored ``values[i]`` (games: 0, 1/2, 1 for W/D/L; game pairs: 0, 1/4, 1/2, 3/4, 1, the
     pentanomial model). With ``N`` outcomes, mean score ``s`` and variance ``v`` of the score per outcome, and
     ``s0``, ``s1`` the expected scores of ``elo0``, ``elo1`` (``1 / (1 + 10^(-elo / 400))``):
-    ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 v)`` (M. Van den Bergh's normal approximation of the generalized SPRT). A count of zero is taken
-    as 0.001 (as fishtest regularizes), so that a one-sided score still has a variance.
+    ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 v)`` (M. Van den Bergh's normal approximation of the generalized
+    SPRT). A count of zero is taken as 0.001, so that a one-sided score still has a variance.
 
     >>> round(sprt_llr([20, 60, 20], [0, 0.5, 1], 0, 5), 4)     # an even score leans to H0
     -0.0259
