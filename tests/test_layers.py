@@ -28,7 +28,7 @@ LAYERS = {
     "notation": 4, "rules": 4, "perft": 4, "svg": 4, "_cliio": 4,
     "board": 5,
     "__init__": 6, "batch": 6, "search": 6, "engine": 6, "display": 6, "pgn_writer": 6,
-    "game": 7, "engine_server": 7, "perftree": 7,
+    "game": 7, "engine_server": 7, "perftree": 7, "xboard": 7,
     "pgn": 8, "xqf": 8,
     "dhtmlxq": 9, "match": 9,
     "formats": 10,
@@ -48,6 +48,8 @@ LAZY: Dict[Tuple[str, str], str] = {
     ("judge", "cli"): "the `python -m xiangqi.judge` entry point",
     ("game", "engine"): "only a node's eval()/set_eval() need the engine's scores, and the engine's import (asyncio, "
                         "threads) would cost every reader of records a tenth of a second",
+    ("engine", "xboard"): "popen_xboard and SimpleEngine.popen_xboard start xboard's protocol, a subclass of "
+                          "engine's EngineProtocol kept in its own module (xboard imports engine)",
 }
 #: The command line loads a command's module only when the command runs, so that `xiangqi --help` stays fast.
 LAZY_EVERYWHERE = {"cli"}

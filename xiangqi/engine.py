@@ -45,8 +45,8 @@ import threading
 import weakref
 from types import TracebackType
 from typing import (
-    Any, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Type, TypedDict,
-    TypeVar, Union, overload,
+    TYPE_CHECKING, Any, Callable, Coroutine, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple,
+    Type, TypedDict, TypeVar, Union, overload,
 )
 
 from xiangqi._encoding import MAX_LINE_BYTES
@@ -59,12 +59,15 @@ from xiangqi.uci import (
     setoption_line,
 )
 
+if TYPE_CHECKING:
+    from xiangqi.xboard import XBoardProtocol
+
 __all__ = [
     "Dialect", "Limit", "Score", "Cp", "Mate", "MateGiven", "PovScore", "InfoDict", "Option", "PlayResult",
     "BestMove", "AnalysisResult", "AnalysisComplete", "EngineProtocol", "UciProtocol", "UcciProtocol",
-    "popen_uci", "popen_ucci", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
+    "popen_uci", "popen_ucci", "popen_xboard", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
     "OptionValue", "parse_info", "parse_option", "bare_score", "UCCI_MATE_VALUE", "UCCI_MATE_PLIES", "MAX_LINE_BYTES",
-    "FEN_LETTERS",
+    "FEN_LETTERS", "with_fen_letters",
 ]
 
 T = TypeVar("T")
@@ -82,6 +85,8 @@ class Dialect(enum.Enum):
     UCI_ONE_BASED = "uci-one-based"
     #: UCCI, ranks 0-9: ElephantEye, Fairy-Stockfish after ``ucci``.
     UCCI = "ucci"
+    #: XBoard/CECP, ranks 0-9: MaxQi, Sjaak II (:mod:`xiangqi.xboard`).
+    XBOARD = "xboard"
 
     @property
     def one_based(self) -> bool:
@@ -546,8 +551,12 @@ _REFUSAL = re.compile(r"error|illegal|invalid|unknown|bad fen|cannot|can't", re.
 _PROBE_FEN = "4k4/9/9/9/9/9/9/9/9/3KN4 w - - 0 1"
 
 
-def _with_letters(fen: str, letters: str) -> str:
-    """``fen`` with horse and elephant written as ``letters`` (``"nb"`` or ``"he"``)."""
+def with_fen_letters(fen: str, letters: str) -> str:
+    """``fen`` (or a placement alone) with horse and elephant written as ``letters`` (``"nb"`` or ``"he"``).
+
+    >>> with_fen_letters("4k4/9/9/9/9/9/9/9/9/2BNK4 w - - 0 1", "he")
+    '4k4/9/9/9/9/9/9/9/9/2EHK4 w - - 0 1'
+    """
     if letters == "nb":
         return fen
     placement, sep, rest = fen.partition(" ")
@@ -635,6 +644,7 @@ class _Search:
         self.stop_sent = False
         self._lines: List[str] = []
         self._merged: Dict[int, InfoWords] = {}
+        self._parsed: Dict[int, InfoDict] = {}   # infos a protocol reads itself (XBoard's thinking output)
 
     def add(self, line: str) -> None:
         """One ``info`` line, kept as text until its fields are asked for."""
@@ -651,16 +661,30 @@ class _Search:
             self._lines = []
         return self._merged
 
+    def record(self, info: InfoDict) -> None:
+        """One info that the protocol has read itself (not a UCI ``info`` line): merged into its line's."""
+        merged = self._parsed.setdefault(info.get("multipv", 1), InfoDict())
+        if "score" in info:     # a new score: an old bound flag no longer applies
+            merged.pop("lowerbound", None)
+            merged.pop("upperbound", None)
+        merged.update(info)
+        if self.sink is not None:
+            self.sink._post(info)
+
     def translate(self, words: InfoWords) -> InfoDict:
         return _translate(words, self.board, self.one_based, self.mate_value)
 
     def infos(self) -> List[InfoDict]:
         """The merged info of each line, best first."""
+        if self._parsed:
+            return [self._parsed[k] for k in sorted(self._parsed)]
         merged = self.words()
         return [self.translate(merged[k]) for k in sorted(merged)]
 
     def info(self) -> InfoDict:
         """The merged info of the first line."""
+        if self._parsed:
+            return self._parsed.get(1, InfoDict())
         first = self.words().get(1)
         return InfoDict() if first is None else self.translate(first)
 
@@ -727,6 +751,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         # What the engine wrote that is not protocol (its own words about a refused position, say), since the
         # last search began: quoted by the errors.
         self._chatter: Deque[str] = collections.deque(maxlen=8)
+        #: Called with ``(">", line)`` for each line sent and ``("<", line)`` for each line read (an I/O log).
+        self.io_log: Optional[Callable[[str, str], None]] = None
 
     # ---------------------------------------------------------------- asyncio callbacks
 
@@ -739,6 +765,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         if fd == 1:
             lines = self._out.feed(raw)
             if lines:
+                if self.io_log is not None:
+                    for line in lines:
+                        self.io_log("<", line)
                 self._lines.extend(lines)
                 self._wake()
         elif fd == 2:
@@ -859,6 +888,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         pipe = self.transport.get_pipe_transport(0)
         assert isinstance(pipe, asyncio.WriteTransport)
         pipe.write(line.encode() + b"\n")
+        if self.io_log is not None:
+            self.io_log(">", line)
 
     async def _next_line(self, what: str, deadline: Optional[float] = None, search: Optional[_Search] = None) -> str:
         """The engine's next line; raises when it exits, and kills it when ``deadline`` (loop time) passes."""
@@ -1067,7 +1098,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 self.send_line(self._setoption_line("newgame", None))
         self._chatter.clear()
         fen, moves = _root_and_moves(board)
-        self.send_line(position_line(_with_letters(fen, self.fen_letters), [self._format(m) for m in moves]))
+        self.send_line(position_line(with_fen_letters(fen, self.fen_letters), [self._format(m) for m in moves]))
         if banmoves:
             self.send_line("banmoves " + " ".join(self._format(m) for m in banmoves))
         await self._ping()
@@ -1395,7 +1426,7 @@ class UciProtocol(EngineProtocol):
         for letters in [self.fen_letters] if self._letters_given else list(FEN_LETTERS):
             self._chatter.clear()
             stderr_before = list(self._stderr)
-            self.send_line(position_line(_with_letters(_PROBE_FEN, letters)))
+            self.send_line(position_line(with_fen_letters(_PROBE_FEN, letters)))
             await self._ping()
             await asyncio.sleep(0.05)   # its standard error is another pipe: what it wrote there may come later
             said = list(self._chatter) + list(self._stderr)[len(stderr_before):]
@@ -1489,7 +1520,7 @@ class AnalysisResult:
 
     def __init__(self, protocol: EngineProtocol) -> None:
         self._protocol = protocol
-        self._queue: Deque[str] = collections.deque()
+        self._queue: Deque[Union[str, InfoDict]] = collections.deque()   # info lines, or infos already read
         self._changed = asyncio.Event()
         self._done: asyncio.Future[BestMove] = protocol.loop.create_future()
         self._search: Optional[_Search] = None
@@ -1512,7 +1543,7 @@ class AnalysisResult:
         infos = self._search.infos() if self._search is not None else []
         return infos or [InfoDict()]
 
-    def _post(self, line: str) -> None:
+    def _post(self, line: Union[str, InfoDict]) -> None:
         self._queue.append(line)
         self._changed.set()
 
@@ -1602,7 +1633,8 @@ class AnalysisResult:
                 self._changed.clear()
                 await self._changed.wait()
             assert self._search is not None
-            info = self._search.translate(parse_info_words(self._queue.popleft().split()[1:]))
+            item = self._queue.popleft()
+            info = item if not isinstance(item, str) else self._search.translate(parse_info_words(item.split()[1:]))
             if info:   # a line with nothing readable is no info
                 return info
 
@@ -1724,6 +1756,26 @@ async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0,
     return transport, protocol
 
 
+async def popen_xboard(command: Command, *, timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None,
+                       mate_value: Optional[int] = None, **popen_args: object
+                       ) -> Tuple[asyncio.SubprocessTransport, "XBoardProtocol"]:
+    """Start an XBoard/CECP engine and shake hands: :func:`xiangqi.xboard.popen_xboard`, where the protocol lives.
+
+    The engines tutorial runs it with MaxQi and Sjaak II; a program that cannot be started:
+
+    >>> asyncio.run(popen_xboard("/nonexistent/engine"))
+    Traceback (most recent call last):
+    ...
+    xiangqi.errors.EngineTerminatedError: cannot start engine '/nonexistent/engine': No such file or directory
+
+    Raises:
+        * the errors of :func:`xiangqi.xboard.popen_xboard`.
+    """
+    from xiangqi import xboard  # the XBoard dialect subclasses EngineProtocol, so it lives in the module above
+    return await xboard.popen_xboard(command, timeout=timeout, fen_letters=fen_letters, mate_value=mate_value,
+                                     **popen_args)
+
+
 # ------------------------------------------------------------------------------------------------- synchronous API
 
 
@@ -1831,6 +1883,29 @@ class SimpleEngine:
         engine = cls._start(functools.partial(_popen, UcciProtocol, command, Dialect.UCCI, timeout, popen_args))
         engine.protocol.mate_value = mate_value  # read by the searches to come (the handshake has no scores)
         return engine
+
+    @classmethod
+    def popen_xboard(cls, command: Command, *, timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None,
+                     mate_value: Optional[int] = None, **popen_args: object) -> "SimpleEngine":
+        """Start an XBoard/CECP engine (see :func:`xiangqi.xboard.popen_xboard`), e.g. ``/usr/games/maxqi``.
+
+        The engines tutorial plays MaxQi and Sjaak II; this package's own engine speaks UCI and UCCI, not
+        XBoard, and is told apart (it announces no features):
+
+        >>> import sys
+        >>> SimpleEngine.popen_xboard([sys.executable, "-m", "xiangqi", "engine"])
+        Traceback (most recent call last):
+        ...
+        xiangqi.errors.EngineError: engine '... -m xiangqi engine' has no feature ping=1: this client needs ping to keep in step with it
+
+        Raises:
+            * the errors of :func:`xiangqi.xboard.popen_xboard`.
+        """
+        async def start() -> Tuple[asyncio.SubprocessTransport, EngineProtocol]:
+            return await popen_xboard(command, timeout=timeout, fen_letters=fen_letters, mate_value=mate_value,
+                                      **popen_args)
+
+        return cls._start(functools.partial(start))
 
     def _run(self, coro: Coroutine[object, object, T]) -> T:
         if self._closed:

@@ -16,12 +16,14 @@ import argparse
 import asyncio
 import dataclasses
 import datetime
+import json
 import math
+import random
 import shlex
 import signal
 import sys
 from pathlib import Path
-from typing import IO, Coroutine, Dict, List, Optional, Sequence, TextIO, Tuple, TypeVar
+from typing import IO, Coroutine, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from xiangqi import pgn
 from xiangqi.board import Board
@@ -31,11 +33,13 @@ from xiangqi.engine import (
     FEN_LETTERS, Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
     popen_uci,
 )
+from xiangqi.xboard import XBoardProtocol, popen_xboard
 from xiangqi.errors import InvalidFenError
 from xiangqi.outcome import Termination
 
-__all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScore", "play_game", "run_match",
-           "match_main", "parse_engine_spec", "parse_tc", "read_openings", "MAX_SECONDS"]
+__all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScore", "Sprt", "play_game", "run_match",
+           "match_main", "pairings", "order_openings", "parse_engine_spec", "parse_sprt", "parse_tc",
+           "read_engines_file", "read_openings", "sprt_llr", "MAX_SECONDS"]
 
 #: Seconds an engine may take to start and answer the handshake, at least (``--timeout`` when larger).
 _START_TIMEOUT = 10.0
@@ -61,10 +65,10 @@ _TERMINATION_TAG = {
 
 @dataclasses.dataclass
 class EngineSpec:
-    """One ``--engine`` argument: ``cmd=… proto=uci|ucci name=… dialect=… fen_letters=nb|he option.X=Y``.
+    """One ``--engine`` argument: ``cmd=… proto=uci|ucci|xboard name=… dialect=… fen_letters=nb|he option.X=Y``.
 
-    >>> EngineSpec("xiangqi engine", proto="ucci", name="ours", options={"hashsize": 1})
-    EngineSpec(cmd='xiangqi engine', proto='ucci', name='ours', dialect=None, options={'hashsize': 1}, fen_letters=None)
+    >>> EngineSpec("xiangqi engine", proto="ucci", name="ours", options={"hashsize": 1}).options
+    {'hashsize': 1}
     """
 
     cmd: str
@@ -74,6 +78,25 @@ class EngineSpec:
     options: Dict[str, OptionValue] = dataclasses.field(default_factory=dict)
     #: Horse and elephant in the FENs sent: ``"nb"`` or ``"he"`` (``None``: as :func:`~xiangqi.engine.popen_uci` finds).
     fen_letters: Optional[str] = None
+    #: This engine's own limits (``tc=``, ``depth=``, ``nodes=``, ``st=``), over the match's.
+    tc: Optional["TimeControl"] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    movetime: Optional[float] = None
+    #: The directory the engine runs in (``dir=``, an engines file's ``workingDirectory``).
+    cwd: Optional[str] = None
+
+    def control(self, limit: Limit, tc: Optional["TimeControl"]) -> Tuple[Limit, Optional["TimeControl"]]:
+        """This engine's limit and time control: its own settings when it has any, else the match's.
+
+        >>> EngineSpec("x", depth=5).control(Limit(time=1), None)
+        (Limit(time=None, depth=5, nodes=None, mate=None, red_clock=None, black_clock=None, red_inc=None, black_inc=None, movestogo=None), None)
+        >>> EngineSpec("x").control(Limit(time=1), None)[0].time
+        1
+        """
+        if self.tc is None and self.depth is None and self.nodes is None and self.movetime is None:
+            return limit, tc
+        return Limit(time=self.movetime, depth=self.depth, nodes=self.nodes), self.tc
 
     async def start(self, timeout: Optional[float]) -> EngineProtocol:
         """Start the engine, shake hands and set its options; ``timeout`` is then each answer's grace time.
@@ -94,10 +117,14 @@ class EngineSpec:
         # Starting up (loading networks, tables) may take longer than a move's grace time.
         handshake = None if timeout is None else max(timeout, _START_TIMEOUT)
         if self.proto == "ucci":
-            _, protocol = await popen_ucci(self.cmd, timeout=handshake)
+            _, protocol = await popen_ucci(self.cmd, timeout=handshake, cwd=self.cwd)
             engine: EngineProtocol = protocol
+        elif self.proto == "xboard":
+            _, xb = await popen_xboard(self.cmd, timeout=handshake, fen_letters=self.fen_letters, cwd=self.cwd)
+            engine = xb
         else:
-            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake, fen_letters=self.fen_letters)
+            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake, fen_letters=self.fen_letters,
+                                     cwd=self.cwd)
             engine = uci
         engine.timeout = timeout
         try:
@@ -112,38 +139,55 @@ class EngineSpec:
         return engine
 
 
-def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
+_SPEC_KEYS = ("cmd", "proto", "name", "dialect", "fen_letters", "tc", "depth", "nodes", "st", "dir", "conf")
+
+
+def parse_engine_spec(words: Sequence[str], configs: Optional[Mapping[str, Sequence[str]]] = None) -> EngineSpec:
     """An :class:`EngineSpec` from ``key=value`` words (``ValueError`` naming a bad one).
 
-    >>> parse_engine_spec(["cmd=/usr/games/fairy-stockfish", "option.Hash=32"])
-    EngineSpec(cmd='/usr/games/fairy-stockfish', proto='uci', name='fairy-stockfish', dialect=None, options={'Hash': '32'}, fen_letters=None)
-    >>> parse_engine_spec(["cmd=xiangqi engine", "proto=xboard"])
+    Keys: ``cmd``, ``proto`` (``uci``, ``ucci``, ``xboard``), ``name``, ``dialect``, ``fen_letters`` (``nb`` or
+    ``he``: horse and elephant in the FENs the engine reads; else found by trying), ``option.X``, the
+    engine's own limits ``tc`` (``[moves/]seconds[+increment]``), ``depth``, ``nodes``, ``st`` (seconds a
+    move), ``dir`` (its working directory), and ``conf=NAME``: the settings of the engine ``NAME`` in
+    ``configs`` (:func:`read_engines_file`), which the other words override.
+
+    >>> parse_engine_spec(["cmd=/usr/games/fairy-stockfish", "option.Hash=32", "tc=40/60+0.6"])
+    EngineSpec(cmd='/usr/games/fairy-stockfish', proto='uci', name='fairy-stockfish', dialect=None, options={'Hash': '32'}, fen_letters=None, tc=TimeControl(base=60.0, increment=0.6, moves=40), depth=None, nodes=None, movetime=None, cwd=None)
+    >>> parse_engine_spec(["cmd=/usr/games/maxqi", "proto=xboard", "depth=4"]).depth
+    4
+    >>> parse_engine_spec(["cmd=xiangqi engine", "proto=cecp"])
     Traceback (most recent call last):
     ...
-    ValueError: proto must be uci or ucci, not 'xboard'
+    ValueError: proto must be uci, ucci or xboard, not 'cecp'
 
     Raises:
-        * :exc:`ValueError` for a word that is not ``key=value``, an unknown key, a missing ``cmd``, or a bad
-          ``proto``, ``dialect`` or ``fen_letters``.
+        * :exc:`ValueError` for a word that is not ``key=value``, an unknown key, a missing ``cmd``, a bad
+          ``proto``, ``dialect``, ``fen_letters``, ``tc``, ``depth``, ``nodes`` or ``st``, or a ``conf`` that
+          ``configs`` lacks.
     """
     fields: Dict[str, str] = {}
     options: Dict[str, OptionValue] = {}
+    conf = [w.partition("=")[2] for w in words if w.startswith("conf=")]
+    if conf:
+        if configs is None or conf[-1] not in configs:
+            known = ", ".join(sorted(configs)) if configs else "no engines file given (--engines-file)"
+            raise ValueError(f"conf={conf[-1]}: no such engine in the engines file ({known})")
+        words = list(configs[conf[-1]]) + [w for w in words if not w.startswith("conf=")]
     for word in words:
         key, sep, value = word.partition("=")
         if not sep:
             raise ValueError(f"engine setting {word!r} is not key=value (cmd=, proto=, name=, dialect=, option.X=)")
         if key.startswith("option."):
             options[key[len("option."):]] = value
-        elif key in ("cmd", "proto", "name", "dialect", "fen_letters"):
+        elif key in _SPEC_KEYS:
             fields[key] = value
         else:
-            raise ValueError(f"unknown engine setting {key!r}: expected cmd, proto, name, dialect, fen_letters or "
-                             "option.X")
+            raise ValueError(f"unknown engine setting {key!r}: expected {', '.join(_SPEC_KEYS)} or option.X")
     if not fields.get("cmd"):
         raise ValueError("an --engine needs cmd=COMMAND")
     proto = fields.get("proto", "uci").lower()
-    if proto not in ("uci", "ucci"):
-        raise ValueError(f"proto must be uci or ucci, not {proto!r}")
+    if proto not in ("uci", "ucci", "xboard"):
+        raise ValueError(f"proto must be uci, ucci or xboard, not {proto!r}")
     dialect = None
     if "dialect" in fields:
         try:
@@ -154,8 +198,78 @@ def parse_engine_spec(words: Sequence[str]) -> EngineSpec:
     letters = fields.get("fen_letters")
     if letters is not None and letters not in FEN_LETTERS:
         raise ValueError(f"fen_letters must be {' or '.join(FEN_LETTERS)}, not {letters!r}")
+    if (dialect is Dialect.XBOARD) != (proto == "xboard") and dialect is not None:
+        raise ValueError(f"dialect {dialect.value} goes with proto=xboard only, not proto={proto}")
     name = fields.get("name") or Path(shlex.split(fields["cmd"])[0]).name
-    return EngineSpec(fields["cmd"], proto, name, dialect, options, letters)
+    spec = EngineSpec(fields["cmd"], proto, name, dialect, options, letters, cwd=fields.get("dir"))
+    if "tc" in fields:
+        spec.tc = parse_tc(fields["tc"])
+    for key in ("depth", "nodes"):
+        if key in fields:
+            n = _int(fields[key])
+            if n is None or n < 1:
+                raise ValueError(f"{key} must be an integer >= 1, not {fields[key]!r}")
+            setattr(spec, key, n)
+    if "st" in fields:
+        try:
+            spec.movetime = float(fields["st"])
+        except ValueError:
+            spec.movetime = math.nan
+        if not spec.movetime > 0 or math.isinf(spec.movetime):
+            raise ValueError(f"st must be a positive number of seconds, not {fields['st']!r}")
+    return spec
+
+
+def _int(text: str) -> Optional[int]:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def read_engines_file(path: Path) -> Dict[str, List[str]]:
+    """The engines of a JSON engines file, as cutechess's ``engines.json``: each one's settings as ``key=value``
+    words for :func:`parse_engine_spec`, by name.
+
+    Each entry is an object with ``name`` and ``command``, and optionally ``protocol`` (``uci``, ``ucci``,
+    ``xboard``), ``workingDirectory``, ``options`` (a list of ``{"name": ..., "value": ...}``, or an object of
+    name to value), and this library's ``tc``, ``depth``, ``nodes``, ``st``, ``dialect``.
+
+    >>> import json, tempfile
+    >>> path = Path(tempfile.mkdtemp(), "engines.json")
+    >>> _ = path.write_text(json.dumps([{"name": "fsf", "command": "/usr/games/fairy-stockfish", "protocol": "uci",
+    ...                                  "options": [{"name": "Hash", "value": 16}], "tc": "10+0.1"}]))
+    >>> read_engines_file(path)
+    {'fsf': ['name=fsf', 'cmd=/usr/games/fairy-stockfish', 'proto=uci', 'tc=10+0.1', 'option.Hash=16']}
+
+    Raises:
+        * :exc:`ValueError` for a file that is not JSON, or an entry without ``name`` or ``command``;
+        * :exc:`OSError` when the file cannot be read.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    entries = data if isinstance(data, list) else data.get("engines") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ValueError(f"{path}: expected a list of engines")
+    found: Dict[str, List[str]] = {}
+    for i, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or not entry.get("name") or not entry.get("command"):
+            raise ValueError(f"{path}: engine {i} needs a name and a command")
+        words = [f"name={entry['name']}", f"cmd={entry['command']}"]
+        for key, word in (("protocol", "proto"), ("workingDirectory", "dir"), ("tc", "tc"), ("depth", "depth"),
+                          ("nodes", "nodes"), ("st", "st"), ("dialect", "dialect")):
+            if entry.get(key) not in (None, ""):
+                words.append(f"{word}={entry[key]}")
+        options = entry.get("options") or []
+        pairs = options.items() if isinstance(options, dict) else (
+            (o.get("name"), o.get("value", o.get("default"))) for o in options if isinstance(o, dict))
+        for name, value in pairs:
+            if name and value is not None:
+                words.append(f"option.{name}={str(value).lower() if isinstance(value, bool) else value}")
+        found[str(entry["name"])] = words
+    return found
 
 
 @dataclasses.dataclass
@@ -199,6 +313,10 @@ def parse_tc(text: str) -> TimeControl:
         raise ValueError(f"time control {text!r}: base must be > 0, increment >= 0 (both at most {MAX_SECONDS:g} s), "
                          "moves >= 1")
     return tc
+
+
+#: One side's search limit and time control (the time control, when given, makes the limit a clock).
+Control = Tuple[Limit, Optional[TimeControl]]
 
 
 @dataclasses.dataclass
@@ -320,10 +438,14 @@ class _ScoreTrack:
 
 async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, limit: Limit,
                     tc: Optional[TimeControl], rules: str, adj: Adjudication, headers: Dict[str, str],
-                    time_margin: float = 0.1) -> Tuple[pgn.Game, str, str, str]:
+                    time_margin: float = 0.1, *, controls: Optional[Dict[bool, Control]] = None,
+                    movetime_margin: Optional[float] = None) -> Tuple[pgn.Game, str, str, str]:
     """Play one game from ``opening``; the record (with result, ``Termination`` and reason), result, tag, reason.
 
     An engine that crashes, hangs or plays an illegal move loses the game; nothing is raised for it.
+    ``controls``: each colour's own limit and time control (``--engine ... tc=``), instead of ``limit`` and
+    ``tc``. ``movetime_margin``: a move that takes longer than its fixed time plus this loses on time.
+    ``adj.max_plies`` counts every ply of the record, the opening's too (as the PGN's ``PlyCount``).
 
     >>> import sys
     >>> ours = EngineSpec(f"{sys.executable} -m xiangqi engine", name="ours")
@@ -344,7 +466,9 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
     node: pgn.GameNode = game
     for move in board.move_stack:
         node = node.add_main_variation(move)
-    clocks = {True: tc.base, False: tc.base} if tc else {}
+    sides = controls or {True: (limit, tc), False: (limit, tc)}
+    clocks = {c: ctl[1].base for c, ctl in sides.items() if ctl[1] is not None}
+    made = {True: 0, False: 0}      # moves each side has made in this game
     track = _ScoreTrack()
     game_id = object()
     winner: Optional[Color]
@@ -356,17 +480,18 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             break
         turn = board.turn
         side, side_zh = ("Red", "红方") if turn else ("Black", "黑方")
-        if len(board.move_stack) - len(opening.move_stack) >= adj.max_plies:
+        if len(board.move_stack) >= adj.max_plies:
             winner, tag = None, "adjudication"
             reason, reason_zh = f"draw: the game reached {adj.max_plies} plies", f"和棋：对局达到{adj.max_plies}步"
             break
         engine = red if turn else black
+        limit, tc = sides[turn]
         if tc:
-            moves_left = None
-            if tc.moves:
-                moves_left = tc.moves - (board.fullmove_number - opening.fullmove_number) % tc.moves
-            limit = Limit(red_clock=clocks[True], black_clock=clocks[False], red_inc=tc.increment or None,
-                          black_inc=tc.increment or None, movestogo=moves_left)
+            moves_left = tc.moves - made[turn] % tc.moves if tc.moves else None
+            red_tc, black_tc = sides[True][1], sides[False][1]
+            limit = Limit(red_clock=clocks.get(True), black_clock=clocks.get(False),
+                          red_inc=(red_tc.increment if red_tc else None) or None,
+                          black_inc=(black_tc.increment if black_tc else None) or None, movestogo=moves_left)
         started = loop.time()
         # A depth or node limit has no time of its own, and the client waits as long as the limit allows:
         # here a move may take the engine's timeout, so a hung engine loses instead of stopping the match.
@@ -389,11 +514,14 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             break
         except EngineError as exc:
             illegal = "illegal" in str(exc) or "null move" in str(exc)
-            winner, tag = not turn, "rules infraction" if illegal else "time forfeit"
+            refused = " refused " in str(exc)      # the engine's own error about the position or a command
+            winner = not turn
+            tag = "rules infraction" if illegal else "abandoned" if refused else "time forfeit"
             reason = f"{side} ({engine.name}) loses: {exc}"
-            reason_zh = f"{side_zh}{'走出非法着法' if illegal else '引擎无响应'}，负"
+            reason_zh = f"{side_zh}{'走出非法着法' if illegal else '引擎报错' if refused else '引擎无响应'}，负"
             break
         elapsed = loop.time() - started
+        made[turn] += 1
         if tc:
             clocks[turn] -= elapsed
             if clocks[turn] < -time_margin:
@@ -401,9 +529,14 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
                 reason, reason_zh = f"{side} ({engine.name}) loses on time", f"{side_zh}超时，负"
                 break
             clocks[turn] += tc.increment
-            if tc.moves and not turn and (board.fullmove_number - opening.fullmove_number + 1) % tc.moves == 0:
-                clocks[True] += tc.base
-                clocks[False] += tc.base
+            if tc.moves and made[turn] % tc.moves == 0:
+                clocks[turn] += tc.base
+        elif limit.time is not None and movetime_margin is not None and elapsed > limit.time + movetime_margin:
+            winner, tag = not turn, "time forfeit"
+            reason = (f"{side} ({engine.name}) loses on time: {elapsed:.3f} s for a move of {limit.time:g} s "
+                      f"(margin {movetime_margin:g} s)")
+            reason_zh = f"{side_zh}超时，负"
+            break
         if played.move is None or played.resigned:
             winner, tag = not turn, "normal" if played.resigned else "rules infraction"
             what = "resigns" if played.resigned else "has no move in a position that is not over"
@@ -420,12 +553,24 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             reason_zh = "裁决：" + ("和棋" if winner is None else ("红胜" if winner else "黑胜"))
             break
     result = "1/2-1/2" if winner is None else "1-0" if winner else "0-1"
+    await _tell_result((red, black), board, winner, reason)
     game.headers["Result"] = result
     game.headers["Termination"] = tag
     game.headers["PlyCount"] = str(len(board.move_stack))
     full = f"{reason} / {reason_zh}"
     node.comment = (node.comment + " " if node.comment else "") + full
     return game, result, tag, full
+
+
+async def _tell_result(engines: Sequence[EngineProtocol], board: Board, winner: Optional[Color], reason: str) -> None:
+    """CECP's ``result`` to the XBoard engines of a finished game (one that has gone is left alone)."""
+    ending = reason.replace("{", "(").replace("}", ")").replace("\n", " ").replace("\r", " ")
+    for engine in engines:
+        if isinstance(engine, XBoardProtocol) and engine.returncode is None:
+            try:
+                await engine.send_game_result(board, winner, ending)
+            except EngineError:
+                pass
 
 
 def _move_comment(played: PlayResult, elapsed: float) -> str:
@@ -441,18 +586,127 @@ def _move_comment(played: PlayResult, elapsed: float) -> str:
     return "".join(parts).strip()
 
 
+#: The normal quantile of a two-sided 95 % interval.
+_Z95 = 1.959964
+
+
+def _elo_of(score: float) -> float:
+    """The logistic Elo difference of an expected score: ``-400 log10(1/score - 1)`` (±inf at 1 and 0)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def _score_of(elo: float) -> float:
+    """The expected score of an Elo difference: ``1 / (1 + 10^(-elo/400))``."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def sprt_llr(counts: Sequence[float], values: Sequence[float], elo0: float, elo1: float) -> float:
+    """The generalized SPRT log-likelihood ratio of H1 (Elo ``elo1``) against H0 (``elo0``), normal approximation.
+
+    ``counts[i]`` outcomes scored ``values[i]`` (games: 0, 1/2, 1 for W/D/L; game pairs: 0, 1/4, 1/2, 3/4, 1, the
+    pentanomial model). With ``N`` outcomes, mean score ``s`` and variance ``v`` of the score per outcome, and
+    ``s0``, ``s1`` the expected scores of ``elo0``, ``elo1`` (``1 / (1 + 10^(-elo / 400))``):
+    ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 v)`` (M. Van den Bergh's normal approximation of the generalized
+    SPRT). A count of zero is taken as 0.001, so that a one-sided score still has a variance.
+
+    >>> round(sprt_llr([20, 60, 20], [0, 0.5, 1], 0, 5), 4)     # an even score leans to H0
+    -0.0259
+    """
+    regular = [c if c > 0 else 1e-3 for c in counts]
+    n = sum(regular)
+    if n <= 0 or sum(counts) == 0:
+        return 0.0
+    mean = sum(c * v for c, v in zip(regular, values)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(regular, values)) / n
+    if var <= 0:
+        return 0.0
+    s0, s1 = _score_of(elo0), _score_of(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+@dataclasses.dataclass
+class Sprt:
+    """A sequential probability ratio test: H0 (Elo ``elo0``) against H1 (Elo ``elo1``), error rates ``alpha``
+    (accepting H1 when H0 holds) and ``beta``. The match stops when the LLR leaves ``(lower, upper)``.
+
+    >>> test = parse_sprt("elo0=0 elo1=5 alpha=0.05 beta=0.05")
+    >>> test, [round(b, 4) for b in test.bounds()]
+    (Sprt(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.05), [-2.9444, 2.9444])
+    """
+
+    elo0: float = 0.0
+    elo1: float = 5.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def bounds(self) -> Tuple[float, float]:
+        """``(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))``: below the first H0 is accepted, above the second H1.
+
+        See :class:`Sprt`'s example.
+        """
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def verdict(self, llr: float) -> Optional[str]:
+        """``"H1"``, ``"H0"`` or ``None`` (go on) for ``llr``.
+
+        >>> Sprt().verdict(3.0), Sprt().verdict(-3.0), Sprt().verdict(0.5)
+        ('H1', 'H0', None)
+        """
+        lower, upper = self.bounds()
+        if llr >= upper:
+            return "H1"
+        if llr <= lower:
+            return "H0"
+        return None
+
+
+def parse_sprt(text: str) -> Sprt:
+    """A :class:`Sprt` from ``elo0=0 elo1=5 alpha=0.05 beta=0.05`` (any of them; the rest as shown).
+
+    >>> parse_sprt("elo1=10")
+    Sprt(elo0=0.0, elo1=10.0, alpha=0.05, beta=0.05)
+    >>> parse_sprt("elo0=5 elo1=0")
+    Traceback (most recent call last):
+    ...
+    ValueError: --sprt: elo1 must be above elo0, and alpha and beta between 0 and 1 (got elo0=5 elo1=0 alpha=0.05 beta=0.05)
+
+    Raises:
+        * :exc:`ValueError` for a word that is not ``key=number`` with a key of the four, or values out of range.
+    """
+    values: Dict[str, float] = {}
+    for word in text.replace(",", " ").split():
+        key, sep, value = word.partition("=")
+        if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
+            raise ValueError(f"--sprt: {word!r} is not elo0=, elo1=, alpha= or beta= with a number")
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise ValueError(f"--sprt: {key} must be a number, not {value!r}") from None
+    test = Sprt(**values)
+    if not (test.elo1 > test.elo0 and 0 < test.alpha < 1 and 0 < test.beta < 1 and test.alpha + test.beta < 1):
+        raise ValueError(f"--sprt: elo1 must be above elo0, and alpha and beta between 0 and 1 (got elo0={test.elo0:g} "
+                         f"elo1={test.elo1:g} alpha={test.alpha:g} beta={test.beta:g})")
+    return test
+
+
 @dataclasses.dataclass
 class MatchScore:
-    """The match so far, from the first engine's side.
+    """The match so far, from the first engine's side; ``pairs`` counts the game pairs of an opening (each
+    engine Red once) by the first engine's points in them: 0, 1/2, 1, 3/2, 2 (the pentanomial counts).
 
     >>> score = MatchScore(wins=5, draws=4, losses=3)
     >>> score.games, score.line()
-    (12, 'games 12: +5 =4 -3, Elo +58.5 ± 176.7')
+    (12, 'games 12: +5 =4 -3, Elo +58.5 ± 158.9')
     """
 
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    pairs: List[int] = dataclasses.field(default_factory=lambda: [0, 0, 0, 0, 0])
 
     @property
     def games(self) -> int:
@@ -477,51 +731,146 @@ class MatchScore:
         else:
             self.losses += 1
 
-    def elo(self) -> Tuple[float, float]:
-        """The Elo difference and its 95 % error margin (normal approximation; infinite when it cannot be told).
+    def add_pair(self, first: float, second: float) -> None:
+        """Count a finished pair of games (the first engine's points in each) for the pentanomial model.
 
-        >>> MatchScore(wins=3, draws=2, losses=1).elo()[0] > 0, MatchScore().elo()
-        (True, (0.0, inf))
+        >>> score = MatchScore()
+        >>> score.add_pair(1.0, 0.5); score.add_pair(0.0, 1.0); score.pairs
+        [0, 0, 1, 1, 0]
+        """
+        self.pairs[round(2 * (first + second))] += 1
+
+    def elo(self) -> Tuple[float, float]:
+        """The Elo difference and its 95 % error margin.
+
+        The interval is Wilson's score interval with the games' own variance (``v``, at most ``p (1 - p)``):
+        ``(p + z²/2n ± z sqrt(v/n + z²/4n²)) / (1 + z²/n)``, always inside (0, 1), so a lopsided score (+9 =1 -0)
+        still has a finite margin; only a score of 0 or 1 has an infinite Elo (and margin).
+
+        >>> MatchScore(wins=9, draws=1).elo()[1] < 400, MatchScore(wins=3, draws=2, losses=1).elo()[0] > 0
+        (True, True)
+        >>> MatchScore().elo(), MatchScore(wins=2).elo()
+        ((0.0, inf), (inf, inf))
         """
         n = self.games
         if n == 0:
             return 0.0, math.inf
         p = (self.wins + self.draws / 2) / n
+        lo, hi = self.interval()
+        if p in (0.0, 1.0):
+            return _elo_of(p), math.inf
+        return _elo_of(p), (_elo_of(hi) - _elo_of(lo)) / 2
+
+    def interval(self) -> Tuple[float, float]:
+        """The 95 % Wilson interval of the score (see :meth:`elo`); ``(0, 1)`` before any game.
+
+        >>> [round(x, 3) for x in MatchScore(wins=2).interval()]
+        [0.342, 1.0]
+        """
+        n = self.games
+        if n == 0:
+            return 0.0, 1.0
+        p = (self.wins + self.draws / 2) / n
         var = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2 + self.losses * p ** 2) / n
-        ci = 1.959964 * math.sqrt(var / n)
+        z2 = _Z95 * _Z95
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = _Z95 * math.sqrt(var / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
 
-        def elo_of(x: float) -> float:
-            if x <= 0:
-                return -math.inf
-            if x >= 1:
-                return math.inf
-            return -400 * math.log10(1 / x - 1)
+    def los(self) -> float:
+        """The likelihood of superiority: ``0.5 (1 + erf((W - L) / sqrt(2 (W + L))))`` (draws tell nothing).
 
-        lo, hi = elo_of(p - ci), elo_of(p + ci)
-        return elo_of(p), (hi - lo) / 2
+        >>> round(MatchScore(wins=6, draws=2, losses=2).los(), 4), MatchScore(draws=3).los()
+        (0.9214, 0.5)
+        """
+        decisive = self.wins + self.losses
+        if decisive == 0:
+            return 0.5
+        return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
+
+    def draw_ratio(self) -> float:
+        """The share of drawn games (0 before any game).
+
+        >>> MatchScore(wins=6, draws=2, losses=2).draw_ratio()
+        0.2
+        """
+        return self.draws / self.games if self.games else 0.0
+
+    def llr(self, test: Sprt, *, pentanomial: Optional[bool] = None) -> float:
+        """The SPRT log-likelihood ratio (:func:`sprt_llr`) of the game pairs (pentanomial), or of the games
+        (by default the pairs once there are any).
+
+        >>> round(MatchScore(wins=30, draws=40, losses=30).llr(Sprt(0, 5), pentanomial=False), 4)
+        -0.0173
+        """
+        if pentanomial or (pentanomial is None and any(self.pairs)):
+            return sprt_llr(self.pairs, [0, 0.25, 0.5, 0.75, 1], test.elo0, test.elo1)
+        return sprt_llr([self.losses, self.draws, self.wins], [0, 0.5, 1], test.elo0, test.elo1)
 
     def line(self) -> str:
-        """``games 12: +5 =4 -3, Elo +58.5 ± 176.7``.
+        """``games 12: +5 =4 -3, Elo +58.5 ± 158.9``; an infinite Elo gives its 95 % bound instead of a margin.
 
         >>> MatchScore(wins=2).line()
-        'games 2: +2 =0 -0, Elo +inf ± inf'
+        'games 2: +2 =0 -0, Elo +inf (95 %: above -113.4)'
         """
         elo, margin = self.elo()
+        if math.isinf(elo) and self.games:
+            lo, hi = self.interval()
+            bound = f"above {_elo_of(lo):+.1f}" if elo > 0 else f"below {_elo_of(hi):+.1f}"
+            return f"games {self.games}: +{self.wins} ={self.draws} -{self.losses}, Elo {'+' if elo > 0 else '-'}inf (95 %: {bound})"
         margin_text = "inf" if math.isinf(margin) or math.isnan(margin) else f"{margin:.1f}"
         # round(...) + 0.0: an even score reads +0.0, never -0.0
         elo_text = f"{round(elo, 1) + 0.0:+.1f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
         return f"games {self.games}: +{self.wins} ={self.draws} -{self.losses}, Elo {elo_text} ± {margin_text}"
+
+    def details(self, test: Optional[Sprt] = None) -> str:
+        """LOS, draw ratio, the pentanomial counts and, with ``test``, the SPRT's state: the summary's second line.
+
+        >>> MatchScore(wins=6, draws=2, losses=2, pairs=[0, 1, 2, 1, 1]).details(Sprt(0, 5))
+        'LOS 92.1 %, draw ratio 20.0 %, pairs [0, 1, 2, 1, 1]; SPRT (elo0=0 elo1=5): LLR 0.05 (-2.94, 2.94)'
+        """
+        text = f"LOS {100 * self.los():.1f} %, draw ratio {100 * self.draw_ratio():.1f} %, pairs {self.pairs}"
+        if test is not None:
+            llr = self.llr(test)
+            lower, upper = test.bounds()
+            verdict = test.verdict(llr)
+            text += (f"; SPRT (elo0={test.elo0:g} elo1={test.elo1:g}): LLR {llr:.2f} ({lower:.2f}, {upper:.2f})"
+                     + ("" if verdict is None else f", {verdict} accepted"))
+        return text
+
+
+def _open_io_log(directory: Optional[Path], round_number: int, names: Dict[EngineProtocol, str]) -> Optional[IO[str]]:
+    """A game's engine I/O log, ``directory/round-N.log``: ``seconds name > sent`` / ``seconds name < read``."""
+    if directory is None:
+        return None
+    out = open(directory / f"round-{round_number}.log", "w", encoding="utf-8")
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    for engine, name in names.items():
+        def write(direction: str, line: str, name: str = name) -> None:
+            out.write(f"{loop.time() - started:9.3f} {name} {direction} {line}\n")
+        engine.io_log = write
+    return out
 
 
 async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board], games: int, limit: Limit,
                     tc: Optional[TimeControl], rules: str, adj: Adjudication, concurrency: int,
                     pgn_file: Optional[IO[str]], progress: Optional[TextIO] = None, timeout: Optional[float] = 10.0,
                     notation: str = "chinese", score: Optional[MatchScore] = None,
-                    results: Optional[List[GameResult]] = None) -> Tuple[MatchScore, List[GameResult]]:
+                    results: Optional[List[GameResult]] = None, *, sprt: Optional[Sprt] = None, repeat: int = 2,
+                    movetime_margin: Optional[float] = None, first_round: int = 1,
+                    io_log: Optional[Path] = None) -> Tuple[MatchScore, List[GameResult]]:
     """Play ``games`` games; each is written to ``pgn_file`` as soon as it ends. Cancelling stops cleanly.
 
     ``score`` and ``results`` (filled as games end) may be passed in, so a
-    caller still has them when the match is interrupted.
+    caller still has them when the match is interrupted. Each opening is
+    played ``repeat`` games in a row, colours alternating (2: a pair, each
+    engine Red once, counted for the pentanomial model). With ``sprt`` the
+    match stops early (no new game starts) once the test accepts H0 or H1.
+    An engine's own limits (:meth:`EngineSpec.control`) replace ``limit``
+    and ``tc`` for its moves; ``movetime_margin``: see :func:`play_game`.
+    Rounds are numbered from ``first_round``. ``io_log``: a directory
+    where each game's engine input and output goes, ``round-N.log``.
 
     >>> import sys
     >>> ours = f"{sys.executable} -m xiangqi engine"
@@ -529,7 +878,7 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     >>> score, results = asyncio.run(run_match(specs, [Board()], 2, Limit(depth=1), None, "axf",
     ...                                        Adjudication(max_plies=10), 1, None))
     >>> score.line(), [(r.result, r.first_is_red) for r in results]
-    ('games 2: +0 =2 -0, Elo +0.0 ± 0.0', [('1/2-1/2', True), ('1/2-1/2', False)])
+    ('games 2: +0 =2 -0, Elo +0.0 ± 274.0', [('1/2-1/2', True), ('1/2-1/2', False)])
 
     Raises:
         * :exc:`~xiangqi.errors.EngineError` (or :exc:`~xiangqi.errors.EngineTerminatedError`) when an engine
@@ -541,6 +890,7 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     for i in range(games):
         queue.put_nowait(i)
     grace = [timeout]   # seconds each engine is given to quit at the end
+    pending: Dict[int, float] = {}     # the first engine's points in the first finished game of each pair
     tty = progress is not None and progress.isatty()
     shown = [progress]  # the progress stream, until a write to it fails
 
@@ -577,13 +927,30 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                 first_is_red = i % 2 == 0
                 red, black = (a, b) if first_is_red else (b, a)
                 red_spec, black_spec = (specs[0], specs[1]) if first_is_red else (specs[1], specs[0])
-                opening = openings[(i // 2) % len(openings)]
+                opening = openings[(i // repeat) % len(openings)]
                 headers = {"Event": "xiangqi match", "Site": "?", "Date": datetime.date.today().strftime("%Y.%m.%d"),
-                           "Round": str(i + 1), "Red": red_spec.name, "Black": black_spec.name}
-                game, result, tag, reason = await play_game(red, black, opening, limit, tc, rules, adj, headers)
+                           "Round": str(first_round + i), "Red": red_spec.name, "Black": black_spec.name}
+                controls = {True: red_spec.control(limit, tc), False: black_spec.control(limit, tc)}
+                log = _open_io_log(io_log, first_round + i, {red: red_spec.name, black: black_spec.name})
+                try:
+                    game, result, tag, reason = await play_game(red, black, opening, limit, tc, rules, adj, headers,
+                                                                controls=controls, movetime_margin=movetime_margin)
+                finally:
+                    if log is not None:
+                        red.io_log = black.io_log = None
+                        log.close()
                 r = GameResult(game, result, tag, reason, first_is_red)
                 results.append(r)
                 score.add(r.points_first())
+                if repeat == 2:
+                    pair = i // 2
+                    if pair in pending:
+                        score.add_pair(pending.pop(pair), r.points_first())
+                    else:
+                        pending[pair] = r.points_first()
+                if sprt is not None and sprt.verdict(score.llr(sprt)) is not None:
+                    while not queue.empty():        # decided: no new game starts
+                        queue.get_nowait()
                 if pgn_file is not None:
                     pgn.write_game(game, pgn_file, notation=notation)
                     pgn_file.flush()
@@ -667,10 +1034,12 @@ def _build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE", required=True,
-                        help="cmd=COMMAND [proto=uci|ucci] [name=NAME] [dialect=uci|uci-one-based] [fen_letters=nb|he] "
-                             "[option.X=Y ...]"
-                             " (give it twice)")
-    parser.add_argument("--games", type=int, default=2, help="games to play (default: 2)")
+                        help="cmd=COMMAND [proto=uci|ucci|xboard] [name=NAME] [dialect=uci|uci-one-based] "
+                             "[fen_letters=nb|he] [option.X=Y ...] [tc=[MOVES/]SECONDS[+INC]] [depth=N] [nodes=N] "
+                             "[st=SECONDS] [dir=DIR] [conf=NAME] (give it twice, or more for a tournament)")
+    parser.add_argument("--games", type=int, default=2,
+                        help="games to play (default: 2); in a tournament, for each pair of engines; with --sprt, "
+                             "the most")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--tc", help="time control [moves/]seconds[+increment], e.g. 10+0.1")
     group.add_argument("--depth", type=int, help="fixed search depth per move")
@@ -689,6 +1058,23 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--draw", metavar="CP:MOVES", help="adjudicate a draw when both engines see a level game, "
                                                            "e.g. 10:8")
     parser.add_argument("--max-plies", type=int, default=600, help="draw a game at this many plies (default: 600)")
+    parser.add_argument("--engines-file", type=Path, metavar="JSON",
+                        help="engine configurations (as cutechess's engines.json), picked with --engine conf=NAME")
+    parser.add_argument("--tournament", default="round-robin", choices=("round-robin", "gauntlet"),
+                        help="with more than two engines: every pair, or the first engine against each other "
+                             "(default: round-robin)")
+    parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
+                        help="stop once a sequential probability ratio test decides (pentanomial model), e.g. "
+                             "'elo0=0 elo1=5 alpha=0.05 beta=0.05'; --games is then the most to play")
+    parser.add_argument("--repeat", type=int, default=2,
+                        help="games per opening, colours alternating (default: 2, a pair)")
+    parser.add_argument("--openings-order", default="sequential", choices=("sequential", "random"),
+                        help="play the openings in file order or shuffled (default: sequential)")
+    parser.add_argument("--seed", type=int, help="the seed of --openings-order random (default: a random one)")
+    parser.add_argument("--movetime-margin", type=float, metavar="SECONDS",
+                        help="with --movetime (or st=): a move that takes longer than its time plus this loses")
+    parser.add_argument("--io-log", type=Path, metavar="DIR",
+                        help="write each game's engine input and output to DIR/round-N.log")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds an engine may take beyond its limit (with --depth or --nodes: for the "
                              "whole move) before it is killed and loses (default: 10)")
@@ -707,6 +1093,38 @@ def _score_rule(parser: argparse.ArgumentParser, text: Optional[str], name: str)
     return cp, moves
 
 
+def pairings(count: int, kind: str = "round-robin") -> List[Tuple[int, int]]:
+    """The engine pairs of a tournament of ``count`` engines: every pair (``round-robin``), or the first engine
+    against each other one (``gauntlet``).
+
+    >>> pairings(3), pairings(4, "gauntlet")
+    ([(0, 1), (0, 2), (1, 2)], [(0, 1), (0, 2), (0, 3)])
+
+    Raises:
+        * :exc:`ValueError` for another kind.
+    """
+    if kind == "round-robin":
+        return [(i, j) for i in range(count) for j in range(i + 1, count)]
+    if kind == "gauntlet":
+        return [(0, j) for j in range(1, count)]
+    raise ValueError(f"a tournament is round-robin or gauntlet, not {kind!r}")
+
+
+def order_openings(openings: List[Board], order: str, seed: Optional[int]) -> List[Board]:
+    """The openings in file order (``sequential``) or shuffled with ``seed`` (``random``; the same seed, the
+    same order).
+
+    >>> boards = [Board(), Board("4k4/9/9/9/9/9/9/9/9/3K5 w"), Board("3k5/9/9/9/9/9/9/9/9/4K4 w")]
+    >>> order_openings(boards, "random", 7) == order_openings(boards, "random", 7), order_openings(boards, "sequential", None) == boards
+    (True, True)
+    """
+    if order == "sequential":
+        return list(openings)
+    shuffled = list(openings)
+    random.Random(seed).shuffle(shuffled)
+    return shuffled
+
+
 def match_main(argv: List[str]) -> int:
     """``xiangqi match``: 0 when every game was played; 1 for bad openings or an engine that cannot play;
     2 for usage errors and files that cannot be read or written (one line on standard error). The engines
@@ -722,15 +1140,27 @@ def match_main(argv: List[str]) -> int:
     """
     parser = _build_parser()
     args = parser.parse_args(argv)
-    if len(args.engine) != 2:
-        parser.error(f"give --engine exactly twice (got it {len(args.engine)} time{'s' if len(args.engine) != 1 else ''})")
+    if len(args.engine) < 2:
+        parser.error(f"give --engine at least twice (got it {len(args.engine)} time)")
+    configs: Optional[Dict[str, List[str]]] = None
+    if args.engines_file is not None:
+        try:
+            configs = read_engines_file(args.engines_file)
+        except OSError as exc:
+            print(f"xiangqi match: cannot read {args.engines_file}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        except ValueError as exc:
+            parser.error(str(exc))
     try:
-        specs = (parse_engine_spec(args.engine[0]), parse_engine_spec(args.engine[1]))
+        specs = [parse_engine_spec(words, configs) for words in args.engine]
     except ValueError as exc:
         parser.error(str(exc))
-    if specs[0].name == specs[1].name:
-        specs[1].name += " (2)"
-    for name in ("games", "concurrency", "max_plies"):
+    seen: Dict[str, int] = {}
+    for spec in specs:
+        seen[spec.name] = seen.get(spec.name, 0) + 1
+        if seen[spec.name] > 1:
+            spec.name += f" ({seen[spec.name]})"
+    for name in ("games", "concurrency", "max_plies", "repeat"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be >= 1, not {getattr(args, name)}")
     if not 0 < args.timeout <= MAX_SECONDS:
@@ -740,6 +1170,16 @@ def match_main(argv: List[str]) -> int:
             parser.error(f"--{name} must be >= 1, not {getattr(args, name)}")
     if args.movetime is not None and not 0 < args.movetime <= MAX_SECONDS:
         parser.error(f"--movetime must be positive and at most {MAX_SECONDS:g}, not {args.movetime:g}")
+    if args.movetime_margin is not None and not args.movetime_margin >= 0:
+        parser.error(f"--movetime-margin must be >= 0, not {args.movetime_margin:g}")
+    sprt: Optional[Sprt] = None
+    if args.sprt is not None:
+        if len(specs) != 2:
+            parser.error("--sprt tests one engine against another: give --engine exactly twice")
+        try:
+            sprt = parse_sprt(" ".join(args.sprt))
+        except ValueError as exc:
+            parser.error(str(exc))
     tc: Optional[TimeControl] = None
     limit = Limit()
     try:
@@ -751,8 +1191,9 @@ def match_main(argv: List[str]) -> int:
             limit = Limit(nodes=args.nodes)
         elif args.movetime is not None:
             limit = Limit(time=args.movetime)
-        else:
-            parser.error("give one of --tc, --depth, --nodes or --movetime")
+        elif any(spec.control(limit, None) == (limit, None) for spec in specs):
+            parser.error("give one of --tc, --depth, --nodes or --movetime (or tc=, depth=, nodes=, st= to every "
+                         "--engine)")
     except ValueError as exc:
         parser.error(str(exc))
     resign_cp, resign_moves = _score_rule(parser, args.resign, "resign")
@@ -768,15 +1209,28 @@ def match_main(argv: List[str]) -> int:
         except ValueError as exc:   # bad data
             print(f"xiangqi match: {exc}", file=sys.stderr)
             return 1
+    openings = order_openings(openings, args.openings_order, args.seed)
+    if args.io_log is not None:
+        try:
+            args.io_log.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"xiangqi match: cannot write {args.io_log}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     out: Optional[IO[str]] = None
-    score, results = MatchScore(), []  # type: MatchScore, List[GameResult]
+    matches = pairings(len(specs), args.tournament)
+    scores = [MatchScore() for _ in matches]
+    results: List[GameResult] = []
+    current = 0
     try:
         if args.pgnout is not None:
             out = open(args.pgnout, "w", encoding="utf-8")
         try:
-            asyncio.run(_until_signalled(run_match(
-                specs, openings, args.games, limit, tc, rules_spec(args.rules, red_must_vary=args.red_must_vary), adj, args.concurrency, out,
-                sys.stderr, args.timeout, args.notation, score, results)))
+            for current, (a, b) in enumerate(matches):
+                asyncio.run(_until_signalled(run_match(
+                    (specs[a], specs[b]), openings, args.games, limit, tc,
+                    rules_spec(args.rules, red_must_vary=args.red_must_vary), adj, args.concurrency, out, sys.stderr,
+                    args.timeout, args.notation, scores[current], results, sprt=sprt, repeat=args.repeat,
+                    movetime_margin=args.movetime_margin, first_round=1 + current * args.games, io_log=args.io_log)))
         except BaseException:
             if out is not None:
                 try:
@@ -794,12 +1248,24 @@ def match_main(argv: List[str]) -> int:
         return 1
     except (KeyboardInterrupt, _Signalled) as exc:
         how = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"interrupted by {exc}"
-        print(f"xiangqi match: {how}; {specs[0].name} vs {specs[1].name}: {score.line()}"
+        a, b = matches[current]
+        print(f"xiangqi match: {how}; {specs[a].name} vs {specs[b].name}: {scores[current].line()}"
               + ("; those games are in the PGN" if out is not None else ""), file=sys.stderr)
         return 130 if isinstance(exc, KeyboardInterrupt) else 128 + exc.signum
     terminations: Dict[str, int] = {}
     for r in results:
         terminations[r.termination] = terminations.get(r.termination, 0) + 1
-    print(f"{specs[0].name} vs {specs[1].name}: {score.line()}")
+    for (a, b), score in zip(matches, scores):
+        print(f"{specs[a].name} vs {specs[b].name}: {score.line()}")
+        print("  " + score.details(sprt))
+    if len(specs) > 2:
+        points = {spec.name: [0.0, 0] for spec in specs}
+        for (a, b), score in zip(matches, scores):
+            points[specs[a].name][0] += score.wins + score.draws / 2
+            points[specs[b].name][0] += score.losses + score.draws / 2
+            points[specs[a].name][1] += score.games
+            points[specs[b].name][1] += score.games
+        table = sorted(points.items(), key=lambda kv: -kv[1][0] / max(1, kv[1][1]))
+        print("standings: " + ", ".join(f"{name} {p:g}/{n}" for name, (p, n) in table))
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
     return 0
