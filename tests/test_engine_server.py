@@ -546,8 +546,9 @@ def test_end_of_input_stops_any_search(go: str) -> None:
 
 
 def test_go_perft_leaves_the_input_answered() -> None:
-    """``go perft`` runs beside the input: ``isready`` is answered during a long perft, ``stop`` ends it and
-    ``quit`` exits at once (all three went unanswered until the perft was done)."""
+    """``go perft`` runs beside the input: ``isready`` is answered during a long perft, ``stop`` ends it (the count
+    goes in C calls of a few plies, with a look at the stop flag between them) and ``quit`` exits at once (all three
+    went unanswered until the perft was done)."""
     pipe = start("uci")
     try:
         pipe.send("position startpos")
@@ -557,7 +558,9 @@ def test_go_perft_leaves_the_input_answered() -> None:
         assert pipe.read_until("readyok", timeout=2)[1] == []
         pipe.send("stop")
         pipe.send("isready")
-        pipe.read_until("readyok", timeout=2)
+        assert pipe.read_until("readyok", timeout=2)[1] == ["info string perft stopped"]   # within milliseconds
+        pipe.send("go perft 7")
+        time.sleep(0.2)
         pipe.send("quit")
         assert pipe.proc.wait(timeout=5) == 0
     finally:
@@ -625,18 +628,21 @@ def test_ponderhit_switches_to_the_normal_budget(uci: Pipe) -> None:
     """After ``ponderhit`` the search keeps the budget of a plain ``go`` with the same clock (it ran on to the
     hard limit, four times the soft one: 800 ms where a plain go took 230)."""
     clock = "wtime 3000 btime 3000 movestogo 10"   # soft 300 ms, hard 1200 ms
-    uci.send("position startpos moves h2e2")
-    uci.send(f"go ponder {clock}")
-    time.sleep(0.1)
-    start_time = time.monotonic()
-    uci.send("ponderhit")
-    line, infos = uci.read_until("bestmove", timeout=5)
-    after_hit = time.monotonic() - start_time
     board = Board()
     board.push_iccs("h2e2")
-    assert board.is_legal(best_of(line))  # type: ignore[arg-type]
-    print("answered", round(after_hit, 3), "s after ponderhit")
-    assert after_hit < 1.1, after_hit   # the hard limit is 1.2 s, the soft one 0.3 s
+    answers = []
+    for _ in range(3):   # the quickest of three: a loaded machine may slow one, never the old Timer at 1.2 s
+        uci.send("ucinewgame")
+        uci.send("position startpos moves h2e2")
+        uci.send(f"go ponder {clock}")
+        time.sleep(0.1)
+        start_time = time.monotonic()
+        uci.send("ponderhit")
+        line, _ = uci.read_until("bestmove", timeout=5)
+        answers.append(time.monotonic() - start_time)
+        assert board.is_legal(best_of(line))  # type: ignore[arg-type]
+    print("answered", [round(a, 3) for a in answers], "s after ponderhit")
+    assert min(answers) < 1.0, answers   # the hard limit is 1.2 s, the soft one 0.3 s
 
 
 def test_a_search_stopped_before_depth_1_has_a_real_score(uci: Pipe) -> None:

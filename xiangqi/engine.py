@@ -8,9 +8,15 @@ Three dialects cross the pipe, and users only ever see :class:`~xiangqi.Move`:
 * ``Dialect.UCCI``: UCCI (``ucci``/``ucciok``, ``setoption <name> <value>``,
   ``go time/depth/nodes``, ``nobestmove``, ``banmoves``), ranks 0-9.
 
-:func:`popen_uci` detects the UCI rank dialect from the engine's options (an
-engine with a ``UCI_Variant`` option is a Fairy-Stockfish, which is switched to
-xiangqi and spoken to with ranks 1-10); pass ``dialect=`` to override.
+:func:`popen_uci` detects the UCI rank dialect and the FEN letters of horse and
+elephant (``n``/``b`` or ``h``/``e``) from the engine's options and answers (an
+engine with a ``UCI_Variant`` option is switched to xiangqi and, unless it is a
+Fairy-Stockfish, asked in a probe position); pass ``dialect=`` and
+``fen_letters=`` to say them. Every line is read and written by the grammar of
+:mod:`xiangqi.uci`, which our engine (``xiangqi engine``) shares. Before each
+``go`` the client sends ``isready`` and drops whatever came before ``readyok``
+(a stale ``bestmove``); ``info`` lines are kept as text and parsed only as far
+as their fields are asked for.
 
 The asyncio API (:func:`popen_uci`, :func:`popen_ucci`, :class:`EngineProtocol`)
 is the real implementation; :class:`SimpleEngine` runs it on an event loop in a
@@ -49,7 +55,7 @@ from typing import (
     Type, TypedDict, TypeVar, Union, overload,
 )
 
-from xiangqi._encoding import MAX_LINE_BYTES
+from xiangqi._encoding import MAX_LINE_BYTES as _MAX_LINE
 from xiangqi.board import Board, parse_coordinates
 from xiangqi.core import BLACK, RED, Color, Move
 from xiangqi.errors import EngineError, EngineTerminatedError, XiangqiError
@@ -590,6 +596,11 @@ def _root_and_moves(board: Board) -> Tuple[str, List[Move]]:
 
 
 # ------------------------------------------------------------------------------------------------- the protocol
+
+
+#: The longest line kept from an engine (bytes, 1 MiB): the rest of a longer line is dropped, so that an engine
+#: writing without line ends cannot fill the memory. The package's one line limit for its readers.
+MAX_LINE_BYTES = _MAX_LINE
 
 
 class _LineSplitter:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import sys
 import threading
 import time
@@ -218,7 +217,7 @@ class EngineServer:
         return True
 
     def close(self) -> None:
-        """The input ended (or ``quit``): a running search is stopped and answered; a perft is abandoned.
+        """The input ended (or ``quit``): a running search is stopped and answered, a perft stopped.
 
         >>> import io
         >>> out = io.StringIO()
@@ -228,17 +227,7 @@ class EngineServer:
         >>> server.close(); out.getvalue().splitlines()[-1].startswith("bestmove ")
         True
         """
-        self._finish_search(stop=True, wait=self._perft_stop is None)
-
-    @property
-    def counting(self) -> bool:
-        """Whether a ``go perft`` is still counting (one stopped goes on to the end of the root move it counts).
-
-        >>> EngineServer(io.StringIO(), hash_mb=0).counting
-        False
-        """
-        thread = self._thread
-        return self._perft_stop is not None and thread is not None and thread.is_alive()
+        self._finish_search(stop=True)
 
     # ---------------------------------------------------------- handshake
 
@@ -424,7 +413,7 @@ class EngineServer:
         self._send(bestmove_line(best, ponder, ucci=self._ucci))
 
     def _cmd_stop(self, args: List[str]) -> None:
-        self._finish_search(stop=True, wait=self._perft_stop is None)
+        self._finish_search(stop=True)
 
     def _cmd_ponderhit(self, args: List[str]) -> None:
         if not self._pondering or self._thread is None:
@@ -443,9 +432,8 @@ class EngineServer:
         self._ponder_timer.daemon = True
         self._ponder_timer.start()
 
-    def _finish_search(self, *, stop: bool, wait: bool = True) -> None:
-        """Wait for the running search or perft (stopping it first with ``stop``); a search sends its bestmove.
-        Without ``wait`` a stopped perft ends on its own (after the root move it is counting)."""
+    def _finish_search(self, *, stop: bool) -> None:
+        """Wait for the running search or perft (stopping it first with ``stop``); a search sends its bestmove."""
         thread = self._thread
         if thread is None:
             return
@@ -454,8 +442,6 @@ class EngineServer:
             if self._perft_stop is not None:
                 self._perft_stop.set()
         self._release.set()
-        if not wait:
-            return
         thread.join()
         self._thread = None
         self._perft_stop = None
@@ -476,24 +462,49 @@ class EngineServer:
         thread.start()
 
     def _perft(self, fen: str, depth: int, stop: threading.Event) -> None:
-        """The divide, one root move at a time, so that ``stop`` ends it after the move being counted."""
+        """The divide, in subtrees of at most :data:`_PERFT_CHUNK` plies, so that ``stop`` ends it within
+        milliseconds (with an ``info string`` saying so, and no node count)."""
         total = 0
         if depth == 0:
             total = 1
         else:
-            roots = list(perft(fen, 1, divide=True))
-            for k, move in enumerate(roots):
-                if stop.is_set():
-                    self._info_string(f"perft stopped after {k} of {len(roots)} root moves")
-                    return
-                board = Board(fen)
-                board.push_iccs(move)
-                n = perft(board.fen(), depth - 1)
-                self._send(f"{move}: {n}")
-                total += n
+            board = Board(fen)
+            try:
+                for move in list(board.legal_moves):
+                    board.push(move)
+                    n = _count(board, depth - 1, stop)
+                    board.pop()
+                    self._send(f"{move.iccs()}: {n}")
+                    total += n
+            except _Stopped:
+                self._info_string("perft stopped")
+                return
         self._send("")
         self._send(f"Nodes searched: {total}")
         self._send("")
+
+
+class _Stopped(Exception):
+    """A perft was stopped."""
+
+
+# Plies counted by one C call of a stoppable perft (about 3 million leaves from the start: milliseconds).
+_PERFT_CHUNK = 4
+
+
+def _count(board: Board, depth: int, stop: threading.Event) -> int:
+    """Leaves of ``board``'s move tree to ``depth``, split into C calls of :data:`_PERFT_CHUNK` plies; raises
+    :class:`_Stopped` between two of them once ``stop`` is set."""
+    if stop.is_set():
+        raise _Stopped
+    if depth <= _PERFT_CHUNK:
+        return board.perft(depth)
+    total = 0
+    for move in list(board.legal_moves):
+        board.push(move)
+        total += _count(board, depth - 1, stop)
+        board.pop()
+    return total
 
 
 def _clear_hash(server: EngineServer, value: str) -> None:
@@ -547,9 +558,4 @@ def main(argv: Optional[List[str]] = None) -> int:
             break
         if not server.handle(line):
             break
-    if server.counting:
-        # A perft abandoned by quit or the end of the input: its counting threads would hold the exit until
-        # the root move they count is done (minutes at depth 7).
-        sys.stdout.flush()
-        os._exit(0)
     return 0
