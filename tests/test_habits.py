@@ -1,15 +1,21 @@
 """python-chess's names with their python-chess meanings (issue 20): the SAN family, mirror, copy(stack=N),
-filtered generation, lenient editing, game-tree nodes."""
+filtered generation, lenient editing, game-tree nodes, set-up quirks in records, convert's cut games, the CLI's
+position words."""
 
 from __future__ import annotations
 
 import random
+import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from xiangqi import Board, Move
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+
+if TYPE_CHECKING:
+    from xiangqi.game import Game
 
 
 def _random_positions(n: int, seed: int = 20) -> "list[Board]":
@@ -455,7 +461,6 @@ def test_convert_does_not_mark_a_game_read_whole_from_a_misplaced_set_up(tmp_pat
 
 def _cli(*argv: str) -> "subprocess.CompletedProcess[str]":
     import os
-    import subprocess
     import sys
 
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
