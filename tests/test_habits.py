@@ -528,6 +528,13 @@ def test_pseudo_legal_captures_into_check_and_reset_board() -> None:
     assert board.move_stack == []
 
 
+def test_moves_have_no_promotion_or_drop() -> None:
+    move = Move.from_iccs("h2e2")
+    assert move.promotion is None and move.drop is None and Move.null().promotion is None
+    with pytest.raises(AttributeError):
+        move.promotion = 1  # type: ignore[misc]
+
+
 def test_carry_rippler_and_unicode_symbols() -> None:
     from xiangqi import BLACK, KING, PAWN, RED, Piece, SquareSet
 
