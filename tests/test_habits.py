@@ -543,3 +543,20 @@ def test_carry_rippler_and_unicode_symbols() -> None:
     assert len(subsets) == 8 and len(set(subsets)) == 8 and all(SquareSet(b) <= squares for b in subsets)
     assert Piece(KING, RED).unicode_symbol() == "\U0001FA60" and Piece(PAWN, BLACK).unicode_symbol() == "\U0001FA6D"
     assert Piece(KING, RED).unicode_symbol(invert_color=True) == Piece(KING, BLACK).unicode_symbol()
+
+
+def test_python_chess_keywords_piece_map_mask_set_piece_at_promoted_add_line() -> None:
+    from xiangqi import KING, RED, Piece, SquareSet
+    from xiangqi.game import Game
+
+    board = Board()
+    assert board.piece_map(mask=SquareSet.ray(0, 8)) == {sq: p for sq, p in board.piece_map().items() if sq < 9}
+    board.set_piece_at(40, None, promoted=False)
+    with pytest.raises(ValueError, match="promotion"):
+        board.set_piece_at(40, Piece(KING, RED), promoted=True)
+    game = Game()
+    last = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")], starting_comment="main", comment="end",
+                         nags=[1])
+    assert game.next().starting_comment == "main" and last.comment == "end" and last.nags == {1}  # type: ignore[union-attr]
+    again = last.add_line([], comment="more")
+    assert again is last and last.comment == "end more"
