@@ -1,15 +1,21 @@
 """python-chess's names with their python-chess meanings (issue 20): the SAN family, mirror, copy(stack=N),
-filtered generation, lenient editing, game-tree nodes."""
+filtered generation, lenient editing, game-tree nodes, set-up quirks in records, convert's cut games, the CLI's
+position words."""
 
 from __future__ import annotations
 
 import random
+import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from xiangqi import Board, Move
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+
+if TYPE_CHECKING:
+    from xiangqi.game import Game
 
 
 def _random_positions(n: int, seed: int = 20) -> "list[Board]":
@@ -455,7 +461,6 @@ def test_convert_does_not_mark_a_game_read_whole_from_a_misplaced_set_up(tmp_pat
 
 def _cli(*argv: str) -> "subprocess.CompletedProcess[str]":
     import os
-    import subprocess
     import sys
 
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
@@ -523,6 +528,13 @@ def test_pseudo_legal_captures_into_check_and_reset_board() -> None:
     assert board.move_stack == []
 
 
+def test_moves_have_no_promotion_or_drop() -> None:
+    move = Move.from_iccs("h2e2")
+    assert move.promotion is None and move.drop is None and Move.null().promotion is None
+    with pytest.raises(AttributeError):
+        move.promotion = 1  # type: ignore[misc]
+
+
 def test_carry_rippler_and_unicode_symbols() -> None:
     from xiangqi import BLACK, KING, PAWN, RED, Piece, SquareSet
 
@@ -531,3 +543,20 @@ def test_carry_rippler_and_unicode_symbols() -> None:
     assert len(subsets) == 8 and len(set(subsets)) == 8 and all(SquareSet(b) <= squares for b in subsets)
     assert Piece(KING, RED).unicode_symbol() == "\U0001FA60" and Piece(PAWN, BLACK).unicode_symbol() == "\U0001FA6D"
     assert Piece(KING, RED).unicode_symbol(invert_color=True) == Piece(KING, BLACK).unicode_symbol()
+
+
+def test_python_chess_keywords_piece_map_mask_set_piece_at_promoted_add_line() -> None:
+    from xiangqi import KING, RED, Piece, SquareSet
+    from xiangqi.game import Game
+
+    board = Board()
+    assert board.piece_map(mask=SquareSet.ray(0, 8)) == {sq: p for sq, p in board.piece_map().items() if sq < 9}
+    board.set_piece_at(40, None, promoted=False)
+    with pytest.raises(ValueError, match="promotion"):
+        board.set_piece_at(40, Piece(KING, RED), promoted=True)
+    game = Game()
+    last = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")], starting_comment="main", comment="end",
+                         nags=[1])
+    assert game.next().starting_comment == "main" and last.comment == "end" and last.nags == {1}  # type: ignore[union-attr]
+    again = last.add_line([], comment="more")
+    assert again is last and last.comment == "end more"

@@ -407,6 +407,11 @@ class Move:
 
     __slots__ = ("from_square", "to_square")
 
+    #: Always ``None``: xiangqi has no promotion (python-chess's ``move.promotion``, so that its checks read false).
+    promotion: None = None
+    #: Always ``None``: xiangqi has no drops (python-chess's ``move.drop``).
+    drop: None = None
+
     def __init__(self, from_square: Square, to_square: Square) -> None:
         if not (0 <= from_square < 90 and 0 <= to_square < 90):
             raise ValueError(f"squares must be 0-89 (a0-i9): Move({from_square!r}, {to_square!r})")

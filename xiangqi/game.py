@@ -739,8 +739,10 @@ class GameNode:
         self.variations.insert(0, node)
         return node
 
-    def add_line(self, moves: Iterable[Move], *, comment: str = "") -> "GameNode":
-        """Add a chain of moves below this node; return the last node (which gets ``comment``).
+    def add_line(self, moves: Iterable[Move], *, comment: str = "", starting_comment: str = "",
+                 nags: Iterable[int] = ()) -> "GameNode":
+        """Add a chain of moves below this node; return the last node, as python-chess's ``add_line``: the first
+        new node gets ``starting_comment``, the last ``comment`` (after any it has) and ``nags``.
 
         >>> game = Game()
         >>> last = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7")], comment="a common start")
@@ -749,8 +751,11 @@ class GameNode:
         """
         node: GameNode = self
         for move in moves:
-            node = node.add_variation(move)
-        node.comment = comment or node.comment
+            node = node.add_variation(move, starting_comment=starting_comment)
+            starting_comment = ""
+        if comment:
+            node.comment = f"{node.comment} {comment}" if node.comment else comment
+        node.nags.update(nags)
         return node
 
     def promote_to_main(self, move: Move) -> None:

@@ -354,8 +354,9 @@ class BaseBoard(NativePosition):
                                   f"{exc.start} in {_preview(fen)!r}", fen=fen, offset=exc.start) from None
         self._load(full, data, _EDIT_FLAGS)
 
-    def set_piece_at(self, square: Square, piece: Optional[Piece]) -> None:
-        """Put ``piece`` on ``square`` (``None`` empties it), replacing what stood there.
+    def set_piece_at(self, square: Square, piece: Optional[Piece], promoted: bool = False) -> None:
+        """Put ``piece`` on ``square`` (``None`` empties it), replacing what stood there. ``promoted`` is
+        python-chess's flag for a promoted piece, which xiangqi never has: only ``False`` is accepted.
 
         >>> board = BaseBoard(None)
         >>> board.set_piece_at(4, Piece(KING, RED)); board.set_piece_at(85, Piece(KING, BLACK)); board.board_fen()
@@ -363,7 +364,7 @@ class BaseBoard(NativePosition):
 
         Raises:
             :class:`TypeError`: ``piece`` is neither a :class:`Piece` nor ``None``.
-            :class:`ValueError`: ``square`` is not an int 0–89.
+            :class:`ValueError`: ``square`` is not an int 0–89, or ``promoted`` is true.
             :class:`InvalidFenError`: a second king of a side (the C position holds one), or more pieces than
                 a side's move list could hold (sixteen rooks); the board is left as it was. Anything else is set up and reported by :meth:`status` (a third horse:
                 ``Status.TOO_MANY_RED_PIECES``).
@@ -371,6 +372,8 @@ class BaseBoard(NativePosition):
         sq = _square_index(square)
         if piece is not None and not isinstance(piece, Piece):
             raise TypeError(f"piece must be a Piece or None, not {type(piece).__name__}")
+        if promoted:
+            raise ValueError("promoted=True: xiangqi has no promotion")
         codes = bytearray(self.piece_codes())
         codes[sq] = piece.code if piece is not None else 0
         self._set_codes(codes)
@@ -637,14 +640,20 @@ class BaseBoard(NativePosition):
         """
         return self._native_codes()
 
-    def piece_map(self) -> Dict[Square, Piece]:
-        """A dict of every occupied square to its piece (:meth:`set_piece_map` reads it back).
+    def piece_map(self, *, mask: Bitboard = BB_ALL) -> Dict[Square, Piece]:
+        """A dict of every occupied square (of ``mask``, an int bitboard or :class:`SquareSet`, as in
+        python-chess) to its piece; :meth:`set_piece_map` reads it back.
 
         >>> BaseBoard("4k4/9/9/9/9/9/9/9/9/4K4 w").piece_map()
         {4: Piece.from_symbol('K'), 85: Piece.from_symbol('k')}
+        >>> BaseBoard().piece_map(mask=0b11)
+        {0: Piece.from_symbol('R'), 1: Piece.from_symbol('N')}
         """
         codes = self.piece_codes()
-        return {sq: Piece(c & 7, bool(c >> 3)) for sq, c in enumerate(codes) if c}
+        m = int(mask)
+        if m & BB_ALL == BB_ALL:
+            return {sq: Piece(c & 7, bool(c >> 3)) for sq, c in enumerate(codes) if c}
+        return {sq: Piece(c & 7, bool(c >> 3)) for sq, c in enumerate(codes) if c and m >> sq & 1}
 
     def piece_type_at(self, square: Square) -> Optional[PieceType]:
         """The type of the piece on ``square`` (:data:`~xiangqi.core.PAWN` … :data:`~xiangqi.core.KING`), or

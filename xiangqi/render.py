@@ -97,9 +97,11 @@ def _parser() -> argparse.ArgumentParser:
                "  xiangqi render startpos moves h2e2 h9g7 --lastmove > two.svg\n"
                "  xiangqi render game.pgn --ply 20 --lastmove --arrows h2e2,b0c2 -o ply20.png",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("source", nargs="+", metavar="POSITION|FILE",
-                   help="a game file, or a position as judge takes it: a FEN or startpos, optionally followed by "
-                        "moves ... (the last one can be highlighted with --lastmove)")
+    p.add_argument("source", metavar="FILE|POSITION",
+                   help="a game file, or a position as judge takes it: a FEN or startpos")
+    p.add_argument("moves", nargs="*", metavar="MOVE",
+                   help="after a position: moves played from it, optionally after the word moves (the last one is "
+                        "highlighted with --lastmove)")
     p.add_argument("-o", "--output", default="-", metavar="OUT",
                    help="OUT.svg or OUT.png (PNG needs the png extra: pip install 'pyxiangqi[png]'); - for SVG on "
                         "standard output (the default)")
@@ -158,9 +160,9 @@ def render_main(argv: List[str]) -> int:
         parser.error(f"--game counts from 1, not {args.game}")
     arrows = _arrows(parser, args.arrows)
     try:
-        board, last, errors = _position(args.source, game=args.game, ply=args.ply)
+        board, last, errors = _position([args.source, *args.moves], game=args.game, ply=args.ply)
         for err in errors:  # drawn all the same: the position the readable moves reach
-            print(f"xiangqi render: warning: {args.source[0]}: game {args.game}: {err}", file=sys.stderr)
+            print(f"xiangqi render: warning: {args.source}: game {args.game}: {err}", file=sys.stderr)
         problems = position_problems(board)
         if problems:  # a diagram may show any position (a study, a puzzle being set up); say when no game has it
             print(f"xiangqi render: warning: the position cannot occur in a game ({', '.join(problems)}): "
@@ -186,8 +188,8 @@ def render_main(argv: List[str]) -> int:
         return 2
     except XiangqiError as exc:
         # A FEN on the command line that does not parse is a bad request; a game file that does not read is bad data.
-        if os.path.exists(args.source[0]):
-            print(f"xiangqi render: {args.source[0]}: {exc}", file=sys.stderr)
+        if os.path.exists(args.source):
+            print(f"xiangqi render: {args.source}: {exc}", file=sys.stderr)
             return 1
         print(f"xiangqi render: {exc}", file=sys.stderr)
         return 2
