@@ -997,7 +997,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         ...     await engine.quit()
         ...     return sorted(engine.options)
         >>> asyncio.run(again())
-        ['Clear Hash', 'Hash', 'Ponder']
+        ['Clear Hash', 'Hash', 'Ponder', 'Rules']
 
         Raises:
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits;
@@ -1721,7 +1721,7 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
     ...     await engine.quit()
     ...     return engine.dialect, sorted(engine.options)
     >>> asyncio.run(start())
-    (<Dialect.UCI: 'uci'>, ['Clear Hash', 'Hash', 'Ponder'])
+    (<Dialect.UCI: 'uci'>, ['Clear Hash', 'Hash', 'Ponder', 'Rules'])
 
     Raises:
         * :exc:`ValueError` for an empty command, ``dialect=Dialect.UCCI`` or ``fen_letters`` other than ``"nb"``

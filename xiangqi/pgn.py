@@ -43,7 +43,7 @@ from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_e
 from xiangqi._ffi import ffi, lib
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
-from xiangqi.errors import InvalidFenError, InvalidRecordError, XiangqiError
+from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
 from xiangqi.game import (_RESULT_WORDS, misplaced_start_board, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
                           NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
                           MoveErrors, _moves_of)
@@ -1405,8 +1405,12 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     if whole:
         # An ICCS move the C replay stopped on and that is not legal fails the whole line here too: only the
         # token by token decoding below words its error.
-        first = _iccs_move(rest[0])
-        whole = first is None or board.is_legal(first)
+        try:
+            first = _iccs_move(rest[0])
+        except InvalidMoveError:     # a0a0: the token by token decoding words it
+            whole = False
+        else:
+            whole = first is None or board.is_legal(first)
     if whole:
         try:
             return _notation.parse_game(board.fen(), rest, notation=kind), None
