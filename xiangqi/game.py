@@ -14,6 +14,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
+from xiangqi._nested import Nested, run_nested
 from xiangqi.board import Board
 from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Color, Move, Square, parse_square
 from xiangqi.display import game_html
@@ -1075,54 +1076,50 @@ ChildNode = GameNode
 
 def _accept_line(first: GameNode, board: Board, visitor: BaseVisitor[Any], sidelines: bool) -> None:
     """Walk the line from the node ``first`` (``board``: the position before its move, restored after) in PGN
-    order, as python-chess walks it: a move, its NAGs and comment, then its siblings as variations (with
-    ``sidelines``), then the line on. Variations nest to any depth (a stack, no recursion)."""
-    # A frame: [node, state, its siblings still to visit, whether a variation just ended here].
-    # States: 0 the node itself, 1 its siblings, 2 its line went on (pop its move), 3 done.
-    assert first.parent is not None
-    stack: List[List[Any]] = [[first, 0, iter(first.parent.variations[1:] if sidelines else ()), False]]
-    push, pop = board.push, board.pop
+    order, as python-chess walks it: a move, its NAGs and comment, then (with ``sidelines``, and for every move
+    after the first) its siblings as variations, then the line on. Variations nest to any depth (no recursion:
+    :func:`~xiangqi._nested.run_nested`)."""
     wants_board = type(visitor).visit_board is not BaseVisitor.visit_board   # else no position per move is made
-    while stack:
-        top = stack[-1]
-        if top[3]:
-            top[3] = False
-            visitor.end_variation()
-        node: GameNode = top[0]
-        state = top[1]
+    run_nested(_accept_walk(first, board, visitor, sidelines, wants_board))
+
+
+def _accept_walk(first: GameNode, board: Board, visitor: BaseVisitor[Any], sidelines: bool,
+                 wants_board: bool) -> Nested[None]:
+    """:func:`_accept_line` as a step of a nested walk: yields the walk of each variation."""
+    push, pop = board.push, board.pop
+    node = first
+    assert first.parent is not None
+    siblings: Optional[List[GameNode]] = first.parent.variations if sidelines else None
+    pushed = 0
+    while True:
         move = node.move
         assert move is not None
-        if state == 0:
-            if node.starting_comment:
-                visitor.visit_comment(node.starting_comment)
-            visitor.visit_move(board, move)
-            if wants_board:
-                push(move)
-                visitor.visit_board(board)
-                pop()
+        if node.starting_comment:
+            visitor.visit_comment(node.starting_comment)
+        visitor.visit_move(board, move)
+        if wants_board:
+            push(move)
+            visitor.visit_board(board)
+            pop()
+        if node.nags:
             for nag in sorted(node.nags):
                 visitor.visit_nag(nag)
-            if node.comment:
-                visitor.visit_comment(node.comment)
-            top[1] = 1
-        elif state == 1:
-            variation = next(top[2], None)
-            if variation is None:
-                if node.variations:
-                    push(move)
-                    stack.append([node.variations[0], 0, iter(node.variations[1:]), False])
-                    top[1] = 2
-                else:
-                    top[1] = 3
-            else:
+        if node.comment:
+            visitor.visit_comment(node.comment)
+        if siblings is not None and len(siblings) > 1:
+            for variation in siblings[1:]:
                 if visitor.begin_variation() is not SKIP:
-                    stack.append([variation, 0, iter(()), False])
-                top[3] = True
-        elif state == 2:
-            pop()
-            top[1] = 3
-        else:
-            stack.pop()
+                    yield _accept_walk(variation, board, visitor, False, wants_board)
+                visitor.end_variation()
+        variations = node.variations
+        if not variations:
+            break
+        push(move)
+        pushed += 1
+        siblings = variations
+        node = variations[0]
+    for _ in range(pushed):
+        pop()
 
 #: One :class:`~xiangqi.Move` per move code (``from << 7 | to``), made on first use: moves are values (equal and
 #: hashed by their squares), so games share them as they share ICCS tokens' moves.
