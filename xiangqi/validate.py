@@ -87,7 +87,7 @@ __all__ = [
     "ERROR_KINDS", "WARNING_KINDS", "FORMATS", "RULE_SETS", "DEFAULT_CHUNK_BYTES",
     "ErrorInfo", "GameReport", "Summary", "Chunk",
     "validate", "validate_chunk", "iter_chunks", "expand_paths", "detect_format",
-    "write_jsonl", "write_csv", "ReportWriter", "dask_executor", "validate_main",
+    "write_jsonl", "write_csv", "ReportWriter", "json_text", "name_text", "dask_executor", "validate_main",
 ]
 
 #: Error kinds of :attr:`GameReport.error`, in the order the summary lists them.
@@ -138,7 +138,9 @@ class ErrorInfo:
 class GameReport:
     """The verdict on one game.
 
-    ``source`` is the file, ``index`` the 1-based number of the game within
+    ``source`` is the file (in the JSONL report exactly, a name's bytes that are
+    not UTF-8 as JSON's ``\\udcNN`` escapes; in the CSV and HTML reports as
+    ``\\xNN``: :func:`json_text`, :func:`name_text`), ``index`` the 1-based number of the game within
     it, ``line`` the game's first line (``None`` for binary XQF), ``plies``
     the moves replayed (all of them, or those before the fault), ``error``
     the first fault (``None`` when the game is valid), ``result_recorded``
@@ -181,12 +183,59 @@ class GameReport:
         }
 
     def to_json(self) -> str:
-        """One line of the JSONL report (UTF-8 text kept as is).
+        """One line of the JSONL report (UTF-8 text kept as is; a file name's bytes that are not UTF-8 as the
+        JSON escapes ``\\udc80``-``\\udcff``, see :func:`json_text`).
 
         >>> next(validate(_example_pgn())).to_json()
         '{"source":"...games.pgn","index":1,"line":1,"ok":true,"plies":2,"error":null,...}'
         """
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        return json_text(self.to_dict())
+
+
+_SURROGATE = re.compile("[\\ud800-\\udfff]")
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON, UTF-8 text kept as is, that any UTF-8 stream can take.
+
+    A file name that is not UTF-8 (a GBK name unpacked from a Chinese zip file, any ``\\xff`` byte) reaches
+    Python as text holding its undecodable bytes as lone surrogates (U+DC80-U+DCFF for the bytes 0x80-0xFF,
+    :pep:`383`), which no UTF-8 stream can write. Here each surrogate is the JSON escape ``\\udcNN``: the JSON is
+    valid UTF-8 and loses nothing (``os.fsencode(json.loads(text)["source"])`` is the name's bytes, and
+    ``open(json.loads(text)["source"])`` opens the file).
+
+    >>> json_text({"source": "棋/a.pgn", "n": 1})
+    '{"source":"棋/a.pgn","n":1}'
+    >>> name = b"\\xc6\\xe5\\xff.pgn".decode("utf-8", "surrogateescape")   # what os.listdir gives
+    >>> text = json_text({"source": name}); text
+    '{"source":"\\\\udcc6\\\\udce5\\\\udcff.pgn"}'
+    >>> os.fsencode(json.loads(text)["source"])
+    b'\\xc6\\xe5\\xff.pgn'
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if _SURROGATE.search(text) is None:
+        return text
+    # A surrogate can only stand inside a JSON string, where its escape means the same character.
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def name_text(name: str) -> str:
+    """A file name as text for people (the CSV report, the HTML report): the name itself, except that each
+    byte that is not UTF-8 (held by Python as a surrogate, see :func:`json_text`) is written ``\\xNN``, as
+    Python prints such bytes. (The JSONL report keeps the name exactly.)
+
+    >>> name_text("棋/a.pgn"), name_text(b"dir/\\xc6\\xe5.pgn".decode("utf-8", "surrogateescape"))
+    ('棋/a.pgn', 'dir/\\\\xc6\\\\xe5.pgn')
+    """
+    if _SURROGATE.search(name) is None:
+        return name
+    return _SURROGATE.sub(lambda m: _surrogate_text(ord(m.group())), name)
+
+
+def _surrogate_text(code: int) -> str:
+    # U+DC80-U+DCFF: the byte 0x80-0xFF of a name (PEP 383); any other lone surrogate (a UTF-16 name on
+    # Windows) as the Unicode escape.
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
 #: Columns of the CSV report.
@@ -197,7 +246,7 @@ CSV_COLUMNS = ("source", "index", "line", "ok", "plies", "error_kind", "error_pl
 def _csv_row(r: GameReport) -> List[Any]:
     e = r.error
     warnings = "; ".join(f"{w.kind} at ply {w.ply}: {w.message}" for w in r.warnings)
-    return [r.source, r.index, "" if r.line is None else r.line, "true" if r.ok else "false", r.plies,
+    return [name_text(r.source), r.index, "" if r.line is None else r.line, "true" if r.ok else "false", r.plies,
             e.kind if e else "", "" if e is None or e.ply is None else e.ply, e.token if e and e.token else "",
             e.message if e else "", r.result_recorded or "", r.result_computed or "", r.termination or "",
             r.final_fen or "", warnings]
