@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -947,6 +948,39 @@ def test_file_names_that_are_not_utf8_in_every_report(tmp_path: Path) -> None:
     assert done.returncode == 1 and done.stderr == b"", done.stderr[-2000:]
     assert [os.fsencode(json.loads(line)["source"]) for line in done.stdout.decode("utf-8").splitlines()] == \
         [os.fsencode(n) for n in names]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX's")
+def test_a_folder_skips_and_names_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    """Inside a folder, a game file's name that is a FIFO (waited on for ever) or a link to /dev/zero (read for
+    ever: a .pgn's bytes, a .html's search for a DhtmlXQ block) is skipped with a warning naming it; the games
+    are checked, and a path given as such is still read (a stream)."""
+    folder = tmp_path / "games"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "a.pgn").write_text('[Red "A"]\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
+    os.mkfifo(folder / "fifo.pgn")
+    for name in ("zero.pgn", "zero.html", "zero.xqf.gz"):
+        os.symlink("/dev/zero", folder / name)
+    os.symlink(folder / "sub", folder / "folder.pgn")  # a link to a folder is walked as a folder, not read
+    os.symlink(folder / "absent", folder / "broken.pgn")  # cannot be read: a report says why
+    code = ("import sys; from xiangqi.validate import validate_main; "
+            "sys.exit(validate_main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", code, str(folder), "--report", "-", "-q"], capture_output=True,
+                          text=True, timeout=120)
+    reports = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(Path(r["source"]).name, r["ok"]) for r in reports] == [("broken.pgn", False), ("a.pgn", True)]
+    assert "cannot open the file" in reports[0]["error"]["message"]
+    warned = [line for line in done.stderr.splitlines() if "skipped" in line]
+    assert warned == [f"xiangqi validate: warning: skipped {folder / name}: not a regular file ({kind})" for name, kind in (
+        ("fifo.pgn", "a FIFO"), ("zero.html", "a character device, through a symbolic link"),
+        ("zero.pgn", "a character device, through a symbolic link"),
+        ("zero.xqf.gz", "a character device, through a symbolic link"))], done.stderr
+    assert done.returncode == 1
+    # The library warns.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert [Path(p).name for p in V.expand_paths([folder])] == ["broken.pgn", "a.pgn"]
+    assert sorted(f"xiangqi validate: warning: {w.message}" for w in caught) == warned
 
 
 def test_cli_dispatch_through_xiangqi_command(capsys: pytest.CaptureFixture[str]) -> None:

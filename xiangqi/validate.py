@@ -65,6 +65,7 @@ import stat
 import sys
 import threading
 import time
+import warnings
 from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 from xiangqi import dhtmlxq, formats, pgn, xqf
@@ -409,16 +410,25 @@ class Summary:
 _is_game_file = formats.is_game_file
 
 
-def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
+def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]], *,
+                 skipped: Optional[List[Tuple[str, str]]] = None) -> List[str]:
     """The files to read: files as given, directories walked recursively (sorted).
 
     Inside directories only game files are taken (:func:`xiangqi.formats.is_game_file`: ``.pgn``,
     ``.xqf``, ``.dhtmlxq``…, each optionally ``.gz``, and ``.txt``, ``.htm``,
-    ``.html`` files holding a DhtmlXQ block); hidden entries are skipped.
+    ``.html`` files holding a DhtmlXQ block); hidden entries are skipped, and so is a game file's name that is
+    not a regular file, itself or through a symbolic link (a FIFO would be waited on for ever, a link to
+    ``/dev/zero`` read for ever): each such one is appended to ``skipped`` as ``(path, why)``, or with no
+    ``skipped`` list, warned about (:class:`UserWarning`). A path given as such is read whatever it is (a stream
+    too).
 
     >>> pgn_file = _example_pgn()
     >>> expand_paths([os.path.dirname(pgn_file)]) == [pgn_file]
     True
+    >>> os.symlink("/dev/zero", os.path.join(os.path.dirname(pgn_file), "zero.pgn"))
+    >>> skipped = []
+    >>> expand_paths([os.path.dirname(pgn_file)], skipped=skipped) == [pgn_file], skipped
+    (True, [('.../zero.pgn', 'not a regular file (a character device, through a symbolic link)')])
     >>> expand_paths(["no/such/folder"])
     Traceback (most recent call last):
     ...
@@ -435,14 +445,41 @@ def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
             for root, dirs, files in os.walk(path):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 for name in files:
-                    if not name.startswith(".") and _is_game_file(os.path.join(root, name)):
-                        found.append(os.path.join(root, name))
+                    full = os.path.join(root, name)
+                    if name.startswith(".") or not (formats.format_of(full) or formats.sniffs_whole(full)):
+                        continue
+                    why = _not_regular(full)
+                    if why is not None:
+                        if skipped is None:
+                            warnings.warn(f"skipped {full}: {why}", stacklevel=2)
+                        else:
+                            skipped.append((full, why))
+                    elif _is_game_file(full):
+                        found.append(full)
             out.extend(sorted(found))
         elif os.path.exists(path):
             out.append(path)
         else:
             raise FileNotFoundError(f"no such file or directory: {path!r}")
     return out
+
+
+_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+               (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def _not_regular(path: str) -> Optional[str]:
+    """Why the file met in a folder at ``path`` is not to be read (it is not a regular file), or ``None``
+    (a file that cannot be looked at is read: the reading reports why it fails)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((what for test, what in _FILE_KINDS if test(mode)), "not a file")
+    link = ", through a symbolic link" if os.path.islink(path) else ""
+    return f"not a regular file ({kind}{link})"
 
 
 #: ``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` from a file name and its first (decompressed) bytes.
@@ -1752,11 +1789,14 @@ def validate_main(argv: Sequence[str]) -> int:
             parser.error(f"--jobs must be >= 0 (0: one per CPU), not {args.jobs}")
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
+    skipped: List[Tuple[str, str]] = []
     try:
-        inputs = [(p, expand_paths([p])) for p in args.paths]
+        inputs = [(p, expand_paths([p], skipped=skipped)) for p in args.paths]
     except FileNotFoundError as exc:
         print(f"xiangqi validate: {exc}", file=sys.stderr)
         return 2
+    for path, why in sorted(skipped):
+        print(f"xiangqi validate: warning: skipped {path}: {why}", file=sys.stderr)
     files = [f for _, found in inputs for f in found]
     if args.report and args.report != "-":
         clash = _report_clash(args.report, [p for p, _ in inputs], files)
