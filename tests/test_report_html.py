@@ -437,3 +437,34 @@ def test_hostile_names_from_game_records_in_the_browser(tmp_path: Path) -> None:
     assert [r[4] for r in rows] == ["illegal-move", "invalid-notation", "invalid-fen", "invalid-notation"]
     assert [r[6] for r in rows] == ["h2h9", "<script>", bad_fen, "</script>"]
     assert f"'{bad_fen}'" in rows[2][7]
+
+
+def test_players_of_a_problem_game_read_in_bounded_memory(tmp_path: Path) -> None:
+    """The page reads the players of a problem game at its line without holding the file (a 90 MB file with one
+    problem game held 122 MB: the whole file was read to find the line)."""
+    import tracemalloc
+
+    from xiangqi.validate import ErrorInfo, Summary
+
+    game = '[Red "R{}"]\n[Black "B"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n\n'
+    lines = game.count("\n")
+    path = tmp_path / "big.pgn"
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(200_000):
+            fh.write(game.format(i))
+    assert path.stat().st_size > 11_000_000
+    summary, report = Summary(), HtmlReport()
+    for index in (1, 150_001, 200_000):
+        r = GameReport(str(path), index, (index - 1) * lines + 1, False, 0,
+                       ErrorInfo("illegal-move", 0, "h2h9", "there is no piece on h2."), "*", None, None, Board().fen())
+        summary.add(r)
+        report.add(r)
+    out = io.StringIO()
+    tracemalloc.start()
+    try:
+        report.write(out, summary)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [row[3] for row in _rows(out.getvalue())] == ["R0 – B", "R150000 – B", "R199999 – B"]
+    assert peak < 4_000_000, f"{peak:,} bytes at the peak"
