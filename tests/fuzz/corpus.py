@@ -165,6 +165,13 @@ def _seeds(big: bool) -> Tuple[Seed, ...]:
         add(target, "12-dhtmlxq-unclosed-tags", ("[DhtmlXQ]" + "[DhtmlXQ_a]" * 32000 + "[/DhtmlXQ]").encode())
         add(target, "12-dhtmlxq-chain-child-first", _dhtmlxq_chain(4000))
         add(target, "dhtmlxq-chain-short", _dhtmlxq_chain(12))
+    # DhtmlXQ past its budget: a move list of 80,000 records (each decoded and played one at a time, every one
+    # a node) and 20,000 blocks of one move (each start position checked anew).
+    for target in ("dhtmlxq", "validate"):
+        add(target, "dhtmlxq-80000-move-list", ("[DhtmlXQ][DhtmlXQ_movelist]" + "".join(
+            _dx(_SHUFFLE[i % 4]) for i in range(80_000)) + "[/DhtmlXQ_movelist][/DhtmlXQ]").encode())
+        add(target, "dhtmlxq-20000-blocks",
+            "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]\n".encode() * 20_000)
     # Notation and FEN.
     for text in ("炮二平五", "C2.5", "h2e2", "H3-E3", "马８进７", "前炮平四", "a10a9", "+", "１２３", "0000", "--"):
         add("notation", f"move-{text}", text.encode())
