@@ -10,6 +10,7 @@ all build these objects; none of them owns the model.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, Union
 
@@ -636,6 +637,19 @@ class GameNode:
             children(parent).append(node)
             nodes.append(node)
 
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "GameNode":
+        """The tree copied (the pickled form, without pickling it); moves and text are values, shared."""
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        if root is not self:
+            return _node_at(copy.deepcopy(root, memo), _preorder(root).index(self))
+        _, (cls,), (fields, tree) = self.__reduce__()
+        new = _new(cls)
+        memo[id(self)] = new
+        new.__setstate__((_deep(fields, memo), [(parent, kind, _deep(values, memo)) for parent, kind, values in tree]))
+        return new
+
     def __copy__(self) -> "GameNode":
         """A shallow copy, as for any object: the same parent, children and headers (``copy.deepcopy``: the tree)."""
         new = type(self).__new__(type(self))
@@ -692,6 +706,20 @@ def _new(cls: Type[GameNode]) -> GameNode:
     return cls.__new__(cls)
 
 
+def _deep(values: Tuple[Any, ...], memo: Dict[int, Any]) -> Tuple[Any, ...]:
+    """A deep copy of a node's fields, values shared (text, numbers, moves: a game shares its moves already)."""
+    out = []
+    for value in values:
+        kind = type(value)
+        if kind in _VALUES:
+            out.append(value)
+        elif kind is set and all(type(v) is int for v in value):
+            out.append(set(value))   # NAGs
+        else:
+            out.append(copy.deepcopy(value, memo))
+    return tuple(out)
+
+
 class _Unset:
     """A slot that holds no value (pickled by name: one object)."""
 
@@ -700,6 +728,7 @@ class _Unset:
 
 
 _UNSET = _Unset()
+_VALUES = {str, int, float, bool, type(None), Move, _Unset}
 
 
 def _fields(node: GameNode) -> Tuple[Any, ...]:

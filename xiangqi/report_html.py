@@ -393,8 +393,9 @@ def script_json(value: object) -> str:
 
 def _page(title: str, summary: Summary, data: List[List[object]], templates: List[str], undrawn: int) -> str:
     def esc(text: str) -> str:
-        # NUL, which the browser drops from text, shown as the U+FFFD it makes of it elsewhere (&#0;).
-        return html.escape(text).replace("\0", "\ufffd")
+        # NUL, which the browser drops from text, shown as the U+FFFD it makes of it elsewhere (&#0;); a lone
+        # surrogate (an undecodable byte of a file name), which no UTF-8 page can hold, as name_text shows it.
+        return html.escape(name_text(text)).replace("\0", "\ufffd")
 
     summary_html = "".join(f'<tr class="{cls}"><th>{esc(k)}</th><td>{esc(v)}</td></tr>' if cls else
                            f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v, cls in _summary_rows(summary))
