@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, Union, cast
 
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
@@ -618,7 +618,8 @@ class GameNode:
         tree = [(index[id(node.parent)], type(node), _fields(node)) for node in nodes[1:]]
         return _new, (type(self),), (_fields(self), tree)
 
-    def __setstate__(self, state: Tuple[Tuple[Any, ...], List[Tuple[int, Type["GameNode"], Tuple[Any, ...]]]]) -> None:
+    def __setstate__(self, state: Tuple[Tuple[object, ...], List[Tuple[int, Type["GameNode"], Tuple[object, ...]]]]
+                     ) -> None:
         fields, tree = state
         _restore(self, None, fields)
         nodes: List[GameNode] = [self]
@@ -633,7 +634,7 @@ class GameNode:
                 if value is not _UNSET:
                     set_value(node, value)
             if len(values) > len(setters):
-                node.__dict__.update(values[-1])
+                node.__dict__.update(cast(Dict[str, object], values[-1]))
             children(parent).append(node)
             nodes.append(node)
 
@@ -739,7 +740,7 @@ def _fields(node: GameNode) -> Tuple[Any, ...]:
     return values + (extra,) if extra else values
 
 
-def _restore(node: GameNode, parent: Optional[GameNode], fields: Tuple[Any, ...],
+def _restore(node: GameNode, parent: Optional[GameNode], fields: Tuple[object, ...],
              children: Optional[List[GameNode]] = None) -> None:
     """Set a new node's attributes (:func:`_fields`) and links: ``parent`` and ``children`` (none: no children,
     and the node is appended to its parent's)."""
@@ -750,7 +751,7 @@ def _restore(node: GameNode, parent: Optional[GameNode], fields: Tuple[Any, ...]
         if value is not _UNSET:
             set_value(node, value)
     if len(fields) > len(setters):
-        node.__dict__.update(fields[-1])
+        node.__dict__.update(cast(Dict[str, object], fields[-1]))
     if parent is not None and children is None:
         _VARIATIONS_SLOT.__get__(parent).append(node)
 
