@@ -439,6 +439,37 @@ def test_hostile_names_from_game_records_in_the_browser(tmp_path: Path) -> None:
     assert f"'{bad_fen}'" in rows[2][7]
 
 
+def test_every_payload_as_players_and_fen_tag_in_the_browser(tmp_path: Path) -> None:
+    """Each payload of the list as both players' names of a game, and as the FEN tag of another (quoted by its
+    message): every row shows the text as written, and nothing runs."""
+    from _browser import dom
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    games, expected = [], []
+    for i, p in enumerate(PAYLOADS):
+        tag = p.replace("\\", "\\\\").replace('"', '\\"')
+        games.append(f'[Red "R{tag}r"]\n[Black "B{tag}b"]\n\n1. h2e2 h9g7 2. h2h9 *\n\n')
+        games.append(f'[Red "r"]\n[FEN "{tag}"]\n\n1. h2e2 *\n\n')
+        expected.append((str(2 * i + 1), "illegal-move", f"R{p}r – B{p}b", "h2h9"))
+        if p.strip():   # a blank tag is no FEN tag: the game is valid
+            expected.append((str(2 * i + 2), "invalid-fen", "r – ?", p))
+    (folder / "payloads.pgn").write_text("".join(games), encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert main(["validate", str(folder), "--html", str(out), "-q"]) == 1
+    shown: List[Tuple[str, str, str, str]] = []
+    pages = -(-len(expected) // PAGE_SIZE)
+    for n in range(1, pages + 1):
+        dumped = dom(out, f"page={n}")
+        _assert_inert(dumped)
+        for cells in _shown_rows(dumped):
+            c = [_cell_text(x) for x in cells[:9]]
+            shown.append((c[1], c[4], c[3], c[6]))
+            if c[4] == "invalid-fen":
+                assert c[7].startswith("invalid FEN"), c   # the message, which quotes the tag (cut if long)
+    assert shown == expected
+
+
 def test_players_of_a_problem_game_read_in_bounded_memory(tmp_path: Path) -> None:
     """The page reads the players of a problem game at its line without holding the file (a 90 MB file with one
     problem game held 122 MB: the whole file was read to find the line)."""
