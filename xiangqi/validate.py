@@ -196,7 +196,7 @@ class GameReport:
 _SURROGATE = re.compile("[\\ud800-\\udfff]")
 
 
-def json_text(value: Any) -> str:
+def json_text(value: object) -> str:
     """``value`` as compact JSON, UTF-8 text kept as is, that any UTF-8 stream can take.
 
     A file name that is not UTF-8 (a GBK name unpacked from a Chinese zip file, any ``\\xff`` byte) reaches
