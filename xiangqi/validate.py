@@ -214,10 +214,14 @@ def json_text(value: object) -> str:
     b'\\xc6\\xe5\\xff.pgn'
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    if _SURROGATE.search(text) is None:
+    if text.isascii():
         return text
-    # A surrogate can only stand inside a JSON string, where its escape means the same character.
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    try:
+        text.encode("utf-8")   # a quarter of the time of looking for surrogates (CJK text is no ASCII)
+        return text
+    except UnicodeEncodeError:
+        # A surrogate can only stand inside a JSON string, where its escape means the same character.
+        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def name_text(name: str) -> str:
