@@ -232,7 +232,7 @@ def name_text(name: str) -> str:
     >>> name_text("棋/a.pgn"), name_text(b"dir/\\xc6\\xe5.pgn".decode("utf-8", "surrogateescape"))
     ('棋/a.pgn', 'dir/\\\\xc6\\\\xe5.pgn')
     """
-    if _SURROGATE.search(name) is None:
+    if name.isascii() or _SURROGATE.search(name) is None:
         return name
     return _SURROGATE.sub(lambda m: _surrogate_text(ord(m.group())), name)
 
