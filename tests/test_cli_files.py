@@ -450,6 +450,35 @@ def test_validate_reads_a_stream_as_it_comes_without_a_copy(tmp_path: Path) -> N
     assert list(scratch.iterdir()) == []
 
 
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_command_ended_by_a_signal_removes_its_copy_of_a_stream(tmp_path: Path, signame: str) -> None:
+    """validate --html copies a stream to read its problem games again; killed (SIGTERM) or its terminal gone
+    (SIGHUP), it left the copy behind. Now the copy is removed and the status is 128 + the signal."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(scratch))
+    signum = getattr(signal, signame)
+    proc = subprocess.Popen(XQ + ["validate", "-q", "/dev/stdin", "--html", str(tmp_path / "r.html")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(b'[Event "x"]\n\n1. h2e2 h9g7 *\n\n')   # and more to come: the copy waits
+        proc.stdin.flush()
+        deadline = time.monotonic() + TIMEOUT
+        while not list(scratch.iterdir()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert [p.name[:14] for p in scratch.iterdir()] == ["xiangqi-input-"]
+        time.sleep(0.3)
+        proc.send_signal(signum)
+        code = proc.wait(TIMEOUT)
+        err = proc.stderr.read().decode() if proc.stderr else ""
+    finally:
+        proc.kill()
+        proc.wait(TIMEOUT)
+    assert list(scratch.iterdir()) == [], "the copy of the stream is left behind"
+    assert code == 128 + signum and "Traceback" not in err, (code, err)
+
+
 def test_streams_size_the_pool_and_tell_pages_and_draw_html_like_files(tmp_path: Path) -> None:
     """A stream has no size: it counts as a big input (a pool for --jobs, not one process); a page named .html
     holding its DhtmlXQ block after the first 64 KiB reads as DhtmlXQ, and --html draws a stream's problem

@@ -10,7 +10,7 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from xiangqi import Board, pgn, svg
+from xiangqi import Board, Move, pgn, svg
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -113,3 +113,27 @@ def test_notebook_outputs_in_the_browser(tmp_path: Path) -> None:
             want = "other" if p is None else "red" if p.color else "black"
             got = max(set(votes), key=votes.count)
             assert got == want and votes.count(got) >= 9, (board.fen(), sq, votes)
+
+
+def test_a_game_with_hostile_headers_shows_them_as_text_in_the_browser(tmp_path: Path) -> None:
+    """Game._repr_html_ with the report's payload list in its headers (and a bad move quoting one): every header
+    shows as written, and nothing runs."""
+    import html
+
+    from _browser import dom
+
+    from test_report_html import PAYLOADS, _assert_inert
+
+    game = pgn.Game()
+    for i, p in enumerate(PAYLOADS):
+        game.headers[f"X{i}"] = f"a{p}b"
+    game.add_line([Move.from_iccs("h2e2")])
+    page = tmp_path / "game.html"
+    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'></head><body>"
+                    f"<table id='problems'></table>{game._repr_html_()}</body></html>", encoding="utf-8")
+    dumped = dom(page)
+    _assert_inert(dumped)
+    cells = dict(re.findall(r"<tr><th[^>]*>(X\d+)</th><td>(.*?)</td></tr>", dumped, re.S))
+    for i, p in enumerate(PAYLOADS):
+        # The browser drops a NUL from text (html.escape leaves it), as it would from any page.
+        assert html.unescape(cells[f"X{i}"]) == f"a{p}b".replace("\x00", ""), i

@@ -345,3 +345,157 @@ def test_a_report_of_100000_games(tmp_path: Path) -> None:
     last = _shown_rows(last_dom)
     assert "page 400 of 400" in last_dom and [c[1] for c in last] == [str(i + 1) for i in range(99_750, 100_000, 10)]
     assert all("<svg" not in c[9] and fen in c[9] for c in last)  # past the 5,000 drawn boards: the FEN
+
+
+# ------------------------------------------------------------------ hostile text in every field
+
+#: Run if any payload ever becomes markup or script: the page's root element gets an attribute.
+_MARK = "document.documentElement.setAttribute('data-pwned','1')"
+#: Text that ends or confuses a <script> element, a CDATA section or an attribute, or starts a URL's script.
+PAYLOADS = ["<!--", "<script>", "</script>", "<!--<script>", "<!--<script></script>", "]]>", '"', "'", "`",
+            "javascript:" + _MARK, "\x00", "\u2028", "\u2029", "&lt;&amp;", "</SCRIPT >",
+            f"</script><script>{_MARK}</script>", f"<img src=x onerror=\"{_MARK}\">",
+            f"<svg onload=\"{_MARK}\"><![CDATA[", f"<!--<script>{_MARK}//"]
+
+
+def _cell_text(cell: str) -> str:
+    """A table cell's text as the page shows it (the DOM's serialisation undone; NUL is shown as U+FFFD)."""
+    return html.unescape(cell).replace("\ufffd", "\x00")
+
+
+def _assert_inert(dumped: str) -> None:
+    root = re.search(r"<html[^>]*>", dumped)
+    assert root and "pwned" not in root.group(0), "a payload ran as script"
+    body = dumped[dumped.index('<table id="problems">'):dumped.index("</table>", dumped.index('<table id="problems">'))]
+    assert not re.search(r"<(img|script|svg onload)\b", body, re.I), "a payload became markup"
+
+
+def test_hostile_text_in_every_field_in_the_browser(tmp_path: Path) -> None:
+    """Each payload in every field of a report (file and folder names, kind, token, message, FEN, title): the
+    table shows every row with the text as it was, and nothing runs (a player named ``<!--<script>`` emptied it)."""
+    from _browser import dom
+
+    from xiangqi.validate import ErrorInfo, Summary
+
+    title = "report " + " ".join(PAYLOADS)
+    summary, report = Summary(), HtmlReport(title=title)
+    expected = []
+    for i, p in enumerate(PAYLOADS):
+        r = GameReport(f"/absent/{p}/{p}.pgn", i + 1, i + 2, False, 3, ErrorInfo(p, 3, p, f"message {p}"), None,
+                       None, None, p, (ErrorInfo("rule-violation", 5, p, f"the plies 1-5 repeat: {p}"),))
+        summary.add(r)
+        report.add(r)
+        source = r.source
+        expected.append([source, str(i + 1), str(i + 2), "", p, "3", p, f"message {p}", "", p])
+        expected.append([source, str(i + 1), str(i + 2), "", "rule-violation (warning)", "5", p,
+                         f"the plies 1-5 repeat: {p}", "1-5", p])
+    page = tmp_path / "hostile.html"
+    with page.open("w", encoding="utf-8") as fh:
+        report.write(fh, summary)
+    text = page.read_text(encoding="utf-8")
+    assert text.count("<script") == 2 and text.count("</script>") == 2  # the page's own two elements only
+    shown: List[List[str]] = []
+    pages = -(-len(expected) // PAGE_SIZE)
+    for n in range(1, pages + 1):
+        dumped = dom(page, f"page={n}")
+        _assert_inert(dumped)
+        assert f"page {n} of {pages}" in dumped
+        if n == 1:
+            for element in ("title", "h1"):
+                assert _cell_text(re.search(f"<{element}>(.*?)</{element}>", dumped, re.S).group(1)) == title
+            options = [_cell_text(o) for o in re.findall(r"<option value=\"[^\"]*\">(.*?)</option>", dumped, re.S)]
+            assert options[0] == "every kind" and sorted(options[1:]) == sorted({row[4] for row in expected})
+        for cells in _shown_rows(dumped):
+            fen = re.search(r'<span class="fen">(.*?)</span>', cells[9], re.S)
+            assert fen, cells[9]
+            shown.append([_cell_text(c) for c in cells[:9]] + [_cell_text(fen.group(1))])
+    assert shown == expected
+
+
+def test_hostile_names_from_game_records_in_the_browser(tmp_path: Path) -> None:
+    """End to end: payloads in a folder's and a file's name, in the players' tags (or the event's), a FEN tag that
+    a message quotes, and move tokens: every row is shown with the players' names as written, and nothing runs."""
+    from _browser import dom
+
+    folder = tmp_path / "games" / "<!--<script>"
+    folder.mkdir(parents=True)
+    path = folder / "a]]>'\"javascript:.pgn"
+    bad_fen = "<!--<script> w - - 0 1"
+    path.write_text(
+        f'[Red "<!--<script>"]\n[Black "</script><script>{_MARK}</script>"]\n\n1. h2e2 h9g7 2. h2h9 *\n\n'
+        f'[Event "javascript:{_MARK}\\"\'"]\n\n1. h2e2 <script> *\n\n'
+        f'[Red "]]>\u2028x"]\n[FEN "{bad_fen}"]\n\n1. h2e2 *\n\n'
+        f'[Red "<!--"]\n[Black "<img src=x onerror=\\"{_MARK}\\">"]\n\n1. h2e2 </script> *\n', encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert main(["validate", str(tmp_path / "games"), "--html", str(out), "-q"]) == 1
+    dumped = dom(out)
+    _assert_inert(dumped)
+    rows = [[_cell_text(c) for c in cells[:9]] for cells in _shown_rows(dumped)]
+    assert [r[0] for r in rows] == [str(path)] * 4 and [r[1] for r in rows] == ["1", "2", "3", "4"]
+    assert [r[3] for r in rows] == [f"<!--<script> – </script><script>{_MARK}</script>",
+                                    f"(javascript:{_MARK}\"')", "]]>\u2028x – ?", f"<!-- – <img src=x onerror=\"{_MARK}\">"]
+    assert [r[4] for r in rows] == ["illegal-move", "invalid-notation", "invalid-fen", "invalid-notation"]
+    assert [r[6] for r in rows] == ["h2h9", "<script>", bad_fen, "</script>"]
+    assert f"'{bad_fen}'" in rows[2][7]
+
+
+def test_every_payload_as_players_and_fen_tag_in_the_browser(tmp_path: Path) -> None:
+    """Each payload of the list as both players' names of a game, and as the FEN tag of another (quoted by its
+    message): every row shows the text as written, and nothing runs."""
+    from _browser import dom
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    games, expected = [], []
+    for i, p in enumerate(PAYLOADS):
+        tag = p.replace("\\", "\\\\").replace('"', '\\"')
+        games.append(f'[Red "R{tag}r"]\n[Black "B{tag}b"]\n\n1. h2e2 h9g7 2. h2h9 *\n\n')
+        games.append(f'[Red "r"]\n[FEN "{tag}"]\n\n1. h2e2 *\n\n')
+        expected.append((str(2 * i + 1), "illegal-move", f"R{p}r – B{p}b", "h2h9"))
+        if p.strip():   # a blank tag is no FEN tag: the game is valid
+            expected.append((str(2 * i + 2), "invalid-fen", "r – ?", p))
+    (folder / "payloads.pgn").write_text("".join(games), encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert main(["validate", str(folder), "--html", str(out), "-q"]) == 1
+    shown: List[Tuple[str, str, str, str]] = []
+    pages = -(-len(expected) // PAGE_SIZE)
+    for n in range(1, pages + 1):
+        dumped = dom(out, f"page={n}")
+        _assert_inert(dumped)
+        for cells in _shown_rows(dumped):
+            c = [_cell_text(x) for x in cells[:9]]
+            shown.append((c[1], c[4], c[3], c[6]))
+            if c[4] == "invalid-fen":
+                assert c[7].startswith("invalid FEN"), c   # the message, which quotes the tag (cut if long)
+    assert shown == expected
+
+
+def test_players_of_a_problem_game_read_in_bounded_memory(tmp_path: Path) -> None:
+    """The page reads the players of a problem game at its line without holding the file (a 90 MB file with one
+    problem game held 122 MB: the whole file was read to find the line)."""
+    import tracemalloc
+
+    from xiangqi.validate import ErrorInfo, Summary
+
+    game = '[Red "R{}"]\n[Black "B"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n\n'
+    lines = game.count("\n")
+    path = tmp_path / "big.pgn"
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(200_000):
+            fh.write(game.format(i))
+    assert path.stat().st_size > 11_000_000
+    summary, report = Summary(), HtmlReport()
+    for index in (1, 150_001, 200_000):
+        r = GameReport(str(path), index, (index - 1) * lines + 1, False, 0,
+                       ErrorInfo("illegal-move", 0, "h2h9", "there is no piece on h2."), "*", None, None, Board().fen())
+        summary.add(r)
+        report.add(r)
+    out = io.StringIO()
+    tracemalloc.start()
+    try:
+        report.write(out, summary)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [row[3] for row in _rows(out.getvalue())] == ["R0 – B", "R150000 – B", "R199999 – B"]
+    assert peak < 4_000_000, f"{peak:,} bytes at the peak"

@@ -252,6 +252,31 @@ def test_colours_are_text_in_their_attributes() -> None:
                    for v in e.attrib.values()]
 
 
+def test_colours_that_look_translucent_are_text_too() -> None:
+    """Nine characters after a ``#`` were taken for ``#rrggbbaa`` and written unescaped: ``#"/><g>ff`` ended its
+    attribute and added an element; ``#12345xyz`` raised int()'s error. A control character, which no SVG may
+    hold, is refused by name."""
+    board = Board("3k5/4R4/9/9/9/9/9/9/9/4K4 b")
+
+    def shape(color: str) -> List[Tuple[str, Tuple[str, ...]]]:
+        """The picture's elements and their attribute names, every colour ``color``."""
+        picture = svg.board(board, check="d9", arrows=[svg.Arrow(4, 76, color=color)], fill={1: color},
+                            colors={k: color for k in svg.DEFAULT_COLORS})
+        root = ET.fromstring(picture)
+        painted = [v for e in root.iter() for k, v in e.attrib.items() if k in ("fill", "stroke", "stop-color")]
+        assert painted.count(color) >= len(svg.DEFAULT_COLORS) + 2, color
+        return sorted((e.tag, tuple(sorted(e.attrib))) for e in root.iter())
+
+    for odd in ('#"/><g>ff', "#'/><g>ff", "#12345xyz", "#-1234567"):
+        assert shape(odd) == shape("red"), odd  # no element, attribute or opacity added
+    for bad in ("red\x00", "#12\x1b[31m"):
+        for call in (lambda: svg.board(board, colors={"board": bad}), lambda: svg.board(board, fill={1: bad}),
+                     lambda: svg.board(board, arrows=[svg.Arrow(4, 76, color=bad)]),
+                     lambda: svg.piece(Piece.from_symbol("R"), colors={"red": bad})):
+            with pytest.raises(ValueError, match=re.escape(f"not a colour: {bad!r}")):
+                call()
+
+
 def test_piece_picture() -> None:
     for symbol in "KAB NRCPkabnrcp".replace(" ", ""):
         root = ET.fromstring(svg.piece(Piece.from_symbol(symbol), size=40))

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -895,6 +896,91 @@ def test_cli_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert V.validate_main([str(SAMPLE / "ccpd-known-bad-3.chinese.pgn"), "--report", "-"]) == 1
     captured = capsys.readouterr()
     assert len(captured.out.splitlines()) == 3 and "games" in captured.err
+
+
+def _names_not_utf8(root: Path) -> List[str]:
+    """Game files under names that are not UTF-8, as Python sees them (bytes as surrogates): a GBK folder and file
+    (a Chinese zip file unpacked), a name with \\xff\\xfe bytes, and a plain one, in this order."""
+    folder = root / os.fsdecode("棋谱".encode("gbk"))
+    folder.mkdir(parents=True)
+    paths = [folder / os.fsdecode("胡荣华 对 杨官璘.pgn".encode("gbk")), root / os.fsdecode(b"\xff\xfe.pgn"),
+             root / "z.pgn"]
+    games = ['[Red "胡荣华"]\n[Black "杨官璘"]\n\n1. h2e2 h9g7 2. h2h9 *\n', "1. h2e2 h9g7 *\n",
+             '[Red "A"]\n\n1. a0a5 *\n']
+    for path, game in zip(paths, games):
+        path.write_text(game, encoding="utf-8")
+    return [str(p) for p in paths]
+
+
+def test_file_names_that_are_not_utf8_in_every_report(tmp_path: Path) -> None:
+    """A name that is not UTF-8 crashed every report (UnicodeEncodeError: surrogates not allowed) and left it empty.
+    The JSONL report keeps the name exactly (JSON's \\udcNN escapes), the CSV and HTML reports show its bytes as
+    \\xNN, and every game of every file is reported."""
+    gbk_name, ff_name, plain = _names_not_utf8(tmp_path / "games")
+    names = sorted([gbk_name, ff_name, plain])  # the order of a folder's files (U+DCxx sorts after ASCII)
+    gbk = "棋谱".encode("gbk")
+    shown = {n: V.name_text(n) for n in names}
+    assert f"\\x{gbk[0]:02x}\\x{gbk[1]:02x}" in shown[gbk_name] and shown[ff_name].endswith("\\xff\\xfe.pgn")
+    assert shown[plain] == plain
+    for fmt in ("jsonl", "csv", "html"):
+        out = tmp_path / f"report.{fmt}"
+        option = "--html" if fmt == "html" else "--report"
+        assert V.validate_main([str(tmp_path / "games"), option, str(out), "-q"]) == 1, fmt
+        text = out.read_bytes().decode("utf-8")  # strict: valid UTF-8
+        if fmt == "jsonl":
+            sources = [json.loads(line)["source"] for line in text.splitlines()]
+            assert sources == names
+            assert [os.fsencode(s) for s in sources] == [os.fsencode(n) for n in names]  # the bytes, exactly
+            assert all(open(s, "rb").read() for s in sources)  # the name opens the file
+            assert "\\udcff\\udcfe.pgn" in text
+        elif fmt == "csv":
+            assert [row["source"] for row in csv.DictReader(io.StringIO(text))] == [shown[n] for n in names]
+        else:
+            rows = json.loads(re.search(r'<script type="application/json" id="rows">(.*?)</script>', text, re.S)
+                              .group(1))
+            # The problem games' players, read again from the files under their names.
+            assert sorted((r[0], r[3]) for r in rows) == sorted([(shown[gbk_name], "胡荣华 – 杨官璘"),
+                                                                 (shown[plain], "A – ?")])
+    # Standard output (strict UTF-8 here) takes the JSONL report too.
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict")
+    done = subprocess.run([sys.executable, "-m", "xiangqi", "validate", str(tmp_path / "games"), "--report", "-",
+                           "-q"], capture_output=True, env=env, timeout=120)
+    assert done.returncode == 1 and done.stderr == b"", done.stderr[-2000:]
+    assert [os.fsencode(json.loads(line)["source"]) for line in done.stdout.decode("utf-8").splitlines()] == \
+        [os.fsencode(n) for n in names]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX's")
+def test_a_folder_skips_and_names_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    """Inside a folder, a game file's name that is a FIFO (waited on for ever) or a link to /dev/zero (read for
+    ever: a .pgn's bytes, a .html's search for a DhtmlXQ block) is skipped with a warning naming it; the games
+    are checked, and a path given as such is still read (a stream)."""
+    folder = tmp_path / "games"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "a.pgn").write_text('[Red "A"]\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
+    os.mkfifo(folder / "fifo.pgn")
+    for name in ("zero.pgn", "zero.html", "zero.xqf.gz"):
+        os.symlink("/dev/zero", folder / name)
+    os.symlink(folder / "sub", folder / "folder.pgn")  # a link to a folder is walked as a folder, not read
+    os.symlink(folder / "absent", folder / "broken.pgn")  # cannot be read: a report says why
+    code = ("import sys; from xiangqi.validate import validate_main; "
+            "sys.exit(validate_main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", code, str(folder), "--report", "-", "-q"], capture_output=True,
+                          text=True, timeout=120)
+    reports = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(Path(r["source"]).name, r["ok"]) for r in reports] == [("broken.pgn", False), ("a.pgn", True)]
+    assert "cannot open the file" in reports[0]["error"]["message"]
+    warned = [line for line in done.stderr.splitlines() if "skipped" in line]
+    assert warned == [f"xiangqi validate: warning: skipped {folder / name}: not a regular file ({kind})" for name, kind in (
+        ("fifo.pgn", "a FIFO"), ("zero.html", "a character device, through a symbolic link"),
+        ("zero.pgn", "a character device, through a symbolic link"),
+        ("zero.xqf.gz", "a character device, through a symbolic link"))], done.stderr
+    assert done.returncode == 1
+    # The library warns.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert [Path(p).name for p in V.expand_paths([folder])] == ["broken.pgn", "a.pgn"]
+    assert sorted(f"xiangqi validate: warning: {w.message}" for w in caught) == warned
 
 
 def test_cli_dispatch_through_xiangqi_command(capsys: pytest.CaptureFixture[str]) -> None:

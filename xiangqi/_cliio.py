@@ -20,8 +20,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import stat
 import tempfile
+import threading
 from pathlib import Path
 from typing import IO, Iterable, Iterator, Optional, TextIO, cast
 
@@ -181,10 +183,38 @@ def regular_input(path: str) -> Iterator[str]:
         yield path
         return
     suffix = "".join(Path(path).suffixes)[-32:]
-    fd, tmp = tempfile.mkstemp(prefix="xiangqi-input-", suffix=suffix)
+    with _ending_on_signals():
+        fd, tmp = tempfile.mkstemp(prefix="xiangqi-input-", suffix=suffix)
+        try:
+            with os.fdopen(fd, "wb") as dst, open(path, "rb", buffering=0) as src:
+                _copy_stream(src, dst)
+            yield tmp
+        finally:
+            os.unlink(tmp)
+
+
+#: Signals that end a command which holds a temporary file, once it is removed: ``kill`` and a closed terminal.
+_ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def _end(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)   # the shell's status of a process ended by the signal
+
+
+@contextlib.contextmanager
+def _ending_on_signals() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP end the process as an exception does, running the ``finally`` blocks
+    that remove temporary files (the default action ended it at once: ``validate /dev/stdin --html`` killed
+    left its copy of the stream behind), with exit status 128 + the signal. A handler the program set stays."""
+    if threading.current_thread() is not threading.main_thread():
+        yield   # only the main thread may set handlers
+        return
+    previous = {}
+    for signum in _ENDING_SIGNALS:
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            previous[signum] = signal.signal(signum, _end)
     try:
-        with os.fdopen(fd, "wb") as dst, open(path, "rb", buffering=0) as src:
-            _copy_stream(src, dst)
-        yield tmp
+        yield
     finally:
-        os.unlink(tmp)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

@@ -28,7 +28,9 @@ illegal move) are recorded in ``game.errors`` and the moves before them kept.
 from __future__ import annotations
 
 import bisect
+import functools
 import heapq
+import itertools
 import re
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
@@ -36,7 +38,7 @@ from xiangqi._nested import Nested, run_nested
 from xiangqi.board import Board
 from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Move, same_square_message
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
-from xiangqi.game import Game, GameError, GameNode, start_board
+from xiangqi.game import Game, GameError, GameNode, _moves_of, start_board
 from xiangqi.source import Source, text_lines
 from xiangqi.xqf import PIECE_ORDER, null_move_refused, piece_slots, slots_board_fen
 
@@ -123,21 +125,34 @@ def _binit_board(binit: str) -> Tuple[str, List[Optional[int]]]:
     return slots_board_fen(squares), squares
 
 
-def _moves(digits: str) -> Tuple[List[Tuple[str, Union[Move, InvalidMoveError]]], str]:
-    """(text, move or why it is none) per 4 digits, and any leftover characters."""
-    s = re.sub(r"\s", "", digits)
-    out: List[Tuple[str, Union[Move, InvalidMoveError]]] = []
+_SPACE_RE = re.compile(r"\s")
+#: A move record's four digits -> its move code (0: from a square to itself); made on first use.
+_RECORD_CODES: Dict[str, int] = {}
+
+
+def _moves(digits: str) -> Tuple[List[str], List[int], str]:
+    """The 4-digit move records of a move list: their texts, their move codes (0: a record from a square to
+    itself, -1: not a move record), and any leftover characters. Looked up in a table of the 8,100 records
+    (an 80,000-move list took seconds decoded one record at a time)."""
+    if not _RECORD_CODES:
+        for x1 in range(9):
+            for y1 in range(10):
+                for x2 in range(9):
+                    for y2 in range(10):
+                        src, dst = _square(x1, y1), _square(x2, y2)
+                        _RECORD_CODES[f"{x1}{y1}{x2}{y2}"] = src << 7 | dst if src != dst else 0
+    s = _SPACE_RE.sub("", digits)
     n = len(s) // 4 * 4
-    for i in range(0, n, 4):
-        t = s[i:i + 4]
-        if not (t.isdigit() and t.isascii() and int(t[0]) <= 8 and int(t[2]) <= 8):
-            out.append((t, InvalidMoveError(f"invalid DhtmlXQ move {t!r}: expected 4 digits x1 y1 x2 y2 "
-                                            "(x 0-8, y 0-9 from the top)")))
-            continue
-        src, dst = _square(int(t[0]), int(t[1])), _square(int(t[2]), int(t[3]))
-        # A record from a square to itself is no move, a0 to a0 included (Move(0, 0) would be the null move).
-        out.append((t, Move(src, dst) if src != dst else InvalidMoveError(same_square_message(SQUARE_NAMES[src] * 2))))
-    return out, s[n:]
+    texts = [s[i:i + 4] for i in range(0, n, 4)]
+    return texts, list(map(_RECORD_CODES.get, texts, itertools.repeat(-1))), s[n:]
+
+
+def _record_error(text: str, code: int) -> InvalidMoveError:
+    """Why the record ``text`` (code ``code`` <= 0, :func:`_moves`) is no move."""
+    if code == 0:   # a0 to a0 included (Move(0, 0) would be the null move)
+        return InvalidMoveError(same_square_message(SQUARE_NAMES[_square(int(text[0]), int(text[1]))] * 2))
+    return InvalidMoveError(f"invalid DhtmlXQ move {text!r}: expected 4 digits x1 y1 x2 y2 (x 0-8, y 0-9 from the "
+                            "top)")
 
 
 def _start_fen(tags: Dict[str, str], first: Optional[Move]) -> str:
@@ -152,19 +167,25 @@ def _start_fen(tags: Dict[str, str], first: Optional[Move]) -> str:
         side = ""
     if first is not None:
         # The side of the piece on the first move's source square decides.
-        try:
-            probe = Board(f"{board_part} w - - 0 1")
-        except InvalidFenError:
-            probe = None
-        if probe is not None:
-            piece = probe.piece_at(first.from_square)
-            if piece is not None:
-                side = "w" if piece.color else "b"
+        colors = _piece_colors(board_part)
+        if colors is not None and colors[first.from_square] is not None:
+            side = "w" if colors[first.from_square] else "b"
     if side not in ("w", "b", "r"):
         side = "w"
     if fen and len(fen.split()) > 2:
         return " ".join([board_part, side] + fen.split()[2:])
     return f"{board_part} {side} - - 0 1"
+
+
+@functools.lru_cache(maxsize=64)
+def _piece_colors(board_part: str) -> Optional[Tuple[Optional[bool], ...]]:
+    """The colour of the piece on each square of a FEN board part (``None``: empty), or ``None`` when it does
+    not read (a collection's games mostly share their start: it is read once)."""
+    try:
+        probe = Board(f"{board_part} w - - 0 1")
+    except InvalidFenError:
+        return None
+    return tuple(None if piece is None else piece.color for piece in map(probe.piece_at, range(90)))
 
 
 def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
@@ -184,9 +205,10 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
     tags = parse_tags(text)
     game = Game()
     for tag, name in TAG_MAP.items():
-        value = tags.get(tag, "").strip()
-        if value:
-            game.headers[name] = value
+        if tag in tags:
+            value = tags[tag].strip()
+            if value:
+                game.headers[name] = value
     result = tags.get("result", "").strip()
     if result:
         game.headers["Result"] = _RESULTS.get(result.lower(), "*")
@@ -196,15 +218,14 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
         game.headers["ECCO"] = m.group(1)
         if m.group(2):
             game.headers["Opening"] = m.group(2)
-    main, leftover = _moves(tags.get("movelist", ""))
+    texts, codes, leftover = _moves(tags.get("movelist", ""))
     try:
-        first = main[0][1] if main else None
-        fen = _start_fen(tags, first if isinstance(first, Move) else None)
-        board = start_board(fen)
+        fen = _start_fen(tags, Move.from_code(codes[0]) if codes and codes[0] > 0 else None)
+        board = Board() if fen == STARTING_FEN else start_board(fen)   # the standard start is playable
     except InvalidFenError as e:
-        game.errors.append(GameError(0, main[0][0] if main else "", f"bad start position: {e}", line, e))
+        game.errors.append(GameError(0, texts[0] if texts else "", f"bad start position: {e}", line, e))
         return game
-    if fen.split()[:2] != STARTING_FEN.split()[:2]:
+    if fen != STARTING_FEN and fen.split()[:2] != STARTING_FEN.split()[:2]:
         game.headers["FEN"] = fen
     comments: Dict[Tuple[int, int], str] = {}
     for tag, value in tags.items():
@@ -224,10 +245,11 @@ def read_dhtmlxq(text: str, *, line: int = 0) -> Game:
     fens: Dict[Tuple[int, int], str] = {(b, p - 1): "" for b, p, _, _ in variations if p >= 1}
     if (0, 0) in fens:
         fens[(0, 0)] = board.fen()
-    _add_line(game, board, game, 0, 0, main, comments, nodes, line, fens)
-    if leftover and len(game.mainline_moves()) == len(main):
+    _add_line(game, board, game, 0, 0, texts, codes, comments, nodes, line, fens,
+              codes_only=not variations and not any(key[0] == 0 and key[1] > 0 for key in comments))
+    if leftover and len(game.mainline_moves()) == len(codes):
         bad = InvalidMoveError(f"DhtmlXQ move list ends with {leftover!r}, not a whole 4-digit move")
-        game.errors.append(GameError(len(main), leftover, str(bad), line, bad))
+        game.errors.append(GameError(len(codes), leftover, str(bad), line, bad))
     _add_variations(game, variations, comments, nodes, fens, line)
     return game
 
@@ -253,12 +275,13 @@ def _add_variations(game: Game, variations: List[Tuple[int, int, int, str]], com
         taken[i] = True
         b, p, n, value = variations[i]
         target = nodes[(b, p - 1)]
-        moves, rest = _moves(value)
-        if _add_line(game, Board(fens[(b, p - 1)]), target, n, p - 1, moves, comments, nodes, line, fens) and rest:
+        texts, codes, rest = _moves(value)
+        if _add_line(game, Board(fens[(b, p - 1)]), target, n, p - 1, texts, codes, comments, nodes, line,
+                     fens) and rest:
             bad = InvalidMoveError(f"DhtmlXQ variation move_{b}_{p}_{n} ends with {rest!r}, "
                                    "not a whole 4-digit move")
-            game.errors.append(GameError(p - 1 + len(moves), rest, str(bad), line, bad, False))
-        for ply in range(p, p + len(moves)):
+            game.errors.append(GameError(p - 1 + len(codes), rest, str(bad), line, bad, False))
+        for ply in range(p, p + len(codes)):
             if (n, ply) in nodes:
                 for j in waiting.pop((n, ply), ()):
                     # Later in this pass, or in the next one for a line listed before this one.
@@ -269,32 +292,52 @@ def _add_variations(game: Game, variations: List[Tuple[int, int, int, str]], com
             game.errors.append(GameError(max(p - 1, 0), f"move_{b}_{p}_{n}", str(bad), line, bad, False))
 
 
-def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int,
-              moves: List[Tuple[str, Union[Move, InvalidMoveError]]], comments: Dict[Tuple[int, int], str],
-              nodes: Dict[Tuple[int, int], GameNode], line: int, fens: Dict[Tuple[int, int], str]) -> bool:
-    """Append ``moves`` below ``parent`` (position ``board``, ``ply`` moves in) as branch ``branch``; note
-    the position at each node whose key is in ``fens``.
+def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int, texts: List[str], codes: List[int],
+              comments: Dict[Tuple[int, int], str], nodes: Dict[Tuple[int, int], GameNode], line: int,
+              fens: Dict[Tuple[int, int], str], *, codes_only: bool = False) -> bool:
+    """Append the moves of ``texts`` (move codes ``codes``, :func:`_moves`) below ``parent`` (position ``board``,
+    ``ply`` moves in) as branch ``branch``; note the position at each node whose key is in ``fens``.
 
-    Returns whether every move was added (a bad one is recorded and ends the line)."""
-    node = parent
+    The moves are played in C (:meth:`~xiangqi.Board.push_codes`), stopping only where a position is to be
+    noted. With ``codes_only`` (a game's main line without comments or variations) they are kept as move codes
+    (:class:`~xiangqi.game.Game` makes their nodes on first use). Returns whether every move was added (a bad
+    one is recorded and ends the line)."""
     mainline = branch == 0
-    for text, move in moves:
-        if isinstance(move, InvalidMoveError):
-            game.errors.append(GameError(ply, text, str(move), line, move, mainline))
-            return False
-        if not board.is_legal(move):
-            reason = f"illegal move {move.iccs()!r} ({text}) in {board.fen()}: {board.illegal_reason(move)}"
-            err = IllegalMoveError(reason)
-            game.errors.append(GameError(ply, text, reason, line, err, mainline))
-            return False
-        board.push(move)
-        ply += 1
-        node = GameNode._child(node, move)
-        node.comment = comments.get((branch, ply), "")
-        nodes[(branch, ply)] = node
-        if (branch, ply) in fens:
-            fens[(branch, ply)] = board.fen()
-    return True
+    good = min((codes.index(bad) for bad in (0, -1) if bad in codes), default=len(codes))
+    # Where a position is to be noted: looked for among the line's plies or among the keys, whichever are fewer
+    # (4,000 chained one-move variations, each looking through every key, were quadratic).
+    if len(fens) <= good:
+        stops = sorted({p - ply for b, p in fens if b == branch and ply < p <= ply + good})
+    else:
+        stops = [k for k in range(1, good + 1) if (branch, ply + k) in fens]
+    base = len(board.move_stack)
+    for stop in stops + [good]:
+        try:
+            board.push_codes(codes[len(board.move_stack) - base:stop])
+        except IllegalMoveError:
+            break
+        if (branch, ply + stop) in fens:
+            fens[(branch, ply + stop)] = board.fen()
+    played = len(board.move_stack) - base
+    if codes_only:
+        game._set_lazy_mainline(codes[:played])
+    else:
+        node = parent
+        for at, move in enumerate(_moves_of(codes[:played]), ply + 1):
+            node = GameNode._child(node, move)
+            node.comment = comments.get((branch, at), "")
+            nodes[(branch, at)] = node
+    if played == len(codes):
+        return True
+    text, code = texts[played], codes[played]
+    if code > 0:
+        move = Move.from_code(code)
+        reason = f"illegal move {move.iccs()!r} ({text}) in {board.fen()}: {board.illegal_reason(move)}"
+        game.errors.append(GameError(ply + played, text, reason, line, IllegalMoveError(reason), mainline))
+    else:
+        bad = _record_error(text, code)
+        game.errors.append(GameError(ply + played, text, str(bad), line, bad, mainline))
+    return False
 
 
 def read_games(source: Source, *, encoding: Optional[str] = None) -> Iterator[Game]:
@@ -434,7 +477,11 @@ def write_dhtmlxq(game: Game) -> str:
         return "".join(digits)
 
     main = ""
-    if game.variations:
+    lazy: Optional[List[int]] = getattr(game, "_lazy", None)
+    if lazy is not None and 0 not in lazy:
+        # A main line kept as move codes (a null move goes the nodes' way, which refuses it by its node).
+        main = "".join(_xy(code >> 7) + _xy(code & 127) for code in lazy)
+    elif game.variations:
         main = run_nested(walk(game.variations[0], 0, 1))
         for var in game.variations[1:]:
             counter[0] += 1

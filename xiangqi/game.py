@@ -10,9 +10,10 @@ all build these objects; none of them owns the model.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, Union, cast
 
 from xiangqi._nested import Nested, run_nested
 from xiangqi.board import Board
@@ -854,9 +855,158 @@ class GameNode:
         _accept_line(self, self.parent.board(), visitor, False)
         return visitor.result()
 
+    # --- pickling and copies ------------------------------------------------------------------------------------
+    # Pickle and deepcopy took a node's children, and their children, one call deeper each: a game of 200 plies
+    # raised RecursionError. A tree travels as its root with the other nodes in one flat list (preorder, each with
+    # its parent's index), and a node below the root as (the root, its index): one tree, however deep, and the
+    # same tree for every node of it that one pickle holds.
+    def __reduce__(self) -> Tuple[Any, ...]:
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        if root is not self:
+            return _node_at, (root, _preorder(root).index(self))
+        nodes = _preorder(self)
+        index = {id(node): i for i, node in enumerate(nodes)}
+        tree = [(index[id(node.parent)], type(node), _fields(node)) for node in nodes[1:]]
+        return _new, (type(self),), (_fields(self), tree)
+
+    def __setstate__(self, state: Tuple[Tuple[object, ...], List[Tuple[int, Type["GameNode"], Tuple[object, ...]]]]
+                     ) -> None:
+        fields, tree = state
+        _restore(self, None, fields)
+        nodes: List[GameNode] = [self]
+        set_parent, set_children, children = _PARENT_SLOT.__set__, _VARIATIONS_SLOT.__set__, _VARIATIONS_SLOT.__get__
+        for parent_index, cls, values in tree:   # _restore, inline: a game may have thousands of nodes
+            node = _new(cls)
+            parent = nodes[parent_index]
+            set_parent(node, parent)
+            set_children(node, [])
+            setters = _slots(cls)[1]
+            for set_value, value in zip(setters, values):
+                if value is not _UNSET:
+                    set_value(node, value)
+            if len(values) > len(setters):
+                node.__dict__.update(cast(Dict[str, object], values[-1]))
+            children(parent).append(node)
+            nodes.append(node)
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "GameNode":
+        """The tree copied (the pickled form, without pickling it); moves and text are values, shared."""
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        if root is not self:
+            return _node_at(copy.deepcopy(root, memo), _preorder(root).index(self))
+        _, (cls,), (fields, tree) = self.__reduce__()
+        new = _new(cls)
+        memo[id(self)] = new
+        new.__setstate__((_deep(fields, memo), [(parent, kind, _deep(values, memo)) for parent, kind, values in tree]))
+        return new
+
+    def __copy__(self) -> "GameNode":
+        """A shallow copy, as for any object: the same parent, children and headers (``copy.deepcopy``: the tree)."""
+        new = type(self).__new__(type(self))
+        _restore(new, self.parent, _fields(self), children=_VARIATIONS_SLOT.__get__(self))
+        return new
+
     def __repr__(self) -> str:
         move = self.move.iccs() if self.move is not None else "-"
         return f"<{type(self).__name__} at {id(self):#x} (ply {self.ply()}, {move})>"
+
+
+def _preorder(root: GameNode) -> List[GameNode]:
+    """The nodes of ``root``'s tree, ``root`` first, each before its children (a main line kept as move codes stays
+    codes: it is a field of the game)."""
+    out: List[GameNode] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(reversed(_VARIATIONS_SLOT.__get__(node)))
+    return out
+
+
+def _node_at(root: GameNode, index: int) -> GameNode:
+    """The node at ``index`` of :func:`_preorder` (unpickling a node below its tree's root)."""
+    return _preorder(root)[index]
+
+
+_LINKS = ("parent", "variations", "__weakref__", "__dict__")
+
+
+_SLOTS: Dict[type, Tuple[Tuple[str, ...], Tuple[Callable[[Any, Any], None], ...]]] = {}
+
+
+def _slots(cls: type) -> Tuple[Tuple[str, ...], Tuple[Callable[[Any, Any], None], ...]]:
+    """The slots of ``cls`` but the links to other nodes (``parent``, ``variations``): names and setters."""
+    known = _SLOTS.get(cls)
+    if known is not None:
+        return known
+    names: List[str] = []
+    setters: List[Callable[[Any, Any], None]] = []
+    for klass in reversed(cls.__mro__):
+        for name in klass.__dict__.get("__slots__", ()):
+            if name not in _LINKS:
+                private = name.startswith("__") and not name.endswith("__")
+                names.append(f"_{klass.__name__.lstrip('_')}{name}" if private else name)
+                setters.append(klass.__dict__[names[-1]].__set__)
+    _SLOTS[cls] = tuple(names), tuple(setters)
+    return _SLOTS[cls]
+
+
+def _new(cls: Type[GameNode]) -> GameNode:
+    """A node of class ``cls`` whose attributes are not set yet (unpickling)."""
+    return cls.__new__(cls)
+
+
+def _deep(values: Tuple[Any, ...], memo: Dict[int, Any]) -> Tuple[Any, ...]:
+    """A deep copy of a node's fields, values shared (text, numbers, moves: a game shares its moves already)."""
+    out = []
+    for value in values:
+        kind = type(value)
+        if kind in _VALUES:
+            out.append(value)
+        elif kind is set and all(type(v) is int for v in value):
+            out.append(set(value))   # NAGs
+        else:
+            out.append(copy.deepcopy(value, memo))
+    return tuple(out)
+
+
+class _Unset:
+    """A slot that holds no value (pickled by name: one object)."""
+
+    def __reduce__(self) -> str:
+        return "_UNSET"
+
+
+_UNSET = _Unset()
+_VALUES = {str, int, float, bool, type(None), Move, _Unset}
+
+
+def _fields(node: GameNode) -> Tuple[Any, ...]:
+    """A node's attributes but its links to other nodes: its slots' values in :func:`_slots` order, then the
+    instance dictionary of a subclass that has one."""
+    values = tuple([getattr(node, name, _UNSET) for name in _slots(type(node))[0]])
+    extra = getattr(node, "__dict__", None)
+    return values + (extra,) if extra else values
+
+
+def _restore(node: GameNode, parent: Optional[GameNode], fields: Tuple[object, ...],
+             children: Optional[List[GameNode]] = None) -> None:
+    """Set a new node's attributes (:func:`_fields`) and links: ``parent`` and ``children`` (none: no children,
+    and the node is appended to its parent's)."""
+    _PARENT_SLOT.__set__(node, parent)
+    _VARIATIONS_SLOT.__set__(node, [] if children is None else children)
+    setters = _slots(type(node))[1]
+    for set_value, value in zip(setters, fields):
+        if value is not _UNSET:
+            set_value(node, value)
+    if len(fields) > len(setters):
+        node.__dict__.update(cast(Dict[str, object], fields[-1]))
+    if parent is not None and children is None:
+        _VARIATIONS_SLOT.__get__(parent).append(node)
 
 
 class Game(GameNode):
@@ -1068,6 +1218,7 @@ class Game(GameNode):
 
 
 _VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]
+_PARENT_SLOT: Any = GameNode.__dict__["parent"]
 
 #: python-chess's name for a node below the root: every :class:`GameNode` with a move is one here (one class holds
 #: both, so a reader's nodes need no second type).

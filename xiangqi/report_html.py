@@ -31,11 +31,10 @@ from __future__ import annotations
 import collections
 import gzip
 import html
-import json
 import os
 import re
 import stat
-from typing import Dict, Iterable, List, Optional, TextIO, Tuple
+from typing import BinaryIO, Dict, Iterable, List, Optional, TextIO, Tuple
 
 from xiangqi import formats, pgn
 from xiangqi import svg
@@ -44,9 +43,9 @@ from xiangqi.convert import read_any
 from xiangqi.core import Move, parse_square
 from xiangqi.errors import XiangqiError
 from xiangqi.notation import decode_move
-from xiangqi.validate import ERROR_KINDS, WARNING_KINDS, ErrorInfo, GameReport, Summary
+from xiangqi.validate import ERROR_KINDS, WARNING_KINDS, ErrorInfo, GameReport, Summary, json_text, name_text
 
-__all__ = ["HtmlReport", "write_html", "DEFAULT_MAX_BOARDS", "PAGE_SIZE"]
+__all__ = ["HtmlReport", "write_html", "script_json", "DEFAULT_MAX_BOARDS", "PAGE_SIZE"]
 
 #: How many problem boards a report draws at most; rows past that show the FEN instead.
 DEFAULT_MAX_BOARDS = 5000
@@ -70,10 +69,13 @@ class _Details:
 
 def _players(headers: Dict[str, str]) -> str:
     """``Red – Black``, or the event's name for a record that names no players (a study, a puzzle)."""
-    red, black = headers.get("Red", "").strip(), headers.get("Black", "").strip()
+    def known(tag: str) -> str:
+        value = headers.get(tag, "").strip()
+        return "" if value == "?" else value   # "?": PGN's unknown, which readers fill in for a missing tag
+
+    red, black, event = known("Red"), known("Black"), known("Event")
     if red or black:
         return f"{red or '?'} – {black or '?'}"
-    event = headers.get("Event", "").strip()
     return f"({event})" if event else ""
 
 
@@ -91,6 +93,8 @@ def _read_details(source: str, games: Iterable[Tuple[int, Optional[int]]]) -> Di
 
     wanted = dict(games)
     out: Dict[int, _Details] = {}
+    if "\0" in source:
+        return out   # no file has such a name (a report made by other code): os.stat would raise ValueError
     try:
         if not stat.S_ISREG(os.stat(source).st_mode):
             return out   # a stream is read once (opening a FIFO again would wait for a writer)
@@ -100,24 +104,14 @@ def _read_details(source: str, games: Iterable[Tuple[int, Optional[int]]]) -> Di
             formats.FORMATS[formats.detect_path(source)].streamed
         if plain_pgn:
             # One pass to find the byte offset of each wanted first line, then read just those games.
-            offsets: Dict[int, int] = {}
             with open(source, "rb") as fh:
-                data = fh.read()
-                line, pos = 1, 0
-                for n, first in sorted(wanted.items(), key=lambda item: item[1] or 0):
-                    assert first is not None
-                    while line < first and pos >= 0:
-                        pos = data.find(b"\n", pos) + 1 or -1
-                        line += 1
-                    if pos < 0:
-                        break
-                    offsets[n] = pos
-                del data
-                for n in sorted(offsets):
-                    fh.seek(offsets[n])
-                    game = pgn.read_game(fh)
-                    if game is not None:
-                        out[n] = _details_of(game)
+                offsets = _line_offsets(fh, [line for line in wanted.values() if line is not None])
+                for n, first in sorted(wanted.items()):
+                    if first in offsets:
+                        fh.seek(offsets[first])
+                        game = pgn.read_game(fh)
+                        if game is not None:
+                            out[n] = _details_of(game)
         else:
             last = max(wanted)
             for n, game in enumerate(read_any(source), 1):
@@ -127,6 +121,36 @@ def _read_details(source: str, games: Iterable[Tuple[int, Optional[int]]]) -> Di
                     break
     except (OSError, XiangqiError, UnicodeError, EOFError, gzip.BadGzipFile):
         pass  # the names stay unknown; the report's facts do not depend on them
+    return out
+
+
+def _line_offsets(fh: BinaryIO, lines: Iterable[int]) -> Dict[int, int]:
+    """The byte offsets where some (1-based) lines of the open file ``fh`` begin, read once in blocks of 1 MiB
+    (the whole file was read at once: a 90 MB file with one problem game held 122 MB)."""
+    out: Dict[int, int] = {}
+    targets = iter(sorted(set(lines)))
+    target = next(targets, None)
+    line, offset = 1, 0   # the line at the start of the block, and the block's offset in the file
+    while target is not None:
+        block = fh.read(1 << 20)
+        if not block:
+            break
+        ends = block.count(b"\n")
+        if line + ends < target:
+            line += ends
+            offset += len(block)
+            continue
+        pos = 0   # the line begins in this block: walk to it
+        while target is not None:
+            if line >= target:
+                out[target] = offset + pos
+                target = next(targets, None)
+                continue
+            pos = block.find(b"\n", pos) + 1
+            if not pos:
+                break
+            line += 1
+        offset += len(block)
     return out
 
 
@@ -267,7 +291,7 @@ class HtmlReport:
                 board_id = len(templates)
                 templates.append(f'<template id="b{board_id}">{picture}</template>')
             loop = _LOOP.search(issue.message) if row.warning else None
-            data.append([r.source, r.index, r.line if r.line is not None else "", d.players if d else "",
+            data.append([name_text(r.source), r.index, r.line if r.line is not None else "", d.players if d else "",
                          issue.kind + (" (warning)" if row.warning else ""),
                          issue.ply if issue.ply is not None else "", issue.token or "", issue.message,
                          f"{loop.group(1)}-{loop.group(2)}" if loop else "", board_id, fen])
@@ -333,6 +357,9 @@ heads.forEach(function(th,i){if(i>8)return;th.addEventListener('click',function(
 filt.addEventListener('input',function(){page=0;update();});kind.addEventListener('change',function(){page=0;update();});
 document.getElementById('prev').addEventListener('click',function(){if(page>0){page--;draw();}});
 document.getElementById('next').addEventListener('click',function(){if((page+1)*PAGE<view.length){page++;draw();}});
+// The kinds menu: the rows' kinds, as they are (an option's value in the markup would lose a NUL).
+Array.from(new Set(rows.map(function(r){return r[4];}))).sort().forEach(function(k){
+ var o=document.createElement('option');o.value=k;o.textContent=k;kind.appendChild(o);});
 // A link may carry the view: #q=text&kind=illegal-move&sort=ply&dir=desc&page=2
 var names=%(names)s,h=new URLSearchParams(location.hash.slice(1));
 if(h.get('q'))filt.value=h.get('q');if(h.get('kind'))kind.value=h.get('kind');
@@ -343,14 +370,37 @@ update();})();
 """
 
 
+#: What :func:`script_json` escapes, beyond JSON's own escapes.
+_SCRIPT_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026",
+                   0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def script_json(value: object) -> str:
+    """``value`` as JSON text to put inside a ``<script>`` element: the one way this page writes data there.
+
+    Inside ``<script>`` the browser's parser looks for ``</script`` and, after ``<!--``, for ``<script``
+    (its "double escaped" state, where ``</script>`` no longer ends the element): a player named
+    ``<!--<script>`` turned the page's own script into text and left the problems table empty. Here
+    ``<``, ``>`` and ``&`` are JSON's ``\\u003c``, ``\\u003e``, ``\\u0026``, so no markup can appear, and
+    U+2028 and U+2029 (line ends to older JavaScript) ``\\u2028``, ``\\u2029``; a file name's undecodable
+    bytes are ``\\udcNN`` (:func:`xiangqi.validate.json_text`). ``JSON.parse`` gives back every string as it was.
+
+    >>> script_json(["<!--<script>", "</script>", "a & b", "\\u2028"])
+    '["\\\\u003c!--\\\\u003cscript\\\\u003e","\\\\u003c/script\\\\u003e","a \\\\u0026 b","\\\\u2028"]'
+    """
+    return json_text(value).translate(_SCRIPT_ESCAPES)
+
+
 def _page(title: str, summary: Summary, data: List[List[object]], templates: List[str], undrawn: int) -> str:
-    esc = html.escape
+    def esc(text: str) -> str:
+        # NUL, which the browser drops from text, shown as the U+FFFD it makes of it elsewhere (&#0;); a lone
+        # surrogate (an undecodable byte of a file name), which no UTF-8 page can hold, as name_text shows it.
+        return html.escape(name_text(text)).replace("\0", "\ufffd")
+
     summary_html = "".join(f'<tr class="{cls}"><th>{esc(k)}</th><td>{esc(v)}</td></tr>' if cls else
                            f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v, cls in _summary_rows(summary))
-    kinds = sorted({str(row[4]) for row in data})
-    options = "".join(f'<option value="{esc(k)}">{esc(k)}</option>' for k in kinds)
     heads = "".join(f"<th>{c}</th>" for c in _COLUMNS) + "<th>board</th>"
-    rows_json = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    rows_json = script_json(data)
     note = (f"<p>Boards are drawn for the first {len(templates):,} rows only; the other {undrawn:,} show the "
             "position's FEN.</p>") if undrawn > 0 else ""
     return "".join([
@@ -363,7 +413,7 @@ def _page(title: str, summary: Summary, data: List[List[object]], templates: Lis
         "with that move as a red arrow where its squares are known (a rule violation: the move that completed "
         "the repetition, in blue).</p>", note,
         '<div class="controls"><input id="filter" type="search" placeholder="filter: file, player, token, …" '
-        'size="30"><select id="kind"><option value="">every kind</option>', options, "</select>"
+        'size="30"><select id="kind"><option value="">every kind</option></select>'
         '<button id="prev" type="button">‹ previous</button><span id="page"></span>'
         '<button id="next" type="button">next ›</button><span id="count"></span></div>',
         f'<table id="problems"><thead><tr>{heads}</tr></thead><tbody></tbody></table>',
@@ -372,7 +422,7 @@ def _page(title: str, summary: Summary, data: List[List[object]], templates: Lis
         svg.definitions(),
         '<div id="boards">', "".join(templates), "</div>",
         f'<script type="application/json" id="rows">{rows_json}</script>',
-        f"<script>{_SCRIPT % {'page': PAGE_SIZE, 'names': json.dumps(list(_COLUMNS))}}</script></body></html>\n",
+        f"<script>{_SCRIPT % {'page': PAGE_SIZE, 'names': script_json(list(_COLUMNS))}}</script></body></html>\n",
     ])
 
 

@@ -39,6 +39,7 @@ import functools
 import hashlib
 import html
 import math
+import re
 from typing import Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from xiangqi._glyphs import GLYPHS
@@ -139,11 +140,26 @@ def _scale(k: float) -> str:
     return f"{k:.4f}".rstrip("0").rstrip(".")
 
 
+_RGBA = re.compile("#[0-9A-Fa-f]{8}")
+#: Characters that XML allows nowhere, not even as character references.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _color(color: str) -> Tuple[str, str]:
+    """A colour as attribute text and its opacity (``""``: opaque): ``#rrggbbaa`` as ``#rrggbb`` and ``aa / 255``
+    (renderers that read only 6 digits), any other text escaped, since a colour is the caller's text and must
+    not end its attribute (``#"/><g>ff`` was taken for ``#rrggbbaa`` and written as is)."""
+    if _RGBA.fullmatch(color):
+        return color[:7], _num(round(int(color[7:], 16) / 255, 2))
+    if _NOT_XML.search(color):
+        raise ValueError(f"not a colour: {color!r} (it holds a control character)")
+    return html.escape(color), ""
+
+
 def _paint(attr: str, color: str) -> str:
-    """``fill="#rrggbb" fill-opacity=".5"`` for ``#rrggbbaa`` (renderers that read only 6 digits), else as is."""
-    if len(color) == 9 and color[0] == "#":
-        return f'{attr}="{color[:7]}" {attr}-opacity="{_num(round(int(color[7:], 16) / 255, 2))}"'
-    return f'{attr}="{html.escape(color)}"'  # a colour is the caller's text: it must not end the attribute
+    """``fill="#rrggbb" fill-opacity=".5"`` for ``#rrggbbaa``, else ``fill="..."`` (:func:`_color`)."""
+    value, alpha = _color(color)
+    return f'{attr}="{value}" {attr}-opacity="{alpha}"' if alpha else f'{attr}="{value}"'
 
 
 def _glyph_id(ch: str) -> str:
@@ -165,6 +181,8 @@ def _look(style: str, distinguish: bool, colors: Mapping[str, str]) -> _Look:
     if unknown:
         raise ValueError(f"unknown colour key(s) {', '.join(map(repr, unknown))} "
                          f"(known: {', '.join(DEFAULT_COLORS)}, or 'arrow NAME')")
+    for color in colors.values():
+        _color(color)   # refused here whether or not the picture uses it
     merged = dict(DEFAULT_COLORS)
     merged.update(colors)
     return _Look(style, distinguish, tuple(sorted(merged.items())))
@@ -388,8 +406,9 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
 
     Raises:
         :class:`ValueError`: ``size`` is not positive, ``style`` is not one of :data:`STYLES`, ``colors`` has an
-            unknown key, ``river`` is not four characters the pictures have glyphs for, or a square (``check``,
-            ``fill``, ``squares``, ``arrows``) is neither 0–89 nor a square name.
+            unknown key, a colour holds a control character (which no SVG can hold), ``river`` is not four
+            characters the pictures have glyphs for, or a square (``check``, ``fill``, ``squares``, ``arrows``) is
+            neither 0–89 nor a square name.
     """
     _check_size(size)
     look = _look(style, distinguish, colors)
@@ -416,10 +435,8 @@ def board(board: Optional[BaseBoard] = None, *, orientation: Color = RED, lastmo
     if check is not None:
         x, y = point(_sq(check), orientation)
         gid = f"{_prefix(look)}-check"
-        color, alpha = pal["check"], "1"
-        if len(color) == 9 and color[0] == "#":
-            color, alpha = color[:7], _num(round(int(color[7:], 16) / 255, 2))
-        color = html.escape(color)
+        color, alpha = _color(pal["check"])
+        alpha = alpha or "1"
         # Full colour out to the disc's edge, then fading: only the ring outside the disc shows, and it must
         # be seen at a glance (a gradient fading from the centre left a faint pink halo).
         glow = _RADIUS + 14
@@ -461,7 +478,7 @@ def piece(piece: Piece, *, size: Optional[int] = None, style: str = "chinese", d
 
     Raises:
         :class:`ValueError`: ``size`` is not positive, ``style`` is not one of :data:`STYLES`, or ``colors``
-            has an unknown key.
+            has an unknown key or a colour with a control character.
     """
     _check_size(size)
     look = _look(style, distinguish, colors)

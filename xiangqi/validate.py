@@ -65,6 +65,7 @@ import stat
 import sys
 import threading
 import time
+import warnings
 from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 from xiangqi import formats, pgn
@@ -87,7 +88,7 @@ __all__ = [
     "ERROR_KINDS", "WARNING_KINDS", "RULE_SETS", "DEFAULT_CHUNK_BYTES",
     "ErrorInfo", "GameReport", "Summary", "Chunk",
     "validate", "validate_chunk", "iter_chunks", "expand_paths", "detect_format",
-    "write_jsonl", "write_csv", "ReportWriter", "dask_executor", "validate_main",
+    "write_jsonl", "write_csv", "ReportWriter", "json_text", "name_text", "dask_executor", "validate_main",
 ]
 
 #: Error kinds of :attr:`GameReport.error`, in the order the summary lists them.
@@ -142,7 +143,9 @@ class ErrorInfo:
 class GameReport:
     """The verdict on one game.
 
-    ``source`` is the file, ``index`` the 1-based number of the game within
+    ``source`` is the file (in the JSONL report exactly, a name's bytes that are
+    not UTF-8 as JSON's ``\\udcNN`` escapes; in the CSV and HTML reports as
+    ``\\xNN``: :func:`json_text`, :func:`name_text`), ``index`` the 1-based number of the game within
     it, ``line`` the game's first line (``None`` for binary XQF), ``plies``
     the moves replayed (all of them, or those before the fault), ``error``
     the first fault (``None`` when the game is valid), ``result_recorded``
@@ -185,12 +188,63 @@ class GameReport:
         }
 
     def to_json(self) -> str:
-        """One line of the JSONL report (UTF-8 text kept as is).
+        """One line of the JSONL report (UTF-8 text kept as is; a file name's bytes that are not UTF-8 as the
+        JSON escapes ``\\udc80``-``\\udcff``, see :func:`json_text`).
 
         >>> next(validate(_example_pgn())).to_json()
         '{"source":"...games.pgn","index":1,"line":1,"ok":true,"plies":2,"error":null,...}'
         """
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        return json_text(self.to_dict())
+
+
+_SURROGATE = re.compile("[\\ud800-\\udfff]")
+
+
+def json_text(value: object) -> str:
+    """``value`` as compact JSON, UTF-8 text kept as is, that any UTF-8 stream can take.
+
+    A file name that is not UTF-8 (a GBK name unpacked from a Chinese zip file, any ``\\xff`` byte) reaches
+    Python as text holding its undecodable bytes as lone surrogates (U+DC80-U+DCFF for the bytes 0x80-0xFF,
+    :pep:`383`), which no UTF-8 stream can write. Here each surrogate is the JSON escape ``\\udcNN``: the JSON is
+    valid UTF-8 and loses nothing (``os.fsencode(json.loads(text)["source"])`` is the name's bytes, and
+    ``open(json.loads(text)["source"])`` opens the file).
+
+    >>> json_text({"source": "棋/a.pgn", "n": 1})
+    '{"source":"棋/a.pgn","n":1}'
+    >>> name = b"\\xc6\\xe5\\xff.pgn".decode("utf-8", "surrogateescape")   # what os.listdir gives
+    >>> text = json_text({"source": name}); text
+    '{"source":"\\\\udcc6\\\\udce5\\\\udcff.pgn"}'
+    >>> os.fsencode(json.loads(text)["source"])
+    b'\\xc6\\xe5\\xff.pgn'
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")   # a quarter of the time of looking for surrogates (CJK text is no ASCII)
+        return text
+    except UnicodeEncodeError:
+        # A surrogate can only stand inside a JSON string, where its escape means the same character.
+        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def name_text(name: str) -> str:
+    """A file name as text for people (the CSV report, the HTML report): the name itself, except that each
+    byte that is not UTF-8 (held by Python as a surrogate, see :func:`json_text`) is written ``\\xNN``, as
+    Python prints such bytes. (The JSONL report keeps the name exactly.)
+
+    >>> name_text("棋/a.pgn"), name_text(b"dir/\\xc6\\xe5.pgn".decode("utf-8", "surrogateescape"))
+    ('棋/a.pgn', 'dir/\\\\xc6\\\\xe5.pgn')
+    """
+    if name.isascii() or _SURROGATE.search(name) is None:
+        return name
+    return _SURROGATE.sub(lambda m: _surrogate_text(ord(m.group())), name)
+
+
+def _surrogate_text(code: int) -> str:
+    # U+DC80-U+DCFF: the byte 0x80-0xFF of a name (PEP 383); any other lone surrogate (a UTF-16 name on
+    # Windows) as the Unicode escape.
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
 #: Columns of the CSV report.
@@ -201,7 +255,7 @@ CSV_COLUMNS = ("source", "index", "line", "ok", "plies", "error_kind", "error_pl
 def _csv_row(r: GameReport) -> List[Any]:
     e = r.error
     warnings = "; ".join(f"{w.kind} at ply {w.ply}: {w.message}" for w in r.warnings)
-    return [r.source, r.index, "" if r.line is None else r.line, "true" if r.ok else "false", r.plies,
+    return [name_text(r.source), r.index, "" if r.line is None else r.line, "true" if r.ok else "false", r.plies,
             e.kind if e else "", "" if e is None or e.ply is None else e.ply, e.token if e and e.token else "",
             e.message if e else "", r.result_recorded or "", r.result_computed or "", r.termination or "",
             r.final_fen or "", warnings]
@@ -364,16 +418,25 @@ class Summary:
 _is_game_file = formats.is_game_file
 
 
-def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
+def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]], *,
+                 skipped: Optional[List[Tuple[str, str]]] = None) -> List[str]:
     """The files to read: files as given, directories walked recursively (sorted).
 
     Inside directories only game files are taken (:func:`xiangqi.formats.is_game_file`: ``.pgn``,
     ``.xqf``, ``.dhtmlxq``…, each optionally ``.gz``, and ``.txt``, ``.htm``,
-    ``.html`` files holding a DhtmlXQ block); hidden entries are skipped.
+    ``.html`` files holding a DhtmlXQ block); hidden entries are skipped, and so is a game file's name that is
+    not a regular file, itself or through a symbolic link (a FIFO would be waited on for ever, a link to
+    ``/dev/zero`` read for ever): each such one is appended to ``skipped`` as ``(path, why)``, or with no
+    ``skipped`` list, warned about (:class:`UserWarning`). A path given as such is read whatever it is (a stream
+    too).
 
     >>> pgn_file = _example_pgn()
     >>> expand_paths([os.path.dirname(pgn_file)]) == [pgn_file]
     True
+    >>> os.symlink("/dev/zero", os.path.join(os.path.dirname(pgn_file), "zero.pgn"))
+    >>> skipped = []
+    >>> expand_paths([os.path.dirname(pgn_file)], skipped=skipped) == [pgn_file], skipped
+    (True, [('.../zero.pgn', 'not a regular file (a character device, through a symbolic link)')])
     >>> expand_paths(["no/such/folder"])
     Traceback (most recent call last):
     ...
@@ -390,14 +453,41 @@ def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]]) -> List[str]:
             for root, dirs, files in os.walk(path):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 for name in files:
-                    if not name.startswith(".") and _is_game_file(os.path.join(root, name)):
-                        found.append(os.path.join(root, name))
+                    full = os.path.join(root, name)
+                    if name.startswith(".") or not (formats.format_of(full) or formats.sniffs_whole(full)):
+                        continue
+                    why = _not_regular(full)
+                    if why is not None:
+                        if skipped is None:
+                            warnings.warn(f"skipped {full}: {why}", stacklevel=2)
+                        else:
+                            skipped.append((full, why))
+                    elif _is_game_file(full):
+                        found.append(full)
             out.extend(sorted(found))
         elif os.path.exists(path):
             out.append(path)
         else:
             raise FileNotFoundError(f"no such file or directory: {path!r}")
     return out
+
+
+_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+               (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def _not_regular(path: str) -> Optional[str]:
+    """Why the file met in a folder at ``path`` is not to be read (it is not a regular file), or ``None``
+    (a file that cannot be looked at is read: the reading reports why it fails)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((what for test, what in _FILE_KINDS if test(mode)), "not a file")
+    link = ", through a symbolic link" if os.path.islink(path) else ""
+    return f"not a regular file ({kind}{link})"
 
 
 #: ``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` from a file name and its first (decompressed) bytes.
@@ -1685,11 +1775,14 @@ def validate_main(argv: Sequence[str]) -> int:
             parser.error(f"--jobs must be >= 0 (0: one per CPU), not {args.jobs}")
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
+    skipped: List[Tuple[str, str]] = []
     try:
-        inputs = [(p, expand_paths([p])) for p in args.paths]
+        inputs = [(p, expand_paths([p], skipped=skipped)) for p in args.paths]
     except FileNotFoundError as exc:
         print(f"xiangqi validate: {exc}", file=sys.stderr)
         return 2
+    for path, why in sorted(skipped):
+        print(f"xiangqi validate: warning: skipped {path}: {why}", file=sys.stderr)
     files = [f for _, found in inputs for f in found]
     if args.report and args.report != "-":
         clash = _report_clash(args.report, [p for p, _ in inputs], files)

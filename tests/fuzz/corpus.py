@@ -96,6 +96,17 @@ def _short_games(n: int) -> str:
     return "".join(f'[Result "*"]\n\n1. h2e2 h9g7 *\n\n' for _ in range(n))
 
 
+def _long_game(plies: int) -> bytes:
+    """PGN of a game of ``plies`` moves with a comment, a NAG and a variation every 50 plies."""
+    parts = []
+    for i in range(plies):
+        number = f"{i // 2 + 1}. " if i % 2 == 0 else ""
+        extra = " $1 {c}" if i % 50 == 3 else ""
+        side = f" ({i // 2 + 1}... a6a5)" if i % 50 == 1 else ""
+        parts.append(f"{number}{_SHUFFLE[i % 4]}{extra}{side}")
+    return ('[Event "long"]\n[Result "*"]\n\n' + " ".join(parts) + " *\n").encode()
+
+
 def seeds(*, big: bool = True) -> List[Seed]:
     """Every seed (``big=False``: only those up to 64 KB)."""
     return list(_seeds(big))
@@ -183,6 +194,25 @@ def _seeds(big: bool) -> Tuple[Seed, ...]:
         add(target, "12-dhtmlxq-unclosed-tags", ("[DhtmlXQ]" + "[DhtmlXQ_a]" * 32000 + "[/DhtmlXQ]").encode())
         add(target, "12-dhtmlxq-chain-child-first", _dhtmlxq_chain(4000))
         add(target, "dhtmlxq-chain-short", _dhtmlxq_chain(12))
+    # DhtmlXQ past its budget: a move list of 80,000 records (each decoded and played one at a time, every one
+    # a node) and 20,000 blocks of one move (each start position checked anew).
+    for target in ("dhtmlxq", "validate"):
+        add(target, "dhtmlxq-80000-move-list", ("[DhtmlXQ][DhtmlXQ_movelist]" + "".join(
+            _dx(_SHUFFLE[i % 4]) for i in range(80_000)) + "[/DhtmlXQ_movelist][/DhtmlXQ]").encode())
+        add(target, "dhtmlxq-20000-blocks",
+            "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]\n".encode() * 20_000)
+    # Reports, file names and game trees: a player named <!--<script> blanked the HTML report, a file name that
+    # is not UTF-8 crashed every report, a game of 200 plies could not be pickled or deep-copied.
+    from fuzz.targets import HTML_PAYLOADS
+
+    for i, payload in enumerate(HTML_PAYLOADS):
+        add("report", f"payload-{i}", payload.encode("utf-8", "surrogateescape"))
+    add("report", "payloads-together", "".join(HTML_PAYLOADS).encode("utf-8", "surrogateescape"))
+    for name in (b"\xb9\xfa\xc6\xe5", "胡荣华".encode("gbk"), "象棋".encode("big5"), b"\xff\xfe", b"caf\xe9",
+                 b"\xed\xa0\x80", b"\xc3", "棋谱".encode()):
+        add("filename", f"name-{name.hex()}", name)
+    for plies in (200, 1000):
+        add("pickle", f"pickle-{plies}-plies", _long_game(plies))
     # Notation and FEN.
     for text in ("炮二平五", "C2.5", "h2e2", "H3-E3", "马８进７", "前炮平四", "a10a9", "+", "１２３", "0000", "--"):
         add("notation", f"move-{text}", text.encode())

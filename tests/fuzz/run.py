@@ -78,6 +78,11 @@ def inputs(target: str) -> "st.SearchStrategy[bytes]":
     fresh: "st.SearchStrategy[bytes]"
     if target in ("notation", "fen"):
         fresh = st.text(alphabet=_TEXT_ALPHABET, max_size=80).map(lambda t: t.encode())
+    elif target == "report":   # the pieces of text that confuse HTML, in any order
+        from fuzz.targets import HTML_PAYLOADS
+
+        fresh = st.lists(st.sampled_from(HTML_PAYLOADS), max_size=12).map(
+            lambda parts: "".join(parts).encode("utf-8", "surrogateescape"))
     elif target == "packed":
         fresh = st.integers(0, 4).flatmap(lambda n: st.binary(min_size=52 * n, max_size=52 * n))
     else:

@@ -180,3 +180,132 @@ TARGETS: Dict[str, Target] = {
     "pgn": pgn, "xqf": xqf, "dhtmlxq": dhtmlxq, "validate": validate, "notation": notation, "fen": fen,
     "packed": packed,
 }
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reports, file names, game trees (issue 22): a player's name that blanked the HTML report, a file name that is
+# not UTF-8, a game too deep to pickle.
+# ---------------------------------------------------------------------------------------------------------------
+
+#: Pieces of text that end or confuse a <script> element, a CDATA section, a comment or an attribute.
+HTML_PAYLOADS = ("<!--", "<script>", "</script>", "<!--<script>", "</SCRIPT >", "]]>", "-->", '"', "'", "`", "&",
+                 "&lt;", "javascript:", "<img src=x onerror=alert(1)>", "\x00", "\u2028", "\u2029", "\ufeff",
+                 "\udcff", "\\", "/", "x", " ", "\n")
+
+
+def _report_page(payload: str, path: str) -> str:
+    """The HTML report of ``payload`` in every field: a game file (its name, players, event, FEN tag and
+    tokens) at ``path`` read back for the players, and made-up reports holding it in source, kind, token,
+    message and final position."""
+    import io
+
+    from xiangqi.report_html import HtmlReport
+    from xiangqi.validate import ErrorInfo, GameReport, Summary, validate as run
+
+    tag = payload.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as fh:
+        fh.write(f'[Red "{tag}"]\n[Black "{tag}"]\n\n1. h2e2 h9g7 2. h2h9 *\n\n[Event "{tag}"]\n[FEN "{tag}"]\n\n*\n\n'
+                 f'[Event "{tag}"]\n\n1. h2e2 {payload.replace(chr(10), " ")} *\n')
+    summary, report = Summary(), HtmlReport(title=payload, max_boards=1)
+    made = [GameReport(payload, 1, 1, False, 0, ErrorInfo(payload, 0, payload, payload), payload, None, payload,
+                       payload, (ErrorInfo("rule-violation", 0, payload, f"plies 1-4 {payload}"),))]
+    for r in list(run([path])) + made:
+        summary.add(r)
+        report.add(r)
+    out = io.StringIO()
+    report.write(out, summary)
+    return out.getvalue()
+
+
+def report(data: bytes) -> None:
+    """report_html on text from the bytes in every field: a page any UTF-8 stream takes, whose markup the text
+    never adds to (as many '<' as for plain text: the data element holds none), and whose data reads back."""
+    import json
+    import re
+
+    payload = data[:512].decode("utf-8", "surrogateescape")
+    path = _scratch(".pgn")
+    page = _report_page(payload, path)
+    plain = _report_page("x" * len(payload), path)
+    page.encode("utf-8")  # no surrogate left to fail a strict UTF-8 stream
+    rows = re.findall(r'<script type="application/json" id="rows">(.*?)</script>', page, re.S)
+    assert len(rows) == 1 and not re.search("[<>&\u2028\u2029]", rows[0]), "markup inside the data element"
+
+    def markup(text: str) -> int:   # the '<' of the page but its boards (the positions may differ)
+        return re.sub(r'<div id="boards">.*?</div>(?=<script type="application/json")', "", text, flags=re.S).count("<")
+
+    assert markup(page) == markup(plain), "the text added markup"
+    error, warning = json.loads(rows[0])[-2:]
+    assert error[4] == error[6] == error[7] == payload and warning[6] == payload
+
+
+def _scratch(suffix: str) -> str:
+    path = _SCRATCH.get(suffix)
+    if path is None:
+        fd, path = tempfile.mkstemp(prefix="xiangqi-fuzz-", suffix=suffix)
+        os.close(fd)
+        _SCRATCH[suffix] = path
+    return path
+
+
+def filename(data: bytes) -> None:
+    """validate and every report on a game file named by the bytes (any bytes but NUL and '/', as POSIX allows):
+    the JSONL report keeps the name exactly, the CSV and HTML reports are strict UTF-8, no game is lost."""
+    import io
+    import json
+    import shutil
+
+    from xiangqi.report_html import HtmlReport
+    from xiangqi.validate import ReportWriter, Summary, validate as run
+
+    name = data.replace(b"/", b"_").replace(b"\x00", b"_")[:200].lstrip(b".") or b"x"
+    folder = tempfile.mkdtemp(prefix="xiangqi-fuzz-")
+    try:
+        path = os.path.join(folder, os.fsdecode(name + b".pgn"))
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write('[Red "A"]\n\n1. h2e2 h9g7 2. h2h9 *\n\n1. h2e2 *\n')
+        reports = list(run([folder]))
+        assert [(r.source, r.index) for r in reports] == [(path, 1), (path, 2)]
+        for fmt in ("jsonl", "csv"):
+            out = io.StringIO()
+            writer = ReportWriter(out, fmt)
+            for r in reports:
+                writer.write(r)
+            text = out.getvalue()
+            text.encode("utf-8")
+            if fmt == "jsonl":
+                assert [os.fsencode(json.loads(line)["source"]) for line in text.splitlines()] == [os.fsencode(path)] * 2
+        summary, html_report = Summary(), HtmlReport()
+        for r in reports:
+            summary.add(r)
+            html_report.add(r)
+        page = io.StringIO()
+        html_report.write(page, summary)
+        page.getvalue().encode("utf-8")
+        assert "A – ?" in page.getvalue()   # the problem game's players, read from the file under its name
+    finally:
+        shutil.rmtree(folder)
+
+
+def pickled(data: bytes) -> None:
+    """Every game read from the bytes (PGN) pickles and deep-copies, whatever its depth, to an equal tree."""
+    import copy
+    import pickle
+
+    from xiangqi.pgn import read_games, write_game
+
+    try:
+        games = list(read_games(data))
+    except Exception as exc:
+        if not _typed(exc):
+            raise
+        return
+    for game in games:
+        game.variations  # nodes, not a main line kept as move codes
+        text = write_game(game, notation="iccs")
+        for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+            assert write_game(twin, notation="iccs") == text
+            assert [str(e) for e in twin.errors] == [str(e) for e in game.errors]
+
+
+TARGETS.update({"report": report, "filename": filename, "pickle": pickled})
