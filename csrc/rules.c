@@ -348,7 +348,9 @@ static void find_chases(const xq_pos *before, xq_move m, const xq_pos *after, in
             c->protectors = np;
         }
     }
-    if (flags & XQ_FACTS_CXA) by_checks(before, m, &q, ids, f);
+    /* A move that checks is judged as a check (its heaviest effect): what its checks go on to win is part of
+       it, so the search runs for quiet moves only. */
+    if ((flags & XQ_FACTS_CXA) && !in_check_side(after, O)) by_checks(before, m, &q, ids, f);
 }
 
 /* ---------------------------------------------------------- mate threats */
