@@ -1311,3 +1311,14 @@ def test_one_verdict_for_outcome_judge_and_validate(tmp_path: Path) -> None:
             assert (row["result_computed"] or "*") == result, (fen, rule_set, row)
             if outcome is not None:
                 assert row["termination"] == outcome.termination.name, (fen, rule_set)
+
+
+def test_repetition_count_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+    # The verdict reads the C core's loop summaries, which count occurrences up to 255.
+    from xiangqi.cli import main
+    board = _play("4k4/R8/9/9/9/9/9/9/9/3K5 w", ["a8a9", "e9e8", "a9a8", "e8e9"] * 2)
+    assert rules.judge(board, count=255) is None
+    with pytest.raises(ValueError, match="2 to 255"):
+        rules.judge(board, count=256)
+    assert main(["judge", "startpos", "h2e2", "--count", "256"]) == 2
+    assert "--count must be 2 to 255" in capsys.readouterr().err
