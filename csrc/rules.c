@@ -1,8 +1,8 @@
 /*
  * rules.c - per-move facts for repetition rulings: check (将), chase (捉)
  * with the distinctions of the AXF and CXA rule books, mate threat (杀),
- * and repetition counting over a game's undo records.  See xq_rules.h for
- * the definitions; the verdicts themselves are made in xiangqi/rules.py.
+ * repetition counting over a game's undo records, and the one verdict on a
+ * loop (xq_loop_verdict).  See xq_rules.h for the definitions.
  *
  * Nothing here allocates; positions are copied on the stack (an xq_pos is
  * a few hundred bytes).  Nothing here runs during push/pop: the facts are
@@ -348,7 +348,9 @@ static void find_chases(const xq_pos *before, xq_move m, const xq_pos *after, in
             c->protectors = np;
         }
     }
-    if (flags & XQ_FACTS_CXA) by_checks(before, m, &q, ids, f);
+    /* A move that checks is judged as a check (its heaviest effect): what its checks go on to win is part of
+       it, so the search runs for quiet moves only. */
+    if ((flags & XQ_FACTS_CXA) && !in_check_side(after, O)) by_checks(before, m, &q, ids, f);
 }
 
 /* ---------------------------------------------------------- mate threats */

@@ -4,9 +4,9 @@
  *
  * A "fact" describes one move of a game: whether it checks (将), whether it
  * threatens mate by checks (杀, computed only on request), and which enemy
- * pieces it newly chases (捉).  Verdicts (who must vary, who loses) are made
- * from these facts in Python (xiangqi.rules); C only answers the questions
- * that are hot during bulk validation.
+ * pieces it newly chases (捉).  The verdict on a loop (who must vary, who
+ * loses) is one function, xq_loop_verdict, over each side's summary of its
+ * loop moves (xq_repetition_loops); xiangqi.rules words it.
  *
  * Chase (捉).  After the move, put the mover (side S) to move again and list
  * every pair (attacker A of S, victim V of the opponent) such that
@@ -24,7 +24,11 @@
  *     or, with XQ_FACTS_CXA, a static exchange on V's square with legal
  *     moves only gains material (少根: fewer protectors than attackers).
  *     With XQ_FACTS_CXA a capture after which the capturing side is mated
- *     at once is not a chase either.
+ *     at once is not a chase either, nor an attack by the only root of a
+ *     piece the opponent can take first when losing that piece and taking
+ *     V is an even exchange (棋例通则 五); and a piece won by a check or a
+ *     series of checks from the next move on (术语 三, XQ_CHASE_BY_CHECKS:
+ *     up to two checks, every reply) is chased by the moved piece.
  * The move chases V when such a pair exists after the move and the same
  * pair (same attacker piece, followed from its square before the move) did
  * not qualify before it.  That makes discovered chases (the mover uncovers

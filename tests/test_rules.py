@@ -1282,3 +1282,48 @@ def test_axf_chase_followed_through_moving_and_discovered_attacks(fen: str, move
     ruling = rules.judge(board, "axf")
     assert ruling is not None and ruling.red is not None and len(ruling.red.victims) == 1
     assert all(f.chases for f in ruling.red.moves)
+
+
+def test_one_verdict_for_outcome_judge_and_validate(tmp_path: Path) -> None:
+    # Board.outcome, rules.judge, `xiangqi judge` and `xiangqi validate` rule every case alike, under both rule
+    # sets: all of them go through the one verdict function (xq_loop_verdict).
+    from xiangqi.cli import main
+    from xiangqi.judge import judge_board
+    cases = [(c["fen"], c["moves"]) for c in _cxa() + _extra()]
+    cases += [SKEWER, ("5k3/5r3/9/9/c8/1R3N3/9/9/9/3K5 w - - 0 1", ROOT_CHASE_LOOP),
+              (STARTING_FEN, _OPENING_LOOP * 2), (STARTING_FEN, _OPENING_LOOP * 3)]
+    text = "".join(f'[Event "case {i}"]\n[FEN "{fen}"]\n[Result "*"]\n\n{" ".join(moves)} *\n\n'
+                   for i, (fen, moves) in enumerate(cases))
+    pgn = tmp_path / "cases.pgn"
+    pgn.write_text(text, encoding="utf-8")
+    for rule_set in ("axf", "cxa"):
+        report = tmp_path / f"{rule_set}.jsonl"
+        main(["validate", str(pgn), "--rules", rule_set, "--report", str(report)])
+        validated = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+        assert len(validated) == len(cases)
+        # validate refuses a start position that no game can reach (a few diagrams: a pawn on its back rank …)
+        unreachable = [row["index"] for row in validated if row["error"] and row["error"]["kind"] == "invalid-fen"]
+        assert len(unreachable) <= 3 and all(not row["error"] or row["index"] in unreachable for row in validated)
+        for (fen, moves), row in zip(cases, validated):
+            if row["index"] in unreachable:
+                continue
+            board = _play(fen, moves)
+            outcome = board.outcome(rules=rule_set)
+            ruling = rules.judge(board, rule_set)
+            assert (ruling.outcome if ruling else None) == outcome, (fen, rule_set)
+            result = outcome.result() if outcome else "*"
+            assert judge_board(board, rule_set)["result"] == result, (fen, rule_set)
+            assert (row["result_computed"] or "*") == result, (fen, rule_set, row)
+            if outcome is not None:
+                assert row["termination"] == outcome.termination.name, (fen, rule_set)
+
+
+def test_repetition_count_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+    # The verdict reads the C core's loop summaries, which count occurrences up to 255.
+    from xiangqi.cli import main
+    board = _play("4k4/R8/9/9/9/9/9/9/9/3K5 w", ["a8a9", "e9e8", "a9a8", "e8e9"] * 2)
+    assert rules.judge(board, count=255) is None
+    with pytest.raises(ValueError, match="2 to 255"):
+        rules.judge(board, count=256)
+    assert main(["judge", "startpos", "h2e2", "--count", "256"]) == 2
+    assert "--count must be 2 to 255" in capsys.readouterr().err

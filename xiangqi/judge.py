@@ -260,8 +260,8 @@ def judge_main(argv: List[str]) -> int:
         rs = rulings.get_rules(spec)
     except ValueError as exc:
         parser.error(str(exc))
-    if args.count is not None and args.count < 2:
-        parser.error(f"--count must be at least 2, not {args.count}")
+    if args.count is not None and not 2 <= args.count <= 255:
+        parser.error(f"--count must be 2 to 255, not {args.count}")
     if args.limit is not None and args.limit < 0:
         parser.error(f"--limit must be at least 0 (0 turns it off), not {args.limit}")
 

@@ -36,8 +36,16 @@ Chinese rules (:data:`CXA`, the 2020 text, 棋例 chapter):
   forbidden and the other allowed: the forbidden side loses; both forbidden:
   draw, except that 长捉车 against 联合捉车 and 长捉无根子 against 联合捉无根子
   lose for the former (棋例通则 九); chases also include winning a protected
-  piece by exchange (少根), and a capture after which the capturer is mated
-  at once is no chase.
+  piece by exchange (少根) and winning a piece by a check or a series of
+  checks from the next move on (术语 三); a capture after which the capturer
+  is mated at once is no chase, nor an attack by the only root of a piece the
+  opponent can take first when that makes an even exchange (棋例通则 五);
+* in a game from the opening position, within 25 moves, a repetition that
+  would draw must be varied by Red (#03 三): the game goes on at the third
+  occurrence and Red loses at the fourth (:attr:`RuleSet.red_must_vary_rounds`).
+
+Every verdict comes from one function of the C core, ``xq_loop_verdict``,
+over each side's summary of the loop (``xq_repetition_loops``).
 
 The natural limit (自然限着) is a draw after 60 moves (120 plies) without a
 capture. Checks are counted as the books say for a claim: of the checks the

@@ -229,6 +229,16 @@ int main(void) {
               && (info[8].loop[XQ_RED] & XQ_LOOP_ALL_CHECK)
               && !(info[8].loop[XQ_BLACK] & XQ_LOOP_ALL_ATTACK),
           "xq_repetition_loops: in the loop of plies 0-8 every red move checks");
+    int red = info[8].loop[XQ_RED] | info[8].loop_more[XQ_RED] << 8;
+    int black = info[8].loop[XQ_BLACK] | info[8].loop_more[XQ_BLACK] << 8;
+    CHECK(xq_loop_pattern(red, XQ_RULE_SAME_VICTIM) == XQ_PATTERN_CHECK
+              && xq_loop_pattern(black, XQ_RULE_SAME_VICTIM) == XQ_PATTERN_ALLOWED,
+          "xq_loop_pattern: Red checks perpetually (长将), Black's moves are allowed");
+    int verdict = xq_loop_verdict(red, black, XQ_RULE_SAME_VICTIM);
+    CHECK((verdict & 2) && (verdict & 1) == XQ_RED && verdict >> 2 == XQ_WHY_CHECK,
+          "xq_loop_verdict: Red loses by perpetual check");
+    CHECK(xq_history_from_opening(&pos, undos, 8) == 0,
+          "xq_history_from_opening: this game was set up from another position");
 
     /* A chase: the black rook follows the unprotected red cannon from a3 to b3. */
     CHECK(set(&pos, "3akab2/9/r8/9/9/9/C3P4/9/9/2BAKAB2 w - - 0 1") == XQ_OK,
