@@ -15,7 +15,7 @@ Everything here is pure Python and uses the same integers as the C core:
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Union
+from typing import Dict, Iterable, Iterator, List, Union
 
 from xiangqi.errors import InvalidMoveError
 
@@ -28,7 +28,7 @@ __all__ = [
     "square", "square_file", "square_rank", "square_name", "parse_square", "square_mirror",
     "square_flip", "square_distance", "square_manhattan_distance", "flip_vertical", "flip_horizontal", "between",
     "ray", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL", "BB_SQUARES", "NULL_MOVE_TEXT", "NULL_MOVE_TEXTS",
-    "SAME_SQUARE_REASON", "same_square_message",
+    "SAME_SQUARE_REASON", "same_square_message", "moves_of",
     "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",
     "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1",
     "A2", "B2", "C2", "D2", "E2", "F2", "G2", "H2", "I2",
@@ -528,6 +528,28 @@ def _mask_of(squares: _SquaresLike) -> int:
             raise ValueError(f"not a square: {sq!r} (expected an int 0-89)")
         m |= 1 << sq
     return m
+
+
+#: One shared :class:`Move` per valid move code, made on first use (:func:`moves_of`).
+_MOVE_TABLE: Dict[int, Move] = {}
+
+
+def moves_of(codes: Iterable[int]) -> List[Move]:
+    """The moves of 16-bit move codes (``from << 7 | to``; 0 is the null move), one shared :class:`Move` per code,
+    so that listing a board's moves or a game's main line creates no move objects.
+
+    >>> moves_of([Move.from_iccs("h2e2").code, 0])
+    [Move.from_iccs('h2e2'), Move.from_iccs('0000')]
+
+    Raises:
+        :class:`~xiangqi.errors.InvalidMoveError`: a code names a square outside 0-89, or one square twice.
+    """
+    if not _MOVE_TABLE:
+        _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90) if f != t or not f)
+    try:
+        return list(map(_MOVE_TABLE.__getitem__, codes))
+    except KeyError:  # a code naming no square: Move says so
+        return [Move(c >> 7, c & 127) for c in codes]
 
 
 class SquareSet:

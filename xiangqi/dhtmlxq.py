@@ -36,9 +36,9 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from xiangqi._nested import Nested, run_nested
 from xiangqi.board import Board
-from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Move, same_square_message
+from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Move, moves_of, same_square_message
 from xiangqi.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
-from xiangqi.game import Game, GameError, GameNode, _moves_of, start_board
+from xiangqi.game import Game, GameError, GameNode, start_board
 from xiangqi.source import Source, text_lines
 from xiangqi.xqf import PIECE_ORDER, null_move_refused, piece_slots, slots_board_fen
 
@@ -323,7 +323,7 @@ def _add_line(game: Game, board: Any, parent: GameNode, branch: int, ply: int, t
         game._set_lazy_mainline(codes[:played])
     else:
         node = parent
-        for at, move in enumerate(_moves_of(codes[:played]), ply + 1):
+        for at, move in enumerate(moves_of(codes[:played]), ply + 1):
             node = GameNode._child(node, move)
             node.comment = comments.get((branch, at), "")
             nodes[(branch, at)] = node

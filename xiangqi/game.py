@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List,
 
 from xiangqi._nested import Nested, run_nested
 from xiangqi.board import Board
-from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Color, Move, Square, parse_square
+from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Color, Move, Square, moves_of, parse_square
 from xiangqi.display import game_html
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn_writer import SKIP, TAG_ROSTER, BaseVisitor, ResultT, StringExporterMixin, write_game
@@ -68,7 +68,6 @@ RESULT_WORDS: Dict[str, str] = {
 }
 
 #: The same table under its former private name (the readers' imports).
-_RESULT_WORDS = RESULT_WORDS
 
 
 def normalize_result(text: Optional[str]) -> Optional[str]:
@@ -1087,7 +1086,7 @@ class Game(GameNode):
         assert codes is not None
         node: GameNode = self
         new = GameNode._child
-        for move in _moves_of(codes):
+        for move in moves_of(codes):
             node = new(node, move)
 
     def mainline_moves(self) -> List[Move]:
@@ -1099,7 +1098,7 @@ class Game(GameNode):
         [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')]
         """
         if self._lazy is not None:
-            return _moves_of(self._lazy)
+            return moves_of(self._lazy)
         return super().mainline_moves()
 
     def board(self) -> Board:
@@ -1196,10 +1195,10 @@ class Game(GameNode):
                 if board is not None:
                     if self._lazy is not None and isinstance(visitor, StringExporterMixin) and \
                             type(visitor).visit_move is StringExporterMixin.visit_move:
-                        visitor.visit_line(board, _moves_of(self._lazy))   # the writer reads no board per move
+                        visitor.visit_line(board, moves_of(self._lazy))   # the writer reads no board per move
                     elif self._lazy is not None:   # a main line kept as codes: walked without nodes
                         visit_move, visit_board, push = visitor.visit_move, visitor.visit_board, board.push
-                        for move in _moves_of(self._lazy):
+                        for move in moves_of(self._lazy):
                             visit_move(board, move)
                             push(move)
                             visit_board(board)
@@ -1272,16 +1271,3 @@ def _accept_walk(first: GameNode, board: Board, visitor: BaseVisitor[Any], sidel
     for _ in range(pushed):
         pop()
 
-#: One :class:`~xiangqi.Move` per move code (``from << 7 | to``), made on first use: moves are values (equal and
-#: hashed by their squares), so games share them as they share ICCS tokens' moves.
-_MOVE_TABLE: Dict[int, Move] = {}
-
-
-def _moves_of(codes: List[int]) -> List[Move]:
-    """The moves of a list of move codes."""
-    if not _MOVE_TABLE:
-        _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90) if f != t or not f)
-    try:
-        return list(map(_MOVE_TABLE.__getitem__, codes))
-    except KeyError:  # a code naming no square: Move says so
-        return [Move(c >> 7, c & 127) for c in codes]

@@ -42,11 +42,11 @@ from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
 from xiangqi._ffi import ffi, lib
 from xiangqi.board import Board
-from xiangqi.core import STARTING_FEN, Move
+from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
-from xiangqi.game import (_RESULT_WORDS, misplaced_start_board, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
+from xiangqi.game import (RESULT_WORDS, misplaced_start_board, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
                           NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
-                          MoveErrors, _moves_of)
+                          MoveErrors)
 from xiangqi.pgn_writer import (NOTATIONS, SKIP, BaseVisitor, FileExporter, ResultT, SkipType,  # noqa: F401
                                 StringExporter, game_to_string, write_game)
 from xiangqi.source import GZIP_MAGIC, Handle, Source, is_text_handle, text_lines
@@ -836,7 +836,7 @@ _TOKEN_RE = re.compile(r"""
 _SPECIAL = re.compile(r"[{}();$\[\]!?]")
 #: Fast tokenizer for plain move text: move numbers match with an empty group.
 _PLAIN_RE = re.compile(r"\d+\s*(?:\.+|…)(?!\d(?!\S))|(?!0000(?!\S))\d+(?!\S)|(\S+)")  # 0000: the null move
-_RESULT_KEYS = frozenset(_RESULT_WORDS)
+_RESULT_KEYS = frozenset(RESULT_WORDS)
 
 #: A move-text token: ``(kind, text, line)``, kind one of ``T_MOVE`` … ``T_RESULT``.
 Token = Tuple[int, str, int]
@@ -886,7 +886,7 @@ class _Tokens:
         if not _SPECIAL.search(text):
             moves = _plain_words(text)
             if moves and moves[-1] in _RESULT_KEYS:
-                self.result = _RESULT_WORDS[moves.pop()]
+                self.result = RESULT_WORDS[moves.pop()]
             if _RESULT_KEYS.isdisjoint(moves):
                 self.moves = moves
                 return
@@ -995,7 +995,7 @@ def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
         if kind == "move" or kind == "suffix":
             move, suffix = m.group("move", "suffix")
             if move in _RESULT_KEYS:
-                append((T_RESULT, _RESULT_WORDS[move], lineno))
+                append((T_RESULT, RESULT_WORDS[move], lineno))
                 continue
             append((T_MOVE, move, lineno))
             if suffix:
@@ -1016,7 +1016,7 @@ def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
         elif kind == "annotation":
             append((T_NAG, str(_SUFFIX_NAGS[tok]), lineno))
         elif kind == "result":
-            append((T_RESULT, _RESULT_WORDS[tok], lineno))
+            append((T_RESULT, RESULT_WORDS[tok], lineno))
         else:  # junk: a stray bracket or annotation mark
             append((T_MOVE, tok, lineno))
     return tokens
@@ -1322,7 +1322,7 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
             return False   # comments, variations, NAGs: the tree builder's business (the C part has none)
         rest = [t for t in _PLAIN_RE.findall(rest_text) if t]
         if rest and rest[-1] in _RESULT_KEYS:
-            result = _RESULT_WORDS[rest.pop()]
+            result = RESULT_WORDS[rest.pop()]
         if rest:
             if not _RESULT_KEYS.isdisjoint(rest):
                 return False   # a result inside the moves: the full tokenizer's business
@@ -1431,7 +1431,7 @@ def _play_run(player: _TextPlayer, board: Any, tokens: List[Token], i: int) -> T
         return [], j
     codes, _ = player.play(board._pos, text.encode("utf-8", "surrogatepass"))
     # After a token the C replay stops on (decoded in Python) try it again, unless it played nothing here.
-    return _moves_of(codes), i + len(codes) + 1 if codes else j
+    return moves_of(codes), i + len(codes) + 1 if codes else j
 
 
 def _build_tree(game: Game, board: Any, tokens: List[Token],
@@ -2249,7 +2249,7 @@ class Replay:
     @property
     def moves(self) -> List[Move]:
         """The moves played, as :class:`~xiangqi.Move` objects."""
-        return _moves_of(self.codes)
+        return moves_of(self.codes)
 
     @property
     def board(self) -> Optional[Board]:

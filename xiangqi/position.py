@@ -20,7 +20,7 @@ from xiangqi._ffi.position import (
 )
 from xiangqi.core import (
     ADVISOR, BB_ALL, BLACK, CANNON, ELEPHANT, HORSE, KING, NULL_MOVE_TEXTS, PAWN, RED, ROOK, SAME_SQUARE_REASON, SQUARE_NAMES, STARTING_FEN,
-    Bitboard, Color, Move, Piece, PieceType, Square, SquareSet, same_square_message, square_file, square_flip,
+    Bitboard, Color, Move, Piece, PieceType, Square, SquareSet, moves_of, same_square_message, square_file, square_flip,
     square_mirror, square_rank,
 )
 from xiangqi._reasons import why_illegal
@@ -105,7 +105,7 @@ class _MoveView:
         raise NotImplementedError
 
     def __iter__(self) -> Iterator[Move]:
-        return map(_move_table().__getitem__, self._codes())
+        return iter(moves_of(self._codes()))
 
     def __bool__(self) -> bool:
         return len(self) > 0
@@ -841,11 +841,10 @@ class BaseBoard(NativePosition):
         return self._native_is_pseudo_legal(code) and not self._native_is_legal(code)
 
     def _filtered(self, codes: List[int], from_mask: Bitboard, to_mask: Bitboard) -> Iterator[Move]:
-        table = _move_table()
         f, t = int(from_mask), int(to_mask)
         if f & BB_ALL == BB_ALL and t & BB_ALL == BB_ALL:
-            return map(table.__getitem__, codes)
-        return iter([table[c] for c in codes if f >> (c >> 7) & 1 and t >> (c & 127) & 1])
+            return iter(moves_of(codes))
+        return iter(moves_of([c for c in codes if f >> (c >> 7) & 1 and t >> (c & 127) & 1]))
 
     def find_move(self, from_square: Square, to_square: Square) -> Move:
         """The legal move from ``from_square`` to ``to_square`` (python-chess's ``find_move``; xiangqi has no
@@ -1504,19 +1503,6 @@ class BaseBoard(NativePosition):
 
     __hash__ = None  # type: ignore[assignment]
 
-_MOVE_TABLE: List[Move] = []
-
-
-def _move_table() -> List[Move]:
-    """One shared :class:`Move` per move code (index ``from << 7 | to``), so listing moves creates no objects."""
-    if not _MOVE_TABLE:
-        table = [Move.null()] * (90 << 7)
-        for f in range(90):
-            for t in range(90):
-                if f != t:
-                    table[f << 7 | t] = Move(f, t)
-        _MOVE_TABLE[:] = table
-    return _MOVE_TABLE
 
 
 def _concurrent_use(what: str) -> ConcurrentUseError:
