@@ -445,10 +445,10 @@ def test_bound_scores_are_marked_and_do_not_linger() -> None:
     assert info["nodes"] == 4519 and info["pv"] == [Move.from_iccs("h2e2")]
     assert parse_info("score mate 3 lowerbound".split(), board, one_based=False).get("lowerbound") is True
 
-    from xiangqi.engine import _Search
+    from xiangqi.engine import RunningSearch
 
     def merged(*lines: str) -> "dict[str, object]":
-        search = _Search(board, None, False, None)
+        search = RunningSearch(board, None, False, None)
         for text in lines:
             search.add("info " + text)
         return dict(search.info())

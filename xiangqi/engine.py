@@ -639,7 +639,7 @@ class _LineSplitter:
         return line
 
 
-class _Search:
+class RunningSearch:
     """One running ``go``: its position, deadline, the info lines so far (read lazily) and where they go."""
 
     #: Info lines kept unread before they are merged (so that an endless analysis holds bounded memory).
@@ -902,7 +902,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         if self.io_log is not None:
             self.io_log(">", line)
 
-    async def _next_line(self, what: str, deadline: Optional[float] = None, search: Optional[_Search] = None) -> str:
+    async def _next_line(self, what: str, deadline: Optional[float] = None, search: Optional[RunningSearch] = None) -> str:
         """The engine's next line; raises when it exits, and kills it when ``deadline`` (loop time) passes."""
         while not self._lines:
             if self._eof:
@@ -1114,7 +1114,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             self.send_line("banmoves " + " ".join(self._format(m) for m in banmoves))
         await self._ping()
 
-    async def _search(self, board: Board, limit: Limit, search: _Search, multipv: int, game: object,
+    async def _search(self, board: Board, limit: Limit, search: RunningSearch, multipv: int, game: object,
                       banmoves: Sequence[Move] = (), root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
         """Send the position and ``go``, read infos until ``bestmove``; the caller holds the lock."""
         go = self._go_line(board, limit)
@@ -1139,7 +1139,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             if timer is not None:
                 timer.cancel()
 
-    async def _read_search(self, board: Board, search: _Search, what: str) -> PlayResult:
+    async def _read_search(self, board: Board, search: RunningSearch, what: str) -> PlayResult:
         """The infos of a running search, until ``bestmove`` or ``nobestmove``."""
         while True:
             line = await self._next_line(what, search=search)
@@ -1156,7 +1156,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             if head == "nobestmove":
                 return PlayResult(None, None, search.info())
 
-    def _bestmove(self, tokens: List[str], line: str, board: Board, search: _Search) -> PlayResult:
+    def _bestmove(self, tokens: List[str], line: str, board: Board, search: RunningSearch) -> PlayResult:
         info = search.info()
         words = parse_bestmove(tokens)
         if words.move is None:
@@ -1295,10 +1295,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return result
 
     def _new_search(self, board: Board, deadline: Optional[float], sink: Optional["AnalysisResult"] = None
-                    ) -> _Search:
-        return _Search(board, deadline, self.dialect.one_based, self.mate_value, sink)
+                    ) -> RunningSearch:
+        return RunningSearch(board, deadline, self.dialect.one_based, self.mate_value, sink)
 
-    def _stop(self, search: _Search) -> None:
+    def _stop(self, search: RunningSearch) -> None:
         if search.stop_sent or self._eof:
             return
         search.stop_sent = True
@@ -1534,7 +1534,7 @@ class AnalysisResult:
         self._queue: Deque[Union[str, InfoDict]] = collections.deque()   # info lines, or infos already read
         self._changed = asyncio.Event()
         self._done: asyncio.Future[BestMove] = protocol.loop.create_future()
-        self._search: Optional[_Search] = None
+        self._search: Optional[RunningSearch] = None
         self._task: Optional[asyncio.Task[None]] = None
 
     @property
@@ -1668,9 +1668,11 @@ def _argv(command: Command) -> List[str]:
     return shlex.split(command) if isinstance(command, str) else list(command)
 
 
-async def _popen(factory: Type[EngineProtocol], command: Command, dialect: Optional[Union[Dialect, str]],
+async def popen_protocol(factory: Type[EngineProtocol], command: Command, dialect: Optional[Union[Dialect, str]],
                  timeout: Optional[float], popen_args: Mapping[str, object], fen_letters: Optional[str] = None
                  ) -> Tuple[asyncio.SubprocessTransport, EngineProtocol]:
+    """Start ``command`` as an engine speaking ``factory``'s protocol and shake hands (what :func:`popen_uci`,
+    :func:`popen_ucci` and :func:`xiangqi.xboard.popen_xboard` share)."""
     argv = _argv(command)
     if not argv:
         raise ValueError("empty engine command")
@@ -1730,7 +1732,7 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
           handshake;
         * :exc:`~xiangqi.errors.EngineError` when the handshake does not finish within ``timeout``.
     """
-    transport, protocol = await _popen(UciProtocol, command, dialect, timeout, popen_args, fen_letters)
+    transport, protocol = await popen_protocol(UciProtocol, command, dialect, timeout, popen_args, fen_letters)
     assert isinstance(protocol, UciProtocol)
     return transport, protocol
 
@@ -1761,7 +1763,7 @@ async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0,
           handshake;
         * :exc:`~xiangqi.errors.EngineError` when the handshake does not finish within ``timeout``.
     """
-    transport, protocol = await _popen(UcciProtocol, command, Dialect.UCCI, timeout, popen_args)
+    transport, protocol = await popen_protocol(UcciProtocol, command, Dialect.UCCI, timeout, popen_args)
     assert isinstance(protocol, UcciProtocol)
     protocol.mate_value = mate_value
     return transport, protocol
@@ -1875,7 +1877,7 @@ class SimpleEngine:
         Raises:
             * the errors of :func:`popen_uci`.
         """
-        return cls._start(functools.partial(_popen, UciProtocol, command, dialect, timeout, popen_args, fen_letters))
+        return cls._start(functools.partial(popen_protocol, UciProtocol, command, dialect, timeout, popen_args, fen_letters))
 
     @classmethod
     def popen_ucci(cls, command: Command, *, timeout: Optional[float] = 10.0,
@@ -1891,7 +1893,7 @@ class SimpleEngine:
         Raises:
             * the errors of :func:`popen_ucci`.
         """
-        engine = cls._start(functools.partial(_popen, UcciProtocol, command, Dialect.UCCI, timeout, popen_args))
+        engine = cls._start(functools.partial(popen_protocol, UcciProtocol, command, Dialect.UCCI, timeout, popen_args))
         engine.protocol.mate_value = mate_value  # read by the searches to come (the handshake has no scores)
         return engine
 

@@ -37,7 +37,7 @@ from xiangqi.board import Board
 from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Color, Move, PieceType
 from xiangqi.engine import (
     FEN_LETTERS, UCCI_MATE_PLIES, Command, Cp, Dialect, EngineError, EngineProtocol, InfoDict, Limit, Mate, MateGiven, Option,
-    PlayResult, PovScore, Score, _popen, _Search, bare_score, with_fen_letters,
+    PlayResult, PovScore, Score, popen_protocol, RunningSearch, bare_score, with_fen_letters,
 )
 from xiangqi.notation import format_iccs
 
@@ -540,7 +540,7 @@ class XBoardProtocol(EngineProtocol):
             return None
         return limit.time
 
-    async def _search(self, board: Board, limit: Limit, search: _Search, multipv: int, game: object,
+    async def _search(self, board: Board, limit: Limit, search: RunningSearch, multipv: int, game: object,
                       banmoves: Sequence[Move] = (), root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
         if multipv != 1:
             raise ValueError("XBoard has no multipv")
@@ -568,7 +568,7 @@ class XBoardProtocol(EngineProtocol):
             if timer is not None:
                 timer.cancel()
 
-    async def _read_go(self, board: Board, search: _Search, what: str, nodes: Optional[int] = None) -> PlayResult:
+    async def _read_go(self, board: Board, search: RunningSearch, what: str, nodes: Optional[int] = None) -> PlayResult:
         """The thinking output and the move of a ``go``; past ``nodes`` (as the engine reports them) it is told
         to move (``?``): engines read ``nps`` differently (Sjaak II searches a thousand times the nodes CECP's
         ``nps 1`` with ``st N`` means)."""
@@ -644,7 +644,7 @@ class XBoardProtocol(EngineProtocol):
                                            f"in {board.fen()}")
         return move
 
-    async def _analyze(self, board: Board, search: _Search, game: object) -> PlayResult:
+    async def _analyze(self, board: Board, search: RunningSearch, game: object) -> PlayResult:
         """An analysis without a limit: ``analyze`` until stopped, then ``exit``; the best move is the pv's first."""
         if self.features.get("analyze", 1) == 0:
             raise ValueError(f"engine {self.name!r} has no analyze mode (feature analyze=0); give a limit")
@@ -672,7 +672,7 @@ class XBoardProtocol(EngineProtocol):
         pv = info.get("pv") or []
         return PlayResult(pv[0] if pv else None, pv[1] if len(pv) > 1 else None, info)
 
-    def _stop(self, search: _Search) -> None:
+    def _stop(self, search: RunningSearch) -> None:
         if search.stop_sent or self._eof:
             return
         search.stop_sent = True
@@ -716,7 +716,7 @@ async def popen_xboard(command: Command, *, timeout: Optional[float] = 10.0, fen
     """
     if fen_letters is not None and fen_letters not in FEN_LETTERS:
         raise ValueError(f"fen_letters must be {' or '.join(FEN_LETTERS)}, not {fen_letters!r}")
-    transport, protocol = await _popen(XBoardProtocol, command, Dialect.XBOARD, timeout, popen_args)
+    transport, protocol = await popen_protocol(XBoardProtocol, command, Dialect.XBOARD, timeout, popen_args)
     assert isinstance(protocol, XBoardProtocol)
     if fen_letters is not None:
         protocol.fen_letters, protocol._letters_given = fen_letters, True
