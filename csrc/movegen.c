@@ -269,6 +269,87 @@ uint64_t xq_perft_stoppable(const xq_pos *pos, int depth, int bulk, const int *s
     return bulk ? perft_bulk(&p, depth, stop) : perft_full(&p, depth, stop);
 }
 
+/* Hashed perft.  The table is an array of two-entry buckets (32 bytes);
+   an entry is two words, check = key ^ data and data = nodes << 8 | depth,
+   written and read with relaxed atomics and no lock: a torn entry (words of
+   two writers) fails the check and counts as a miss, so threads can share a
+   table.  A hit needs the full 64-bit key and the depth to match.  Slot 0
+   keeps the deeper count, slot 1 takes every new one. */
+#define TT_NODES_MAX ((uint64_t)1 << 56)
+
+typedef struct {
+    uint64_t *tt;           /* buckets * 4 words */
+    uint64_t buckets;
+    uint32_t verify_every;  /* recount 1 hit in this many (0: none) */
+    uint32_t hits;
+    int mismatch;
+    const int *stop;
+} hash_ctx;
+
+static inline uint64_t *tt_bucket(const hash_ctx *h, uint64_t key) {
+    return h->tt + 4 * (uint64_t)(((unsigned __int128)key * h->buckets) >> 64);
+}
+
+static inline int tt_probe(const hash_ctx *h, uint64_t key, int depth, uint64_t *nodes) {
+    uint64_t *b = tt_bucket(h, key);
+    for (int i = 0; i < 2; i++) {
+        uint64_t check = __atomic_load_n(&b[2 * i], __ATOMIC_RELAXED);
+        uint64_t data = __atomic_load_n(&b[2 * i + 1], __ATOMIC_RELAXED);
+        if ((check ^ data) == key && (int)(data & 255) == depth) {
+            *nodes = data >> 8;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline void tt_store(const hash_ctx *h, uint64_t key, int depth, uint64_t nodes) {
+    if (nodes >= TT_NODES_MAX) return;
+    uint64_t *b = tt_bucket(h, key);
+    uint64_t data = nodes << 8 | (uint64_t)depth;
+    int slot = (int)(__atomic_load_n(&b[1], __ATOMIC_RELAXED) & 255) <= depth ? 0 : 1;
+    __atomic_store_n(&b[2 * slot], key ^ data, __ATOMIC_RELAXED);
+    __atomic_store_n(&b[2 * slot + 1], data, __ATOMIC_RELAXED);
+}
+
+static uint64_t perft_hashed(xq_pos *p, int depth, hash_ctx *h) {
+    if (depth == 1) return (uint64_t)gen_legal(p, NULL);
+    uint64_t nodes;
+    if (tt_probe(h, p->key, depth, &nodes)) {
+        if (h->verify_every && ++h->hits % h->verify_every == 0) {
+            uint64_t again = perft_bulk(p, depth, h->stop);
+            if (again != nodes && !stopped(h->stop)) h->mismatch = 1;
+        }
+        return nodes;
+    }
+    if (stopped(h->stop)) return 0;
+    xq_move moves[XQ_MAX_MOVES];
+    int n = gen_legal(p, moves);
+    nodes = 0;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        pos_do_move_fast(p, moves[i], &u);
+        nodes += perft_hashed(p, depth - 1, h);
+        pos_undo_move_fast(p, &u);
+    }
+    /* Once stop is set the counts below are partial: never store those. */
+    if (!stopped(h->stop)) tt_store(h, p->key, depth, nodes);
+    return nodes;
+}
+
+int xq_perft_hashed(const xq_pos *pos, int depth, void *table, size_t table_bytes, uint32_t verify_every,
+                    const int *stop, uint64_t *nodes) {
+    if (nodes) *nodes = 0;
+    if (!pos || !nodes || depth < 0 || depth > 255 || !table || table_bytes < XQ_PERFT_HASH_BUCKET ||
+        (uintptr_t)table % 8)
+        return XQ_E_ARG;
+    if (depth == 0) { *nodes = 1; return XQ_OK; }
+    hash_ctx h = {(uint64_t *)table, table_bytes / XQ_PERFT_HASH_BUCKET, verify_every, 0, 0, stop};
+    xq_pos p = *pos;
+    *nodes = perft_hashed(&p, depth, &h);
+    return h.mismatch ? XQ_E_HASH_MISMATCH : XQ_OK;
+}
+
 int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap) {
     if (!pos || !moves || !counts || depth < 1) return XQ_E_ARG;
     xq_pos p = *pos;

@@ -106,3 +106,60 @@ def run_stoppable(calls: Sequence[Callable[[], _T]], threads: int, stop: Any,
 def join_bb(out: Any) -> int:
     """Join a ``uint64_t[2]`` bitboard into one Python int."""
     return int(out[0]) | int(out[1]) << 64
+
+
+# ---------------------------------------------------------------------------- perft (issue 24): the hashed perft
+
+
+class PerftTable:
+    """The transposition table of a hashed perft (``xq_perft_hashed``): about ``nbytes`` of zeroed memory, owned
+    here (the C core never allocates), that the C core fills. Threads counting at once may share it, and later
+    counts (any position, any depth) may reuse it."""
+
+    def __init__(self, nbytes: int) -> None:
+        bucket = int(lib.XQ_PERFT_HASH_BUCKET)
+        if nbytes < bucket:
+            raise ValueError(f"a perft hash table needs at least {bucket} bytes, not {nbytes}")
+        #: The size in bytes: whole buckets.
+        self.nbytes = nbytes // bucket * bucket
+        self._words = ffi.new("uint64_t[]", self.nbytes // 8)
+
+
+def legal_codes_after(root: Any, code: int) -> List[int]:
+    """The legal move codes of ``root`` (an ``xq_pos *``) after the legal move ``code``."""
+    pos = ffi.new("xq_pos *")
+    lib.xq_pos_copy(pos, root)
+    st = lib.xq_pos_do_move(pos, code, ffi.new("xq_undo *"))
+    if st:
+        raise_internal(st, "xq_pos_do_move")
+    buf = ffi.new("xq_move[]", MAX_MOVES)
+    n = lib.xq_gen_legal(pos, buf, MAX_MOVES)
+    if n < 0:
+        raise_internal(n, "xq_gen_legal")
+    return list(ffi.unpack(buf, n))
+
+
+def perft_after(root: Any, path: Sequence[int], depth: int, bulk: bool, stop: Any = None,
+                table: Optional[PerftTable] = None, verify_every: int = 0) -> int:
+    """The perft count to ``depth`` of ``root`` (an ``xq_pos *``, left as it is) after the legal moves ``path``:
+    ``xq_perft_stoppable``, or with a ``table`` ``xq_perft_hashed`` (bulk-counted; ``verify_every`` = N recounts
+    one hit in N without the table). ``stop`` is an ``int *`` from ``ffi.new`` or None."""
+    pos = ffi.new("xq_pos *")
+    lib.xq_pos_copy(pos, root)
+    undo = ffi.new("xq_undo *")
+    for code in path:
+        st = lib.xq_pos_do_move(pos, code, undo)
+        if st:
+            raise_internal(st, "xq_pos_do_move")
+    if stop is None:
+        stop = ffi.NULL
+    if table is None:
+        return int(lib.xq_perft_stoppable(pos, depth, 1 if bulk else 0, stop))
+    out = ffi.new("uint64_t *")
+    st = lib.xq_perft_hashed(pos, depth, table._words, table.nbytes, verify_every, stop, out)
+    if st == lib.XQ_E_HASH_MISMATCH:
+        raise InternalError(f"hashed perft: a table count differs from its recount without the table "
+                            f"(depth {depth}); count without --hash")
+    if st:
+        raise_internal(st, "xq_perft_hashed")
+    return int(out[0])
