@@ -476,12 +476,14 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     b = 1 if bulk else 0
     src = _source(positions)
     # A long run counts in worker threads with a stop flag, so that Ctrl-C stops it within a fraction of a second;
-    # a short one (under a few milliseconds) is not worth the threads' start (about half a millisecond).
+    # a short one (under a few milliseconds) is not worth the threads' start (about half a millisecond). A long
+    # run is cut in small chunks (64 a thread), since one position's count can be many times another's: the
+    # threads then end together.
     long_run = src.n * _BRANCHING ** max(d - 1, 0) >= _STOPPABLE_LEAVES
     stop = ffi.new("int *") if long_run else ffi.NULL
     return _fill(src, threads, status, (), np.uint64, "uint64_t[]",
                  lambda src, lo, hi, out, st: lib.xq_batch_perft_stoppable(src, lo, hi, d, b, out, st, stop),
-                 "xq_batch_perft_stoppable", per_thread=8, stop=stop if long_run else None)
+                 "xq_batch_perft_stoppable", per_thread=64 if long_run else 8, stop=stop if long_run else None)
 
 
 #: About how many moves a position has (44 at the start), and how many leaves a batch perft of a few
