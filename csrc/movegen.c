@@ -235,13 +235,26 @@ static inline int gen_legal_with(const xq_pos *p, xq_move *out, const check_info
        advisors, elephants and the king, which compute_info does not track:
        test every move then. */
     int in_check = ci.checkers != 0 || bb_test(HALF_BB[us ^ 1], ci.ksq);
+    /* Evasions: with one checker, a move other than the king's must capture
+       it or block it (its line; a horse's leg), or, for a cannon, move our
+       screen; only those are tested. */
+    xq_bb evade = ~(xq_bb)0, exempt = SQ_BB[ci.ksq];
+    if (ci.checkers && !bb_more_than_one(ci.checkers) && !bb_test(HALF_BB[us ^ 1], ci.ksq)) {
+        int c = bb_lsb(ci.checkers), type = p->board[c] & 7;
+        evade = SQ_BB[c];
+        if (type == XQ_HORSE) evade |= SQ_BB[HORSE_LEG_BETWEEN[c][ci.ksq]];
+        else if (type != XQ_PAWN) evade |= BETWEEN[ci.ksq][c];
+        if (type == XQ_CANNON) exempt |= BETWEEN[ci.ksq][c] & p->by_color[us];
+    }
     xq_bb pieces = p->by_color[us];
     while (pieces) {
         int from = bb_pop_lsb(&pieces);
         xq_bb t = targets_of(p, from, occ, rot, avoid);
         if (!t) continue;
         xq_bb test;
-        if (in_check || bb_test(careful, from)) {
+        if (in_check) {
+            test = bb_test(exempt, from) ? t : t & evade;
+        } else if (bb_test(careful, from)) {
             test = t;
         } else {
             test = t & ci.zone;
