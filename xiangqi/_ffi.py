@@ -144,13 +144,15 @@ def perft_after(root: Any, path: Sequence[int], depth: int, bulk: bool, stop: An
     """The perft count to ``depth`` of ``root`` (an ``xq_pos *``, left as it is) after the legal moves ``path``:
     ``xq_perft_stoppable``, or with a ``table`` ``xq_perft_hashed`` (bulk-counted; ``verify_every`` = N recounts
     one hit in N without the table). ``stop`` is an ``int *`` from ``ffi.new`` or None."""
-    pos = ffi.new("xq_pos *")
-    lib.xq_pos_copy(pos, root)
-    undo = ffi.new("xq_undo *")
-    for code in path:
-        st = lib.xq_pos_do_move(pos, code, undo)
-        if st:
-            raise_internal(st, "xq_pos_do_move")
+    pos = root
+    if path:  # the C functions take the position as const: only a path needs a copy
+        pos = ffi.new("xq_pos *")
+        lib.xq_pos_copy(pos, root)
+        undo = ffi.new("xq_undo *")
+        for code in path:
+            st = lib.xq_pos_do_move(pos, code, undo)
+            if st:
+                raise_internal(st, "xq_pos_do_move")
     if stop is None:
         stop = ffi.NULL
     if table is None:

@@ -1160,8 +1160,10 @@ class BaseBoard:
             :class:`TypeError`: ``depth`` is not an integer.
         """
         d = check_depth(depth)
-        table = perft_table(hash_mb, bulk)
+        table = perft_table(hash_mb, bulk) if hash_mb else None
         if d < _INTERRUPTIBLE_DEPTH:
+            if table is None:
+                return int(lib.xq_perft(self._pos, d, 1 if bulk else 0))
             return _ffi.perft_after(self._pos, (), d, bulk, None, table)
         return sum(_count_by_root_move(self._pos, self.legal_move_codes(), d, bulk, 1, None, table))
 
