@@ -7,7 +7,8 @@ from typing import Dict, List, Literal, Optional, Tuple, Union, overload
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.core import STARTING_FEN, Move
-from xiangqi.position import _INTERRUPTIBLE_DEPTH, BaseBoard, RootProgress, _count_by_root_move, check_depth, perft_table
+from xiangqi.position import (_INTERRUPTIBLE_DEPTH, BaseBoard, RootProgress, _count_by_root_move, _perft_table,
+                              check_depth)
 
 __all__ = ["perft", "RootProgress"]
 
@@ -66,7 +67,7 @@ def perft(fen: str = STARTING_FEN, depth: int = 1, *, divide: bool = False, bulk
         raise ValueError(f"threads must be >= 1, not {threads}")
     if hash_verify < 0:
         raise ValueError(f"hash_verify must be >= 0, not {hash_verify}")
-    table = perft_table(hash_mb, bulk)
+    table = _perft_table(hash_mb, bulk)
     board = BaseBoard(fen)
     pos = board._pos
     if depth == 0:

@@ -1160,7 +1160,7 @@ class BaseBoard:
             :class:`TypeError`: ``depth`` is not an integer.
         """
         d = check_depth(depth)
-        table = perft_table(hash_mb, bulk) if hash_mb else None
+        table = _perft_table(hash_mb, bulk) if hash_mb else None
         if d < _INTERRUPTIBLE_DEPTH:
             if table is None:
                 return int(lib.xq_perft(self._pos, d, 1 if bulk else 0))
@@ -1341,7 +1341,7 @@ _INTERRUPTIBLE_DEPTH = 5
 _SPLIT_BELOW = 8
 
 
-def perft_table(hash_mb: float, bulk: bool = True) -> Optional[_ffi.PerftTable]:
+def _perft_table(hash_mb: float, bulk: bool = True) -> Optional[_ffi.PerftTable]:
     """A hashed perft's table of ``hash_mb`` MiB, None for 0 (no table); ValueError for a size below one entry
     or below 0, or a table with ``bulk=False`` (the hashed perft bulk-counts)."""
     if hash_mb == 0:
