@@ -53,7 +53,8 @@ SUITE = _suite()
 _RATIOS: Dict[str, float] = {}
 
 BUILD_SCRIPT = Path(__file__).resolve().parents[2] / "shared" / "peers" / "pikafish" / "build.sh"
-_PIKAFISH_BUILD = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pikafish-97133ee" / "src" / "pikafish"
+#: Where build.sh puts the binary by default.
+_PIKAFISH_BUILD = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pikafish-97133ee/src/pikafish"
 
 
 def _pyffish_perft(pyffish: Any, fen: str, depth: int) -> int:

@@ -156,7 +156,7 @@ def _perft_main(argv: List[str]) -> int:
 
 
 def _hash_size(text: str) -> float:
-    """``--hash``'s SIZE in MiB: a number with an optional K, M or G (bytes times 2**10, 2**20, 2**30); 0 is no table."""
+    """``--hash``'s SIZE in MiB: a number with an optional K, M or G (times 2**10, 2**20, 2**30 bytes); 0: no table."""
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)[bB]?\s*", text)
     if not m:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (say 256M, 1G or 512K)")
