@@ -16,7 +16,7 @@ import xiangqi
 from xiangqi import batch, cli
 from xiangqi._ffi import PerftTable, ffi, lib, perft_after
 from xiangqi.errors import InternalError
-from xiangqi.position import BaseBoard
+from xiangqi.position import BaseBoard, _count_by_root_move
 
 from test_perft import FAST, _ids
 
@@ -169,3 +169,21 @@ def test_threads_split_below_a_root_with_few_moves() -> None:
     # A root move after which the opponent has no move at all counts 0, split or not.
     mate_in_one = "4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1"
     assert xiangqi.perft(mate_in_one, 3, divide=True, threads=2) == xiangqi.perft(mate_in_one, 3, divide=True)
+
+
+def test_batch_perft_splits_fewer_positions_than_threads_below_their_roots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two positions for four threads (one unreadable): each count is split below its root, statuses as ever."""
+    import numpy as np
+
+    split = []
+
+    def count_by_root_move(*args: object) -> List[int]:
+        split.append(args[4])  # the threads
+        return _count_by_root_move(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(batch, "_count_by_root_move", count_by_root_move)
+    status = np.empty(2, dtype=np.int8)
+    got = batch.perft([FEW_ROOT_MOVES, "bad fen"], 5, threads=4, status=status)
+    assert got.tolist() == [10_369_923, 0] and status.tolist() == [batch.OK, batch.FEN_SYNTAX]
+    assert split == [4]  # the readable position, split across the four threads
+    assert batch.perft([FEW_ROOT_MOVES, "bad fen"], 5).tolist() == got.tolist()

@@ -65,7 +65,7 @@ import numpy.typing as npt
 from xiangqi import _ffi
 from xiangqi._ffi import ffi, lib
 from xiangqi.board import Board
-from xiangqi.position import BaseBoard, check_depth
+from xiangqi.position import BaseBoard, _count_by_root_move, check_depth
 from xiangqi.core import Color, Move
 
 __all__ = [
@@ -454,8 +454,8 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
           status: Optional[npt.NDArray[np.int8]] = None) -> npt.NDArray[np.uint64]:
     """Perft node counts (see :meth:`Board.perft`): ``uint64[N]``, 0 for unreadable items.
 
-    Work is split by position, so ``threads`` helps when there are many
-    positions; for one deep perft use :func:`xiangqi.perft` with ``threads``. ``depth``: 0 to
+    Work is split by position; a long count of fewer positions than ``threads``
+    is split below each position's root, as :func:`xiangqi.perft` with ``threads`` does. ``depth``: 0 to
     :data:`~xiangqi.position.MAX_PERFT_DEPTH`, as everywhere (:func:`~xiangqi.position.check_depth`).
     A long run counts in worker threads, so a Ctrl-C (:class:`KeyboardInterrupt`) stops it within a fraction of
     a second.
@@ -480,6 +480,15 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     # run is cut in small chunks (64 a thread), since one position's count can be many times another's: the
     # threads then end together.
     long_run = src.n * _BRANCHING ** max(d - 1, 0) >= _STOPPABLE_LEAVES
+    if long_run and _check_threads(threads) > src.n and d >= 2:
+        # Fewer positions than threads: each one's count is split below its root (as xiangqi.perft splits it).
+        st = _status_out(status, src.n)
+        out = np.zeros(src.n, dtype=np.uint64)
+        for i, fen in enumerate(fens(positions, status=st)):
+            if fen:
+                board = BaseBoard(fen)
+                out[i] = sum(_count_by_root_move(board._pos, board.legal_move_codes(), d, bulk, threads, None))
+        return out
     stop = ffi.new("int *") if long_run else ffi.NULL
     return _fill(src, threads, status, (), np.uint64, "uint64_t[]",
                  lambda src, lo, hi, out, st: lib.xq_batch_perft_stoppable(src, lo, hi, d, b, out, st, stop),
