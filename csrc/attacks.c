@@ -210,6 +210,7 @@ const char *xq_status_str(int status) {
     case XQ_E_ILLEGAL_MOVE: return "illegal move";
     case XQ_E_BUFFER_SMALL: return "buffer too small";
     case XQ_E_ARG: return "bad argument";
+    case XQ_E_HASH_MISMATCH: return "hashed perft count differs from a recount";
     default: return status >= 0 ? "ok" : "unknown status";
     }
 }

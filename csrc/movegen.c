@@ -22,6 +22,7 @@ typedef struct {
     xq_bb checkers;
     xq_bb blockers;  /* our pieces whose move must be tested */
     xq_bb zone;      /* squares whose (de)occupation must be tested */
+    xq_bb bad_zone;  /* empty lines between the king and an enemy cannon: a piece stepping in gives check */
     int ksq;
 } check_info;
 
@@ -33,6 +34,7 @@ static inline void compute_info(const xq_pos *p, check_info *ci) {
     ci->ksq = ksq;
     ci->blockers = 0;
     ci->zone = 0;
+    ci->bad_zone = 0;
     ci->checkers = 0;
     xq_bb lines = LINE_EMPTY[ksq];
     xq_bb snipers = lines & their & (p->by_type[XQ_ROOK] | (p->by_type[XQ_KING] & FILE_OF_BB[ksq]));
@@ -47,7 +49,8 @@ static inline void compute_info(const xq_pos *p, check_info *ci) {
         int s = bb_pop_lsb(&cannons);
         ci->zone |= BETWEEN[ksq][s];
         xq_bb b = BETWEEN[ksq][s] & occ;
-        if (b && !bb_more_than_one(b)) ci->checkers |= SQ_BB[s];
+        if (!b) ci->bad_zone |= BETWEEN[ksq][s];
+        else if (!bb_more_than_one(b)) ci->checkers |= SQ_BB[s];
     }
     xq_bb horses = their & p->by_type[XQ_HORSE];
     if (HORSE_REV_EMPTY[ksq] & horses) {
@@ -142,10 +145,88 @@ int xq_gen_pseudo_legal(const xq_pos *p, xq_move *out, int cap) {
     return n;
 }
 
-/* Generates (out != NULL) or counts (out == NULL) the legal moves. */
-static inline int gen_legal(const xq_pos *p, xq_move *out) {
+static inline int gen_legal_with(const xq_pos *p, xq_move *out, const check_info *ci);
+
+/* Counts the legal moves (the leaves of a bulk perft: most of its time).
+   Out of check, a piece that is neither a blocker nor on a cannon line of
+   the king (nor the king) can only expose the king by stepping into an
+   empty line between the king and an enemy cannon (it becomes the screen):
+   its legal moves are its targets outside those lines, counted by type
+   with no table switch and no test.  The king and the careful pieces are
+   tested move by move; in check, gen_legal_with counts. */
+static inline int count_legal(const xq_pos *p) {
     check_info ci;
     compute_info(p, &ci);
+    int us = p->side, them = us ^ 1, ksq = ci.ksq;
+    if (ci.checkers || bb_test(HALF_BB[them], ksq)) return gen_legal_with(p, NULL, &ci);
+    xq_bb occ = pos_occ(p), rot = p->occ_rot;
+    xq_bb ours = p->by_color[us], their = p->by_color[them];
+    xq_bb avoid = ours | SQ_BB[p->king_sq[them]];
+    xq_bb to_ok = ~avoid & ~ci.bad_zone;
+    xq_bb careful = (ci.blockers | ci.zone | SQ_BB[ksq]) & ours;
+    xq_bb free = ours & ~careful;
+    int n = 0;
+    xq_bb b = free & p->by_type[XQ_ROOK];
+    while (b) {
+        int s = bb_pop_lsb(&b);
+        n += bb_popcount(rook_att(s, occ, rot) & to_ok);
+    }
+    b = free & p->by_type[XQ_CANNON];
+    while (b) {
+        int s = bb_pop_lsb(&b);
+        n += bb_popcount(((rook_att(s, occ, rot) & ~occ) | (cannon_cap(s, occ, rot) & their)) & to_ok);
+    }
+    b = free & p->by_type[XQ_HORSE];
+    while (b) {
+        int s = bb_pop_lsb(&b);
+        xq_bb a = 0;
+        for (int i = 0; i < 4; i++) {
+            int leg = HORSE_LEG[s][i];
+            if (leg != NO_SQ && !p->board[leg]) a |= HORSE_TGT[s][i];
+        }
+        n += bb_popcount(a & to_ok);
+    }
+    b = free & p->by_type[XQ_ELEPHANT];
+    while (b) {
+        int s = bb_pop_lsb(&b);
+        for (int i = 0; i < 4; i++) {
+            int t = ELEPHANT_TGT[us][s][i];
+            if (t != NO_SQ && !p->board[ELEPHANT_EYE[s][i]]) n += bb_test(to_ok, t);
+        }
+    }
+    b = free & p->by_type[XQ_ADVISOR];
+    while (b) {
+        int s = bb_pop_lsb(&b);
+        n += bb_popcount(ADVISOR_ATT[us][s] & to_ok);
+    }
+    b = free & p->by_type[XQ_PAWN];
+    while (b) {
+        int s = bb_pop_lsb(&b);
+        n += bb_popcount(PAWN_ATT[us][s] & to_ok);
+    }
+    b = careful;
+    while (b) {
+        int from = bb_pop_lsb(&b);
+        xq_bb t = targets_of(p, from, occ, rot, avoid);
+        int king = from == ksq;
+        while (t) {
+            int to = bb_pop_lsb(&t);
+            n += safe_after(p, from, to, king ? to : ksq);
+        }
+    }
+    return n;
+}
+
+/* Generates (out != NULL) or counts (out == NULL) the legal moves. */
+static inline int gen_legal(const xq_pos *p, xq_move *out) {
+    if (!out) return count_legal(p);
+    check_info ci;
+    compute_info(p, &ci);
+    return gen_legal_with(p, out, &ci);
+}
+
+static inline int gen_legal_with(const xq_pos *p, xq_move *out, const check_info *cip) {
+    check_info ci = *cip;
     int n = 0;
     int us = p->side;
     xq_bb occ = pos_occ(p), rot = p->occ_rot, avoid = no_target(p);
@@ -154,13 +235,26 @@ static inline int gen_legal(const xq_pos *p, xq_move *out) {
        advisors, elephants and the king, which compute_info does not track:
        test every move then. */
     int in_check = ci.checkers != 0 || bb_test(HALF_BB[us ^ 1], ci.ksq);
+    /* Evasions: with one checker, a move other than the king's must capture
+       it or block it (its line; a horse's leg), or, for a cannon, move our
+       screen; only those are tested. */
+    xq_bb evade = ~(xq_bb)0, exempt = SQ_BB[ci.ksq];
+    if (ci.checkers && !bb_more_than_one(ci.checkers) && !bb_test(HALF_BB[us ^ 1], ci.ksq)) {
+        int c = bb_lsb(ci.checkers), type = p->board[c] & 7;
+        evade = SQ_BB[c];
+        if (type == XQ_HORSE) evade |= SQ_BB[HORSE_LEG_BETWEEN[c][ci.ksq]];
+        else if (type != XQ_PAWN) evade |= BETWEEN[ci.ksq][c];
+        if (type == XQ_CANNON) exempt |= BETWEEN[ci.ksq][c] & p->by_color[us];
+    }
     xq_bb pieces = p->by_color[us];
     while (pieces) {
         int from = bb_pop_lsb(&pieces);
         xq_bb t = targets_of(p, from, occ, rot, avoid);
         if (!t) continue;
         xq_bb test;
-        if (in_check || bb_test(careful, from)) {
+        if (in_check) {
+            test = bb_test(exempt, from) ? t : t & evade;
+        } else if (bb_test(careful, from)) {
             test = t;
         } else {
             test = t & ci.zone;
@@ -267,6 +361,87 @@ uint64_t xq_perft_stoppable(const xq_pos *pos, int depth, int bulk, const int *s
     if (depth == 0) return 1;
     xq_pos p = *pos;
     return bulk ? perft_bulk(&p, depth, stop) : perft_full(&p, depth, stop);
+}
+
+/* Hashed perft.  The table is an array of two-entry buckets (32 bytes);
+   an entry is two words, check = key ^ data and data = nodes << 8 | depth,
+   written and read with relaxed atomics and no lock: a torn entry (words of
+   two writers) fails the check and counts as a miss, so threads can share a
+   table.  A hit needs the full 64-bit key and the depth to match.  Slot 0
+   keeps the deeper count, slot 1 takes every new one. */
+#define TT_NODES_MAX ((uint64_t)1 << 56)
+
+typedef struct {
+    uint64_t *tt;           /* buckets * 4 words */
+    uint64_t buckets;
+    uint32_t verify_every;  /* recount 1 hit in this many (0: none) */
+    uint32_t hits;
+    int mismatch;
+    const int *stop;
+} hash_ctx;
+
+static inline uint64_t *tt_bucket(const hash_ctx *h, uint64_t key) {
+    return h->tt + 4 * (uint64_t)(((unsigned __int128)key * h->buckets) >> 64);
+}
+
+static inline int tt_probe(const hash_ctx *h, uint64_t key, int depth, uint64_t *nodes) {
+    uint64_t *b = tt_bucket(h, key);
+    for (int i = 0; i < 2; i++) {
+        uint64_t check = __atomic_load_n(&b[2 * i], __ATOMIC_RELAXED);
+        uint64_t data = __atomic_load_n(&b[2 * i + 1], __ATOMIC_RELAXED);
+        if ((check ^ data) == key && (int)(data & 255) == depth) {
+            *nodes = data >> 8;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline void tt_store(const hash_ctx *h, uint64_t key, int depth, uint64_t nodes) {
+    if (nodes >= TT_NODES_MAX) return;
+    uint64_t *b = tt_bucket(h, key);
+    uint64_t data = nodes << 8 | (uint64_t)depth;
+    int slot = (int)(__atomic_load_n(&b[1], __ATOMIC_RELAXED) & 255) <= depth ? 0 : 1;
+    __atomic_store_n(&b[2 * slot], key ^ data, __ATOMIC_RELAXED);
+    __atomic_store_n(&b[2 * slot + 1], data, __ATOMIC_RELAXED);
+}
+
+static uint64_t perft_hashed(xq_pos *p, int depth, hash_ctx *h) {
+    if (depth == 1) return (uint64_t)gen_legal(p, NULL);
+    uint64_t nodes;
+    if (tt_probe(h, p->key, depth, &nodes)) {
+        if (h->verify_every && ++h->hits % h->verify_every == 0) {
+            uint64_t again = perft_bulk(p, depth, h->stop);
+            if (again != nodes && !stopped(h->stop)) h->mismatch = 1;
+        }
+        return nodes;
+    }
+    if (stopped(h->stop)) return 0;
+    xq_move moves[XQ_MAX_MOVES];
+    int n = gen_legal(p, moves);
+    nodes = 0;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        pos_do_move_fast(p, moves[i], &u);
+        nodes += perft_hashed(p, depth - 1, h);
+        pos_undo_move_fast(p, &u);
+    }
+    /* Once stop is set the counts below are partial: never store those. */
+    if (!stopped(h->stop)) tt_store(h, p->key, depth, nodes);
+    return nodes;
+}
+
+int xq_perft_hashed(const xq_pos *pos, int depth, void *table, size_t table_bytes, uint32_t verify_every,
+                    const int *stop, uint64_t *nodes) {
+    if (nodes) *nodes = 0;
+    if (!pos || !nodes || depth < 0 || depth > 255 || !table || table_bytes < XQ_PERFT_HASH_BUCKET ||
+        (uintptr_t)table % 8)
+        return XQ_E_ARG;
+    if (depth == 0) { *nodes = 1; return XQ_OK; }
+    hash_ctx h = {(uint64_t *)table, table_bytes / XQ_PERFT_HASH_BUCKET, verify_every, 0, 0, stop};
+    xq_pos p = *pos;
+    *nodes = perft_hashed(&p, depth, &h);
+    return h.mismatch ? XQ_E_HASH_MISMATCH : XQ_OK;
 }
 
 int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap) {

@@ -69,6 +69,7 @@ enum { XQ_SQUARE_NB = 90, XQ_FILE_NB = 9, XQ_RANK_NB = 10 };
 #define XQ_E_ILLEGAL_MOVE (-4)   /* empty from-square, wrong side, own piece captured, or not legal */
 #define XQ_E_BUFFER_SMALL (-5)   /* caller's buffer too small */
 #define XQ_E_ARG (-6)            /* other bad argument (NULL, negative depth, ...) */
+#define XQ_E_HASH_MISMATCH (-7)  /* xq_perft_hashed's verification found a table count that differs */
 
 typedef uint16_t xq_move;
 
@@ -196,6 +197,21 @@ uint64_t xq_perft_stoppable(const xq_pos *pos, int depth, int bulk, const int *s
 /* Divide: the legal root moves and the node count below each; returns the
    number of root moves or XQ_E_BUFFER_SMALL / XQ_E_ARG. */
 int xq_perft_divide(const xq_pos *pos, int depth, int bulk, xq_move *moves, uint64_t *counts, int cap);
+/* Hashed perft (bulk-counted): the count of every subtree of depth >= 2 is
+   kept in a transposition table keyed by the position's full 64-bit Zobrist
+   key and the depth, so a position reached again is not counted again.  The
+   caller provides the table: table_bytes (at least XQ_PERFT_HASH_BUCKET) of
+   8-byte aligned memory, zeroed before its first use; it may be kept for later
+   calls (any positions, any depths) and shared by threads running at once (its
+   entries are written without locks; a torn entry is a miss).  verify_every
+   = N > 0 recounts one hit in N without the table and returns
+   XQ_E_HASH_MISMATCH if one differs (0: trust the table).  stop as in
+   xq_perft_stoppable (a stopped call stores nothing partial).  Writes the
+   count to *nodes; returns XQ_OK, XQ_E_ARG (NULL, depth outside 0-255, a
+   table too small or misaligned) or XQ_E_HASH_MISMATCH. */
+#define XQ_PERFT_HASH_BUCKET 32
+int xq_perft_hashed(const xq_pos *pos, int depth, void *table, size_t table_bytes, uint32_t verify_every,
+                    const int *stop, uint64_t *nodes);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,10 @@
  * xqperft.c - command-line perft / divide driver for C-only debugging and
  * sanitizer runs.
  *
- *   xqperft [-d DEPTH] [--divide] [--no-bulk] [FEN]
+ *   xqperft [-d DEPTH] [--divide] [--no-bulk] [--hash MB [--hash-verify N]] [FEN]
+ *                               --hash counts with xq_perft_hashed and a
+ *                               table of MB MiB (this driver allocates it);
+ *                               --hash-verify recounts one hit in N.
  *   xqperft --fen-file FILE     parse every line of FILE as a FEN (fuzz
  *                               corpus / malformed input): prints the status
  *                               and, for good FENs, perft(2).
@@ -245,17 +248,21 @@ static int fuzz(long iterations, uint64_t seed) {
 
 int main(int argc, char **argv) {
     int depth = 4, divide = 0, bulk = 1;
+    long hash_mb = 0, verify = 0;
     const char *fen = START;
     xq_init();
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-d") && i + 1 < argc) depth = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--divide")) divide = 1;
         else if (!strcmp(argv[i], "--no-bulk")) bulk = 0;
+        else if (!strcmp(argv[i], "--hash") && i + 1 < argc) hash_mb = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--hash-verify") && i + 1 < argc) verify = atol(argv[++i]);
         else if (!strcmp(argv[i], "--fen-file") && i + 1 < argc) return fen_file(argv[++i]);
         else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc)
             return fuzz(atol(argv[i + 1]), i + 2 < argc ? strtoull(argv[i + 2], NULL, 10) : 0);
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: xqperft [-d DEPTH] [--divide] [--no-bulk] [FEN]\n       xqperft --fen-file FILE\n");
+            printf("usage: xqperft [-d DEPTH] [--divide] [--no-bulk] [--hash MB [--hash-verify N]] [FEN]\n"
+                   "       xqperft --fen-file FILE\n       xqperft --fuzz N [SEED]\n");
             return 0;
         } else fen = argv[i];
     }
@@ -279,6 +286,13 @@ int main(int argc, char **argv) {
             printf("%s: %llu\n", name, (unsigned long long)counts[i]);
             nodes += counts[i];
         }
+    } else if (hash_mb > 0) {
+        size_t bytes = (size_t)hash_mb << 20;
+        void *table = calloc(bytes, 1);
+        if (!table) { fprintf(stderr, "no memory for a %ld MiB table\n", hash_mb); return 1; }
+        st = xq_perft_hashed(&pos, depth, table, bytes, verify > 0 ? (uint32_t)verify : 0, NULL, &nodes);
+        free(table);
+        if (st != XQ_OK) { fprintf(stderr, "xq_perft_hashed: %s\n", xq_status_str(st)); return 1; }
     } else {
         nodes = xq_perft(&pos, depth, bulk);
     }

@@ -68,7 +68,7 @@ from xiangqi._ffi.batch import (
     legal_moves_runner, move_index_codes, new_stop_flag,
 )
 from xiangqi.board import Board
-from xiangqi.position import BaseBoard, check_depth
+from xiangqi.position import BaseBoard, check_depth, count_by_root_move
 from xiangqi.core import Color, Move
 
 __all__ = [
@@ -382,8 +382,8 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
           status: Optional[npt.NDArray[np.int8]] = None) -> npt.NDArray[np.uint64]:
     """Perft node counts (see :meth:`Board.perft`): ``uint64[N]``, 0 for unreadable items.
 
-    Work is split by position, so ``threads`` helps when there are many
-    positions; for one deep perft use :func:`xiangqi.perft` with ``threads``. ``depth``: 0 to
+    Work is split by position; a long count of fewer positions than ``threads``
+    is split below each position's root, as :func:`xiangqi.perft` with ``threads`` does. ``depth``: 0 to
     :data:`~xiangqi.position.MAX_PERFT_DEPTH`, as everywhere (:func:`~xiangqi.position.check_depth`).
     A long run counts in worker threads, so a Ctrl-C (:class:`KeyboardInterrupt`) stops it within a fraction of
     a second.
@@ -403,9 +403,20 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     d = check_depth(depth)
     src = _source(positions)
     # A long run counts in worker threads with a stop flag, so that Ctrl-C stops it within a fraction of a second;
-    # a short one (under a few milliseconds) is not worth the threads' start (about half a millisecond).
+    # a short one (under a few milliseconds) is not worth the threads' start (about half a millisecond). A long
+    # run is cut in small chunks (64 a thread), since one position's count can be many times another's: the
+    # threads then end together.
     long_run = src.n * _BRANCHING ** max(d - 1, 0) >= _STOPPABLE_LEAVES
-    return _fill(src, threads, status, (), np.uint64, "perft", per_thread=8,
+    if long_run and _check_threads(threads) > src.n and d >= 2:
+        # Fewer positions than threads: each one's count is split below its root (as xiangqi.perft splits it).
+        st = _status_out(status, src.n)
+        out = np.zeros(src.n, dtype=np.uint64)
+        for i, fen in enumerate(fens(positions, status=st)):
+            if fen:
+                board = BaseBoard(fen)
+                out[i] = sum(count_by_root_move(board, board.legal_move_codes(), d, bulk, threads, None))
+        return out
+    return _fill(src, threads, status, (), np.uint64, "perft", per_thread=64 if long_run else 8,
                  stop=new_stop_flag() if long_run else None, depth=d, bulk=bulk)
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, 
 
 from xiangqi import _ffi
 from xiangqi._ffi.position import (
-    FEN_ALLOW_ANY_COUNT, FEN_ALLOW_NO_KING, NO_SQUARE, NativePosition, attackers_on_placement, native_perft, perft_subtree,
+    FEN_ALLOW_ANY_COUNT, FEN_ALLOW_NO_KING, NO_SQUARE, NativePosition, PerftTable, attackers_on_placement, legal_codes_after, native_perft, perft_after,
 )
 from xiangqi.core import (
     ADVISOR, BB_ALL, BLACK, CANNON, ELEPHANT, HORSE, KING, NULL_MOVE_TEXTS, PAWN, RED, ROOK, SAME_SQUARE_REASON, SQUARE_NAMES, STARTING_FEN,
@@ -1372,22 +1372,28 @@ class BaseBoard(NativePosition):
 
     # ---------------------------------------------------------------- perft
 
-    def perft(self, depth: int, *, bulk: bool = True) -> int:
+    def perft(self, depth: int, *, bulk: bool = True, hash_mb: float = 0) -> int:
         """Count the leaf nodes of the legal move tree to ``depth`` (0 to :data:`MAX_PERFT_DEPTH`, in C);
-        ``bulk=False`` visits every leaf. From depth 5 (seconds and more) the count runs in a worker thread,
-        so that Ctrl-C (:class:`KeyboardInterrupt`) stops it within a fraction of a second.
+        ``bulk=False`` visits every leaf. ``hash_mb`` > 0 keeps the count of every subtree in a transposition
+        table of that many MiB (keyed by the full Zobrist key and the depth, so exact): a position reached again
+        is counted once, which makes deep counts several times faster. From depth 5 (seconds and more) the count
+        runs in a worker thread, so that Ctrl-C (:class:`KeyboardInterrupt`) stops it within a fraction of a second.
 
-        >>> BaseBoard().perft(2), BaseBoard().perft(2, bulk=False)
-        (1920, 1920)
+        >>> BaseBoard().perft(2), BaseBoard().perft(2, bulk=False), BaseBoard().perft(4, hash_mb=1)
+        (1920, 1920, 3290240)
 
         Raises:
-            :class:`ValueError`: ``depth`` is outside 0 to :data:`MAX_PERFT_DEPTH` (:func:`check_depth`).
+            :class:`ValueError`: ``depth`` is outside 0 to :data:`MAX_PERFT_DEPTH` (:func:`check_depth`),
+                ``hash_mb`` is negative or too small for one table entry, or is given with ``bulk=False``.
             :class:`TypeError`: ``depth`` is not an integer.
         """
         d = check_depth(depth)
+        table = perft_table(hash_mb, bulk) if hash_mb else None
         if d < INTERRUPTIBLE_DEPTH:
-            return native_perft(self, d, bulk)
-        return sum(count_by_root_move(self, self.legal_move_codes(), d, bulk, 1, None))
+            if table is None:
+                return native_perft(self, d, bulk)
+            return perft_after(self, (), d, bulk, None, table)
+        return sum(count_by_root_move(self, self.legal_move_codes(), d, bulk, 1, None, table))
 
     # ----------------------------------------------------------------- misc
 
@@ -1574,21 +1580,61 @@ RootProgress = Callable[[int, int, int], None]
 INTERRUPTIBLE_DEPTH = 5
 
 
+#: With threads, a root with fewer moves than this many per thread is split one ply deeper (one task per reply to
+#: each root move), so that the threads stay busy to the end.
+_SPLIT_BELOW = 8
+
+
+def perft_table(hash_mb: float, bulk: bool = True) -> Optional[PerftTable]:
+    """A hashed perft's table of ``hash_mb`` MiB, None for 0 (no table); ValueError for a size below one entry
+    or below 0, or a table with ``bulk=False`` (the hashed perft bulk-counts)."""
+    if hash_mb == 0:
+        return None
+    if not hash_mb > 0:
+        raise ValueError(f"hash_mb must be >= 0, not {hash_mb}")
+    if not bulk:
+        raise ValueError("a hashed perft counts the last ply in bulk: hash_mb needs bulk=True")
+    return PerftTable(int(hash_mb * 2**20))
+
+
 def count_by_root_move(board: "BaseBoard", codes: List[int], depth: int, bulk: bool, threads: int,
-                        on_root_move: Optional[RootProgress]) -> List[int]:
+                        on_root_move: Optional[RootProgress], table: Optional[PerftTable] = None,
+                        verify_every: int = 0) -> List[int]:
     """The node count under each root move, counted in ``threads`` worker threads that a Ctrl-C stops
-    (:func:`xiangqi._ffi.run_stoppable`; :meth:`BaseBoard.perft`, :func:`xiangqi.perft.perft`)."""
+    (:func:`xiangqi._ffi.run_stoppable`; :meth:`BaseBoard.perft`, :func:`xiangqi.perft.perft`), with ``table``
+    (if any) shared by the threads. With few root moves for the threads, each reply is a task of its own."""
     stop = _ffi.new_stop_flag()
-    progress = [0, 0]  # root moves done, nodes so far
+    paths: List[Sequence[int]] = [(c,) for c in codes]
+    if threads > 1 and depth >= 3 and len(codes) < _SPLIT_BELOW * threads:
+        paths = [(c, r) for c in codes for r in legal_codes_after(board, c)]
+    counts = [0] * len(codes)
+    left = {c: 0 for c in codes}
+    for path in paths:
+        left[path[0]] += 1
+    index = {c: i for i, c in enumerate(codes)}
+    done_roots = [0, 0]  # root moves done, nodes so far
 
-    def done(_: int, nodes: int) -> None:
-        progress[0] += 1
-        progress[1] += nodes
+    def root_done() -> None:
+        done_roots[0] += 1
         if on_root_move is not None:
-            on_root_move(progress[0], len(codes), progress[1])
+            on_root_move(done_roots[0], len(codes), done_roots[1])
 
-    calls = [functools.partial(perft_subtree, board, c, depth, bulk, stop) for c in codes]
-    return _ffi.run_stoppable(calls, threads, stop, done)
+    for c in codes:
+        if not left[c]:  # a root move after which the opponent has no move: 0 below it
+            root_done()
+
+    def done(i: int, nodes: int) -> None:
+        root = paths[i][0]
+        counts[index[root]] += nodes
+        done_roots[1] += nodes
+        left[root] -= 1
+        if not left[root]:
+            root_done()
+
+    calls = [functools.partial(perft_after, board, path, depth - len(path), bulk, stop, table, verify_every)
+             for path in paths]
+    _ffi.run_stoppable(calls, threads, stop, done)
+    return counts
 
 
 #: The deepest perft any entry point counts (:meth:`BaseBoard.perft`, :func:`xiangqi.perft`, :func:`xiangqi.batch.perft`,

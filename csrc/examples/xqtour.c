@@ -135,6 +135,17 @@ int main(void) {
     stop = 1;
     CHECK(xq_perft_stoppable(&pos, 5, 1, &stop) < 133312995u, "a stopped perft gives up");
 
+    /* Hashed perft: the caller's zeroed table (here 64 KiB on the stack), kept
+       across calls; the second count takes its root from the table, and
+       verify_every = 1 recounts every hit without it. */
+    static uint64_t perft_table[8192];  /* 8192 words = 64 KiB */
+    uint64_t hashed = 0;
+    CHECK(xq_perft_hashed(&pos, 4, perft_table, sizeof perft_table, 0, NULL, &hashed) == XQ_OK && hashed == 3290240u &&
+          xq_perft_hashed(&pos, 4, perft_table, sizeof perft_table, 1, NULL, &hashed) == XQ_OK && hashed == 3290240u,
+          "xq_perft_hashed: perft 4 twice with one table");
+    CHECK(xq_perft_hashed(&pos, 4, perft_table, XQ_PERFT_HASH_BUCKET - 1, 0, NULL, &hashed) == XQ_E_ARG,
+          "xq_perft_hashed refuses a table smaller than one bucket");
+
     /* Packed records: 52 bytes that read back to the same position. */
     uint8_t record[XQ_PACKED_SIZE];
     xq_pos_pack(&pos, record);

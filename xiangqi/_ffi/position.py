@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from xiangqi._ffi import FEN_MAX, MAX_MOVES, OK, ffi, join_bb, lib, raise_internal
+from xiangqi.errors import InternalError
 
 #: The "no square" value of the C core (a side without a king).
 NO_SQUARE: int = lib.XQ_SQ_NONE
@@ -213,18 +214,6 @@ def attackers_on_placement(fen: bytes, square: int, color: int) -> int:
 
 
 
-def perft_subtree(root: NativePosition, code: int, depth: int, bulk: bool, stop: Any) -> int:
-    """The perft count to ``depth`` under the legal move ``code`` of ``root``, on a copy; gives up (returning
-    what it counted) once ``stop[0]`` is set."""
-    pos = NativePosition()
-    pos._native_alloc(1)
-    pos._native_copy_from(root, 0)
-    st = pos._native_do_move(code, 0)
-    if st:
-        raise_internal(st, "xq_pos_do_move")
-    return int(lib.xq_perft_stoppable(pos._pos, depth - 1, 1 if bulk else 0, stop))
-
-
 def native_perft(pos: NativePosition, depth: int, bulk: bool) -> int:
     """The perft count of ``pos`` to ``depth`` (``bulk``: the last ply counted, not played)."""
     return int(lib.xq_perft(pos._pos, depth, 1 if bulk else 0))
@@ -238,3 +227,56 @@ def perft_divide(pos: NativePosition, depth: int, bulk: bool) -> List[Tuple[int,
     if n < 0:
         raise_internal(n, "xq_perft_divide")
     return [(int(moves[i]), int(counts[i])) for i in range(n)]
+
+
+class PerftTable:
+    """The transposition table of a hashed perft (``xq_perft_hashed``): about ``nbytes`` of zeroed memory, owned
+    here (the C core never allocates), that the C core fills. Threads counting at once may share it, and later
+    counts (any position, any depth) may reuse it."""
+
+    def __init__(self, nbytes: int) -> None:
+        bucket = int(lib.XQ_PERFT_HASH_BUCKET)
+        if nbytes < bucket:
+            raise ValueError(f"a perft hash table needs at least {bucket} bytes, not {nbytes}")
+        #: The size in bytes: whole buckets.
+        self.nbytes = nbytes // bucket * bucket
+        self._words = ffi.new("uint64_t[]", self.nbytes // 8)
+
+
+def legal_codes_after(root: NativePosition, code: int) -> List[int]:
+    """The legal move codes of ``root`` after its legal move ``code`` (``root`` is left as it is)."""
+    pos = NativePosition()
+    pos._native_alloc(1)
+    pos._native_copy_from(root, 0)
+    st = pos._native_do_move(code, 0)
+    if st:
+        raise_internal(st, "xq_pos_do_move")
+    return pos._native_legal_codes()
+
+
+def perft_after(root: NativePosition, path: Sequence[int], depth: int, bulk: bool, stop: Any = None,
+                table: Optional[PerftTable] = None, verify_every: int = 0) -> int:
+    """The perft count to ``depth`` of ``root`` (left as it is) after the legal moves ``path``:
+    ``xq_perft_stoppable``, or with a ``table`` ``xq_perft_hashed`` (bulk-counted; ``verify_every`` = N recounts
+    one hit in N without the table). ``stop`` is an ``int *`` from ``ffi.new`` or None."""
+    pos = root._pos
+    if path:  # the C functions take the position as const: only a path needs a copy
+        pos = ffi.new("xq_pos *")
+        lib.xq_pos_copy(pos, root._pos)
+        undo = ffi.new("xq_undo *")
+        for code in path:
+            st = lib.xq_pos_do_move(pos, code, undo)
+            if st:
+                raise_internal(st, "xq_pos_do_move")
+    if stop is None:
+        stop = ffi.NULL
+    if table is None:
+        return int(lib.xq_perft_stoppable(pos, depth, 1 if bulk else 0, stop))
+    out = ffi.new("uint64_t *")
+    st = lib.xq_perft_hashed(pos, depth, table._words, table.nbytes, verify_every, stop, out)
+    if st == lib.XQ_E_HASH_MISMATCH:
+        raise InternalError(f"hashed perft: a table count differs from its recount without the table "
+                            f"(depth {depth}); count without --hash")
+    if st:
+        raise_internal(st, "xq_perft_hashed")
+    return int(out[0])
