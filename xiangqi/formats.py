@@ -161,6 +161,11 @@ def register(fmt: Format) -> None:
 def unregister(name: str) -> None:
     """Remove the format ``name`` that :func:`register` added (see its example).
 
+    >>> unregister("epd")
+    Traceback (most recent call last):
+    ...
+    KeyError: 'epd'
+
     Raises:
         * :exc:`KeyError` when no format has that name.
     """

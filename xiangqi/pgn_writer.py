@@ -97,7 +97,7 @@ class BaseVisitor(abc.ABC, Generic[ResultT]):
         ``board`` (python-chess's ``parse_san``). Override it for a file's own quirks.
 
         Raises:
-            * the move errors of :meth:`xiangqi.Board.parse_move` (the reader records them and ends the line).
+            * the move errors of ``Board.parse_move`` (the reader records them and ends the line).
         """
         return board.parse_move(text)
 
