@@ -1306,6 +1306,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             self.send_line("stop")
         except EngineError:
             return
+        self._await_stop(search)
+
+    def _await_stop(self, search: RunningSearch) -> None:
+        """After asking the engine to stop: its answer is due within the grace time, not the search's limit."""
         grace = self._deadline()
         if grace is not None and (search.deadline is None or grace < search.deadline):
             search.deadline = grace

@@ -685,10 +685,7 @@ class XBoardProtocol(EngineProtocol):
                 self.send_line("?")
         except EngineError:
             return
-        grace = self._deadline()
-        if grace is not None and (search.deadline is None or grace < search.deadline):
-            search.deadline = grace
-        self._wake()
+        self._await_stop(search)
 
 
 async def popen_xboard(command: Command, *, timeout: Optional[float] = 10.0, fen_letters: Optional[str] = None,
