@@ -28,7 +28,7 @@ __all__ = [
     "square", "square_file", "square_rank", "square_name", "parse_square", "square_mirror",
     "square_flip", "square_distance", "square_manhattan_distance", "flip_vertical", "flip_horizontal", "between",
     "ray", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL", "BB_SQUARES", "NULL_MOVE_TEXT", "NULL_MOVE_TEXTS",
-    "SAME_SQUARE_REASON", "same_square_message", "moves_of",
+    "SAME_SQUARE_REASON", "same_square_message", "moves_of", "iter_moves",
     "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",
     "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1",
     "A2", "B2", "C2", "D2", "E2", "F2", "G2", "H2", "I2",
@@ -534,6 +534,20 @@ def _mask_of(squares: _SquaresLike) -> int:
 _MOVE_TABLE: Dict[int, Move] = {}
 
 
+def _fill_move_table() -> Dict[int, Move]:
+    _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90) if f != t or not f)
+    return _MOVE_TABLE
+
+
+def iter_moves(codes: Iterable[int]) -> Iterator[Move]:
+    """:func:`moves_of` as an iterator, for codes the C core made (every one a valid move: no check).
+
+    >>> list(iter_moves([Move.from_iccs("h2e2").code]))
+    [Move.from_iccs('h2e2')]
+    """
+    return map((_MOVE_TABLE or _fill_move_table()).__getitem__, codes)
+
+
 def moves_of(codes: Iterable[int]) -> List[Move]:
     """The moves of 16-bit move codes (``from << 7 | to``; 0 is the null move), one shared :class:`Move` per code,
     so that listing a board's moves or a game's main line creates no move objects.
@@ -544,10 +558,8 @@ def moves_of(codes: Iterable[int]) -> List[Move]:
     Raises:
         :class:`~xiangqi.errors.InvalidMoveError`: a code names a square outside 0-89, or one square twice.
     """
-    if not _MOVE_TABLE:
-        _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90) if f != t or not f)
     try:
-        return list(map(_MOVE_TABLE.__getitem__, codes))
+        return list(map((_MOVE_TABLE or _fill_move_table()).__getitem__, codes))
     except KeyError:  # a code naming no square: Move says so
         return [Move(c >> 7, c & 127) for c in codes]
 

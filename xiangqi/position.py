@@ -20,7 +20,7 @@ from xiangqi._ffi.position import (
 )
 from xiangqi.core import (
     ADVISOR, BB_ALL, BLACK, CANNON, ELEPHANT, HORSE, KING, NULL_MOVE_TEXTS, PAWN, RED, ROOK, SAME_SQUARE_REASON, SQUARE_NAMES, STARTING_FEN,
-    Bitboard, Color, Move, Piece, PieceType, Square, SquareSet, moves_of, same_square_message, square_file, square_flip,
+    Bitboard, Color, Move, Piece, PieceType, Square, SquareSet, iter_moves, same_square_message, square_file, square_flip,
     square_mirror, square_rank,
 )
 from xiangqi._reasons import why_illegal
@@ -105,7 +105,7 @@ class _MoveView:
         raise NotImplementedError
 
     def __iter__(self) -> Iterator[Move]:
-        return iter(moves_of(self._codes()))
+        return iter_moves(self._codes())
 
     def __bool__(self) -> bool:
         return len(self) > 0
@@ -843,8 +843,8 @@ class BaseBoard(NativePosition):
     def _filtered(self, codes: List[int], from_mask: Bitboard, to_mask: Bitboard) -> Iterator[Move]:
         f, t = int(from_mask), int(to_mask)
         if f & BB_ALL == BB_ALL and t & BB_ALL == BB_ALL:
-            return iter(moves_of(codes))
-        return iter(moves_of([c for c in codes if f >> (c >> 7) & 1 and t >> (c & 127) & 1]))
+            return iter_moves(codes)
+        return iter_moves([c for c in codes if f >> (c >> 7) & 1 and t >> (c & 127) & 1])
 
     def find_move(self, from_square: Square, to_square: Square) -> Move:
         """The legal move from ``from_square`` to ``to_square`` (python-chess's ``find_move``; xiangqi has no
