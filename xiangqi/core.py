@@ -15,7 +15,7 @@ Everything here is pure Python and uses the same integers as the C core:
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, Iterator, List, Union
+from typing import Iterable, Iterator, List, Optional, Union
 
 from xiangqi.errors import InvalidMoveError
 
@@ -530,22 +530,29 @@ def _mask_of(squares: _SquaresLike) -> int:
     return m
 
 
-#: One shared :class:`Move` per valid move code, made on first use (:func:`moves_of`).
-_MOVE_TABLE: Dict[int, Move] = {}
+#: One shared :class:`Move` per valid move code, indexed by the code (``None`` for a code that is no move), made
+#: on first use (:func:`moves_of`, :func:`iter_moves`).
+_MOVE_TABLE: List[Optional[Move]] = []
 
 
-def _fill_move_table() -> Dict[int, Move]:
-    _MOVE_TABLE.update((f << 7 | t, Move(f, t)) for f in range(90) for t in range(90) if f != t or not f)
+def _move_table() -> List[Optional[Move]]:
+    if not _MOVE_TABLE:
+        table: List[Optional[Move]] = [None] * (90 << 7)
+        for f in range(90):
+            for t in range(90):
+                if f != t or not f:
+                    table[f << 7 | t] = Move(f, t)
+        _MOVE_TABLE[:] = table
     return _MOVE_TABLE
 
 
 def iter_moves(codes: Iterable[int]) -> Iterator[Move]:
-    """:func:`moves_of` as an iterator, for codes the C core made (every one a valid move: no check).
+    """:func:`moves_of` as an iterator, for codes the C core made (every one a move: not checked).
 
     >>> list(iter_moves([Move.from_iccs("h2e2").code]))
     [Move.from_iccs('h2e2')]
     """
-    return map((_MOVE_TABLE or _fill_move_table()).__getitem__, codes)
+    return map(_move_table().__getitem__, codes)  # type: ignore[arg-type]
 
 
 def moves_of(codes: Iterable[int]) -> List[Move]:
@@ -556,11 +563,14 @@ def moves_of(codes: Iterable[int]) -> List[Move]:
     [Move.from_iccs('h2e2'), Move.from_iccs('0000')]
 
     Raises:
-        :class:`~xiangqi.errors.InvalidMoveError`: a code names a square outside 0-89, or one square twice.
+        :class:`ValueError`: a code names a square outside 0-89; :class:`~xiangqi.errors.InvalidMoveError` (a
+            ValueError too) one square twice.
     """
+    table = _move_table()
     try:
-        return list(map((_MOVE_TABLE or _fill_move_table()).__getitem__, codes))
-    except KeyError:  # a code naming no square: Move says so
+        # A code that is no move finds None (or, negative, an entry from the end): Move then says what is wrong.
+        return [table[c] or Move(c >> 7, c & 127) for c in codes]
+    except IndexError:
         return [Move(c >> 7, c & 127) for c in codes]
 
 
