@@ -204,6 +204,30 @@ def test_the_forbidden_side_varies(fen: str, loop: List[str], rules: str) -> Non
 
 
 @pytest.mark.parametrize("rules", ["axf", "cxa"])
+@pytest.mark.parametrize("fen,loop", [(PERPETUAL_CHECK, PERPETUAL_CHECK_LOOP), (PERPETUAL_CHASE, PERPETUAL_CHASE_LOOP)])
+def test_a_game_from_the_loop_is_not_lost_by_a_rule(fen: str, loop: List[str], rules: str) -> None:
+    # The loop has been played once; our search plays Red on, Black its loop moves while they are legal (any move
+    # after that), and the game is judged after every ply as a match judges it.
+    board = Board(fen)
+    for iccs in loop:
+        board.push_iccs(iccs)
+    searcher = Searcher(hash_mb=4, rules=rules)
+    replies = [Move.from_iccs(m) for m in loop[1::2]]
+    for ply in range(16):
+        if board.turn:
+            result = searcher.search(board, depth=6)
+            assert result.best is not None
+            board.push(result.best)
+        else:
+            scripted = [m for m in replies if board.is_legal(m)]
+            board.push(scripted[0] if scripted else next(iter(board.legal_moves)))
+        outcome = board.outcome(rules=rules)
+        if outcome is not None:
+            assert outcome.winner is not False, outcome
+            break
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
 def test_the_other_side_repeats_to_win(rules: str) -> None:
     # Black completes the loop of Red's checks: the repetition wins (a loss for Red scores as a mate).
     board = Board(PERPETUAL_CHECK)
