@@ -193,7 +193,8 @@ void xq_search_clear(xq_search *s) {
 int xq_search_init(xq_search *s, xq_tt_entry *tt, uint64_t tt_size) {
     if (!s || (!tt && tt_size)) return XQ_E_ARG;
     memset(s, 0, sizeof *s);
-    s->rules = XQ_SEARCH_RULES_AXF;
+    s->facts_flags = 0;
+    s->verdict_flags = XQ_RULE_SAME_VICTIM;
     s->natural_limit = XQ_SEARCH_NATURAL_LIMIT;
     s->tt = tt_size ? tt : NULL;
     s->tt_size = tt_size;
@@ -289,26 +290,15 @@ static int repetition_back(const xq_search *s, int ply) {
     return 0;
 }
 
-enum { PATTERN_ALLOWED, PATTERN_FORBIDDEN, PATTERN_CHECK };
-
-/* One side's pattern in a loop from its XQ_LOOP_* summary, as
-   xiangqi.rules reads it (_pattern_of). */
-static int loop_pattern(int bits, int rules) {
-    if (!(bits & XQ_LOOP_MOVES)) return PATTERN_ALLOWED;
-    if (bits & XQ_LOOP_ALL_CHECK) return PATTERN_CHECK;
-    if (rules == XQ_SEARCH_RULES_CXA) return bits & XQ_LOOP_ALL_ATTACK ? PATTERN_FORBIDDEN : PATTERN_ALLOWED;
-    return bits & XQ_LOOP_ALL_CHASE ? PATTERN_FORBIDDEN : PATTERN_ALLOWED;
-}
-
 /* The score, for the side to move at `ply`, of the loop closed there by a
    position seen `back` plies earlier: the rulings' verdict on the loop's
    moves (s->undos), a loss scoring as a mate at this ply. */
 static int judge_loop(xq_search *s, int ply, int back) {
     int idx = s->n_keys + ply;
-    int us = s->pos.side, them = us ^ 1;
+    int us = s->pos.side;
     /* A loop is its last position and its moves: the same loop met again
        (a transposition, the next iteration) takes its verdict from the cache. */
-    uint64_t h = s->pos.key ^ (uint64_t)(s->rules + 1) * 0x9E3779B97F4A7C15u;
+    uint64_t h = s->pos.key ^ ((uint64_t)(unsigned)s->verdict_flags << 32 | (unsigned)s->facts_flags) * 0x9E3779B97F4A7C15u;
     for (int i = idx - back; i < idx; i++) h = (h ^ s->undos[i].move) * 0xBF58476D1CE4E5B9u ^ (h >> 31);
     h |= 1;
     xq_loop_cache_entry *cached = &s->loop_cache[h & (XQ_SEARCH_LOOP_CACHE - 1)];
@@ -316,17 +306,13 @@ static int judge_loop(xq_search *s, int ply, int back) {
     if (cached->key == h) {
         loser = cached->loser;
     } else {
-        int flags = s->rules == XQ_SEARCH_RULES_CXA ? XQ_FACTS_CXA | XQ_FACTS_KILL : 0;
-        if (xq_repetition_loops(&s->pos, &s->undos[idx - back], back, 2, flags, s->loops) < 0) return DRAW;
+        if (xq_repetition_loops(&s->pos, &s->undos[idx - back], back, 2, s->facts_flags, s->loops) < 0) return DRAW;
         const xq_rep_info *r = &s->loops[back];
         if (r->loop_start != 0) return DRAW; /* cannot happen: position `back` is the second occurrence of 0 */
-        int mine = loop_pattern(r->loop[us], s->rules), theirs = loop_pattern(r->loop[them], s->rules);
-        loser = -1;
-        if (mine == PATTERN_CHECK || theirs == PATTERN_CHECK) {
-            if (mine != theirs) loser = mine == PATTERN_CHECK ? us : them;
-        } else if (mine != theirs) {
-            loser = mine == PATTERN_FORBIDDEN ? us : them;
-        }
+        /* The rulings' one verdict (xq_loop_verdict), as Board.outcome, judge and validation reach it. */
+        int v = xq_loop_verdict(r->loop[XQ_RED] | r->loop_more[XQ_RED] << 8,
+                                r->loop[XQ_BLACK] | r->loop_more[XQ_BLACK] << 8, s->verdict_flags);
+        loser = v & 2 ? v & 1 : -1;
         cached->key = h;
         cached->loser = (int8_t)loser;
     }

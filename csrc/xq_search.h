@@ -55,8 +55,6 @@ extern "C" {
 #define XQ_MATE_SCORE 30000           /* mate at the root; mate in n plies = XQ_MATE_SCORE - n */
 #define XQ_MATE_BOUND (XQ_MATE_SCORE - XQ_SEARCH_MAX_PLY)  /* |score| above this is a mate score */
 #define XQ_SEARCH_STOPPED 1           /* xq_search_depth: a limit or the stop flag ended it early */
-#define XQ_SEARCH_RULES_AXF 0         /* xq_search.rules: Asian rules (perpetual check, perpetual chase of one piece) */
-#define XQ_SEARCH_RULES_CXA 1         /* Chinese rules (any loop of checks, chases and mate threats is forbidden) */
 #define XQ_SEARCH_NATURAL_LIMIT 120   /* default natural move limit in plies (60 moves) */
 
 typedef struct xq_tt_entry {
@@ -80,7 +78,10 @@ typedef struct xq_search {
     volatile int stop;           /* non-zero: stop as soon as possible */
     uint64_t node_limit;         /* 0 = no limit */
     int64_t time_limit_ms;       /* 0 = no limit; counted from xq_search_begin */
-    int rules;                   /* XQ_SEARCH_RULES_* (xq_search_init: AXF) */
+    int facts_flags;             /* XQ_FACTS_* of the rule book: how a loop's moves are read (xq_repetition_loops;
+                                    xq_search_init: 0, the Asian rules) */
+    int verdict_flags;           /* XQ_RULE_* of the rule book: the verdict on a loop (xq_loop_verdict, the one
+                                    verdict of every caller; xq_search_init: XQ_RULE_SAME_VICTIM, the Asian rules) */
     int natural_limit;           /* plies without a capture that draw (xq_search_init: 120; 0 = off) */
 
     /* Results, valid after each xq_search_depth call. */

@@ -223,7 +223,9 @@ class Searcher:
             s = self._native
             s.begin(board, len(board.move_stack), restrict, nodes=nodes or 0,
                     time_limit_ms=max(1, int(time_limit * 1000)) if time_limit is not None else 0,
-                    rules="cxa" if rs.name == "cxa" else "axf", natural_limit=max(0, rs.natural_limit))
+                    # the rulings' own flags (the early-rounds count of CXA's red-must-vary needs the whole game)
+                    facts_flags=rs.facts_flags() & 0xFFFF, verdict_flags=rs.verdict_flags(),
+                    natural_limit=max(0, rs.natural_limit))
             started = time.perf_counter()
             stopped = False
             info = self._info(started)

@@ -143,20 +143,25 @@ int main(int argc, char **argv) {
     xq_move d9d8 = (xq_move)((9 * 9 + 3) << 7 | (8 * 9 + 3)), d8d9 = (xq_move)((8 * 9 + 3) << 7 | (9 * 9 + 3));
     xq_move checks[4] = {h8h9, d9d8, h9h8, d8d9};
     CHECK(xq_pos_play_codes(&checker, checks, 3, undos, 1) == 3, "three plies of the loop");
-    for (int rules = XQ_SEARCH_RULES_AXF; rules <= XQ_SEARCH_RULES_CXA; rules++) {
-        state.rules = rules;
+    /* The two rule books as the search reads them: facts flags, verdict flags (xiangqi.rules' AXF and CXA). */
+    const int books[2][2] = {{0, XQ_RULE_SAME_VICTIM}, {XQ_FACTS_CXA | XQ_FACTS_KILL, XQ_RULE_MIXED | XQ_RULE_JOINT}};
+    for (int b = 0; b < 2; b++) {
+        state.facts_flags = books[b][0];
+        state.verdict_flags = books[b][1];
         CHECK(xq_search_begin(&state, &checker, undos, 3, NULL, 0) == XQ_OK, "checked side's turn");
         CHECK(xq_search_depth(&state, 3) == XQ_OK && state.best == d8d9 && state.score == XQ_MATE_SCORE - 1,
               "completing the opponent's perpetual check wins");
     }
     CHECK(xq_pos_play_codes(&checker, checks + 3, 1, undos + 3, 1) == 1, "the loop closed");
-    for (int rules = XQ_SEARCH_RULES_AXF; rules <= XQ_SEARCH_RULES_CXA; rules++) {
-        state.rules = rules;
+    for (int b = 0; b < 2; b++) {
+        state.facts_flags = books[b][0];
+        state.verdict_flags = books[b][1];
         CHECK(xq_search_begin(&state, &checker, undos, 4, NULL, 0) == XQ_OK, "checking side's turn");
         CHECK(xq_search_depth(&state, 4) == XQ_OK && state.best != h8h9 && state.score > -XQ_MATE_BOUND,
               "the checking side varies");
     }
-    state.rules = XQ_SEARCH_RULES_AXF;
+    state.facts_flags = books[0][0];
+    state.verdict_flags = books[0][1];
 
     /* Random playouts: every answer legal, with the game's moves passed for
        repetitions, a small table that collides often, and node limits that

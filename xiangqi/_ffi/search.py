@@ -16,8 +16,6 @@ MATE_SCORE: int = lib.XQ_MATE_SCORE
 MATE_BOUND: int = lib.XQ_MATE_BOUND
 #: Bytes of one transposition-table entry.
 ENTRY_BYTES: int = ffi.sizeof("xq_tt_entry")
-#: The rule books the search judges repetitions by, by rule-set name.
-RULES = {"axf": int(lib.XQ_SEARCH_RULES_AXF), "cxa": int(lib.XQ_SEARCH_RULES_CXA)}
 
 
 def evaluate(pos: NativePosition) -> int:
@@ -72,14 +70,16 @@ class NativeSearch:
         self._state.stop = 0
 
     def begin(self, pos: NativePosition, plies: int, restrict: Sequence[int], *, nodes: int, time_limit_ms: int,
-              rules: str, natural_limit: int) -> None:
+              facts_flags: int, verdict_flags: int, natural_limit: int) -> None:
         """Start a search of ``pos`` (its last ``plies`` moves count for repetitions) over the root moves
-        ``restrict`` (all when empty), with a node and a time limit (0: none), the rule book and the natural
-        move limit (0: none)."""
+        ``restrict`` (all when empty), with a node and a time limit (0: none), the rule book's C flags (the
+        ``XQ_FACTS_*`` a loop's moves are read with, the ``XQ_RULE_*`` of the one verdict) and the natural move
+        limit (0: none)."""
         s = self._state
         s.node_limit = nodes
         s.time_limit_ms = time_limit_ms
-        s.rules = RULES[rules]
+        s.facts_flags = facts_flags
+        s.verdict_flags = verdict_flags
         s.natural_limit = natural_limit
         move_buf = ffi.new("xq_move[]", list(restrict)) if restrict else ffi.NULL
         st = lib.xq_search_begin(s, pos._pos, pos._undo if plies else ffi.NULL, plies, move_buf, len(restrict))
