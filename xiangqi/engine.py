@@ -716,7 +716,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     ...     finally:
     ...         await engine.quit()
     >>> asyncio.run(first_move())
-    Move.from_iccs('b0c2')
+    Move.from_iccs('b2b6')
 
     Raises:
         * :exc:`~xiangqi.errors.EngineTerminatedError` from every command once the engine has exited;
@@ -1070,7 +1070,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         >>> asyncio.run(configure({"Threads": 2}))
         Traceback (most recent call last):
         ...
-        ValueError: engine 'pyxiangqi ...' has no option 'Threads' (it has: Clear Hash, Hash, Ponder)
+        ValueError: engine 'pyxiangqi ...' has no option 'Threads' (it has: Clear Hash, Hash, Ponder, Rules)
 
         Raises:
             * :exc:`ValueError` for an option the engine does not have, one the library sets itself, or a value that
@@ -1197,7 +1197,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         ...     finally:
         ...         await engine.quit()
         >>> asyncio.run(play(Board())).move
-        Move.from_iccs('b0c2')
+        Move.from_iccs('b2b6')
         >>> asyncio.run(play(Board(), root_moves=[Move.from_iccs("h2e2")])).move
         Move.from_iccs('h2e2')
 
@@ -1237,7 +1237,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         ...         await engine.quit()
         >>> info = asyncio.run(analyse(Board()))
         >>> info["depth"], info["pv"][0], info["score"].red()
-        (2, Move.from_iccs('b0c2'), Cp(+0))
+        (2, Move.from_iccs('b2b6'), Cp(+76))
 
         Raises:
             * :exc:`ValueError` for an empty ``limit`` (use :meth:`analysis`), a ``multipv`` the engine has no
@@ -1268,7 +1268,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         ...     await engine.quit()
         ...     return found, best.move
         >>> asyncio.run(depths())
-        ([1, 2, 3], Move.from_iccs('b0c2'))
+        ([1, 2, 3], Move.from_iccs('b2b6'))
 
         Raises:
             * the errors of :meth:`analyse` (an empty ``limit`` is allowed here: the search runs until stopped).
@@ -1475,7 +1475,7 @@ class UcciProtocol(EngineProtocol):
     ...     finally:
     ...         await engine.quit()
     >>> asyncio.run(ucci())
-    (<Dialect.UCCI: 'ucci'>, Move.from_iccs('b0c2'))
+    (<Dialect.UCCI: 'ucci'>, Move.from_iccs('b2b6'))
 
     Raises:
         * :exc:`ValueError` for a dialect other than UCCI, and for ``Limit(mate=...)`` (UCCI has no ``go mate``);
@@ -1525,7 +1525,7 @@ class AnalysisResult:
     ...     await engine.quit()
     ...     return len(infos) > 0, best.move, analysis.info["depth"]
     >>> asyncio.run(analyse())
-    (True, Move.from_iccs('b0c2'), 2)
+    (True, Move.from_iccs('b2b6'), 2)
 
     Raises:
         * :exc:`AnalysisComplete` from :meth:`get` after the last info;
@@ -1832,7 +1832,7 @@ class SimpleEngine:
     >>> import sys
     >>> with SimpleEngine.popen_uci([sys.executable, "-m", "xiangqi", "engine"]) as engine:
     ...     engine.play(Board(), Limit(depth=2)).move
-    Move.from_iccs('b0c2')
+    Move.from_iccs('b2b6')
 
     Raises:
         * the errors of the :class:`EngineProtocol` methods each method runs, and
@@ -2028,7 +2028,7 @@ class SimpleEngine:
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     result = engine.play(Board(), Limit(depth=2))
         >>> result.move, result.ponder
-        (Move.from_iccs('b0c2'), Move.from_iccs('b9c7'))
+        (Move.from_iccs('b2b6'), Move.from_iccs('c6c5'))
 
         Raises:
             * the errors of :meth:`EngineProtocol.play`, and :exc:`~xiangqi.errors.EngineTerminatedError` after
@@ -2052,7 +2052,7 @@ class SimpleEngine:
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     info = engine.analyse(Board(), Limit(depth=2))
         >>> info["depth"], info["pv"][0]
-        (2, Move.from_iccs('b0c2'))
+        (2, Move.from_iccs('b2b6'))
 
         Raises:
             * the errors of :meth:`EngineProtocol.analyse`, and :exc:`~xiangqi.errors.EngineTerminatedError` after
@@ -2142,7 +2142,7 @@ class SimpleAnalysisResult:
     ...         infos = list(analysis)
     ...         best = analysis.wait()
     >>> len(infos) > 0, best.move, analysis.info["depth"], len(analysis.multipv)
-    (True, Move.from_iccs('b0c2'), 2, 1)
+    (True, Move.from_iccs('b2b6'), 2, 1)
 
     Raises:
         * :exc:`AnalysisComplete` from :meth:`get` after the last info, and from :meth:`get` and :meth:`wait`
