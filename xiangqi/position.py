@@ -74,7 +74,8 @@ class Status(enum.IntFlag):
 
 _EMPTY_FEN = "9/9/9/9/9/9/9/9/9/9 w - - 0 1"
 #: What an edit may set up that a FEN may not: a side without a king, more pieces of a type than the set holds.
-_EDIT_FLAGS = FEN_ALLOW_NO_KING | FEN_ALLOW_ANY_COUNT
+# (annotated: mypy 2.4 took the bare `A | B` of two imported ints for a type alias, and crashed on it)
+_EDIT_FLAGS: int = FEN_ALLOW_NO_KING | FEN_ALLOW_ANY_COUNT
 _FULLMOVE_MAX = 999_999_999  # XQ_FULLMOVE_MAX: the nine digits FEN readers take
 _NO_KING = NO_SQUARE
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # checked by mypy, never run (nor imported for doctests)
     assert game is not None
     game.end().board().push_iccs(7)  # error: incompatible type "int"
     game.end().board().ply + 1  # error: Unsupported operand types
-    pgn.read_game("games.pgn")  # error: incompatible type "str"
+    pgn.read_game("games.pgn")  # error: No overload variant of "read_game" matches argument type "str"
     pgn.game_to_string(game, notation="wxf", colums=80)  # error: Unexpected keyword argument "colums"
     xiangqi.SquareSet([1]) - "a0"  # error: Unsupported operand types
     xiangqi.Board().board_fen = 7  # error: Incompatible types in assignment
