@@ -201,7 +201,8 @@ _SURROGATE = re.compile("[\\ud800-\\udfff]")
 
 
 def json_text(value: object) -> str:
-    """``value`` as compact JSON, UTF-8 text kept as is, that any UTF-8 stream can take.
+    """``value`` as compact JSON, UTF-8 text kept as is, that any UTF-8 stream can take, on one line to any
+    reader (U+0085, U+2028 and U+2029, which ``str.splitlines()`` breaks at, are escaped).
 
     A file name that is not UTF-8 (a GBK name unpacked from a Chinese zip file, any ``\\xff`` byte) reaches
     Python as text holding its undecodable bytes as lone surrogates (U+DC80-U+DCFF for the bytes 0x80-0xFF,
@@ -216,16 +217,29 @@ def json_text(value: object) -> str:
     '{"source":"\\\\udcc6\\\\udce5\\\\udcff.pgn"}'
     >>> os.fsencode(json.loads(text)["source"])
     b'\\xc6\\xe5\\xff.pgn'
+    >>> json_text({"source": "a\u2028b.pgn"}), len(json_text({"source": "a\u2028b.pgn"}).splitlines())
+    ('{"source":"a\\\\u2028b.pgn"}', 1)
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     if text.isascii():
         return text
     try:
         text.encode("utf-8")   # a quarter of the time of looking for surrogates (CJK text is no ASCII)
-        return text
     except UnicodeEncodeError:
-        # A surrogate can only stand inside a JSON string, where its escape means the same character.
-        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+        return _JSON_ESCAPED.sub(_json_escape, text)
+    if "\u2028" in text or "\u2029" in text or "\x85" in text:
+        return _JSON_ESCAPED.sub(_json_escape, text)
+    return text
+
+
+#: What :func:`json_text` writes as JSON escapes: lone surrogates (no UTF-8 stream takes them) and the line breaks
+#: that ``str.splitlines()`` sees and JSON leaves raw (U+0085, U+2028, U+2029), so that a JSONL record is one line
+#: to every reader. Each stands only inside a JSON string, where its escape means the same character.
+_JSON_ESCAPED = re.compile("[\ud800-\udfff\x85\u2028\u2029]")
+
+
+def _json_escape(m: "re.Match[str]") -> str:
+    return f"\\u{ord(m.group()):04x}"
 
 
 def name_text(name: str) -> str:

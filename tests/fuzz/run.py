@@ -6,7 +6,8 @@ Usage (from the repository root)::
 
 1. Every seed of :mod:`corpus` runs under :func:`budget.for_input` (time: fastest of three runs; memory:
    peak Python allocations). A seed marked ``known`` runs in a process of its own with a time limit: it must
-   still be over budget (else its mark is stale and the stage fails, so that it becomes a regression case).
+   not be well within its budget (under :data:`STALE_BELOW` of it; else its mark is stale and the stage fails, so
+   that it becomes a regression case).
 2. Each target of :mod:`targets` is fuzzed with hypothesis for its share of ``--seconds``: inputs are seeds
    mutated (bytes flipped, inserted, deleted, repeated, spliced with another seed) or fresh bytes and text,
    all under 1 MB. A failing input is saved in ``--out`` as found, then shrunk by hypothesis (for at most
@@ -99,17 +100,24 @@ def check(target: str, data: bytes, budget: Optional[Budget] = None) -> Tuple[fl
     return seconds, peak
 
 
+#: A ``known`` seed's mark is stale when the seed takes less than this share of its time budget (fastest of three,
+#: as for every seed): a seed near its budget is over in one run and within in the next, and a mark checked
+#: against the budget itself failed the stage one way or the other on timing alone.
+STALE_BELOW = 0.5
+
+
 def _known_still_over(seed: Seed) -> Tuple[bool, str]:
-    """Whether a ``known`` seed is still over budget, checked in a process of its own with a time limit."""
+    """Whether a ``known`` seed is still over budget (not well within it: :data:`STALE_BELOW`), checked in a
+    process of its own with a time limit."""
     limit = for_input(work_size(seed.data)).seconds
     code = ("import sys; sys.path.insert(0, sys.argv[1]);"
             "from fuzz.corpus import seeds; from fuzz.run import check; from fuzz.budget import OverBudget, for_input, work_size;"
             "s = next(s for s in seeds() if (s.target, s.name) == (sys.argv[2], sys.argv[3]));"
-            "b = for_input(work_size(s.data), attempts=1)\n"
+            "b = for_input(work_size(s.data)); b.seconds *= float(sys.argv[4])\n"
             "try: check(s.target, s.data, b)\n"
             "except OverBudget as e: print(e); sys.exit(3)\n")
     try:
-        run = subprocess.run([sys.executable, "-c", code, str(HERE.parent), seed.target, seed.name],
+        run = subprocess.run([sys.executable, "-c", code, str(HERE.parent), seed.target, seed.name, str(STALE_BELOW)],
                              capture_output=True, text=True, timeout=limit * 2 + 10)
     except subprocess.TimeoutExpired:
         return True, f"not done after {limit * 2 + 10:.0f} s"
