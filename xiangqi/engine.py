@@ -913,15 +913,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 await self.kill()
                 raise self._error(EngineError, f"engine {self.name!r} did not answer {what} in time; "
                                                "the process was killed")
-            fut: asyncio.Future[None] = self.loop.create_future()
-            self._waiter = fut
-            handle = self.loop.call_at(d, self._wake) if d is not None else None
-            try:
-                await fut
-            finally:
-                self._waiter = None
-                if handle is not None:
-                    handle.cancel()
+            await self._wait_for_line(d)
         line = self._lines.popleft()
         if line and not line.startswith(_PROTOCOL_WORDS):
             self._chatter.append("".join(ch for ch in line if ch.isprintable()).strip()[:300])
@@ -1307,6 +1299,18 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         except EngineError:
             return
         self._await_stop(search)
+
+    async def _wait_for_line(self, deadline: Optional[float]) -> None:
+        """Wait until a line comes in (or the engine ends) or the loop time ``deadline`` passes (None: no limit)."""
+        fut: asyncio.Future[None] = self.loop.create_future()
+        self._waiter = fut
+        handle = self.loop.call_at(deadline, self._wake) if deadline is not None else None
+        try:
+            await fut
+        finally:
+            self._waiter = None
+            if handle is not None:
+                handle.cancel()
 
     def _await_stop(self, search: RunningSearch) -> None:
         """After asking the engine to stop: its answer is due within the grace time, not the search's limit."""

@@ -288,15 +288,7 @@ class XBoardProtocol(EngineProtocol):
                 raise self._terminated("during the 'xboard'/'protover 2' handshake")
             if self.loop.time() >= deadline:
                 return None
-            fut: asyncio.Future[None] = self.loop.create_future()
-            self._waiter = fut
-            handle = self.loop.call_at(deadline, self._wake) if math.isfinite(deadline) else None
-            try:
-                await fut
-            finally:
-                self._waiter = None
-                if handle is not None:
-                    handle.cancel()
+            await self._wait_for_line(deadline if math.isfinite(deadline) else None)
         return self._lines.popleft()
 
     def _refusal(self, what: str, errors: Sequence[str]) -> EngineError:
