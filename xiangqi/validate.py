@@ -217,7 +217,7 @@ def json_text(value: object) -> str:
     '{"source":"\\\\udcc6\\\\udce5\\\\udcff.pgn"}'
     >>> os.fsencode(json.loads(text)["source"])
     b'\\xc6\\xe5\\xff.pgn'
-    >>> json_text({"source": "a\u2028b.pgn"}), len(json_text({"source": "a\u2028b.pgn"}).splitlines())
+    >>> line = json_text({"source": "a" + chr(0x2028) + "b.pgn"}); line, len(line.splitlines())
     ('{"source":"a\\\\u2028b.pgn"}', 1)
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
