@@ -237,7 +237,9 @@ def test_perft7_hashed(benchmark: Any) -> None:
 
 
 def _threads_speedup(benchmark: Any, run: Any, nodes: int, rounds: int) -> None:
-    """``run(threads)`` with 2 threads against 1, interleaved; the speed-up needs a second core free."""
+    """``run(threads)`` with 2 threads against 1, interleaved, the fastest round of each: the speed-up needs a
+    second core free, and on a shared machine a round's time varies by tens of percent with the neighbours, so a
+    median of few rounds says more about them than about the threads."""
     one: List[float] = []
 
     def one_thread() -> None:
@@ -246,7 +248,7 @@ def _threads_speedup(benchmark: Any, run: Any, nodes: int, rounds: int) -> None:
         one.append(time.perf_counter() - t)
 
     assert benchmark.pedantic(run, args=(2,), setup=one_thread, rounds=rounds, iterations=1) == nodes
-    speedup = statistics.median(one) / benchmark.stats.stats.median
+    speedup = min(one) / benchmark.stats.stats.min
     benchmark.extra_info["speedup_2_threads"] = speedup
     speed_target(speedup >= 1.8 or (os.cpu_count() or 1) < 2, f"2 threads: {speedup:.2f}x one thread, below 1.8x")
 
@@ -260,7 +262,8 @@ def test_perft4_two_threads(benchmark: Any) -> None:
 @pytest.mark.parametrize("fen,nodes", [(START, D5), ("1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
                                                    10_369_923)], ids=["startpos", "px0-3-7-root-moves"])
 def test_perft5_threads_speedup(benchmark: Any, fen: str, nodes: int) -> None:
-    _threads_speedup(benchmark, lambda threads: xiangqi.perft(fen, 5, threads=threads), nodes, rounds=2)
+    rounds = 5 if nodes > 100_000_000 else 25
+    _threads_speedup(benchmark, lambda threads: xiangqi.perft(fen, 5, threads=threads), nodes, rounds=rounds)
 
 
 def _random_positions(n: int) -> List[str]:
@@ -280,4 +283,4 @@ def _random_positions(n: int) -> List[str]:
 def test_batch_perft_threads_speedup(benchmark: Any) -> None:
     fens = _random_positions(100)
     nodes = int(batch.perft(fens, 3).sum())
-    _threads_speedup(benchmark, lambda threads: int(batch.perft(fens, 3, threads=threads).sum()), nodes, rounds=2)
+    _threads_speedup(benchmark, lambda threads: int(batch.perft(fens, 3, threads=threads).sum()), nodes, rounds=10)

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import functools
 import operator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, List, Literal, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
@@ -229,18 +228,16 @@ def _ranges(n: int, chunks: int) -> List[Tuple[int, int]]:
 
 def _run(fn: Callable[[Tuple[int, int]], _T], n: int, threads: int, *, max_chunk: int = 0,
          per_thread: int = 1, stop: Any = None) -> List[_T]:
-    """Run ``fn`` over chunk ranges covering ``[0, n)``, on ``threads`` threads; with ``stop`` (the ``int *``
-    its C calls read), always in worker threads, so that a Ctrl-C stops them (:func:`xiangqi._ffi.run_stoppable`)."""
+    """Run ``fn`` over chunk ranges covering ``[0, n)``, on ``threads`` threads (:func:`xiangqi._ffi.run_stoppable`);
+    with ``stop`` (the ``int *`` its C calls read), always in worker threads, so that a Ctrl-C stops them."""
     chunks = threads * per_thread if threads > 1 else 1
     if max_chunk:
         chunks = max(chunks, -(-n // max_chunk))
     ranges = _ranges(n, chunks)
-    if stop is not None:
-        return _ffi.run_stoppable([functools.partial(fn, r) for r in ranges], threads, stop)
-    if threads == 1 or len(ranges) == 1:
+    if stop is None and (threads == 1 or len(ranges) == 1):
         return [fn(r) for r in ranges]
-    with ThreadPoolExecutor(max_workers=min(threads, len(ranges))) as pool:
-        return list(pool.map(fn, ranges))
+    return _ffi.run_stoppable([functools.partial(fn, r) for r in ranges], threads,
+                              _ffi.new_stop_flag() if stop is None else stop)
 
 
 def _fill(src: Source, threads: int, status: Optional[npt.NDArray[np.int8]], tail: Tuple[int, ...],

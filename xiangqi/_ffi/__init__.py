@@ -12,7 +12,9 @@ Everything untyped that comes from cffi stays in this package: no other module o
 from __future__ import annotations
 
 import hashlib
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+import itertools
+import queue
+import threading
 from pathlib import Path
 from typing import Any, Callable, List, NoReturn, Optional, Sequence, Tuple, TypeVar
 
@@ -88,24 +90,60 @@ def run_stoppable(calls: Sequence[Callable[[], _T]], threads: int, stop: Any,
     threads, so that a Ctrl-C reaches the calling thread at once: it only waits, a tenth of a second at a time;
     on :class:`KeyboardInterrupt` (or any error) it sets the stop flag, waits for the workers to give up
     (milliseconds) and raises on. ``on_done(i, result)`` is called in the calling thread as call ``i`` ends.
-    ``stop`` is an ``int *`` from ``ffi.new``, passed by the calls to the C functions."""
+    ``stop`` is an ``int *`` from ``ffi.new``, passed by the calls to the C functions.
+    With no calls it returns ``[]`` at once.
+
+    Each worker takes the next call itself (a shared counter), rather than being handed one task per call by a
+    pool: calls of a tenth of a millisecond (a perft split below the root) then cost no queueing and no
+    hand-over, and two threads count nearly twice as fast as one."""
     results: List[Any] = [None] * len(calls)
-    pool = ThreadPoolExecutor(max_workers=max(1, min(threads, len(calls))))
+    taken = itertools.count()  # next() on it is atomic under the GIL
+    finished: "queue.SimpleQueue[Tuple[int, bool, Any]]" = queue.SimpleQueue()
+    ended = itertools.count(1)
+    all_ended = threading.Event()
+
+    def work() -> None:
+        while not stop[0]:
+            i = next(taken)
+            if i >= len(calls):
+                return
+            try:
+                finished.put((i, True, calls[i]()))
+            except BaseException as exc:  # handed to the calling thread, which raises it
+                finished.put((i, False, exc))
+                all_ended.set()
+                return
+            if next(ended) == len(calls):
+                all_ended.set()
+
+    # The calling thread wakes when every call has ended or a twentieth of a second has passed, not once per
+    # call: a wake-up per call of a tenth of a millisecond would hold the GIL the workers need.
+    workers = [threading.Thread(target=work, daemon=True) for _ in range(max(1, min(threads, len(calls))))]
     try:
-        futures = {pool.submit(call): i for i, call in enumerate(calls)}
-        pending = set(futures)
-        while pending:
-            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-            for f in finished:
-                i = futures[f]
-                results[i] = f.result()
+        for worker in workers:
+            worker.start()
+        left = len(calls)
+        while left:
+            all_ended.wait(0.05)
+            while True:
+                try:
+                    i, ok, value = finished.get_nowait()
+                except queue.Empty:
+                    break
+                if not ok:
+                    raise value
+                results[i] = value
+                left -= 1
                 if on_done is not None:
-                    on_done(i, results[i])
+                    on_done(i, value)
     except BaseException:
         stop[0] = 1
-        pool.shutdown(wait=True, cancel_futures=True)
+        for worker in workers:
+            if worker.is_alive():
+                worker.join()
         raise
-    pool.shutdown(wait=True)
+    for worker in workers:
+        worker.join()
     return results
 
 
