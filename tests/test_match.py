@@ -194,7 +194,8 @@ def test_progress_line_and_summary(tmp_path: Path, capsys: pytest.CaptureFixture
     summary = captured.out.splitlines()
     assert summary == ["checker vs runner: games 2: +1 =0 -1, Elo +0.0 ± 392.5",
                        "  LOS 50.0 %, draw ratio 0.0 %, pairs [0, 0, 1, 0, 0]",
-                       "terminations: adjudication 1, rules infraction 1"]
+                       "terminations: adjudication 1, rules infraction 1",
+                       "runner lost 1 game by its own failure (rules infraction 1); it said nothing"]
 
 
 class _Terminal(io.StringIO):
@@ -515,6 +516,40 @@ def test_an_engine_that_refuses_its_position_has_its_words_in_the_pgn(tmp_path: 
     games = read_back(out)
     assert {g.headers["Red"]: g.headers["Result"] for g in games} == {"he": "0-1", "nb": "1-0"}
     assert all("it said: Error: unknown piece type (bad FEN" in g.end().comment for g in games)
+
+
+def test_an_engine_that_exits_at_the_start_is_named_with_its_own_words(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["match", "--engine", f"cmd={FAKE} gone", "name=netless", "--engine", f"cmd={FAKE} normal",
+               "--games", "2", "--depth", "1"])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.count("\n") == 1, err
+    assert err.startswith("xiangqi match: --engine netless: engine ")
+    assert "exited (exit status 2) before answering 'uci' with 'uciok'" in err
+    assert "it said: Error: cannot open the evaluation file fake.nnue" in err
+    assert "its stderr ends: fake engine: fake.nnue: no such file" in err
+
+
+def test_engines_that_die_or_refuse_the_opening_have_their_words_in_the_summary(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One engine refuses every FEN it is sent (letters it does not read), the other dies at its first ``go``:
+    each loss says why in the engine's own words, in the PGN and in a summary line naming the engine."""
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} he", "name=refuser", "dialect=uci", "fen_letters=nb",
+               "--engine", f"cmd={FAKE} die", "name=dier", "--games", "2", "--depth", "1", "--pgnout", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    games = read_back(out)
+    assert [(g.headers["Red"], g.headers["Result"], g.headers["Termination"]) for g in games] == [
+        ("refuser", "0-1", "abandoned"), ("dier", "0-1", "abandoned")]
+    refused, died = (g.end().comment for g in games)
+    assert "engine 'fake-he' refused the position rnbakabnr/" in refused
+    assert "it said: Error: unknown piece type (bad FEN" in refused
+    assert "exit status 3" in died and "its stderr ends: fake engine: dying on purpose" in died
+    lines = captured.out.splitlines()
+    assert "refuser lost 1 game by its own failure (abandoned 1); its last words: it said: Error: unknown piece " \
+           "type (bad FEN rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1)" in lines
+    assert "dier lost 1 game by its own failure (abandoned 1); its last words: its stderr ends: fake engine: " \
+           "dying on purpose" in lines
 
 
 @pytest.mark.skipif(not os.access("/usr/games/sjaakii", os.X_OK),

@@ -860,15 +860,33 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         """
         return self._exited.result() if self._exited.done() else None
 
-    def _error(self, cls: Type[EngineError], message: str) -> EngineError:
+    @property
+    def last_words(self) -> str:
+        """What the engine last wrote in its own words: its lines that are not protocol since its last search
+        began (``it said: …``), then the end of its standard error (``its stderr ends: …``); empty when it said
+        nothing. Errors about the engine quote it, and ``xiangqi match`` quotes it in its summary.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def words():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     await engine.quit()
+        ...     return engine.last_words
+        >>> asyncio.run(words())                                      # ours speaks protocol only
+        ''
+        """
+        parts = []
         said = [line for line in self._chatter if line][-3:]
         if said:
-            message += "; it said: " + " | ".join(said)
-        tail = self.stderr
-        if tail:
-            last = tail.splitlines()[-3:]
-            message += "; its stderr ends: " + " | ".join(last)
-        return cls(message, stderr=tail)
+            parts.append("it said: " + " | ".join(said))
+        last = self.stderr.splitlines()[-3:]
+        if last:
+            parts.append("its stderr ends: " + " | ".join(last))
+        return "; ".join(parts)
+
+    def _error(self, cls: Type[EngineError], message: str) -> EngineError:
+        words = self.last_words
+        return cls(message + ("; " + words if words else ""), stderr=self.stderr)
 
     def _terminated(self, what: str) -> EngineError:
         code = self.returncode
@@ -907,7 +925,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         while not self._lines:
             if self._eof:
                 await self._settle()
-                raise self._terminated(what)
+                raise self._terminated(f"before answering {what}")
             d = search.deadline if search is not None else deadline
             if d is not None and self.loop.time() >= d:
                 await self.kill()
@@ -1086,25 +1104,37 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     async def _prepare(self, board: Board, multipv: int, game: object, banmoves: Sequence[Move] = ()) -> None:
         """Send the options, new game, position and bans for a search, then ``isready``: whatever the engine
         sent before ``readyok`` (a second ``bestmove`` of a finished search, late infos) is dropped, so that it
-        cannot be taken for the answer to the ``go`` that follows."""
+        cannot be taken for the answer to the ``go`` that follows. An engine whose own words before ``readyok``
+        refuse the position (an error line, as for letters it does not read) raises :class:`EngineError`
+        quoting them, instead of searching the position it had before."""
+        settings = False
         if multipv != self._multipv:
             opt = self._option("MultiPV")
             if opt is None:
                 raise ValueError(f"engine {self.name!r} has no MultiPV option, so multipv={multipv} is not possible")
             self.send_line(self._setoption_line(opt.name, opt.value_text(multipv)))
             self._multipv = multipv
+            settings = True
         if game is not None and game is not self._game:
             self._game = game
             if isinstance(self, UciProtocol):
                 self.send_line("ucinewgame")
+                settings = True
             elif self._option("newgame") is not None:   # UCCI's way: a button option
                 self.send_line(self._setoption_line("newgame", None))
+                settings = True
+        if settings:        # what it says about those is not about the position
+            await self._ping()
         self._chatter.clear()
         fen, moves = _root_and_moves(board)
         self.send_line(position_line(with_fen_letters(fen, self.fen_letters), [self._format(m) for m in moves]))
         if banmoves:
             self.send_line("banmoves " + " ".join(self._format(m) for m in banmoves))
         await self._ping()
+        if any(_REFUSAL.search(line) for line in self._chatter):
+            what = f"the position {fen}" + (f" moves {' '.join(m.iccs() for m in moves)}" if moves else "")
+            raise self._error(EngineError, f"engine {self.name!r} refused {what}"
+                                           + (" or its banmoves" if banmoves else ""))
 
     async def _search(self, board: Board, limit: Limit, search: RunningSearch, multipv: int, game: object,
                       banmoves: Sequence[Move] = (), root_moves: Optional[Sequence[Move]] = None) -> PlayResult:

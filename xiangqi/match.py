@@ -39,7 +39,7 @@ from xiangqi.outcome import Termination
 
 __all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScore", "Sprt", "play_game", "run_match",
            "match_main", "pairings", "order_openings", "parse_engine_spec", "parse_sprt", "parse_tc",
-           "read_engines_file", "read_openings", "sprt_llr", "MAX_SECONDS"]
+           "read_engines_file", "read_openings", "sprt_llr", "failure_lines", "MAX_SECONDS"]
 
 #: Seconds an engine may take to start and answer the handshake, at least (``--timeout`` when larger).
 _START_TIMEOUT = 10.0
@@ -50,6 +50,9 @@ _QUIT_GRACE = 1.0
 
 #: The PGN ``Termination`` tag for each way a game can end.
 T = TypeVar("T")
+
+#: The ``Termination`` tags of a game lost by an engine's own failure.
+_FAILURES = ("abandoned", "rules infraction", "time forfeit")
 
 _TERMINATION_TAG = {
     Termination.CHECKMATE: "normal",
@@ -112,20 +115,24 @@ class EngineSpec:
         Raises:
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine cannot be started or exits;
             * :exc:`~xiangqi.errors.EngineError` when it does not answer the handshake in time or refuses an
-              option (the engine is then killed).
+              option (the engine is then killed). The message starts ``--engine NAME:`` and quotes the
+              engine's own last words (:attr:`~xiangqi.engine.EngineProtocol.last_words`).
         """
         # Starting up (loading networks, tables) may take longer than a move's grace time.
         handshake = None if timeout is None else max(timeout, _START_TIMEOUT)
-        if self.proto == "ucci":
-            _, protocol = await popen_ucci(self.cmd, timeout=handshake, cwd=self.cwd)
-            engine: EngineProtocol = protocol
-        elif self.proto == "xboard":
-            _, xb = await popen_xboard(self.cmd, timeout=handshake, fen_letters=self.fen_letters, cwd=self.cwd)
-            engine = xb
-        else:
-            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake, fen_letters=self.fen_letters,
-                                     cwd=self.cwd)
-            engine = uci
+        try:
+            if self.proto == "ucci":
+                _, protocol = await popen_ucci(self.cmd, timeout=handshake, cwd=self.cwd)
+                engine: EngineProtocol = protocol
+            elif self.proto == "xboard":
+                _, xb = await popen_xboard(self.cmd, timeout=handshake, fen_letters=self.fen_letters, cwd=self.cwd)
+                engine = xb
+            else:
+                _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake,
+                                         fen_letters=self.fen_letters, cwd=self.cwd)
+                engine = uci
+        except EngineError as exc:      # its own words are in the message: which --engine it is, too
+            raise type(exc)(f"--engine {self.name}: {exc}", stderr=exc.stderr) from None
         engine.timeout = timeout
         try:
             if self.options:
@@ -352,6 +359,10 @@ class GameResult:
     termination: str
     reason: str
     first_is_red: bool
+    #: The engine (``--engine`` name) whose failure ended the game (a crash, a refusal, an illegal move, time), if any.
+    failed: str = ""
+    #: Its last words then (:attr:`~xiangqi.engine.EngineProtocol.last_words`).
+    last_words: str = ""
 
     def points_first(self) -> float:
         """The first engine's points (1, 0.5 or 0).
@@ -940,6 +951,9 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                         red.io_log = black.io_log = None
                         log.close()
                 r = GameResult(game, result, tag, reason, first_is_red)
+                if tag in _FAILURES and result != "1/2-1/2":
+                    loser, loser_spec = (red, red_spec) if result == "0-1" else (black, black_spec)
+                    r.failed, r.last_words = loser_spec.name, loser.last_words
                 results.append(r)
                 score.add(r.points_first())
                 if repeat == 2:
@@ -1268,4 +1282,30 @@ def match_main(argv: List[str]) -> int:
         table = sorted(points.items(), key=lambda kv: -kv[1][0] / max(1, kv[1][1]))
         print("standings: " + ", ".join(f"{name} {p:g}/{n}" for name, (p, n) in table))
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
+    for line in failure_lines(results):
+        print(line)
     return 0
+
+
+def failure_lines(results: Sequence[GameResult]) -> List[str]:
+    """The summary's lines about engines that lost games by their own failure: each one's name, how, and its
+    last words (those of the last such game).
+
+    >>> r = GameResult(pgn.Game(), "0-1", "abandoned", "", True, failed="net", last_words="it said: Error: no net")
+    >>> failure_lines([r, r])
+    ['net lost 2 games by its own failure (abandoned 2); its last words: it said: Error: no net']
+    """
+    counts: Dict[str, Dict[str, int]] = {}
+    words: Dict[str, str] = {}
+    for r in results:
+        if r.failed:
+            how = counts.setdefault(r.failed, {})
+            how[r.termination] = how.get(r.termination, 0) + 1
+            words[r.failed] = r.last_words
+    lines = []
+    for name, how in counts.items():
+        n = sum(how.values())
+        lines.append(f"{name} lost {n} game{'' if n == 1 else 's'} by its own failure ("
+                     + ", ".join(f"{k} {v}" for k, v in sorted(how.items())) + "); "
+                     + (f"its last words: {words[name]}" if words[name] else "it said nothing"))
+    return lines
