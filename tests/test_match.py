@@ -195,6 +195,8 @@ def test_progress_line_and_summary(tmp_path: Path, capsys: pytest.CaptureFixture
     assert summary == ["checker vs runner: games 2: +1 =0 -1, Elo +0.0 ± 392.5",
                        "  LOS 50.0 %, draw ratio 0.0 %, pairs [0, 0, 1, 0, 0]",
                        "terminations: adjudication 1, rules infraction 1",
+                       "rules axf: checker, runner were not told (no rules option; the games were judged by axf all "
+                       "the same)",
                        "runner lost 1 game by its own failure (rules infraction 1); it said nothing"]
 
 
@@ -761,6 +763,30 @@ def test_engine_io_log_per_game(tmp_path: Path, capsys: pytest.CaptureFixture[st
     lines = (logs / "round-1.log").read_text().splitlines()
     assert any(re.fullmatch(r"\s*\d+\.\d{3} one > go depth 1", line) for line in lines)
     assert any(re.fullmatch(r"\s*\d+\.\d{3} two < bestmove \w+.*", line) for line in lines)
+
+
+@pytest.mark.parametrize("rules", ["cxa", "axf"])
+def test_the_rule_book_is_told_to_engines_with_a_rules_option(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             rules: str) -> None:
+    """Our engine (UCI ``Rules``, UCCI ``rules``) is set to the match's book, read without complaint before its
+    first game; the fake engine has no such option, plays on, and the summary says it was not told."""
+    logs = tmp_path / "logs"
+    ours = f"cmd={sys.executable} -m xiangqi engine"
+    rc = main(["match", "--engine", ours, "name=uci", "--engine", ours, "proto=ucci", "name=ucci",
+               "--engine", f"cmd={FAKE} normal", "name=fake", "--tournament", "gauntlet", "--games", "2",
+               "--depth", "1", "--max-plies", "2", "--rules", rules, "--io-log", str(logs)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    said = [line.split(None, 1)[1] for line in (logs / "round-1.log").read_text().splitlines()]  # uci vs ucci
+    for name, setting in (("uci", f"setoption name Rules value {rules}"), ("ucci", f"setoption rules {rules}")):
+        own = [line for line in said if line.startswith(name + " ")]
+        at = own.index(f"{name} > {setting}")           # before any game command, answered with readyok alone
+        assert own[at + 1:at + 3] == [f"{name} > isready", f"{name} < readyok"] and "position" not in own[:at]
+    assert not any("info string setoption" in line for line in said)
+    assert not any("setoption" in line for line in (logs / "round-3.log").read_text().splitlines()
+                   if " fake " in line)
+    assert f"rules {rules}: fake was not told (no rules option; the games were judged by {rules} all the same); " \
+           f"told: uci (Rules={rules}), ucci (rules={rules})" in captured.out.splitlines()
 
 
 def test_a_refused_position_loses_with_the_engines_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

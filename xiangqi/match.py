@@ -27,19 +27,21 @@ from typing import IO, Coroutine, Dict, List, Mapping, Optional, Sequence, TextI
 
 from xiangqi import pgn
 from xiangqi.board import Board
-from xiangqi.rules import red_must_vary_rounds, rules_spec
+from xiangqi.rules import RULE_SET_NAMES, red_must_vary_rounds, rule_set_name, rules_spec
 from xiangqi.core import Color
 from xiangqi.engine import (
     FEN_LETTERS, Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
     popen_uci,
 )
+from xiangqi.uci import Option
 from xiangqi.xboard import XBoardProtocol, popen_xboard
 from xiangqi.errors import InvalidFenError
 from xiangqi.outcome import Termination
 
 __all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScore", "Sprt", "play_game", "run_match",
            "match_main", "pairings", "order_openings", "parse_engine_spec", "parse_sprt", "parse_tc",
-           "read_engines_file", "read_openings", "sprt_llr", "failure_lines", "MAX_SECONDS"]
+           "read_engines_file", "read_openings", "sprt_llr", "failure_lines", "rules_setting", "tell_rules",
+           "rules_lines", "MAX_SECONDS"]
 
 #: Seconds an engine may take to start and answer the handshake, at least (``--timeout`` when larger).
 _START_TIMEOUT = 10.0
@@ -225,6 +227,64 @@ def parse_engine_spec(words: Sequence[str], configs: Optional[Mapping[str, Seque
         if not spec.movetime > 0 or math.isinf(spec.movetime):
             raise ValueError(f"st must be a positive number of seconds, not {fields['st']!r}")
     return spec
+
+
+#: Names (lower case, without spaces, ``_`` or ``-``) of an engine option that chooses the rule book.
+_RULES_OPTION_NAMES = ("rules", "rule", "ruleset", "rulebook", "repetitionrules")
+
+
+def rules_setting(options: Mapping[str, Option], book: str) -> Optional[Tuple[str, str]]:
+    """The option and value that tell an engine the rule book ``book`` (``axf`` or ``cxa``): an option named
+    for the rules (our engine's ``Rules``, UCCI ``rules``, any case) that takes the book's name (a combo choice
+    that :data:`~xiangqi.rules.RULE_SET_NAMES` reads as the book, or a string); ``None`` when it has none.
+
+    >>> from xiangqi.uci import Option
+    >>> rules_setting({"Rules": Option("Rules", "combo", "axf", var=["axf", "cxa"])}, "cxa")
+    ('Rules', 'cxa')
+    >>> rules_setting({"Rule_Set": Option("Rule_Set", "combo", "Asian", var=["Asian", "Chinese"])}, "cxa")
+    ('Rule_Set', 'Chinese')
+    >>> rules_setting({"Hash": Option("Hash", "spin", "16", 1, 1024)}, "cxa") is None
+    True
+    """
+    for opt in options.values():
+        if opt.name.lower().translate(str.maketrans("", "", " _-")) not in _RULES_OPTION_NAMES:
+            continue
+        if opt.type == "combo":
+            value = next((v for v in opt.var if RULE_SET_NAMES.get(v.lower()) == book), None)
+            if value is not None:
+                return opt.name, value
+        elif opt.type == "string":
+            return opt.name, book
+    return None
+
+
+async def tell_rules(engine: EngineProtocol, book: str, options: Mapping[str, OptionValue] = {}) -> Optional[str]:
+    """Set the engine's rule-book option (:func:`rules_setting`) to ``book``, unless ``options`` (the
+    engine's ``option.X=`` settings) set it already; the setting as ``NAME=VALUE``, or ``None`` when the engine
+    was not told (it has no such option).
+
+    >>> import sys
+    >>> async def told():
+    ...     engine = await EngineSpec(f"{sys.executable} -m xiangqi engine", proto="ucci").start(10)
+    ...     try:
+    ...         return await tell_rules(engine, "cxa")
+    ...     finally:
+    ...         await engine.quit()
+    >>> asyncio.run(told())
+    'rules=cxa'
+
+    Raises:
+        * :exc:`~xiangqi.errors.EngineError` as :meth:`~xiangqi.engine.EngineProtocol.configure`.
+    """
+    setting = rules_setting(engine.options, book)
+    if setting is None:
+        return None
+    name, value = setting
+    given = next((v for k, v in options.items() if k.lower() == name.lower()), None)
+    if given is not None:
+        return f"{name}={given}"
+    await engine.configure({name: value})
+    return f"{name}={value}"
 
 
 def _int(text: str) -> Optional[int]:
@@ -870,7 +930,8 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                     notation: str = "chinese", score: Optional[MatchScore] = None,
                     results: Optional[List[GameResult]] = None, *, sprt: Optional[Sprt] = None, repeat: int = 2,
                     movetime_margin: Optional[float] = None, first_round: int = 1,
-                    io_log: Optional[Path] = None) -> Tuple[MatchScore, List[GameResult]]:
+                    io_log: Optional[Path] = None, told: Optional[Dict[str, Optional[str]]] = None
+                    ) -> Tuple[MatchScore, List[GameResult]]:
     """Play ``games`` games; each is written to ``pgn_file`` as soon as it ends. Cancelling stops cleanly.
 
     ``score`` and ``results`` (filled as games end) may be passed in, so a
@@ -882,6 +943,9 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     and ``tc`` for its moves; ``movetime_margin``: see :func:`play_game`.
     Rounds are numbered from ``first_round``. ``io_log``: a directory
     where each game's engine input and output goes, ``round-N.log``.
+    Each engine is told the rule book (:func:`tell_rules`); ``told`` (by
+    engine name: the setting, or ``None`` when it has no rules option) is
+    filled as they start.
 
     >>> import sys
     >>> ours = f"{sys.executable} -m xiangqi engine"
@@ -897,6 +961,8 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     """
     score = MatchScore() if score is None else score
     results = [] if results is None else results
+    told = {} if told is None else told
+    book = rule_set_name(rules).partition(":")[0]
     queue: "asyncio.Queue[int]" = asyncio.Queue()
     for i in range(games):
         queue.put_nowait(i)
@@ -927,12 +993,14 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
         try:
             while not queue.empty():
                 i = queue.get_nowait()
+                fresh = []
                 for k in (0, 1):
                     e = engines[k]
                     if e is None or e.returncode is not None:
                         if e is not None:
                             await e.kill()          # reaps it and closes its pipes
                         engines[k] = await specs[k].start(timeout)
+                        fresh.append(k)
                 a, b = engines[0], engines[1]
                 assert a is not None and b is not None
                 first_is_red = i % 2 == 0
@@ -944,6 +1012,8 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                 controls = {True: red_spec.control(limit, tc), False: black_spec.control(limit, tc)}
                 log = _open_io_log(io_log, first_round + i, {red: red_spec.name, black: black_spec.name})
                 try:
+                    for k in fresh:                 # the rule book, into the game's log
+                        told[specs[k].name] = await tell_rules((a, b)[k], book, specs[k].options)
                     game, result, tag, reason = await play_game(red, black, opening, limit, tc, rules, adj, headers,
                                                                 controls=controls, movetime_margin=movetime_margin)
                 finally:
@@ -1234,6 +1304,7 @@ def match_main(argv: List[str]) -> int:
     matches = pairings(len(specs), args.tournament)
     scores = [MatchScore() for _ in matches]
     results: List[GameResult] = []
+    told: Dict[str, Optional[str]] = {}
     current = 0
     try:
         if args.pgnout is not None:
@@ -1244,7 +1315,8 @@ def match_main(argv: List[str]) -> int:
                     (specs[a], specs[b]), openings, args.games, limit, tc,
                     rules_spec(args.rules, red_must_vary=args.red_must_vary), adj, args.concurrency, out, sys.stderr,
                     args.timeout, args.notation, scores[current], results, sprt=sprt, repeat=args.repeat,
-                    movetime_margin=args.movetime_margin, first_round=1 + current * args.games, io_log=args.io_log)))
+                    movetime_margin=args.movetime_margin, first_round=1 + current * args.games, io_log=args.io_log,
+                    told=told)))
         except BaseException:
             if out is not None:
                 try:
@@ -1282,9 +1354,27 @@ def match_main(argv: List[str]) -> int:
         table = sorted(points.items(), key=lambda kv: -kv[1][0] / max(1, kv[1][1]))
         print("standings: " + ", ".join(f"{name} {p:g}/{n}" for name, (p, n) in table))
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
-    for line in failure_lines(results):
+    for line in rules_lines(args.rules, told) + failure_lines(results):
         print(line)
     return 0
+
+
+def rules_lines(book: str, told: Mapping[str, Optional[str]]) -> List[str]:
+    """The summary's line about engines that were not told the rule book (they have no rules option and played
+    by their own), naming those that were; none when every engine was told.
+
+    >>> rules_lines("cxa", {"ours": "Rules=cxa", "fsf": None})
+    ['rules cxa: fsf was not told (no rules option; the games were judged by cxa all the same); told: ours (Rules=cxa)']
+    >>> rules_lines("axf", {"ours": "Rules=axf"})
+    []
+    """
+    untold = [name for name, setting in told.items() if setting is None]
+    if not untold:
+        return []
+    tellings = [f"{name} ({setting})" for name, setting in told.items() if setting is not None]
+    who = f"{untold[0]} was" if len(untold) == 1 else f"{', '.join(untold)} were"
+    return [f"rules {book}: {who} not told (no rules option; the games were judged by {book} all the same)"
+            + (f"; told: {', '.join(tellings)}" if tellings else "")]
 
 
 def failure_lines(results: Sequence[GameResult]) -> List[str]:
