@@ -789,6 +789,21 @@ def test_the_rule_book_is_told_to_engines_with_a_rules_option(tmp_path: Path, ca
            f"told: uci (Rules={rules}), ucci (rules={rules})" in captured.out.splitlines()
 
 
+def test_startpos_lines_in_an_openings_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    epd = tmp_path / "openings.epd"
+    epd.write_text("startpos\n4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\nStartPos ; the start again\n")
+    assert [b.fen() for b in read_openings(epd)] == [Board().fen(), "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
+                                                     Board().fen()]
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} normal", "--engine", f"cmd={FAKE} normal", "--games", "2",
+               "--depth", "1", "--max-plies", "2", "--openings", str(epd), "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    assert [g.board().fen() for g in read_back(out)] == [Board().fen()] * 2
+    epd.write_text("startpos moves h2e2\n")
+    with pytest.raises(ValueError, match=r"openings.epd:1: expected nothing after 'startpos' .* not 'moves h2e2'"):
+        read_openings(epd)
+
+
 def test_a_refused_position_loses_with_the_engines_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # An XBoard engine that refuses the opening's setboard: its own error in the PGN, not a "time forfeit".
     epd = tmp_path / "opening.epd"

@@ -437,16 +437,21 @@ class GameResult:
 
 
 def read_openings(path: Path) -> List[Board]:
-    """Opening positions from a PGN file (each game's main line, kept as a move stack) or FEN/EPD lines.
+    """Opening positions from a PGN file (each game's main line, kept as a move stack) or FEN/EPD lines (or
+    ``startpos``, the start position, as the commands take it).
 
     >>> import tempfile
     >>> epd = Path(tempfile.mkdtemp(), "openings.epd")
     >>> _ = epd.write_text("# two openings\\n4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\\n")
     >>> [board.fen() for board in read_openings(epd)][0]
     '4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1'
+    >>> _ = epd.write_text("startpos\\n")
+    >>> read_openings(epd) == [Board()]
+    True
 
     Raises:
-        * :exc:`ValueError` for a game with an error, a line that is not a FEN, or a file without openings;
+        * :exc:`ValueError` for a game with an error, a line that is not a FEN (or ``startpos`` alone), or a file
+          without openings;
         * :exc:`OSError` when the file cannot be read.
     """
     text = path.read_text(encoding="utf-8", errors="replace")
@@ -465,6 +470,12 @@ def read_openings(path: Path) -> List[Board]:
             if not line or line.startswith("#"):
                 continue
             fields = line.split()
+            if fields[0].lower() == "startpos":     # the commands' word for the start position
+                if len(fields) > 1:
+                    raise ValueError(f"{path}:{lineno}: expected nothing after 'startpos' (an opening with moves goes "
+                                     f"in a PGN openings file), not {' '.join(fields[1:])[:60]!r}")
+                boards.append(Board())
+                continue
             board = None
             for n in (6, 4, 2):
                 try:
