@@ -21,10 +21,8 @@ import pytest
 from xiangqi import Board, pgn
 from xiangqi.cli import main
 from xiangqi.engine import Limit
-from xiangqi.match import (
-    Adjudication, EngineSpec, MatchScore, Sprt, parse_engine_spec, parse_sprt, parse_tc, read_openings, run_match,
-    sprt_llr,
-)
+from xiangqi.match import Adjudication, EngineSpec, parse_engine_spec, parse_tc, read_openings, run_match
+from xiangqi.match_stats import MatchScore, Sprt, parse_sprt, sprt_llr
 
 TESTS = Path(__file__).resolve().parent
 FAKE = f"{sys.executable} {TESTS / 'engines' / 'fake_engine.py'}"
