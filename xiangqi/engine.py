@@ -61,8 +61,8 @@ from xiangqi.core import BLACK, RED, Color, Move
 from xiangqi.errors import EngineError, EngineTerminatedError, XiangqiError
 from xiangqi.notation import format_iccs
 from xiangqi.uci import (
-    INFO_WORDS, Go, InfoWords, Option, OptionValue, parse_bestmove, parse_info_words, parse_option, position_line,
-    setoption_line,
+    ENGINE_LINE_WORDS, HANDSHAKE_OK, INFO_WORDS, MILLISEC_OPTION, Go, InfoWords, Option, OptionValue, is_bestmove,
+    parse_bestmove, parse_info_words, parse_option, position_line, setoption_line,
 )
 
 if TYPE_CHECKING:
@@ -545,9 +545,6 @@ def _merge_newest_first(lines: Sequence[str], older: Dict[int, InfoWords]) -> Di
     return merged
 
 
-#: The first words of protocol lines (anything else an engine writes is its own words, kept for the errors).
-_PROTOCOL_WORDS = ("info", "bestmove", "nobestmove", "readyok", "id ", "option ", "uciok", "ucciok", "bye",
-                   "copyprotection", "registration", "Nodes searched")
 #: The FEN letters of horse and elephant an engine may want.
 FEN_LETTERS = ("nb", "he")
 _HE = str.maketrans("nbNB", "heHE")
@@ -731,7 +728,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     #: all as centipawns.
     mate_value: Optional[int] = UCCI_MATE_VALUE
     _handshake = "uci"
-    _handshake_ok = "uciok"
 
     def __init__(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -933,7 +929,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                                                "the process was killed")
             await self._wait_for_line(d)
         line = self._lines.popleft()
-        if line and not line.startswith(_PROTOCOL_WORDS):
+        if line and not line.startswith(ENGINE_LINE_WORDS):   # its own words, kept for the errors
             self._chatter.append("".join(ch for ch in line if ch.isprintable()).strip()[:300])
         return line
 
@@ -1019,11 +1015,11 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             self.send_line(self._handshake)
             deadline = self._deadline()
             while True:
-                line = await self._next_line(f"{self._handshake!r} with {self._handshake_ok!r}", deadline)
+                line = await self._next_line(f"{self._handshake!r} with {HANDSHAKE_OK[self._handshake]!r}", deadline)
                 tokens = line.split()
                 if not tokens:
                     continue
-                if tokens[0] == self._handshake_ok:
+                if tokens[0] == HANDSHAKE_OK[self._handshake]:
                     break
                 if tokens[0] == "id" and len(tokens) >= 2:
                     self.id[tokens[1]] = " ".join(tokens[2:])
@@ -1170,13 +1166,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                     search.add(line)
                 continue
             tokens = line.split()
-            if not tokens:
-                continue
-            head = tokens[0]
-            if head == "bestmove":
+            if is_bestmove(tokens):
                 return self._bestmove(tokens, line, board, search)
-            if head == "nobestmove":
-                return PlayResult(None, None, search.info())
 
     def _bestmove(self, tokens: List[str], line: str, board: Board, search: RunningSearch) -> PlayResult:
         info = search.info()
@@ -1386,7 +1377,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 line = (await self._next_line(what, deadline)).strip()
                 if line.startswith("Nodes searched"):
                     return counts
-                if line.split()[:1] in (["bestmove"], ["nobestmove"]):   # it took the line for a search
+                if is_bestmove(line.split()):   # it took the line for a search
                     raise self._error(EngineError, f"engine {self.name!r} answered 'go perft {depth}' with "
                                                    f"{line!r}: it has no perft")
                 head, sep, tail = line.partition(":")
@@ -1485,7 +1476,7 @@ class UciProtocol(EngineProtocol):
             deadline = self._deadline()
             while True:
                 words = (await self._next_line("a 'go depth 1' in a probe position with 'bestmove'", deadline)).split()
-                if words[:1] in (["bestmove"], ["nobestmove"]):
+                if is_bestmove(words):
                     break
             best = parse_bestmove(words).move
             for d in dialects:
@@ -1518,8 +1509,7 @@ class UcciProtocol(EngineProtocol):
 
     dialect = Dialect.UCCI
     _handshake = "ucci"
-    _handshake_ok = "ucciok"
-    _managed = ("multipv", "usemillisec")
+    _managed = ("multipv", MILLISEC_OPTION)
 
     def _setoption_line(self, name: str, value: Optional[str]) -> str:
         return setoption_line(name, value, ucci=True)
@@ -1527,7 +1517,7 @@ class UcciProtocol(EngineProtocol):
     async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
         if dialect not in (None, Dialect.UCCI):
             raise ValueError(f"popen_ucci speaks UCCI, not {dialect}")
-        opt = self._option("usemillisec")
+        opt = self._option(MILLISEC_OPTION)
         if opt is not None:
             self.send_line(self._setoption_line(opt.name, "true"))
             self._millisec = True

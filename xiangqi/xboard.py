@@ -44,8 +44,6 @@ from xiangqi.notation import format_iccs
 __all__ = ["XBoardProtocol", "popen_xboard", "parse_feature_line", "parse_xboard_option", "parse_post",
            "parse_algebraic", "XBOARD_MATE"]
 
-#: The FEN letters for (horse, elephant) an engine may read: this library's ``n``/``b``, or ``h``/``e``.
-
 #: CECP's mate scores: ``XBOARD_MATE + N`` mates in ``N`` moves, ``-XBOARD_MATE - N`` is mated in ``N``.
 XBOARD_MATE = 100000
 
