@@ -814,6 +814,9 @@ def test_a_refused_position_loses_with_the_engines_words(tmp_path: Path, capsys:
     (game,) = read_back(out)
     assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "abandoned"
     assert "refused the position" in game.end().comment and "tellusererror Illegal position" in game.end().comment
+    # Its last words are its own, not its protocol lines (pong, feature, thinking output), each line once.
+    assert "refuser lost 1 game by its own failure (abandoned 1); its last words: it said: tellusererror Illegal " \
+           "position" in capsys.readouterr().out.splitlines()
 
 
 @pytest.mark.parametrize("words, message", [

@@ -871,17 +871,21 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         >>> asyncio.run(words())                                      # ours speaks protocol only
         ''
         """
+        return self._words_beside("")
+
+    def _words_beside(self, message: str) -> str:
+        """:attr:`last_words` without the lines ``message`` quotes already, each line once."""
         parts = []
-        said = [line for line in self._chatter if line][-3:]
+        said = [line for line in dict.fromkeys(reversed(self._chatter)) if line and line not in message][:3]
         if said:
-            parts.append("it said: " + " | ".join(said))
+            parts.append("it said: " + " | ".join(reversed(said)))
         last = self.stderr.splitlines()[-3:]
         if last:
             parts.append("its stderr ends: " + " | ".join(last))
         return "; ".join(parts)
 
     def _error(self, cls: Type[EngineError], message: str) -> EngineError:
-        words = self.last_words
+        words = self._words_beside(message)
         return cls(message + ("; " + words if words else ""), stderr=self.stderr)
 
     def _terminated(self, what: str) -> EngineError:
@@ -929,7 +933,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                                                "the process was killed")
             await self._wait_for_line(d)
         line = self._lines.popleft()
-        if line and not line.startswith(ENGINE_LINE_WORDS):   # its own words, kept for the errors
+        if line and not line.lstrip().startswith(self._line_words):   # its own words, kept for the errors
             self._chatter.append("".join(ch for ch in line if ch.isprintable()).strip()[:300])
         return line
 
@@ -984,6 +988,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
     async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
         raise NotImplementedError
+
+    #: The first words of the protocol's lines from the engine (anything else is its own words).
+    _line_words: Tuple[str, ...] = ENGINE_LINE_WORDS
 
     #: Options the library sets itself (names in lower case).
     _managed: Tuple[str, ...] = ("multipv",)

@@ -51,6 +51,11 @@ XBOARD_MATE = 100000
 #: ``Illegal move (...): move``), and a message the engine wants the user to see as an error.
 _ERROR = re.compile(r"^\s*(Error|Illegal move)\s*(\([^()]*\))?\s*:|^\s*tellusererror\b")
 
+#: The first words of CECP's lines from the engine: features, pongs, moves, thinking output (it starts with the
+#: depth), offers, results and comments (``#``). Errors and ``telluser`` are the engine's own words.
+_LINE_WORDS = ("feature", "pong", "move ", "offer draw", "resign", "1-0", "0-1", "1/2-1/2", "#",
+               *"0123456789")
+
 #: Features this client acts on or can live with; any other is answered ``rejected``.
 _KNOWN_FEATURES = frozenset((
     "ping", "setboard", "playother", "san", "usermove", "time", "draw", "sigint", "sigterm", "reuse", "analyze",
@@ -263,6 +268,7 @@ class XBoardProtocol(EngineProtocol):
     dialect = Dialect.XBOARD
     mate_value: Optional[int] = None
     _managed = ()
+    _line_words = _LINE_WORDS
     #: Seconds a protocol 2 engine has to start its ``feature`` lines (CECP's own figure).
     feature_timeout = 2.0
 
@@ -290,7 +296,8 @@ class XBoardProtocol(EngineProtocol):
         return self._lines.popleft()
 
     def _refusal(self, what: str, errors: Sequence[str]) -> EngineError:
-        return self._error(EngineError, f"engine {self.name!r} refused {what}: " + " | ".join(e.strip() for e in errors))
+        return self._error(EngineError, f"engine {self.name!r} refused {what}: "
+                           + " | ".join(dict.fromkeys(e.strip() for e in errors)))
 
     # ---------------------------------------------------------------- handshake and options
 
