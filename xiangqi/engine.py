@@ -1225,7 +1225,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             * :exc:`ValueError` for an empty ``limit``, a root move that is not legal, ``banmoves`` to a UCI engine,
               or ``Limit(mate=...)`` to a UCCI engine;
             * :exc:`~xiangqi.errors.EngineError` when the engine does not answer within the limit plus ``timeout``
-              (it is then killed) or sends an illegal best move;
+              (it is then killed), refuses the position (an error line in its own words) or sends an illegal best
+              move;
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits.
         """
         if limit.is_empty():
@@ -1262,7 +1263,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         Raises:
             * :exc:`ValueError` for an empty ``limit`` (use :meth:`analysis`), a ``multipv`` the engine has no
               ``MultiPV`` option for, or a bad root move;
-            * :exc:`~xiangqi.errors.EngineError` when the engine does not answer in time;
+            * :exc:`~xiangqi.errors.EngineError` when the engine does not answer in time or refuses the position;
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits.
         """
         if limit.is_empty():
