@@ -259,7 +259,8 @@ def rules_setting(options: Mapping[str, Option], book: str) -> Optional[Tuple[st
     return None
 
 
-async def tell_rules(engine: EngineProtocol, book: str, options: Mapping[str, OptionValue] = {}) -> Optional[str]:
+async def tell_rules(engine: EngineProtocol, book: str, options: Optional[Mapping[str, OptionValue]] = None
+                     ) -> Optional[str]:
     """Set the engine's rule-book option (:func:`rules_setting`) to ``book``, unless ``options`` (the
     engine's ``option.X=`` settings) set it already; the setting as ``NAME=VALUE``, or ``None`` when the engine
     was not told (it has no such option).
@@ -281,7 +282,7 @@ async def tell_rules(engine: EngineProtocol, book: str, options: Mapping[str, Op
     if setting is None:
         return None
     name, value = setting
-    given = next((v for k, v in options.items() if k.lower() == name.lower()), None)
+    given = next((v for k, v in (options or {}).items() if k.lower() == name.lower()), None)
     if given is not None:
         return f"{name}={given}"
     await engine.configure({name: value})
