@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from xiangqi import BLACK, RED, STARTING_FEN, Board, Move, Termination, rules
 from xiangqi._ffi import ffi, lib
+from xiangqi._ffi.rules import NativeHistory, NativeLoops
 from xiangqi.core import Piece, square_mirror, square_name
 
 DATA = Path(__file__).resolve().parent / "data" / "rulings"
@@ -901,7 +902,7 @@ def _check_loops(board: Board, rule_set: str, count: int = 3) -> int:
         null = any(f.null for f in facts)  # a loop with a null move: summed up as 0 for both sides
         for color in (RED, BLACK):
             bits = 0 if null else _loop_bits([f for f in facts if f.color == color])
-            got = rules._summary(rec, color)
+            got = NativeLoops(buf, suspects).summary(j, color)
             assert got == bits, (rule_set, j, color, bin(got), bin(bits))
         early = not null and rs.red_must_vary_rounds and _cut(board, j).fullmove_number <= rs.red_must_vary_rounds and \
             Board().fen() == _cut(board, 0).fen()  # CXA #03 三: a draw there may be Red's loss
@@ -936,7 +937,7 @@ def _check_scan(board: Board, rule_set: str) -> None:
     n = len(board.move_stack)
     buf = ffi.new("xq_rep_info[]", n + 1)
     suspects = lib.xq_repetition_loops(board._pos, board._undo, n, rs.repetition_count, rs.facts_flags(), buf)
-    outcome, found = rules._game_rulings(board._pos, board._undo, n, rs, buf, suspects)
+    outcome, found = rules.game_rulings(NativeHistory.of_board(board, n), rs, NativeLoops(buf, suspects))
     end = rules.judge(board, rs)
     assert outcome == (None if end is None else end.outcome)
     assert [(f.ply, f.first_ply, f.winner, f.termination) for f in found] == \

@@ -394,7 +394,7 @@ class Board(BaseBoard):
     def move_facts(self, ply: int, *, rules: str = "axf") -> MoveFacts:
         """What move ``ply`` (1-based, -1 = last) does for the rulings: check, chases (with squares and why).
 
-        Returns a :class:`xiangqi.rules.MoveFacts`.
+        Returns a :class:`xiangqi.facts.MoveFacts`.
 
         >>> board = Board("3k5/9/9/9/9/9/9/9/4R4/4K4 w"); board.push_iccs("e1d1")
         Move.from_iccs('e1d1')
