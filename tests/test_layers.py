@@ -27,7 +27,7 @@ LAYERS = {
     "position": 3, "source": 3, "rulesets": 3, "facts": 3,
     "notation": 4, "rules": 4, "perft": 4, "svg": 4, "_cliio": 4,
     "board": 5,
-    "__init__": 6, "batch": 6, "search": 6, "engine": 6, "display": 6, "pgn_writer": 6,
+    "__init__": 6, "tags": 6, "batch": 6, "search": 6, "engine": 6, "display": 6, "pgn_writer": 6,
     "game": 7, "engine_server": 7, "perftree": 7, "xboard": 7,
     "pgn": 8, "xqf": 8,
     "dhtmlxq": 9, "match": 9,
