@@ -98,7 +98,9 @@ import enum
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from xiangqi._ffi import raise_internal
-from xiangqi._ffi.rules import PATTERNS, RULE_RED_MUST_VARY, WHYS, NativeHistory, NativeLoops, loop_pattern, loop_verdict
+from xiangqi._ffi.rules import (
+    PATTERNS, RULE_RED_MUST_VARY, WHYS, NativeHistory, NativeLoops, loop_pattern, loop_verdict,
+)
 from xiangqi.core import BLACK, RED, STARTING_FEN, Color, Move, Piece, Square, square_name
 from xiangqi.facts import Chase, ChaseReason, MoveFacts, facts_of, piece_words, side_words
 from xiangqi.outcome import Outcome, Termination
