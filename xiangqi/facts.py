@@ -150,7 +150,6 @@ class MoveFacts(NamedTuple):
 
     def describe(self) -> str:
         """One English line: ply, side, move, and what it does."""
-        side = "Red" if self.color else "Black"
         parts = []
         if self.check:
             parts.append("check")
@@ -159,7 +158,7 @@ class MoveFacts(NamedTuple):
         parts.extend(c.describe() for c in self.chases)
         what = "; ".join(parts) if parts else "idle"
         piece = "null move" if self.piece is None else piece_words(self.piece)
-        return f"ply {self.ply}: {side} {self.move.iccs()} ({piece}): {what}"
+        return f"ply {self.ply}: {side_words(self.color)} {self.move.iccs()} ({piece}): {what}"
 
     def describe_zh(self) -> str:
         """One Chinese line."""
