@@ -23,6 +23,7 @@ from xiangqi import formats, pgn
 from xiangqi import rules as _rules
 from xiangqi._encoding import TextLines
 from xiangqi._ffi import ffi, lib
+from xiangqi._ffi.rules import NativeHistory, NativeLoops
 from xiangqi.chunks import Chunk
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
@@ -258,10 +259,10 @@ def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) 
     pass over the game's keys, then over the moves inside loops) or the
     halfmove clock says a ruling is possible. Works on the replay's own undo
     records: no :class:`~xiangqi.Board` is built, and only the rulings reported are
-    worded (:func:`xiangqi.rules._game_rulings`).
+    worded (:func:`xiangqi.rules.game_rulings`).
     """
-    outcome, found = _rules._game_rulings(rp.pos, rp.undo, plies, rs,
-                                                   rp.loops if suspects >= 0 else None, suspects)
+    outcome, found = _rules.game_rulings(NativeHistory(rp.pos, rp.undo, plies), rs,
+                                         NativeLoops(rp.loops, suspects) if suspects >= 0 else None)
     warnings: List[ErrorInfo] = []
     merged: List[List[Any]] = []  # [first ruling, last ply of its loop, rulings merged]
     for ruling in found:
