@@ -10,7 +10,9 @@ from typing import Iterator, Tuple
 
 import pytest
 
-from xiangqi import batch, board, core, dhtmlxq, game, notation, pgn, pgn_writer, position, rules, source, xqf
+from xiangqi import (
+    batch, board, core, dhtmlxq, facts, game, notation, pgn, pgn_writer, position, rules, rulesets, source, tags, xqf,
+)
 
 _ANY = re.compile(r"\bAny\b")
 
@@ -30,8 +32,8 @@ def _public(module: ModuleType) -> Iterator[Tuple[str, object]]:
             yield name, obj
 
 
-@pytest.mark.parametrize("module", [board, position, core, notation, rules, batch, pgn, pgn_writer, game, source, xqf,
-                                    dhtmlxq], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [board, position, core, notation, rules, rulesets, facts, batch, pgn, pgn_writer,
+                                    game, tags, source, xqf, dhtmlxq], ids=lambda m: m.__name__)
 def test_no_any_in_public_signatures(module: ModuleType) -> None:
     # Public type aliases (batch.Positions) are checked through their expansion.
     aliases = {n: repr(v) for n, v in vars(module).items() if not n.startswith("_")

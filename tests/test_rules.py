@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from xiangqi import BLACK, RED, STARTING_FEN, Board, Move, Termination, rules
 from xiangqi._ffi import ffi, lib
+from xiangqi._ffi.rules import NativeHistory, NativeLoops
 from xiangqi.core import Piece, square_mirror, square_name
 
 DATA = Path(__file__).resolve().parent / "data" / "rulings"
@@ -901,7 +902,7 @@ def _check_loops(board: Board, rule_set: str, count: int = 3) -> int:
         null = any(f.null for f in facts)  # a loop with a null move: summed up as 0 for both sides
         for color in (RED, BLACK):
             bits = 0 if null else _loop_bits([f for f in facts if f.color == color])
-            got = rules._summary(rec, color)
+            got = NativeLoops(buf, suspects).summary(j, color)
             assert got == bits, (rule_set, j, color, bin(got), bin(bits))
         early = not null and rs.red_must_vary_rounds and _cut(board, j).fullmove_number <= rs.red_must_vary_rounds and \
             Board().fen() == _cut(board, 0).fen()  # CXA #03 三: a draw there may be Red's loss
@@ -936,7 +937,7 @@ def _check_scan(board: Board, rule_set: str) -> None:
     n = len(board.move_stack)
     buf = ffi.new("xq_rep_info[]", n + 1)
     suspects = lib.xq_repetition_loops(board._pos, board._undo, n, rs.repetition_count, rs.facts_flags(), buf)
-    outcome, found = rules._game_rulings(board._pos, board._undo, n, rs, buf, suspects)
+    outcome, found = rules.game_rulings(NativeHistory.of_board(board, n), rs, NativeLoops(buf, suspects))
     end = rules.judge(board, rs)
     assert outcome == (None if end is None else end.outcome)
     assert [(f.ply, f.first_ply, f.winner, f.termination) for f in found] == \
@@ -1282,6 +1283,50 @@ def test_axf_chase_followed_through_moving_and_discovered_attacks(fen: str, move
     ruling = rules.judge(board, "axf")
     assert ruling is not None and ruling.red is not None and len(ruling.red.victims) == 1
     assert all(f.chases for f in ruling.red.moves)
+
+
+# AXF book loops, as the rule pages print them (WXF notation converted on the positions of the corpus's
+# transcriptions), whose attacker, victim or screen changes squares within the loop. Each is ruled from the
+# loop's facts at the third occurrence; pyffish checks every move.
+_D81 = ["i5i7", "g6g7", "i7i6", "h5h6", "i6i5", "g7g5", "i5i7", "h6h7", "i7i6", "g5g6", "i6i5", "h7h5"]
+_D23 = ["c1d1", "c6d6", "d1c1", "d6c6", "e7c5", "c4a2", "c5e7", "a2c4"]
+_D63 = ["b6b4", "e6e4", "b4b7", "e4e7", "b7b6", "e7e6"]
+
+
+@pytest.mark.parametrize("fen,moves,expected,chasing", [
+    # Rule 15, diagram 23: "C5=7 r3=4 C7=6 r4=3 C6=7 e5+3 E7-9 e3-5 E9+7 ...: the Red cannon perpetually chases
+    # Black rook". The rook moves between c1 and d1 and the cannon follows; in between the red elephant leaves
+    # and re-enters the c-file (E7-9, E9+7) while the black elephant steps onto it and off: each red move makes
+    # the cannon's attack on the rook anew, over a screen that appears or through a line that opens.
+    ("4kab2/4a4/4b4/c3C1p1R/8P/2B6/9/3AB1p2/1pr1A4/4K4 w - - 0 1", ["e6c6"] + _D23, "black_wins",
+     RED),
+    # Rule 32, diagram 81 ("two chariots chase one cannon"): the two rooks take turns on the cannon, which flees
+    # over i5, i7 and i6 while the rooks change squares on the g- and h-files; a 12-ply cycle, repeated.
+    ("2b1ka1P1/4a4/b8/p5R2/8c/7R1/P1p3p2/3rBn3/N2C2n1C/3K1NB2 w - - 0 1", ["h4h5"] + _D81 * 2, "black_wins", RED),
+    # Rule 27, diagram 63: "C8+3 r5+1 C8+1 r5-1 C8-2 r5+2 C8+3 r5-3 C8-1 r5+1: since the Black Rook is confined
+    # to the center file, the Rook cannot be considered as perpetually chasing the Red Cannon ... a draw". The
+    # rook changes squares on every move (e5, e6, e4, e7) and attacks the cannon each time, but cannot take it.
+    ("4ka3/4a4/9/4r4/9/9/9/1C2C4/p3A4/3K1AB1n w - - 0 1", ["b2b5", "e6e5", "b5b6", "e5e6"] + _D63 * 2, "draw",
+     None),
+    # Rule 18 and diagram 79's pattern ("C7+1 r4-2 C7-2 r4+1 C7+2 r4-2 C7-2 r4+2 C7+2: ... the Black Rook's
+    # perpetually chasing the Red Cannon does [violate the rule]"), on a board of our own where the printed
+    # moves reach the cannon: the rook's first move is idle, then it follows the cannon over d3 and d5.
+    ("3aka3/9/9/9/9/2C6/9/3r5/4A4/4K4 w - - 0 1",
+     ["c4c5", "d2d4", "c5c3", "d4d3", "c3c5", "d3d5", "c5c3", "d5d3", "c3c5", "d3d5", "c5c3", "d5d3", "c3c5"],
+     "red_wins", BLACK),
+])
+def test_axf_book_loops_whose_pieces_change_squares(fen: str, moves: List[str], expected: str,
+                                                    chasing: Optional[bool]) -> None:
+    _ffish_legal(fen, moves)
+    board = _play(fen, moves)
+    assert rules.repetition_count(board) == 3
+    assert _code(board.outcome(rules="axf")) == expected
+    ruling = rules.judge(board, "axf")
+    assert ruling is not None
+    if chasing is not None:
+        assert ruling.outcome.termination is Termination.PERPETUAL_CHASE
+        side = ruling.side(chasing)
+        assert side is not None and len(side.victims) == 1 and all(f.chases for f in side.moves)
 
 
 def test_one_verdict_for_outcome_judge_and_validate(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from xiangqi import notation as notations
 from xiangqi import rules as rulings
 from xiangqi.core import Move, Piece
 from xiangqi.errors import IllegalMoveError
+from xiangqi.facts import side_words
 from xiangqi.outcome import Outcome, Termination
 from xiangqi.position import (
     BaseBoard, LegalMoveGenerator, PseudoLegalMoveGenerator, Status, check_depth, parse_coordinates,
@@ -289,12 +290,11 @@ class Board(BaseBoard):
         if not self.legal_moves:
             loser = self.turn
             checked = self.is_check()
-            side = "Red" if loser else "Black"
             return Outcome(
                 Termination.CHECKMATE if checked else Termination.STALEMATE,
                 winner=not loser,
-                reason=f"{side} is {'checkmated' if checked else 'stalemated (no legal move)'} and loses",
-                reason_zh=f"{'红' if loser else '黑'}方{'被将死' if checked else '困毙'}，负",
+                reason=f"{side_words(loser)} is {'checkmated' if checked else 'stalemated (no legal move)'} and loses",
+                reason_zh=f"{side_words(loser, chinese=True)}方{'被将死' if checked else '困毙'}，负",
             )
         ruled = rulings.adjudicate(self, rules=rules_name(rules))
         if ruled is None and claim_draw and self.is_insufficient_material():
@@ -394,7 +394,7 @@ class Board(BaseBoard):
     def move_facts(self, ply: int, *, rules: str = "axf") -> MoveFacts:
         """What move ``ply`` (1-based, -1 = last) does for the rulings: check, chases (with squares and why).
 
-        Returns a :class:`xiangqi.rules.MoveFacts`.
+        Returns a :class:`xiangqi.facts.MoveFacts`.
 
         >>> board = Board("3k5/9/9/9/9/9/9/9/4R4/4K4 w"); board.push_iccs("e1d1")
         Move.from_iccs('e1d1')

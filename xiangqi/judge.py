@@ -152,8 +152,8 @@ def judge_board(board: Board, rules: Union[str, rulings.RuleSet] = "axf", *, cou
     >>> judge_board(Board(), rules="cxa")["reason"]
     'The game goes on: the position has occurred 1 time, 0 plies without a capture (natural limit 120).'
 
-    ``rules`` is a rule-set name (with options, :func:`xiangqi.rules.rules_spec`) or a
-    :class:`~xiangqi.rules.RuleSet`.
+    ``rules`` is a rule-set name (with options, :func:`xiangqi.rulesets.rules_spec`) or a
+    :class:`~xiangqi.rulesets.RuleSet`.
 
     Raises:
         * :exc:`ValueError` when ``rules`` names no rule set.

@@ -8,7 +8,19 @@ from typing import Optional
 
 from xiangqi.core import Color
 
-__all__ = ["Termination", "Outcome"]
+__all__ = ["Termination", "Outcome", "result_of"]
+
+
+def result_of(winner: Optional[Color]) -> str:
+    """The result token of a game ``winner`` won (``None``: a draw): ``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``, the one
+    mapping of a winner to a result.
+
+    >>> result_of(True), result_of(False), result_of(None)
+    ('1-0', '0-1', '1/2-1/2')
+    """
+    if winner is None:
+        return "1/2-1/2"
+    return "1-0" if winner else "0-1"
 
 
 class Termination(enum.Enum):
@@ -53,6 +65,4 @@ class Outcome:
         >>> Outcome(Termination.PERPETUAL_CHECK, winner=False).result()
         '0-1'
         """
-        if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner else "0-1"
+        return result_of(self.winner)

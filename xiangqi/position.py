@@ -19,7 +19,8 @@ from xiangqi._ffi.position import (
     FEN_ALLOW_ANY_COUNT, FEN_ALLOW_NO_KING, NO_SQUARE, NativePosition, PerftTable, attackers_on_placement, legal_codes_after, native_perft, perft_after,
 )
 from xiangqi.core import (
-    ADVISOR, BB_ALL, BLACK, CANNON, ELEPHANT, HORSE, KING, NULL_MOVE_TEXTS, PAWN, RED, ROOK, SAME_SQUARE_REASON, SQUARE_NAMES, STARTING_FEN,
+    ADVISOR, BB_ALL, BLACK, CANNON, ELEPHANT, HORSE, KING, NULL_MOVE_TEXTS, PAWN, PIECE_NAMES, RED, ROOK, SAME_SQUARE_REASON,
+    SQUARE_NAMES, STARTING_FEN,
     Bitboard, Color, Move, Piece, PieceType, Square, SquareSet, iter_moves, same_square_message, square_file, square_flip,
     square_mirror, square_rank,
 )
@@ -715,7 +716,7 @@ class BaseBoard(NativePosition):
         Raises:
             :class:`ValueError`: ``piece_type`` is not 1–7, or ``color`` is not ``RED``/``BLACK``.
         """
-        if piece_type not in _PIECE_WORDS:
+        if piece_type not in _MAX_COUNT:
             raise ValueError(f"piece type must be 1-7 (PAWN … KING), not {piece_type!r}")
         return self._native_pieces(_color_index(color), piece_type)
 
@@ -1708,7 +1709,6 @@ def _pawn_square_possible(sq: Square, color: Color) -> bool:
     return True
 
 
-_PIECE_WORDS = {1: "pawn", 2: "advisor", 3: "elephant", 4: "horse", 5: "cannon", 6: "rook", 7: "king"}
 _MAX_COUNT = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1}
 
 
@@ -1731,7 +1731,7 @@ def _fen_error(fen: str, data: bytes, status: int, offset: int, *, edit: bool = 
         for ch in placement:
             if ch.isalpha():
                 p = Piece.from_symbol(ch)
-                key = ("red " if p.color else "black ") + _PIECE_WORDS[p.piece_type]
+                key = f"{'red' if p.color else 'black'} {PIECE_NAMES[p.piece_type]}"
                 counts[key] = counts.get(key, 0) + 1
         problems = []
         for side in ("red", "black"):
@@ -1741,8 +1741,8 @@ def _fen_error(fen: str, data: bytes, status: int, offset: int, *, edit: bool = 
             elif k > 1:
                 problems.append(f"{k} {side} kings")
             for t, cap in _MAX_COUNT.items():
-                if t != 7 and counts.get(f"{side} {_PIECE_WORDS[t]}", 0) > cap:
-                    problems.append(f"{counts[f'{side} {_PIECE_WORDS[t]}']} {side} {_PIECE_WORDS[t]}s (at most {cap})")
+                if t != 7 and counts.get(f"{side} {PIECE_NAMES[t]}", 0) > cap:
+                    problems.append(f"{counts[f'{side} {PIECE_NAMES[t]}']} {side} {PIECE_NAMES[t]}s (at most {cap})")
         if edit:  # what an edit may not set up: a second king, or more pieces than a move list holds
             kings = [p for p in problems if p.endswith(" kings")]
             why = (f"{', '.join(kings)}: a side has at most one king" if kings else

@@ -94,487 +94,34 @@ Red loses: perpetual chase of the unprotected black cannon (e5, a5) by the red r
 
 from __future__ import annotations
 
-import dataclasses
 import enum
-from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
-from xiangqi._ffi import ffi, lib, raise_internal
+from xiangqi._ffi import raise_internal
 from xiangqi._ffi.rules import (
-    RULE_JOINT, RULE_MIXED, RULE_RED_MUST_VARY, RULE_SAME_VICTIM, history_from_opening, loop_pattern, loop_verdict,
+    PATTERNS, RULE_RED_MUST_VARY, WHYS, NativeHistory, NativeLoops, loop_pattern, loop_verdict,
 )
-from xiangqi.core import (
-    BLACK, RED, ROOK, STARTING_FEN, Color, Move, Piece, Square, square_name,
-)
+from xiangqi.core import BLACK, RED, STARTING_FEN, Color, Move, Piece, Square, square_name
+from xiangqi.facts import Chase, ChaseReason, MoveFacts, facts_of, piece_words, side_words
 from xiangqi.outcome import Outcome, Termination
 from xiangqi.position import BaseBoard
+from xiangqi.rulesets import (
+    AXF, CXA, DEFAULT_RULES, RULE_SET_NAMES, RULE_SETS, RuleSet, get_rules, red_must_vary_rounds, rule_set_name,
+    rules_spec,
+)
 
 __all__ = [
     "RuleSet", "AXF", "CXA", "RULE_SETS", "RULE_SET_NAMES", "DEFAULT_RULES", "get_rules", "rule_set_name",
     "rules_spec", "red_must_vary_rounds",
     "ChaseReason", "Chase", "MoveFacts", "Pattern", "SideJudgement", "Ruling", "NaturalLimit",
     "move_facts", "history_facts", "repetition_count", "repetition_plies", "is_repetition",
-    "judge", "adjudicate", "can_claim_draw", "natural_limit", "scan_violations",
+    "judge", "adjudicate", "can_claim_draw", "natural_limit", "scan_violations", "game_rulings", "Finding",
 ]
 
 
-# --------------------------------------------------------------------------- rule sets
-
-
-@dataclasses.dataclass(frozen=True)
-class RuleSet:
-    """A rule book as data: what the verdict logic reads.
-
-    Use :func:`dataclasses.replace` to derive a variant, e.g.
-    ``dataclasses.replace(AXF, natural_limit=100)``.
-
-    >>> import dataclasses
-    >>> quick = dataclasses.replace(AXF, repetition_count=2)
-    >>> quick.name, quick.repetition_count, CXA.mate_threats
-    ('axf', 2, True)
-    """
-
-    #: Short name: ``"axf"`` or ``"cxa"``.
-    name: str
-    #: Human name for reasons (English).
-    title: str
-    #: Human name for reasons (Chinese).
-    title_zh: str
-    #: Occurrences of a position that make it adjudicable (third by default).
-    repetition_count: int = 3
-    #: Mate threats (杀) are judged (and are forbidden when perpetual or mixed with other attacks).
-    mate_threats: bool = False
-    #: Depth of the mate-threat search, in the mover's checking moves (1-7).
-    mate_threat_depth: int = 3
-    #: Checks and chases mixed in one cycle (一将一捉) are forbidden.
-    mixed_attacks_forbidden: bool = False
-    #: A perpetual chase must chase one and the same piece on every move (AXF);
-    #: otherwise chasing any piece(s) on every move is 长捉 (CXA 24.11).
-    chase_needs_same_victim: bool = True
-    #: Chinese rules' chase extras: exchange gain (少根), no chase that is mated at once, hidden protection.
-    chinese_chase: bool = False
-    #: CXA 棋例通则 九 (2)(3): 长捉车 vs 联合捉车 and 长捉无根子 vs 联合捉无根子 when both sides are forbidden.
-    joint_chase_exceptions: bool = False
-    #: Natural limit in plies without a capture (0 turns it off).
-    natural_limit: int = 120
-    #: Checks by the claiming side that count within the natural limit.
-    natural_limit_checks: int = 10
-    #: CXA #03 三: in a game from the opening position, a repetition both sides may continue (a draw by
-    #: the other rules) within this many rounds must be varied by Red ("由红方变着，不变判负"): the game
-    #: goes on at the occurrence that would draw, and Red loses when the cycle repeats once more (the
-    #: text's "计3个循环"; see the rulings tutorial). Games set up from another position have no real
-    #: opening and are not concerned. 0 turns it off (the Asian rules); the Chinese rules use 25.
-    red_must_vary_rounds: int = 0
-
-    def facts_flags(self) -> int:
-        """The C flags for :c:func:`xq_history_facts` under these rules.
-
-        >>> AXF.facts_flags() == 0, CXA.facts_flags() != 0
-        (True, True)
-        """
-        flags = 0
-        if self.chinese_chase:
-            flags |= int(lib.XQ_FACTS_CXA)
-        if self.mate_threats:
-            flags |= int(lib.XQ_FACTS_KILL) | (max(1, min(7, self.mate_threat_depth)) << 8)
-        if self.red_must_vary_rounds > 0:
-            flags |= min(255, self.red_must_vary_rounds) << 16  # XQ_FACTS_EARLY_ROUNDS
-        return flags
-
-    def verdict_flags(self) -> int:
-        """The C ``XQ_RULE_*`` bits of :c:func:`xq_loop_verdict` under these rules.
-
-        >>> AXF.verdict_flags() != CXA.verdict_flags()
-        True
-        """
-        flags = 0
-        if self.mixed_attacks_forbidden:
-            flags |= RULE_MIXED
-        if self.chase_needs_same_victim:
-            flags |= RULE_SAME_VICTIM
-        if self.joint_chase_exceptions:
-            flags |= RULE_JOINT
-        return flags
-
-
-#: The Asian Xiangqi Federation rules (the default).
-AXF = RuleSet(name="axf", title="Asian rules", title_zh="亚洲规则")
-#: The Chinese Xiangqi Association rules (2020 text).
-CXA = RuleSet(
-    name="cxa", title="Chinese rules", title_zh="中国规则", mate_threats=True, mixed_attacks_forbidden=True,
-    chase_needs_same_victim=False, chinese_chase=True, joint_chase_exceptions=True, red_must_vary_rounds=25,
-)
-RULE_SETS: Dict[str, RuleSet] = {"axf": AXF, "cxa": CXA}  #: The rule sets by name.
-#: The rule set used when none is named.
-DEFAULT_RULES = "axf"
-
-#: Every name a rule set goes by (lower case), and the rule set it names: the one table of rule-set names.
-RULE_SET_NAMES: Dict[str, str] = {"axf": "axf", "asian": "axf", "asia": "axf", "cxa": "cxa", "chinese": "cxa",
-                                  "china": "cxa"}
-
-
-#: The options a rule-set name may carry after a colon (``"cxa:red-must-vary=0"``).
-_NAME_OPTIONS = ("red-must-vary",)
-
-
-def rule_set_name(rules: str) -> str:
-    """The rule set (``"axf"`` or ``"cxa"``) a name stands for (:data:`RULE_SET_NAMES`, any case), with the
-    options it carries (see :func:`rules_spec`).
-
-    >>> rule_set_name("Asia"), rule_set_name("chinese"), rule_set_name("China:Red-Must-Vary=0")
-    ('axf', 'cxa', 'cxa:red-must-vary=0')
-
-    Raises:
-        :class:`ValueError`: ``rules`` is not a name of :data:`RULE_SET_NAMES` (or not a :class:`str`), or
-        carries an option that is not ``red-must-vary=ROUNDS`` (0 to 255).
-    """
-    base, sep, options = rules.strip().lower().partition(":") if isinstance(rules, str) else ("", "", "")
-    key = RULE_SET_NAMES.get(base.strip())
-    if key is None:
-        raise ValueError(f"unknown rule set {rules!r}: expected 'axf' (Asian) or 'cxa' (Chinese)")
-    if not sep:
-        return key
-    name, _eq, value = options.strip().partition("=")
-    if name.strip() not in _NAME_OPTIONS or not value.strip().isdigit() or int(value) > 255:
-        raise ValueError(f"rule set {rules!r}: the option after ':' must be red-must-vary=ROUNDS (0 to 255)")
-    return f"{key}:{name.strip()}={int(value)}"
-
-
-def red_must_vary_rounds(text: str) -> int:
-    """The rounds of a ``--red-must-vary`` option (0 to 255; 0 turns the rule off): the commands' argparse type.
-
-    >>> red_must_vary_rounds("25")
-    25
-
-    Raises:
-        :class:`ValueError`: ``text`` is not a whole number from 0 to 255.
-    """
-    value = int(text)
-    if not 0 <= value <= 255:
-        raise ValueError(f"red-must-vary rounds must be 0 to 255, not {value}")
-    return value
-
-
-def rules_spec(rules: str, *, red_must_vary: Optional[int] = None) -> str:
-    """A rule-set name carrying options, as the commands pass rules on (to worker processes too):
-    ``red_must_vary`` sets :attr:`RuleSet.red_must_vary_rounds` (``None``: the rule set's own).
-
-    >>> rules_spec("cxa", red_must_vary=0), rules_spec("axf"), get_rules("axf:red-must-vary=25").red_must_vary_rounds
-    ('cxa:red-must-vary=0', 'axf', 25)
-
-    Raises:
-        :class:`ValueError`: as :func:`rule_set_name`, or ``red_must_vary`` is not 0 to 255.
-    """
-    key = rule_set_name(rules).partition(":")[0]
-    if red_must_vary is None:
-        return key
-    return rule_set_name(f"{key}:red-must-vary={red_must_vary}" if red_must_vary >= 0 else f"{key}:-")
-
-
-def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:
-    """The :class:`RuleSet` for a name (``axf``/``asian``, ``cxa``/``chinese``) or a rule set itself
-    (``None``: :data:`DEFAULT_RULES`).
-
-    >>> get_rules("Chinese") is CXA, get_rules() is AXF, get_rules(CXA) is CXA
-    (True, True, True)
-
-    Raises:
-        :class:`ValueError`: ``rules`` names no rule set.
-        :class:`TypeError`: ``rules`` is neither a name, a :class:`RuleSet` nor ``None``.
-    """
-    if rules is None:
-        return RULE_SETS[DEFAULT_RULES]
-    if isinstance(rules, RuleSet):
-        return rules
-    if not isinstance(rules, str):
-        raise TypeError(f"rules must be a name or a RuleSet, not {type(rules).__name__}")
-    name = rule_set_name(rules)
-    found = RULE_SETS.get(name) or _VARIANTS.get(name)
-    if found is None:
-        key, _sep, option = name.partition(":")  # the one option: red-must-vary=ROUNDS
-        found = _VARIANTS[name] = dataclasses.replace(RULE_SETS[key], red_must_vary_rounds=int(option.split("=")[1]))
-    return found
-
-
-#: Rule sets named with options (``"cxa:red-must-vary=0"``), made once each.
-_VARIANTS: Dict[str, RuleSet] = {}
-
-
-# --------------------------------------------------------------------------- facts
-
-
-class ChaseReason(enum.IntEnum):
-    """Why an attack counts as a chase (the C ``XQ_CHASE_*`` codes).
-
-    >>> ChaseReason.UNPROTECTED.words, ChaseReason.FALSE_ROOT.words_zh, int(ChaseReason.STRONGER)
-    ('unprotected', '假根', 3)
-    """
-
-    #: 无根: no piece protects the victim.
-    UNPROTECTED = 1
-    #: 假根: the victim's protectors cannot legally recapture.
-    FALSE_ROOT = 2
-    #: The victim is worth more than the attacker (a horse or cannon on a rook, …).
-    STRONGER = 3
-    #: 少根 (Chinese rules): protected, but the exchange on its square wins material.
-    SHORT_ROOT = 4
-    #: Chinese rules (术语 三): won by a check or a series of checks from the next move on (连将得子);
-    #: the attacker is the piece moved.
-    BY_CHECKS = 5
-
-    @property
-    def words(self) -> str:
-        """The English adjective for the victim (``"unprotected"`` …; empty for :attr:`STRONGER`)."""
-        return _REASON_WORDS[self][0]
-
-    @property
-    def words_zh(self) -> str:
-        """The Chinese term (``"无根"`` …; empty for :attr:`STRONGER`)."""
-        return _REASON_WORDS[self][1]
-
-
-_REASON_WORDS = {
-    ChaseReason.UNPROTECTED: ("unprotected", "无根"),
-    ChaseReason.FALSE_ROOT: ("falsely protected", "假根"),
-    ChaseReason.STRONGER: ("", ""),
-    ChaseReason.SHORT_ROOT: ("under-protected", "少根"),
-    ChaseReason.BY_CHECKS: ("check-won", "连将得子"),
-}
-
-
-class Chase(NamedTuple):
-    """One chase pair of a move: ``attacker`` newly threatens to win ``victim``.
-
-    >>> from xiangqi import Board
-    >>> board = Board("2bk1a3/4a4/4b4/9/c8/1R7/3r5/4B4/4A4/4KAB2 w - - 0 1"); _ = board.push_iccs("b4a4")
-    >>> chase = board.move_facts(-1).chases[0]
-    >>> chase.reason, chase.describe_zh()
-    (<ChaseReason.UNPROTECTED: 1>, '红车a4捉黑方无根炮a5')
-    """
-
-    #: Square of the chasing piece after the move.
-    attacker: Square
-    #: Square of the chased piece.
-    victim: Square
-    #: The chasing piece.
-    attacker_piece: Piece
-    #: The chased piece.
-    victim_piece: Piece
-    #: Why the attack is a chase.
-    reason: ChaseReason
-    #: Legal recaptures on the victim's square (0 when unprotected or falsely protected).
-    protectors: int
-    #: Where the attacker and the victim stood at the first analysed ply (identity across moves).
-    attacker_id: Square
-    victim_id: Square
-
-    def describe(self) -> str:
-        """English, e.g. ``red rook h6 chases the unprotected black cannon i6``."""
-        adj = self.reason.words
-        return (f"{_piece_en(self.attacker_piece)} {square_name(self.attacker)} chases the "
-                f"{adj + ' ' if adj else ''}{_piece_en(self.victim_piece)} {square_name(self.victim)}")
-
-    def describe_zh(self) -> str:
-        """Chinese, e.g. ``红车h6捉黑方无根炮i6``."""
-        return (f"{_piece_zh(self.attacker_piece)}{square_name(self.attacker)}捉"
-                f"{_side_zh(self.victim_piece.color)}方{self.reason.words_zh}{self.victim_piece.chinese()}"
-                f"{square_name(self.victim)}")
-
-
-class MoveFacts(NamedTuple):
-    """What one move does, for the rulings: check, mate threat, chases.
-
-    A null move (``0000``, :meth:`Move.null`, which :meth:`Board.push` accepts
-    to pass the turn) has empty facts: ``piece`` is ``None``, no check, no
-    chase, no mate threat (:attr:`null` is true).
-
-    >>> from xiangqi import Board
-    >>> board = Board("3k5/9/9/9/9/9/9/9/4R4/4K4 w"); _ = board.push_iccs("e1d1")
-    >>> facts = board.move_facts(-1)
-    >>> facts.kind, facts.describe_zh()
-    ('check', '第1着 红方 e1d1（车）：将')
-    """
-
-    #: 1-based number of the move in the game (ply 1 is the first move after the starting FEN).
-    ply: int
-    #: The move played.
-    move: Move
-    #: The side that played it.
-    color: Color
-    #: The piece moved (``None`` for a null move).
-    piece: Optional[Piece]
-    #: The piece captured, if any.
-    captured: Optional[Piece]
-    #: The move checks (将).
-    check: bool
-    #: 杀: a mate threat by checks; ``None`` when not computed (Asian rules do not need it).
-    mate_threat: Optional[bool]
-    #: The mover was in check before the move.
-    evasion: bool
-    #: The enemy pieces the move newly chases (捉), one :class:`Chase` per (attacker, victim) pair.
-    chases: Tuple[Chase, ...]
-    #: The move was not legal in its position (a board filled with :meth:`Board.push` unchecked).
-    illegal: bool = False
-
-    @property
-    def null(self) -> bool:
-        """The move is a null move (the turn passed)."""
-        return self.piece is None
-
-    @property
-    def kind(self) -> str:
-        """``"check"``, ``"mate_threat"``, ``"chase"`` or ``"idle"`` (the heaviest effect, CXA 27.4)."""
-        if self.check:
-            return "check"
-        if self.mate_threat:
-            return "mate_threat"
-        if self.chases:
-            return "chase"
-        return "idle"
-
-    def describe(self) -> str:
-        """One English line: ply, side, move, and what it does."""
-        side = "Red" if self.color else "Black"
-        parts = []
-        if self.check:
-            parts.append("check")
-        if self.mate_threat:
-            parts.append("threatens mate")
-        parts.extend(c.describe() for c in self.chases)
-        what = "; ".join(parts) if parts else "idle"
-        piece = "null move" if self.piece is None else _piece_en(self.piece)
-        return f"ply {self.ply}: {side} {self.move.iccs()} ({piece}): {what}"
-
-    def describe_zh(self) -> str:
-        """One Chinese line."""
-        parts = []
-        if self.check:
-            parts.append("将")
-        if self.mate_threat:
-            parts.append("杀")
-        parts.extend(c.describe_zh() for c in self.chases)
-        what = "；".join(parts) if parts else "闲"
-        piece = "空着" if self.piece is None else self.piece.chinese()
-        return f"第{self.ply}着 {_side_zh(self.color)}方 {self.move.iccs()}（{piece}）：{what}"
-
-
-def _piece_en(p: Piece) -> str:
-    return f"{'red' if p.color else 'black'} {_PIECE_WORDS[p.piece_type]}"
-
-
-def _piece_zh(p: Piece) -> str:
-    return f"{_side_zh(p.color)}{p.chinese()}"
-
-
-def _side_en(c: Color) -> str:
-    return "Red" if c else "Black"
-
-
-def _side_zh(c: Color) -> str:
-    return "红" if c else "黑"
-
-
-_PIECE_WORDS = {1: "pawn", 2: "advisor", 3: "elephant", 4: "horse", 5: "cannon", 6: "rook", 7: "king"}
-
-
-def _board_parts(board: BaseBoard) -> Tuple[Any, Any, int]:
-    """The C position, undo records and ply count of a board (package-internal access)."""
-    return board._pos, board._undo, len(board.move_stack)
-
-
-class _History:
-    """A game as the C core keeps it: the position after ``n`` plies and the undo records of those plies.
-
-    The rulings read positions ``0..n`` of it without replaying anything in
-    Python: the C functions walk back over the undo records themselves. A
-    :class:`Board` gives one (:func:`_hist`), and so does bulk validation,
-    straight from its replay buffers.
-    """
-
-    __slots__ = ("pos", "undo", "n", "_opening")
-
-    def __init__(self, pos: Any, undo: Any, n: int) -> None:
-        self.pos = pos
-        self.undo = undo
-        self.n = n
-        self._opening: Optional[bool] = None
-
-    def from_opening(self) -> bool:
-        """The game starts from the opening position (Red to move, move 1)."""
-        if self._opening is None:
-            self._opening = history_from_opening(self.pos, self.undo, self.n)
-        return self._opening
-
-    def turn(self, j: int) -> Color:
-        """The side to move at position ``j``."""
-        return bool((int(self.pos.side) ^ (self.n - j)) & 1)
-
-    def fullmove(self, j: int) -> int:
-        """The fullmove number at position ``j``."""
-        return int(self.pos.fullmove) if j >= self.n else int(self.undo[j].fullmove)
-
-    def halfmove(self, j: int) -> int:
-        """The halfmove clock (plies since a capture) at position ``j``."""
-        return int(self.pos.halfmove) if j >= self.n else int(self.undo[j].halfmove)
-
-
-def _hist(board: BaseBoard) -> _History:
-    return _History(board._pos, board._undo, len(board.move_stack))
-
-
-_PIECES = {code: Piece(code & 7, bool(code >> 3)) for code in list(range(1, 8)) + list(range(9, 16))}
-_REASONS = {int(r): r for r in ChaseReason}
-#: Byte layout of xq_facts (checked against the compiled module below).
-_F_SIZE = int(ffi.sizeof("xq_facts"))
-_F_CHASES = int(ffi.offsetof("xq_facts", "chases"))
-_LAYOUT_OK = (
-    _F_CHASES == 10 and int(ffi.sizeof("xq_chase")) == 8
-    and [int(ffi.offsetof("xq_facts", f)) for f in ("mover", "captured", "check", "kill", "evasion", "flags",
-                                                     "n_chases")] == [2, 3, 4, 5, 6, 7, 8]
-    and [int(ffi.offsetof("xq_chase", f)) for f in ("attacker", "victim", "attacker_id", "victim_id",
-                                                     "attacker_piece", "victim_piece", "reason", "protectors")]
-    == list(range(8))
-)
-_ILLEGAL = int(lib.XQ_FACT_ILLEGAL)
-
-
-def _raw_facts(h: _History, start: int, end: int, flags: int) -> bytes:
-    """xq_history_facts for moves [start, end) (0-based) as raw bytes, one xq_facts record each."""
-    count = max(1, end - start)
-    out = ffi.new("xq_facts[]", count)
-    got = lib.xq_history_facts(h.pos, h.undo, h.n, start, end, flags, out, count)
-    if got < 0:
-        raise_internal(got, "xq_history_facts")
-    if not _LAYOUT_OK:  # pragma: no cover - an unusual compiler packing; repack field by field
-        buf = bytearray()
-        for i in range(count):
-            r = out[i]
-            buf += int(r.move).to_bytes(2, "little") + bytes([r.mover, r.captured, r.check, r.kill, r.evasion,
-                                                               r.flags, r.n_chases, r.n_more])
-            for j in range(int(lib.XQ_MAX_CHASES)):
-                c = r.chases[j]
-                buf += bytes([c.attacker, c.victim, c.attacker_id, c.victim_id, c.attacker_piece, c.victim_piece,
-                              c.reason, c.protectors])
-        return bytes(buf)
-    return bytes(ffi.buffer(out))
-
-
-def _record_size() -> int:
-    return _F_SIZE if _LAYOUT_OK else 10 + 8 * int(lib.XQ_MAX_CHASES)
-
-
-def _convert(buf: bytes, index: int, ply: int, with_threats: bool) -> MoveFacts:
-    o = index * _record_size()
-    code = buf[o] | buf[o + 1] << 8
-    mover, captured, check, kill, evasion, flags, n_chases = buf[o + 2:o + 9]
-    chases = []
-    c = o + 10
-    for _ in range(n_chases):
-        a, v, aid, vid, ap, vp, reason, prot = buf[c:c + 8]
-        chases.append(Chase(a, v, _PIECES[ap], _PIECES[vp], _REASONS[reason], prot, aid, vid))
-        c += 8
-    return MoveFacts(ply, Move(code >> 7, code & 127), bool(mover >> 3), _PIECES.get(mover),
-                     _PIECES[captured] if captured else None, bool(check),
-                     bool(kill) if with_threats else None, bool(evasion), tuple(chases), bool(flags & _ILLEGAL))
+def _hist(board: BaseBoard) -> NativeHistory:
+    """The board's game as the C core keeps it (its own buffers, read in place)."""
+    return NativeHistory.of_board(board, len(board.move_stack))
 
 
 def history_facts(board: BaseBoard, start: int = 1, end: Optional[int] = None, *,
@@ -601,11 +148,8 @@ def history_facts(board: BaseBoard, start: int = 1, end: Optional[int] = None, *
     return _history_facts(_hist(board), start, end, rs)
 
 
-def _history_facts(h: _History, start: int, end: int, rs: RuleSet) -> List[MoveFacts]:
-    if end < start:
-        return []
-    raw = _raw_facts(h, start - 1, end, rs.facts_flags())
-    return [_convert(raw, i, start + i, rs.mate_threats) for i in range(end - start + 1)]
+def _history_facts(h: NativeHistory, start: int, end: int, rs: RuleSet) -> List[MoveFacts]:
+    return facts_of(h, start, end, rs.facts_flags(), rs.mate_threats)
 
 
 def move_facts(board: BaseBoard, ply: int, *, rules: Union[str, RuleSet, None] = None) -> MoveFacts:
@@ -652,19 +196,7 @@ def repetition_plies(board: BaseBoard, ply: Optional[int] = None) -> List[int]:
     at = n if ply is None else ply
     if not 0 <= at <= n:
         raise ValueError(f"ply {ply} is outside the game's {n} plies")
-    return _repetition_plies(_hist(board), at)
-
-
-def _repetition_plies(h: _History, at: int) -> List[int]:
-    cap = 16
-    while True:
-        out = ffi.new("int[]", cap)
-        k = lib.xq_repetition_plies(h.pos, h.undo, h.n, at, out, cap)
-        if k < 0:
-                raise_internal(k, "xq_repetition_plies")
-        if k <= cap:
-            return [int(out[i]) for i in range(k)]
-        cap = k
+    return _hist(board).repetition_plies(at)
 
 
 def repetition_count(board: BaseBoard) -> int:
@@ -676,8 +208,7 @@ def repetition_count(board: BaseBoard) -> int:
     >>> repetition_count(board), repetition_count(Board())
     (3, 1)
     """
-    pos, undo, n = _board_parts(board)
-    return 1 + int(lib.xq_repetition_plies(pos, undo, n, n, ffi.NULL, 0))
+    return _hist(board).repetition_count()
 
 
 def is_repetition(board: BaseBoard, count: int = 3) -> bool:
@@ -872,7 +403,7 @@ class Ruling(NamedTuple):
         for sj in (self.red, self.black):
             if sj is None:
                 continue
-            lines.append(f"{_side_en(sj.color)}: {sj.pattern.value} / {sj.pattern.zh}")
+            lines.append(f"{side_words(sj.color)}: {sj.pattern.value} / {sj.pattern.zh}")
         facts = sorted([f for sj in (self.red, self.black) if sj is not None for f in sj.moves], key=lambda f: f.ply)
         lines.extend("  " + f.describe() for f in facts)
         if self.natural is not None:
@@ -887,25 +418,25 @@ class Ruling(NamedTuple):
 # (xq_loop_verdict), so every caller gets it from the one C function, from the summary that
 # xq_repetition_loops makes of the loop, without building the loop's facts.
 _PATTERNS = {
-    int(lib.XQ_PATTERN_ALLOWED): Pattern.ALLOWED,
-    int(lib.XQ_PATTERN_CHECK): Pattern.PERPETUAL_CHECK,
-    int(lib.XQ_PATTERN_CHASE): Pattern.PERPETUAL_CHASE,
-    int(lib.XQ_PATTERN_KILL): Pattern.PERPETUAL_MATE_THREAT,
-    int(lib.XQ_PATTERN_CHECK_KILL): Pattern.CHECK_AND_MATE_THREAT,
-    int(lib.XQ_PATTERN_CHECK_CHASE): Pattern.CHECK_AND_CHASE,
-    int(lib.XQ_PATTERN_KILL_CHASE): Pattern.MATE_THREAT_AND_CHASE,
-    int(lib.XQ_PATTERN_MIXED): Pattern.CHECK_MATE_THREAT_AND_CHASE,
+    PATTERNS["ALLOWED"]: Pattern.ALLOWED,
+    PATTERNS["CHECK"]: Pattern.PERPETUAL_CHECK,
+    PATTERNS["CHASE"]: Pattern.PERPETUAL_CHASE,
+    PATTERNS["KILL"]: Pattern.PERPETUAL_MATE_THREAT,
+    PATTERNS["CHECK_KILL"]: Pattern.CHECK_AND_MATE_THREAT,
+    PATTERNS["CHECK_CHASE"]: Pattern.CHECK_AND_CHASE,
+    PATTERNS["KILL_CHASE"]: Pattern.MATE_THREAT_AND_CHASE,
+    PATTERNS["MIXED"]: Pattern.CHECK_MATE_THREAT_AND_CHASE,
 }
 #: Why a verdict is what it is (the C XQ_WHY_* codes), as the wording functions name it.
 _WHY = {
-    int(lib.XQ_WHY_ALLOWED): "allowed",
-    int(lib.XQ_WHY_NULL): "null move",
-    int(lib.XQ_WHY_MUTUAL_CHECK): "mutual perpetual check",
-    int(lib.XQ_WHY_CHECK): "perpetual check",
-    int(lib.XQ_WHY_BOTH): "both forbidden",
-    int(lib.XQ_WHY_JOINT): "joint",
-    int(lib.XQ_WHY_FORBIDDEN): "forbidden",
-    int(lib.XQ_WHY_RED_MUST_VARY): "red must vary",
+    WHYS["ALLOWED"]: "allowed",
+    WHYS["NULL"]: "null move",
+    WHYS["MUTUAL_CHECK"]: "mutual perpetual check",
+    WHYS["CHECK"]: "perpetual check",
+    WHYS["BOTH"]: "both forbidden",
+    WHYS["JOINT"]: "joint",
+    WHYS["FORBIDDEN"]: "forbidden",
+    WHYS["RED_MUST_VARY"]: "red must vary",
 }
 
 
@@ -916,11 +447,6 @@ def _common_victims(moves: Iterable[MoveFacts]) -> Set[int]:
         ids = set(c.victim_id for c in f.chases)
         common = ids if common is None else common & ids
     return common or set()
-
-
-def _summary(rec: Any, color: Color) -> int:
-    """A side's loop summary from an ``xq_rep_info`` record (``loop | loop_more << 8``)."""
-    return int(rec.loop[int(color)]) | int(rec.loop_more[int(color)]) << 8
 
 
 def _side_judgement(color: Color, moves: Sequence[MoveFacts], rs: RuleSet, summary: int) -> SideJudgement:
@@ -952,7 +478,7 @@ def _termination(pattern: Pattern) -> Termination:
 _EARLY_OFF, _EARLY_PENDING, _EARLY_DUE = 0, 1, 2
 
 
-def _early(h: _History, at: int, rs: RuleSet, occurrences: int, count: int) -> int:
+def _early(h: NativeHistory, at: int, rs: RuleSet, occurrences: int, count: int) -> int:
     """The red-must-vary state of position ``at``, which has occurred ``occurrences`` times (``count``: the
     occurrences that make a position adjudicable)."""
     rounds = rs.red_must_vary_rounds
@@ -968,8 +494,8 @@ def _verdict(red: int, black: int, rs: RuleSet,
 
     The one verdict function of the package: :func:`judge` (so :meth:`Board.outcome` and ``xiangqi judge``),
     :func:`scan_violations` and bulk validation all call it, on the two sides' C summaries of the loop
-    (:func:`_summary`), and it asks the C core's ``xq_loop_verdict``, which the engine's search uses too. The
-    guard (a loop where neither side attacks on every move is a draw) is inside that C function.
+    (``NativeLoops.summary``), and it asks the C core's ``xq_loop_verdict``, which the engine's search uses
+    too. The guard (a loop where neither side attacks on every move is a draw) is inside that C function.
     """
     flags = rs.verdict_flags() | (RULE_RED_MUST_VARY if early == _EARLY_DUE else 0)
     loser, code = loop_verdict(red, black, flags)
@@ -1007,52 +533,27 @@ def _chase_text(sj: SideJudgement) -> Tuple[str, str]:
         chasers: Dict[int, Piece] = {}
         for c in cs:
             chasers.setdefault(c.attacker_id, c.attacker_piece)
-        kinds = sorted(set(_PIECE_WORDS[p.piece_type] for p in chasers.values()))
+        kinds = sorted(set(piece_words(p, side=False) for p in chasers.values()))
         by = f"the {'red' if sj.color else 'black'} {' and '.join(kinds)}"
         if len(chasers) > 1 and len(kinds) == 1:
             by = f"the {'red' if sj.color else 'black'} {kinds[0]}s (taking turns)"
         adj = reason.words
-        en_parts.append(f"the {adj + ' ' if adj else ''}{_piece_en(vp)} ({', '.join(_squares(cs, True))}) by {by}")
+        en_parts.append(f"the {adj + ' ' if adj else ''}{piece_words(vp)} ({', '.join(_squares(cs, True))}) by {by}")
         zh_chasers = "、".join(sorted(set(p.chinese() for p in chasers.values())))
-        zh_parts.append(f"{_side_zh(vp.color)}方{reason.words_zh}{vp.chinese()}（{'、'.join(_squares(cs, True))}，"
-                        f"{_side_zh(sj.color)}{zh_chasers}捉）")
+        zh_parts.append(f"{side_words(vp.color, chinese=True)}方{reason.words_zh}{vp.chinese()}（{'、'.join(_squares(cs, True))}，"
+                        f"{side_words(sj.color, chinese=True)}{zh_chasers}捉）")
     return "; ".join(en_parts), "；".join(zh_parts)
 
 
-def _checkers_after(h: _History, plies: Iterable[int]) -> Dict[int, List[Tuple[Square, Piece]]]:
-    """The pieces giving check after each of ``plies`` (1-based) of the game: (square, piece), by square.
-
-    Walks a copy of the current position back over the undo records (only when a perpetual check is worded).
-    """
-    want = sorted(set(plies), reverse=True)
-    out: Dict[int, List[Tuple[Square, Piece]]] = {}
-    if not want:
-        return out
-    pos = ffi.new("xq_pos *")
-    ffi.memmove(pos, h.pos, ffi.sizeof("xq_pos"))
-    bb = ffi.new("uint64_t[2]")
-    j = h.n
-    for p in want:
-        while j > p:
-            j -= 1
-            u = h.undo + j
-            if int(u.move):
-                lib.xq_pos_undo_move(pos, u)
-            else:
-                lib.xq_pos_undo_null(pos, u)
-        lib.xq_pos_checkers(pos, bb)
-        bits = int(bb[0]) | int(bb[1]) << 64
-        found = []
-        for sq in range(90):
-            if bits >> sq & 1 and pos.board[sq] in _PIECES:
-                found.append((sq, _PIECES[pos.board[sq]]))
-        out[p] = found
-    return out
+def _checkers_after(h: NativeHistory, plies: Iterable[int]) -> Dict[int, List[Tuple[Square, Piece]]]:
+    """The pieces giving check after each of ``plies`` (1-based) of the game: (square, piece), by square
+    (only when a perpetual check is worded)."""
+    return {p: [(sq, Piece.from_code(code)) for sq, code in found] for p, found in h.checkers_after(list(plies)).items()}
 
 
 def _check_text(sj: SideJudgement, checkers: Optional[Dict[int, List[Tuple[Square, Piece]]]]) -> str:
     """English words for a perpetual check: the checking pieces and, for discovered checks, the pieces moved."""
-    side = _side_en(sj.color).lower()
+    side = side_words(sj.color).lower()
     kinds: List[str] = []
     squares: List[str] = []
     movers: List[str] = []
@@ -1070,10 +571,10 @@ def _check_text(sj: SideJudgement, checkers: Optional[Dict[int, List[Tuple[Squar
         if not by:  # unknown: name the moved piece, as the checker it usually is
             by = [(to, f.piece)]
         for sq, pc in by:
-            add(kinds, _PIECE_WORDS[pc.piece_type])
+            add(kinds, piece_words(pc, side=False))
             add(squares, square_name(sq))
         if all(sq != to for sq, _ in by):  # a discovered check: the moved piece only uncovered it
-            add(movers, _PIECE_WORDS[f.piece.piece_type])
+            add(movers, piece_words(f.piece, side=False))
             add(mover_squares, square_name(to))
     text = f"perpetual check by the {side} {' and '.join(kinds)} ({', '.join(squares)})"
     if movers:
@@ -1104,17 +605,17 @@ def _pattern_text(sj: SideJudgement,
     return (f"{label} on every move ({sj.pattern.zh}){en_extra}", f"{sj.pattern.zh}{zh_extra}")
 
 
-def _loop_words(h: _History, at: int, rs: RuleSet, count: int, start: int) -> Tuple[str, str, str, str]:
+def _loop_words(h: NativeHistory, at: int, rs: RuleSet, count: int, start: int) -> Tuple[str, str, str, str]:
     """The plies and the closing words of a repetition reason (English, Chinese)."""
     completed_by = not h.turn(at)
     first_ply, last_ply = start + 1, at
     plies_en = f"plies {first_ply}-{last_ply}"
     plies_zh = f"第{first_ply}-{last_ply}着"
     ordinal = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(count, f"{count}th")
-    last = Move.from_code(int(h.undo[at - 1].move))
-    tail_en = (f"; {_side_en(completed_by)}'s move {last.iccs()} completed the {ordinal} occurrence "
+    last = Move.from_code(h.move_code(at - 1))
+    tail_en = (f"; {side_words(completed_by)}'s move {last.iccs()} completed the {ordinal} occurrence "
                f"at ply {last_ply}.")
-    tail_zh = f"；第{last_ply}着{_side_zh(completed_by)}方{last.iccs()}使局面第{count}次出现"
+    tail_zh = f"；第{last_ply}着{side_words(completed_by, chinese=True)}方{last.iccs()}使局面第{count}次出现"
     return plies_en, plies_zh, tail_en, tail_zh
 
 
@@ -1135,7 +636,7 @@ _PLAIN_DRAWS = {
 
 
 def _loss_outcome(sj: SideJudgement, other: SideJudgement, why: str, rs: RuleSet,
-                  words: Tuple[str, str, str, str], h: Optional[_History] = None) -> Outcome:
+                  words: Tuple[str, str, str, str], h: Optional[NativeHistory] = None) -> Outcome:
     """The outcome of a loop that ``sj``'s side loses (``other``: the opponent's moves, read for "joint";
     ``h``: the game, to name the checking pieces of a perpetual check)."""
     plies_en, plies_zh, tail_en, tail_zh = words
@@ -1147,25 +648,25 @@ def _loss_outcome(sj: SideJudgement, other: SideJudgement, why: str, rs: RuleSet
     extra_en, extra_zh = "", ""
     if why == "joint":
         o_en, o_zh = _pattern_text(other)
-        extra_en = f" ({_side_en(other.color)}'s joint chase, {o_en}, does not excuse it)"
-        extra_zh = f"（{_side_zh(other.color)}方联合捉子：{o_zh}）"
-    reason = (f"{_side_en(loser)} loses: {pat_en}{extra_en}, {plies_en} ({rs.title})" + tail_en)
-    reason_zh = f"{_side_zh(loser)}方{pat_zh}{extra_zh}，{plies_zh}，{_side_zh(loser)}方负（{rs.title_zh}）" + tail_zh
+        extra_en = f" ({side_words(other.color)}'s joint chase, {o_en}, does not excuse it)"
+        extra_zh = f"（{side_words(other.color, chinese=True)}方联合捉子：{o_zh}）"
+    reason = (f"{side_words(loser)} loses: {pat_en}{extra_en}, {plies_en} ({rs.title})" + tail_en)
+    reason_zh = f"{side_words(loser, chinese=True)}方{pat_zh}{extra_zh}，{plies_zh}，{side_words(loser, chinese=True)}方负（{rs.title_zh}）" + tail_zh
     return Outcome(_termination(sj.pattern), winner=not loser, reason=reason, reason_zh=reason_zh)
 
 
-def _repetition_ruling(h: _History, at: int, rs: RuleSet, count: int,
-                       loops: Optional[Tuple[Any, int]] = None) -> Optional[Ruling]:
+def _repetition_ruling(h: NativeHistory, at: int, rs: RuleSet, count: int,
+                       loops: Optional[NativeLoops] = None) -> Optional[Ruling]:
     """The repetition ruling at position ``at`` of a game (``None`` unless it occurred ``count`` times, or
-    while the red-must-vary rule holds its draw back). ``loops``: what :func:`_loops` made of the game."""
-    prev = _repetition_plies(h, at)
+    while the red-must-vary rule holds its draw back). ``loops``: what ``xq_repetition_loops`` made of the game."""
+    prev = h.repetition_plies(at)
     if len(prev) < count - 1 or count < 2:
         return None
-    buf, _suspects = _loops(h, rs, count) if loops is None else loops
-    if buf is None:
-        raise_internal(-1, "xq_repetition_loops")
-    rec = buf[at]
-    red_sum, black_sum = _summary(rec, RED), _summary(rec, BLACK)
+    if loops is None:
+        loops = h.repetition_loops(count, rs.facts_flags())
+        if loops is None:
+            raise_internal(-1, "xq_repetition_loops")
+    red_sum, black_sum = loops.summary(at, RED), loops.summary(at, BLACK)
     verdict = _verdict(red_sum, black_sum, rs, _early(h, at, rs, len(prev) + 1, count))
     if verdict is None:
         return None
@@ -1220,15 +721,10 @@ def natural_limit(board: BaseBoard, *, rules: Union[str, RuleSet, None] = None,
     return _natural_limit(h, h.n, rs, lim)
 
 
-def _natural_limit(h: _History, at: int, rs: RuleSet, lim: int) -> NaturalLimit:
+def _natural_limit(h: NativeHistory, at: int, rs: RuleSet, lim: int) -> NaturalLimit:
     plies = h.halfmove(at)
     known = min(plies, at)
-    counts = ffi.new("int[2]")
-    if known > 0:
-        st = lib.xq_history_checks(h.pos, h.undo, h.n, at - known, at, counts)
-        if st < 0:
-                raise_internal(st, "xq_history_checks")
-    cr, cb = int(counts[1]), int(counts[0])
+    cr, cb = h.checks(at - known, at)
     keep = rs.natural_limit_checks
     red_claim = plies - 2 * max(0, cr - keep)
     black_claim = plies - 2 * max(0, cb - keep)
@@ -1238,7 +734,7 @@ def _natural_limit(h: _History, at: int, rs: RuleSet, lim: int) -> NaturalLimit:
                         limit=lim, reached=bool(lim) and counted >= lim)
 
 
-def _natural_ruling(h: _History, at: int, rs: RuleSet, limit: Optional[int]) -> Optional[Ruling]:
+def _natural_ruling(h: NativeHistory, at: int, rs: RuleSet, limit: Optional[int]) -> Optional[Ruling]:
     lim = rs.natural_limit if limit is None else limit
     if not lim or h.halfmove(at) < lim:
         return None
@@ -1329,33 +825,43 @@ def can_claim_draw(board: BaseBoard, rules: Union[str, RuleSet, None] = None) ->
 
 # --------------------------------------------------------------------------- scanning a whole game
 
-_R_SIZE = int(ffi.sizeof("xq_rep_info"))
-_R_COUNT = int(ffi.offsetof("xq_rep_info", "count"))
+class Finding:
+    """A ruling found by :func:`game_rulings`: its verdict at once, its words (:meth:`outcome`) and the full
+    :class:`Ruling` (:meth:`ruling`) on demand, from the game it was found in (which must stay unchanged).
 
-
-class _Found:
-    """A ruling found by a scan: its verdict at once, the full :class:`Ruling` (facts and words) on demand."""
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 3: _ = board.push_iccs(text)
+    >>> found = game_rulings(NativeHistory.of_board(board, 12), AXF)[1][0]
+    >>> found.ply, found.first_ply, found.winner, found.termination.name, found.ruling().kind
+    (8, 1, False, 'PERPETUAL_CHECK', 'repetition')
+    """
 
     __slots__ = ("ply", "kind", "first_ply", "winner", "termination", "_h", "_rs", "_count", "_loops", "_ruling")
 
     def __init__(self, ply: int, kind: str, first_ply: int, winner: Optional[Color], termination: Termination,
-                 h: Optional[_History] = None, rs: Optional[RuleSet] = None, count: int = 0,
-                 ruling: Optional[Ruling] = None, loops: Optional[Tuple[Any, int]] = None) -> None:
+                 h: Optional[NativeHistory] = None, rs: Optional[RuleSet] = None, count: int = 0,
+                 ruling: Optional[Ruling] = None, loops: Optional[NativeLoops] = None) -> None:
+        #: The position ruled on is the one after this many plies; ``"repetition"`` or ``"natural_limit"``.
         self.ply = ply
         self.kind = kind
+        #: The loop's first ply (1-based).
         self.first_ply = first_ply
+        #: The side the ruling awards the game to (``None``: a draw) and the termination.
         self.winner = winner
         self.termination = termination
         self._h, self._rs, self._count, self._loops = h, rs, count, loops
         self._ruling = ruling
 
     @classmethod
-    def of(cls, ruling: Ruling) -> "_Found":
+    def of(cls, ruling: Ruling) -> "Finding":
+        """The finding of a ruling already made."""
         return cls(ruling.ply, ruling.kind, ruling.first_ply, ruling.outcome.winner, ruling.outcome.termination,
                    ruling=ruling)
 
     @property
     def last_ply(self) -> int:
+        """The loop's last ply (the ruling's)."""
         return self.ply
 
     def outcome(self) -> Outcome:
@@ -1366,13 +872,11 @@ class _Found:
             return self.ruling().outcome
         loser = not self.winner
         start, at = self.first_ply - 1, self.ply
-        first = start if h.turn(start) == loser else start + 1
-        sj = _side_judgement(loser, [], rs, _summary(loops[0][at], loser))
+        sj = _side_judgement(loser, [], rs, loops.summary(at, loser))
         if not sj.forbidden or _termination(sj.pattern) is not self.termination:
             return self.ruling().outcome  # red must vary, or a loss that names the other side's joint chase
-        raw = _raw_facts(h, start, at, rs.facts_flags())
-        moves = [_convert(raw, i - start, i + 1, rs.mate_threats) for i in range(first, at, 2)]
-        sj = _side_judgement(loser, moves, rs, _summary(loops[0][at], loser))
+        moves = [f for f in _history_facts(h, start + 1, at, rs) if f.color == loser]
+        sj = _side_judgement(loser, moves, rs, loops.summary(at, loser))
         return _loss_outcome(sj, sj, "forbidden", rs, _loop_words(h, at, rs, self._count, start), h)
 
     def ruling(self) -> Ruling:
@@ -1384,46 +888,25 @@ class _Found:
         return self._ruling
 
 
-def _loops(h: _History, rs: RuleSet, c: int, buf: Any = None) -> Tuple[Any, int]:
-    """``xq_repetition_loops`` over the game: (records, suspects), or (None, -1) when the C core refuses the
-    history (undo records that do not fit the position), so that every due position is judged from its facts
-    (which raises :class:`InternalError` there)."""
-    if buf is None:
-        buf = ffi.new("xq_rep_info[]", h.n + 1)
-    got = int(lib.xq_repetition_loops(h.pos, h.undo, h.n, c, rs.facts_flags(), buf))
-    return (buf, got) if got >= 0 else (None, -1)
-
-
-def _due(h: _History, c: int, buf: Any, end: int) -> List[int]:
-    """Positions 1..end that occurred ``c`` times (from the loop records, or counted afresh)."""
-    if buf is not None:
-        counts = ffi.buffer(buf, _R_SIZE * (end + 1))[:][_R_COUNT::_R_SIZE]
-    else:
-        out = ffi.new("uint8_t[]", h.n + 1)
-        top = lib.xq_repetition_counts(h.pos, h.undo, h.n, out)
-        if top < 0:
-                raise_internal(top, "xq_repetition_counts")
-        counts = ffi.buffer(out, end + 1)[:]
-    return [j for j in range(1, end + 1) if counts[j] >= c]
-
-
-def _scan(h: _History, rs: RuleSet, c: int, *, include_draws: bool, lim: int, every_ply: bool,
-          end: Optional[int] = None, loops: Optional[Tuple[Any, int]] = None) -> List[_Found]:
+def _scan(h: NativeHistory, rs: RuleSet, c: int, *, include_draws: bool, lim: int, every_ply: bool,
+          end: Optional[int] = None, loops: Optional[NativeLoops] = None) -> List[Finding]:
     """The rulings of positions 1..``end`` (default: all) of a game, as :func:`scan_violations` returns them.
 
     A loop is judged from the C summary (:func:`_verdict`); the facts are read
     only for the rulings that are kept, when they are worded.
     """
-    n = h.n
-    last = n if end is None else end
+    last = h.n if end is None else end
     targets: List[int] = []
-    buf = None
     if 2 <= c <= 255:
-        buf, suspects = _loops(h, rs, c) if loops is None else loops
-        if buf is not None and suspects == 0 and not include_draws:
+        if loops is None:
+            loops = h.repetition_loops(c, rs.facts_flags())
+        if loops is not None and loops.suspects == 0 and not include_draws:
             targets = []  # every loop has an idle move on both sides: nothing to rule against anyone
         else:
-            targets = _due(h, c, buf, last)
+            # Positions 1..last that occurred c times (from the loop records, or counted afresh when the C
+            # core refused the history: each is then judged from its facts, which raises there).
+            counts = loops.counts(last) if loops is not None else h.repetition_counts(last)
+            targets = [j for j in range(1, last + 1) if counts[j] >= c]
     limit_ply = None
     if include_draws and lim:
         # The first position whose halfmove clock reaches the limit by the check-counting rule.
@@ -1434,29 +917,28 @@ def _scan(h: _History, rs: RuleSet, c: int, *, include_draws: bool, lim: int, ev
             limit_ply = None
     if not targets and limit_ply is None:
         return []
-    found: List[_Found] = []
+    found: List[Finding] = []
     due = set(targets)
     for j in sorted(due | ({limit_ply} if limit_ply is not None else set())):
         if j in due:
-            if buf is None:  # the C core refused the history
+            if loops is None:  # the C core refused the history
                 raise_internal(-1, "xq_repetition_loops")
-            rec = buf[j]
-            verdict = _verdict(_summary(rec, RED), _summary(rec, BLACK), rs, _early(h, j, rs, int(rec.count), c))
+            verdict = _verdict(loops.summary(j, RED), loops.summary(j, BLACK), rs,
+                               _early(h, j, rs, loops.count(j), c))
             if verdict is not None:
                 loser, _why, term = verdict
                 if include_draws or loser is not None:
-                    found.append(_Found(j, "repetition", int(rec.loop_start) + 1,
-                                        None if loser is None else not loser, term, h, rs, c,
-                                        loops=(buf, suspects)))
+                    found.append(Finding(j, "repetition", loops.loop_start(j) + 1,
+                                         None if loser is None else not loser, term, h, rs, c, loops=loops))
                     continue
         if j == limit_ply:
             nr = _natural_ruling(h, j, rs, lim)
             if nr is not None:
-                found.append(_Found.of(nr))
+                found.append(Finding.of(nr))
     if not every_ply:
         # One ruling per loop: a ruling whose loop overlaps the one reported before it, with the same
         # verdict, is the same repetition going on.
-        kept: List[_Found] = []
+        kept: List[Finding] = []
         for r in found:
             prev = kept[-1] if kept else None
             if (prev is not None and r.kind == prev.kind == "repetition" and r.first_ply <= prev.ply
@@ -1518,42 +1000,50 @@ def scan_violations(board_or_moves: Union[BaseBoard, Iterable[Union[Move, str, i
     return [f.ruling() for f in found]
 
 
-def _limit_candidates(h: _History, rs: RuleSet, lim: int) -> Iterable[int]:
+def _limit_candidates(h: NativeHistory, rs: RuleSet, lim: int) -> Iterable[int]:
     """Plies whose position has a halfmove clock at or past ``lim`` and reaches the limit."""
     for j in range(h.n + 1):
         if h.halfmove(j) >= lim and _natural_limit(h, j, rs, lim).reached:
             yield j
 
 
-def _game_rulings(pos: Any, undo: Any, n: int, rs: RuleSet, buf: Any,
-                  suspects: int) -> Tuple[Optional[Outcome], List[_Found]]:
-    """Bulk validation's rulings of a replayed game (:mod:`xiangqi.validate`): the outcome at its end by
-    repetition or the natural limit (as :func:`adjudicate`), and the rulings with a loser before the end (as
-    :func:`scan_violations`, without the final position).
+def game_rulings(history: NativeHistory, rs: RuleSet,
+                 loops: Optional[NativeLoops] = None) -> Tuple[Optional[Outcome], List[Finding]]:
+    """Bulk validation's rulings of a replayed game: the outcome at its end by repetition or the natural limit
+    (as :func:`adjudicate`), and the rulings with a loser before the end (as :func:`scan_violations`, without
+    the final position).
 
-    ``pos``/``undo``/``n`` are the replay's C buffers; ``buf`` and ``suspects`` what
-    ``xq_repetition_loops`` made of them (with ``rs.repetition_count`` and ``rs.facts_flags()``), or
-    ``None`` and -1 where it refused them (every due position is then judged from its facts).
-    Neither a :class:`Board` nor the loop facts are built unless a ruling needs its words.
+    ``history`` is the replay's game as the C core keeps it, ``loops`` what ``xq_repetition_loops`` made of it
+    (with ``rs.repetition_count`` and ``rs.facts_flags()``; computed here when ``None``). Neither a
+    :class:`Board` nor the loop facts are built unless a ruling needs its words.
+
+    >>> from xiangqi import Board
+    >>> board = Board("4k4/R8/9/9/9/9/9/9/9/3K5 w")  # the red rook checks from a9 and a8, over and over
+    >>> for text in ["a8a9", "e9e8", "a9a8", "e8e9"] * 2: _ = board.push_iccs(text)
+    >>> outcome, found = game_rulings(NativeHistory.of_board(board, 8), AXF)
+    >>> outcome.termination.name, found
+    ('PERPETUAL_CHECK', [])
+
+    Raises:
+        :class:`InternalError`: the C core refuses the history (undo records that do not fit the position).
     """
-    h = _History(pos, undo, n)
-    c = rs.repetition_count
+    h, n, c = history, history.n, rs.repetition_count
+    if loops is None:
+        loops = h.repetition_loops(c, rs.facts_flags())
     outcome: Optional[Outcome] = None
-    if buf is None:
+    if loops is None:
         ruling = _repetition_ruling(h, n, rs, c)
         outcome = None if ruling is None else ruling.outcome
-    elif int(buf[n].count) >= c:
-        rec = buf[n]
-        verdict = _verdict(_summary(rec, RED), _summary(rec, BLACK), rs, _early(h, n, rs, int(rec.count), c))
+    elif loops.count(n) >= c:
+        verdict = _verdict(loops.summary(n, RED), loops.summary(n, BLACK), rs, _early(h, n, rs, loops.count(n), c))
         if verdict is not None and verdict[1] in _PLAIN_DRAWS:
-            start = int(rec.loop_start)
-            outcome = _draw_outcome(*_PLAIN_DRAWS[verdict[1]], rs, _loop_words(h, n, rs, c, start))
+            outcome = _draw_outcome(*_PLAIN_DRAWS[verdict[1]], rs, _loop_words(h, n, rs, c, loops.loop_start(n)))
         elif verdict is not None:
-            ruling = _repetition_ruling(h, n, rs, c, (buf, suspects))
+            ruling = _repetition_ruling(h, n, rs, c, loops)
             outcome = None if ruling is None else ruling.outcome
     if outcome is None:
         nr = _natural_ruling(h, n, rs, None)
         outcome = None if nr is None else nr.outcome
     found = _scan(h, rs, c, include_draws=False, lim=rs.natural_limit, every_ply=False, end=n - 1,
-                  loops=(buf, suspects)) if suspects != 0 else []
+                  loops=loops) if loops is None or loops.suspects != 0 else []
     return outcome, found
