@@ -38,7 +38,7 @@ from xiangqi.uci import Option
 from xiangqi.xboard import XBoardProtocol, popen_xboard
 from xiangqi.errors import InvalidFenError
 from xiangqi.match_stats import MatchScore, Sprt, parse_sprt
-from xiangqi.outcome import Termination
+from xiangqi.outcome import Termination, result_of
 
 __all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "play_game", "run_match", "match_main",
            "pairings", "order_openings", "parse_engine_spec", "parse_tc", "read_engines_file", "read_openings",
@@ -636,7 +636,7 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             reason = f"adjudication: {text}" + ("" if winner is None else f"; {'Red' if winner else 'Black'} wins")
             reason_zh = "裁决：" + ("和棋" if winner is None else ("红胜" if winner else "黑胜"))
             break
-    result = "1/2-1/2" if winner is None else "1-0" if winner else "0-1"
+    result = result_of(winner)
     await _tell_result((red, black), board, winner, reason)
     game.headers["Result"] = result
     game.headers["Termination"] = tag

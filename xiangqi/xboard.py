@@ -40,6 +40,7 @@ from xiangqi.engine import (
     PlayResult, PovScore, Score, popen_protocol, RunningSearch, bare_score, with_fen_letters,
 )
 from xiangqi.notation import format_iccs
+from xiangqi.outcome import result_of
 
 __all__ = ["XBoardProtocol", "popen_xboard", "parse_feature_line", "parse_xboard_option", "parse_post",
            "parse_algebraic", "XBOARD_MATE"]
@@ -420,7 +421,7 @@ class XBoardProtocol(EngineProtocol):
         if not game_complete:
             result, ending = "*", game_ending or ""
         elif winner is not None or game_ending:
-            result, ending = ("1/2-1/2" if winner is None else "1-0" if winner else "0-1"), game_ending or ""
+            result, ending = result_of(winner), game_ending or ""
         elif outcome is not None:
             result, ending = outcome.result(), outcome.reason
         else:
