@@ -548,13 +548,23 @@ def test_a_uci_variant_engine_is_asked_not_taken_for_fairy_stockfish() -> None:
 
 
 def test_an_engine_that_refuses_the_position_has_its_words_in_the_error() -> None:
-    """Told the wrong letters, the engine refuses the FEN and answers for the position it had: the error quotes
-    what it said about the FEN, not only the move it sent."""
+    """Told the wrong letters, the engine refuses the FEN (and would answer for the position it had): the error
+    says the position was refused and quotes what the engine said about it, before any ``go``."""
     with SimpleEngine.popen_uci(FAKE + ["he"], dialect="uci", fen_letters="nb") as engine:
         board = Board(CAPTURED)
         board.push(next(iter(board.legal_moves)))
-        with pytest.raises(EngineError, match=r"it said: Error: unknown piece type \(bad FEN"):
+        with pytest.raises(EngineError, match=r"refused the position r1bakab1r/.* moves \w+; it said: Error: unknown "
+                                              r"piece type \(bad FEN"):
             engine.play(board, Limit(depth=1))
+        assert engine.protocol.last_words.startswith("it said: Error: unknown piece type (bad FEN")
+
+
+def test_words_about_another_command_are_no_refusal_of_the_position() -> None:
+    """An engine that does not know ``ucinewgame`` says so (as many do): that is not about the position."""
+    with SimpleEngine.popen_uci(FAKE + ["nonewgame"]) as engine:
+        for game in (object(), object()):
+            assert engine.play(Board(), Limit(depth=1), game=game).move is not None
+        assert engine.protocol.last_words == ""
 
 
 @needs_sjaakii

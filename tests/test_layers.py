@@ -23,7 +23,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "xiangqi"
 LAYERS = {
     "errors": 0, "_nested": 0, "_progress": 0, "_glyphs": 0, "_core": 0, "reports": 0,
     "core": 1, "_ffi": 1,
-    "outcome": 2, "_reasons": 2, "_encoding": 2, "uci": 2,
+    "outcome": 2, "_reasons": 2, "_encoding": 2, "uci": 2, "match_stats": 2,
     "position": 3, "source": 3, "rulesets": 3, "facts": 3,
     "notation": 4, "rules": 4, "perft": 4, "svg": 4, "_cliio": 4,
     "board": 5,
@@ -180,8 +180,8 @@ def test_importing_the_package_loads_neither_pictures_nor_records_engines_nor_va
     loaded = _loaded_by("import xiangqi")
     assert "xiangqi.board" in loaded and "xiangqi._ffi" in loaded  # the check sees what is loaded
     heavy = {"svg", "_glyphs", "game", "pgn", "xqf", "dhtmlxq", "formats", "engine", "engine_server", "match",
-             "search", "validate", "reports", "chunks", "checking", "pools", "report_html", "convert", "judge",
-             "render", "cli", "batch", "display"}
+             "match_stats", "search", "validate", "reports", "chunks", "checking", "pools", "report_html", "convert",
+             "judge", "render", "cli", "batch", "display"}
     assert loaded & {f"xiangqi.{m}" for m in heavy} == set()
     drawn = _loaded_by("import xiangqi\nxiangqi.Board()._repr_svg_()")
     assert "xiangqi.svg" in drawn

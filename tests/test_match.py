@@ -21,10 +21,8 @@ import pytest
 from xiangqi import Board, pgn
 from xiangqi.cli import main
 from xiangqi.engine import Limit
-from xiangqi.match import (
-    Adjudication, EngineSpec, MatchScore, Sprt, parse_engine_spec, parse_sprt, parse_tc, read_openings, run_match,
-    sprt_llr,
-)
+from xiangqi.match import Adjudication, EngineSpec, parse_engine_spec, parse_tc, read_openings, run_match
+from xiangqi.match_stats import MatchScore, Sprt, parse_sprt, sprt_llr
 
 TESTS = Path(__file__).resolve().parent
 FAKE = f"{sys.executable} {TESTS / 'engines' / 'fake_engine.py'}"
@@ -194,7 +192,10 @@ def test_progress_line_and_summary(tmp_path: Path, capsys: pytest.CaptureFixture
     summary = captured.out.splitlines()
     assert summary == ["checker vs runner: games 2: +1 =0 -1, Elo +0.0 ± 392.5",
                        "  LOS 50.0 %, draw ratio 0.0 %, pairs [0, 0, 1, 0, 0]",
-                       "terminations: adjudication 1, rules infraction 1"]
+                       "terminations: adjudication 1, rules infraction 1",
+                       "rules axf: checker, runner were not told (no rules option; the games were judged by axf all "
+                       "the same)",
+                       "runner lost 1 game by its own failure (rules infraction 1); it said nothing"]
 
 
 class _Terminal(io.StringIO):
@@ -517,6 +518,40 @@ def test_an_engine_that_refuses_its_position_has_its_words_in_the_pgn(tmp_path: 
     assert all("it said: Error: unknown piece type (bad FEN" in g.end().comment for g in games)
 
 
+def test_an_engine_that_exits_at_the_start_is_named_with_its_own_words(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["match", "--engine", f"cmd={FAKE} gone", "name=netless", "--engine", f"cmd={FAKE} normal",
+               "--games", "2", "--depth", "1"])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.count("\n") == 1, err
+    assert err.startswith("xiangqi match: --engine netless: engine ")
+    assert "exited (exit status 2) before answering 'uci' with 'uciok'" in err
+    assert "it said: Error: cannot open the evaluation file fake.nnue" in err
+    assert "its stderr ends: fake engine: fake.nnue: no such file" in err
+
+
+def test_engines_that_die_or_refuse_the_opening_have_their_words_in_the_summary(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One engine refuses every FEN it is sent (letters it does not read), the other dies at its first ``go``:
+    each loss says why in the engine's own words, in the PGN and in a summary line naming the engine."""
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} he", "name=refuser", "dialect=uci", "fen_letters=nb",
+               "--engine", f"cmd={FAKE} die", "name=dier", "--games", "2", "--depth", "1", "--pgnout", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    games = read_back(out)
+    assert [(g.headers["Red"], g.headers["Result"], g.headers["Termination"]) for g in games] == [
+        ("refuser", "0-1", "abandoned"), ("dier", "0-1", "abandoned")]
+    refused, died = (g.end().comment for g in games)
+    assert "engine 'fake-he' refused the position rnbakabnr/" in refused
+    assert "it said: Error: unknown piece type (bad FEN" in refused
+    assert "exit status 3" in died and "its stderr ends: fake engine: dying on purpose" in died
+    lines = captured.out.splitlines()
+    assert "refuser lost 1 game by its own failure (abandoned 1); its last words: it said: Error: unknown piece " \
+           "type (bad FEN rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1)" in lines
+    assert "dier lost 1 game by its own failure (abandoned 1); its last words: its stderr ends: fake engine: " \
+           "dying on purpose" in lines
+
+
 @pytest.mark.skipif(not os.access("/usr/games/sjaakii", os.X_OK),
                     reason="needs the Debian package sjaakii (/usr/games/sjaakii)")
 def test_sjaakii_plays_a_match_with_its_own_letters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -728,6 +763,45 @@ def test_engine_io_log_per_game(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert any(re.fullmatch(r"\s*\d+\.\d{3} two < bestmove \w+.*", line) for line in lines)
 
 
+@pytest.mark.parametrize("rules", ["cxa", "axf"])
+def test_the_rule_book_is_told_to_engines_with_a_rules_option(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             rules: str) -> None:
+    """Our engine (UCI ``Rules``, UCCI ``rules``) is set to the match's book, read without complaint before its
+    first game; the fake engine has no such option, plays on, and the summary says it was not told."""
+    logs = tmp_path / "logs"
+    ours = f"cmd={sys.executable} -m xiangqi engine"
+    rc = main(["match", "--engine", ours, "name=uci", "--engine", ours, "proto=ucci", "name=ucci",
+               "--engine", f"cmd={FAKE} normal", "name=fake", "--tournament", "gauntlet", "--games", "2",
+               "--depth", "1", "--max-plies", "2", "--rules", rules, "--io-log", str(logs)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    said = [line.split(None, 1)[1] for line in (logs / "round-1.log").read_text().splitlines()]  # uci vs ucci
+    for name, setting in (("uci", f"setoption name Rules value {rules}"), ("ucci", f"setoption rules {rules}")):
+        own = [line for line in said if line.startswith(name + " ")]
+        at = own.index(f"{name} > {setting}")           # before any game command, answered with readyok alone
+        assert own[at + 1:at + 3] == [f"{name} > isready", f"{name} < readyok"] and "position" not in own[:at]
+    assert not any("info string setoption" in line for line in said)
+    assert not any("setoption" in line for line in (logs / "round-3.log").read_text().splitlines()
+                   if " fake " in line)
+    assert f"rules {rules}: fake was not told (no rules option; the games were judged by {rules} all the same); " \
+           f"told: uci (Rules={rules}), ucci (rules={rules})" in captured.out.splitlines()
+
+
+def test_startpos_lines_in_an_openings_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    epd = tmp_path / "openings.epd"
+    epd.write_text("startpos\n4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\nStartPos ; the start again\n")
+    assert [b.fen() for b in read_openings(epd)] == [Board().fen(), "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
+                                                     Board().fen()]
+    out = tmp_path / "games.pgn"
+    rc = main(["match", "--engine", f"cmd={FAKE} normal", "--engine", f"cmd={FAKE} normal", "--games", "2",
+               "--depth", "1", "--max-plies", "2", "--openings", str(epd), "--pgnout", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    assert [g.board().fen() for g in read_back(out)] == [Board().fen()] * 2
+    epd.write_text("startpos moves h2e2\n")
+    with pytest.raises(ValueError, match=r"openings.epd:1: expected nothing after 'startpos' .* not 'moves h2e2'"):
+        read_openings(epd)
+
+
 def test_a_refused_position_loses_with_the_engines_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # An XBoard engine that refuses the opening's setboard: its own error in the PGN, not a "time forfeit".
     epd = tmp_path / "opening.epd"
@@ -740,6 +814,9 @@ def test_a_refused_position_loses_with_the_engines_words(tmp_path: Path, capsys:
     (game,) = read_back(out)
     assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "abandoned"
     assert "refused the position" in game.end().comment and "tellusererror Illegal position" in game.end().comment
+    # Its last words are its own, not its protocol lines (pong, feature, thinking output), each line once.
+    assert "refuser lost 1 game by its own failure (abandoned 1); its last words: it said: tellusererror Illegal " \
+           "position" in capsys.readouterr().out.splitlines()
 
 
 @pytest.mark.parametrize("words, message", [

@@ -61,8 +61,8 @@ from xiangqi.core import BLACK, RED, Color, Move
 from xiangqi.errors import EngineError, EngineTerminatedError, XiangqiError
 from xiangqi.notation import format_iccs
 from xiangqi.uci import (
-    INFO_WORDS, Go, InfoWords, Option, OptionValue, parse_bestmove, parse_info_words, parse_option, position_line,
-    setoption_line,
+    ENGINE_LINE_WORDS, HANDSHAKE_OK, INFO_WORDS, MILLISEC_OPTION, Go, InfoWords, Option, OptionValue, is_bestmove,
+    parse_bestmove, parse_info_words, parse_option, position_line, setoption_line,
 )
 
 if TYPE_CHECKING:
@@ -545,9 +545,6 @@ def _merge_newest_first(lines: Sequence[str], older: Dict[int, InfoWords]) -> Di
     return merged
 
 
-#: The first words of protocol lines (anything else an engine writes is its own words, kept for the errors).
-_PROTOCOL_WORDS = ("info", "bestmove", "nobestmove", "readyok", "id ", "option ", "uciok", "ucciok", "bye",
-                   "copyprotection", "registration", "Nodes searched")
 #: The FEN letters of horse and elephant an engine may want.
 FEN_LETTERS = ("nb", "he")
 _HE = str.maketrans("nbNB", "heHE")
@@ -731,7 +728,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     #: all as centipawns.
     mate_value: Optional[int] = UCCI_MATE_VALUE
     _handshake = "uci"
-    _handshake_ok = "uciok"
 
     def __init__(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -860,15 +856,37 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         """
         return self._exited.result() if self._exited.done() else None
 
-    def _error(self, cls: Type[EngineError], message: str) -> EngineError:
-        said = [line for line in self._chatter if line][-3:]
+    @property
+    def last_words(self) -> str:
+        """What the engine last wrote in its own words: its lines that are not protocol since its last search
+        began (``it said: …``), then the end of its standard error (``its stderr ends: …``); empty when it said
+        nothing. Errors about the engine quote it, and ``xiangqi match`` quotes it in its summary.
+
+        >>> import sys
+        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
+        >>> async def words():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     await engine.quit()
+        ...     return engine.last_words
+        >>> asyncio.run(words())                                      # ours speaks protocol only
+        ''
+        """
+        return self._words_beside("")
+
+    def _words_beside(self, message: str) -> str:
+        """:attr:`last_words` without the lines ``message`` quotes already, each line once."""
+        parts = []
+        said = [line for line in dict.fromkeys(reversed(self._chatter)) if line and line not in message][:3]
         if said:
-            message += "; it said: " + " | ".join(said)
-        tail = self.stderr
-        if tail:
-            last = tail.splitlines()[-3:]
-            message += "; its stderr ends: " + " | ".join(last)
-        return cls(message, stderr=tail)
+            parts.append("it said: " + " | ".join(reversed(said)))
+        last = self.stderr.splitlines()[-3:]
+        if last:
+            parts.append("its stderr ends: " + " | ".join(last))
+        return "; ".join(parts)
+
+    def _error(self, cls: Type[EngineError], message: str) -> EngineError:
+        words = self._words_beside(message)
+        return cls(message + ("; " + words if words else ""), stderr=self.stderr)
 
     def _terminated(self, what: str) -> EngineError:
         code = self.returncode
@@ -907,7 +925,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         while not self._lines:
             if self._eof:
                 await self._settle()
-                raise self._terminated(what)
+                raise self._terminated(f"before answering {what}")
             d = search.deadline if search is not None else deadline
             if d is not None and self.loop.time() >= d:
                 await self.kill()
@@ -915,7 +933,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                                                "the process was killed")
             await self._wait_for_line(d)
         line = self._lines.popleft()
-        if line and not line.startswith(_PROTOCOL_WORDS):
+        if line and not line.lstrip().startswith(self._line_words):   # its own words, kept for the errors
             self._chatter.append("".join(ch for ch in line if ch.isprintable()).strip()[:300])
         return line
 
@@ -971,6 +989,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
         raise NotImplementedError
 
+    #: The first words of the protocol's lines from the engine (anything else is its own words).
+    _line_words: Tuple[str, ...] = ENGINE_LINE_WORDS
+
     #: Options the library sets itself (names in lower case).
     _managed: Tuple[str, ...] = ("multipv",)
 
@@ -1001,11 +1022,11 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             self.send_line(self._handshake)
             deadline = self._deadline()
             while True:
-                line = await self._next_line(f"{self._handshake!r} with {self._handshake_ok!r}", deadline)
+                line = await self._next_line(f"{self._handshake!r} with {HANDSHAKE_OK[self._handshake]!r}", deadline)
                 tokens = line.split()
                 if not tokens:
                     continue
-                if tokens[0] == self._handshake_ok:
+                if tokens[0] == HANDSHAKE_OK[self._handshake]:
                     break
                 if tokens[0] == "id" and len(tokens) >= 2:
                     self.id[tokens[1]] = " ".join(tokens[2:])
@@ -1086,25 +1107,37 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     async def _prepare(self, board: Board, multipv: int, game: object, banmoves: Sequence[Move] = ()) -> None:
         """Send the options, new game, position and bans for a search, then ``isready``: whatever the engine
         sent before ``readyok`` (a second ``bestmove`` of a finished search, late infos) is dropped, so that it
-        cannot be taken for the answer to the ``go`` that follows."""
+        cannot be taken for the answer to the ``go`` that follows. An engine whose own words before ``readyok``
+        refuse the position (an error line, as for letters it does not read) raises :class:`EngineError`
+        quoting them, instead of searching the position it had before."""
+        settings = False
         if multipv != self._multipv:
             opt = self._option("MultiPV")
             if opt is None:
                 raise ValueError(f"engine {self.name!r} has no MultiPV option, so multipv={multipv} is not possible")
             self.send_line(self._setoption_line(opt.name, opt.value_text(multipv)))
             self._multipv = multipv
+            settings = True
         if game is not None and game is not self._game:
             self._game = game
             if isinstance(self, UciProtocol):
                 self.send_line("ucinewgame")
+                settings = True
             elif self._option("newgame") is not None:   # UCCI's way: a button option
                 self.send_line(self._setoption_line("newgame", None))
+                settings = True
+        if settings:        # what it says about those is not about the position
+            await self._ping()
         self._chatter.clear()
         fen, moves = _root_and_moves(board)
         self.send_line(position_line(with_fen_letters(fen, self.fen_letters), [self._format(m) for m in moves]))
         if banmoves:
             self.send_line("banmoves " + " ".join(self._format(m) for m in banmoves))
         await self._ping()
+        if any(_REFUSAL.search(line) for line in self._chatter):
+            what = f"the position {fen}" + (f" moves {' '.join(m.iccs() for m in moves)}" if moves else "")
+            raise self._error(EngineError, f"engine {self.name!r} refused {what}"
+                                           + (" or its banmoves" if banmoves else ""))
 
     async def _search(self, board: Board, limit: Limit, search: RunningSearch, multipv: int, game: object,
                       banmoves: Sequence[Move] = (), root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
@@ -1140,13 +1173,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                     search.add(line)
                 continue
             tokens = line.split()
-            if not tokens:
-                continue
-            head = tokens[0]
-            if head == "bestmove":
+            if is_bestmove(tokens):
                 return self._bestmove(tokens, line, board, search)
-            if head == "nobestmove":
-                return PlayResult(None, None, search.info())
 
     def _bestmove(self, tokens: List[str], line: str, board: Board, search: RunningSearch) -> PlayResult:
         info = search.info()
@@ -1197,7 +1225,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             * :exc:`ValueError` for an empty ``limit``, a root move that is not legal, ``banmoves`` to a UCI engine,
               or ``Limit(mate=...)`` to a UCCI engine;
             * :exc:`~xiangqi.errors.EngineError` when the engine does not answer within the limit plus ``timeout``
-              (it is then killed) or sends an illegal best move;
+              (it is then killed), refuses the position (an error line in its own words) or sends an illegal best
+              move;
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits.
         """
         if limit.is_empty():
@@ -1234,7 +1263,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         Raises:
             * :exc:`ValueError` for an empty ``limit`` (use :meth:`analysis`), a ``multipv`` the engine has no
               ``MultiPV`` option for, or a bad root move;
-            * :exc:`~xiangqi.errors.EngineError` when the engine does not answer in time;
+            * :exc:`~xiangqi.errors.EngineError` when the engine does not answer in time or refuses the position;
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine exits.
         """
         if limit.is_empty():
@@ -1356,7 +1385,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 line = (await self._next_line(what, deadline)).strip()
                 if line.startswith("Nodes searched"):
                     return counts
-                if line.split()[:1] in (["bestmove"], ["nobestmove"]):   # it took the line for a search
+                if is_bestmove(line.split()):   # it took the line for a search
                     raise self._error(EngineError, f"engine {self.name!r} answered 'go perft {depth}' with "
                                                    f"{line!r}: it has no perft")
                 head, sep, tail = line.partition(":")
@@ -1455,7 +1484,7 @@ class UciProtocol(EngineProtocol):
             deadline = self._deadline()
             while True:
                 words = (await self._next_line("a 'go depth 1' in a probe position with 'bestmove'", deadline)).split()
-                if words[:1] in (["bestmove"], ["nobestmove"]):
+                if is_bestmove(words):
                     break
             best = parse_bestmove(words).move
             for d in dialects:
@@ -1488,8 +1517,7 @@ class UcciProtocol(EngineProtocol):
 
     dialect = Dialect.UCCI
     _handshake = "ucci"
-    _handshake_ok = "ucciok"
-    _managed = ("multipv", "usemillisec")
+    _managed = ("multipv", MILLISEC_OPTION)
 
     def _setoption_line(self, name: str, value: Optional[str]) -> str:
         return setoption_line(name, value, ucci=True)
@@ -1497,7 +1525,7 @@ class UcciProtocol(EngineProtocol):
     async def _after_handshake(self, dialect: Optional[Dialect]) -> None:
         if dialect not in (None, Dialect.UCCI):
             raise ValueError(f"popen_ucci speaks UCCI, not {dialect}")
-        opt = self._option("usemillisec")
+        opt = self._option(MILLISEC_OPTION)
         if opt is not None:
             self.send_line(self._setoption_line(opt.name, "true"))
             self._millisec = True

@@ -31,7 +31,8 @@ from xiangqi.errors import ProtocolError, XiangqiError
 from xiangqi.perft import perft
 from xiangqi.search import MAX_DEPTH, Searcher, SearchInfo, SearchResult
 from xiangqi.uci import (
-    Go, InfoWords, Option, bestmove_line, info_line, parse_go, parse_position, parse_setoption,
+    HANDSHAKE_OK, MILLISEC_OPTION, Go, InfoWords, Option, bestmove_line, info_line, parse_go, parse_position,
+    parse_setoption,
 )
 
 __all__ = ["main", "EngineServer", "ENGINE_NAME", "OPTIONS", "EngineOption", "time_budget"]
@@ -238,7 +239,7 @@ class EngineServer:
         for row in OPTIONS:
             if (row.ucci if ucci else row.uci) is not None:
                 self._send(row.option(ucci=ucci).line(ucci=ucci))
-        self._send("ucciok" if ucci else "uciok")
+        self._send(HANDSHAKE_OK["ucci" if ucci else "uci"])
 
     def _cmd_uci(self, args: List[str]) -> None:
         self._handshake(False)
@@ -517,7 +518,7 @@ OPTIONS: Tuple[EngineOption, ...] = (
     EngineOption("Hash", "hashsize", "spin", EngineServer._set_hash, str(_DEFAULT_HASH_MB), 0, _MAX_HASH_MB),
     EngineOption("Clear Hash", None, "button", _clear_hash),
     EngineOption(None, "newgame", "button", _clear_hash),
-    EngineOption(None, "usemillisec", "check", EngineServer._set_millisec, "false"),
+    EngineOption(None, MILLISEC_OPTION, "check", EngineServer._set_millisec, "false"),
     EngineOption("Ponder", None, "check", EngineServer._set_ponder, "false"),
     EngineOption("Rules", "rules", "combo", EngineServer._set_rules, "axf", var=("axf", "cxa")),
 )

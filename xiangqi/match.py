@@ -7,7 +7,8 @@ the reason), or by the optional score adjudication (``--resign``, ``--draw``).
 Each finished game is written at once with the PGN writer (:mod:`xiangqi.pgn`):
 the ``Termination`` tag and a closing comment with the reason in English and
 Chinese. Colours alternate per opening; ``--concurrency K`` plays K games at
-a time, each pair of engines on its own.
+a time, each pair of engines on its own. The score, Elo, LOS and SPRT are
+:mod:`xiangqi.match_stats`'s.
 """
 
 from __future__ import annotations
@@ -27,19 +28,21 @@ from typing import IO, Coroutine, Dict, List, Mapping, Optional, Sequence, TextI
 
 from xiangqi import pgn
 from xiangqi.board import Board
-from xiangqi.rules import red_must_vary_rounds, rules_spec
+from xiangqi.rules import RULE_SET_NAMES, red_must_vary_rounds, rule_set_name, rules_spec
 from xiangqi.core import Color
 from xiangqi.engine import (
     FEN_LETTERS, Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
     popen_uci,
 )
+from xiangqi.uci import Option
 from xiangqi.xboard import XBoardProtocol, popen_xboard
 from xiangqi.errors import InvalidFenError
-from xiangqi.outcome import Termination
+from xiangqi.match_stats import MatchScore, Sprt, parse_sprt
+from xiangqi.outcome import Termination, result_of
 
-__all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "MatchScore", "Sprt", "play_game", "run_match",
-           "match_main", "pairings", "order_openings", "parse_engine_spec", "parse_sprt", "parse_tc",
-           "read_engines_file", "read_openings", "sprt_llr", "MAX_SECONDS"]
+__all__ = ["EngineSpec", "TimeControl", "Adjudication", "GameResult", "play_game", "run_match", "match_main",
+           "pairings", "order_openings", "parse_engine_spec", "parse_tc", "read_engines_file", "read_openings",
+           "failure_lines", "rules_setting", "tell_rules", "rules_lines", "MAX_SECONDS"]
 
 #: Seconds an engine may take to start and answer the handshake, at least (``--timeout`` when larger).
 _START_TIMEOUT = 10.0
@@ -50,6 +53,9 @@ _QUIT_GRACE = 1.0
 
 #: The PGN ``Termination`` tag for each way a game can end.
 T = TypeVar("T")
+
+#: The ``Termination`` tags of a game lost by an engine's own failure.
+_FAILURES = ("abandoned", "rules infraction", "time forfeit")
 
 _TERMINATION_TAG = {
     Termination.CHECKMATE: "normal",
@@ -112,20 +118,24 @@ class EngineSpec:
         Raises:
             * :exc:`~xiangqi.errors.EngineTerminatedError` when the engine cannot be started or exits;
             * :exc:`~xiangqi.errors.EngineError` when it does not answer the handshake in time or refuses an
-              option (the engine is then killed).
+              option (the engine is then killed). The message starts ``--engine NAME:`` and quotes the
+              engine's own last words (:attr:`~xiangqi.engine.EngineProtocol.last_words`).
         """
         # Starting up (loading networks, tables) may take longer than a move's grace time.
         handshake = None if timeout is None else max(timeout, _START_TIMEOUT)
-        if self.proto == "ucci":
-            _, protocol = await popen_ucci(self.cmd, timeout=handshake, cwd=self.cwd)
-            engine: EngineProtocol = protocol
-        elif self.proto == "xboard":
-            _, xb = await popen_xboard(self.cmd, timeout=handshake, fen_letters=self.fen_letters, cwd=self.cwd)
-            engine = xb
-        else:
-            _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake, fen_letters=self.fen_letters,
-                                     cwd=self.cwd)
-            engine = uci
+        try:
+            if self.proto == "ucci":
+                _, protocol = await popen_ucci(self.cmd, timeout=handshake, cwd=self.cwd)
+                engine: EngineProtocol = protocol
+            elif self.proto == "xboard":
+                _, xb = await popen_xboard(self.cmd, timeout=handshake, fen_letters=self.fen_letters, cwd=self.cwd)
+                engine = xb
+            else:
+                _, uci = await popen_uci(self.cmd, dialect=self.dialect, timeout=handshake,
+                                         fen_letters=self.fen_letters, cwd=self.cwd)
+                engine = uci
+        except EngineError as exc:      # its own words are in the message: which --engine it is, too
+            raise type(exc)(f"--engine {self.name}: {exc}", stderr=exc.stderr) from None
         engine.timeout = timeout
         try:
             if self.options:
@@ -218,6 +228,65 @@ def parse_engine_spec(words: Sequence[str], configs: Optional[Mapping[str, Seque
         if not spec.movetime > 0 or math.isinf(spec.movetime):
             raise ValueError(f"st must be a positive number of seconds, not {fields['st']!r}")
     return spec
+
+
+#: Names (lower case, without spaces, ``_`` or ``-``) of an engine option that chooses the rule book.
+_RULES_OPTION_NAMES = ("rules", "rule", "ruleset", "rulebook", "repetitionrules")
+
+
+def rules_setting(options: Mapping[str, Option], book: str) -> Optional[Tuple[str, str]]:
+    """The option and value that tell an engine the rule book ``book`` (``axf`` or ``cxa``): an option named
+    for the rules (our engine's ``Rules``, UCCI ``rules``, any case) that takes the book's name (a combo choice
+    that :data:`~xiangqi.rules.RULE_SET_NAMES` reads as the book, or a string); ``None`` when it has none.
+
+    >>> from xiangqi.uci import Option
+    >>> rules_setting({"Rules": Option("Rules", "combo", "axf", var=["axf", "cxa"])}, "cxa")
+    ('Rules', 'cxa')
+    >>> rules_setting({"Rule_Set": Option("Rule_Set", "combo", "Asian", var=["Asian", "Chinese"])}, "cxa")
+    ('Rule_Set', 'Chinese')
+    >>> rules_setting({"Hash": Option("Hash", "spin", "16", 1, 1024)}, "cxa") is None
+    True
+    """
+    for opt in options.values():
+        if opt.name.lower().translate(str.maketrans("", "", " _-")) not in _RULES_OPTION_NAMES:
+            continue
+        if opt.type == "combo":
+            value = next((v for v in opt.var if RULE_SET_NAMES.get(v.lower()) == book), None)
+            if value is not None:
+                return opt.name, value
+        elif opt.type == "string":
+            return opt.name, book
+    return None
+
+
+async def tell_rules(engine: EngineProtocol, book: str, options: Optional[Mapping[str, OptionValue]] = None
+                     ) -> Optional[str]:
+    """Set the engine's rule-book option (:func:`rules_setting`) to ``book``, unless ``options`` (the
+    engine's ``option.X=`` settings) set it already; the setting as ``NAME=VALUE``, or ``None`` when the engine
+    was not told (it has no such option).
+
+    >>> import sys
+    >>> async def told():
+    ...     engine = await EngineSpec(f"{sys.executable} -m xiangqi engine", proto="ucci").start(10)
+    ...     try:
+    ...         return await tell_rules(engine, "cxa")
+    ...     finally:
+    ...         await engine.quit()
+    >>> asyncio.run(told())
+    'rules=cxa'
+
+    Raises:
+        * :exc:`~xiangqi.errors.EngineError` as :meth:`~xiangqi.engine.EngineProtocol.configure`.
+    """
+    setting = rules_setting(engine.options, book)
+    if setting is None:
+        return None
+    name, value = setting
+    given = next((v for k, v in (options or {}).items() if k.lower() == name.lower()), None)
+    if given is not None:
+        return f"{name}={given}"
+    await engine.configure({name: value})
+    return f"{name}={value}"
 
 
 def _int(text: str) -> Optional[int]:
@@ -352,6 +421,10 @@ class GameResult:
     termination: str
     reason: str
     first_is_red: bool
+    #: The engine (``--engine`` name) whose failure ended the game (a crash, a refusal, an illegal move, time), if any.
+    failed: str = ""
+    #: Its last words then (:attr:`~xiangqi.engine.EngineProtocol.last_words`).
+    last_words: str = ""
 
     def points_first(self) -> float:
         """The first engine's points (1, 0.5 or 0).
@@ -366,16 +439,21 @@ class GameResult:
 
 
 def read_openings(path: Path) -> List[Board]:
-    """Opening positions from a PGN file (each game's main line, kept as a move stack) or FEN/EPD lines.
+    """Opening positions from a PGN file (each game's main line, kept as a move stack) or FEN/EPD lines (or
+    ``startpos``, the start position, as the commands take it).
 
     >>> import tempfile
     >>> epd = Path(tempfile.mkdtemp(), "openings.epd")
     >>> _ = epd.write_text("# two openings\\n4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\\n")
     >>> [board.fen() for board in read_openings(epd)][0]
     '4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1'
+    >>> _ = epd.write_text("startpos\\n")
+    >>> read_openings(epd) == [Board()]
+    True
 
     Raises:
-        * :exc:`ValueError` for a game with an error, a line that is not a FEN, or a file without openings;
+        * :exc:`ValueError` for a game with an error, a line that is not a FEN (or ``startpos`` alone), or a file
+          without openings;
         * :exc:`OSError` when the file cannot be read.
     """
     text = path.read_text(encoding="utf-8", errors="replace")
@@ -394,6 +472,12 @@ def read_openings(path: Path) -> List[Board]:
             if not line or line.startswith("#"):
                 continue
             fields = line.split()
+            if fields[0].lower() == "startpos":     # the commands' word for the start position
+                if len(fields) > 1:
+                    raise ValueError(f"{path}:{lineno}: expected nothing after 'startpos' (an opening with moves goes "
+                                     f"in a PGN openings file), not {' '.join(fields[1:])[:60]!r}")
+                boards.append(Board())
+                continue
             board = None
             for n in (6, 4, 2):
                 try:
@@ -552,7 +636,7 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             reason = f"adjudication: {text}" + ("" if winner is None else f"; {'Red' if winner else 'Black'} wins")
             reason_zh = "裁决：" + ("和棋" if winner is None else ("红胜" if winner else "黑胜"))
             break
-    result = "1/2-1/2" if winner is None else "1-0" if winner else "0-1"
+    result = result_of(winner)
     await _tell_result((red, black), board, winner, reason)
     game.headers["Result"] = result
     game.headers["Termination"] = tag
@@ -586,259 +670,6 @@ def _move_comment(played: PlayResult, elapsed: float) -> str:
     return "".join(parts).strip()
 
 
-#: The normal quantile of a two-sided 95 % interval.
-_Z95 = 1.959964
-
-
-def _elo_of(score: float) -> float:
-    """The logistic Elo difference of an expected score: ``-400 log10(1/score - 1)`` (±inf at 1 and 0)."""
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
-
-
-def _score_of(elo: float) -> float:
-    """The expected score of an Elo difference: ``1 / (1 + 10^(-elo/400))``."""
-    return 1 / (1 + 10 ** (-elo / 400))
-
-
-def sprt_llr(counts: Sequence[float], values: Sequence[float], elo0: float, elo1: float) -> float:
-    """The generalized SPRT log-likelihood ratio of H1 (Elo ``elo1``) against H0 (``elo0``), normal approximation.
-
-    ``counts[i]`` outcomes scored ``values[i]`` (games: 0, 1/2, 1 for W/D/L; game pairs: 0, 1/4, 1/2, 3/4, 1, the
-    pentanomial model). With ``N`` outcomes, mean score ``s`` and variance ``v`` of the score per outcome, and
-    ``s0``, ``s1`` the expected scores of ``elo0``, ``elo1`` (``1 / (1 + 10^(-elo / 400))``):
-    ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 v)`` (M. Van den Bergh's normal approximation of the generalized
-    SPRT). A count of zero is taken as 0.001, so that a one-sided score still has a variance.
-
-    >>> round(sprt_llr([20, 60, 20], [0, 0.5, 1], 0, 5), 4)     # an even score leans to H0
-    -0.0259
-    """
-    regular = [c if c > 0 else 1e-3 for c in counts]
-    n = sum(regular)
-    if n <= 0 or sum(counts) == 0:
-        return 0.0
-    mean = sum(c * v for c, v in zip(regular, values)) / n
-    var = sum(c * (v - mean) ** 2 for c, v in zip(regular, values)) / n
-    if var <= 0:
-        return 0.0
-    s0, s1 = _score_of(elo0), _score_of(elo1)
-    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
-
-
-@dataclasses.dataclass
-class Sprt:
-    """A sequential probability ratio test: H0 (Elo ``elo0``) against H1 (Elo ``elo1``), error rates ``alpha``
-    (accepting H1 when H0 holds) and ``beta``. The match stops when the LLR leaves ``(lower, upper)``.
-
-    >>> test = parse_sprt("elo0=0 elo1=5 alpha=0.05 beta=0.05")
-    >>> test, [round(b, 4) for b in test.bounds()]
-    (Sprt(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.05), [-2.9444, 2.9444])
-    """
-
-    elo0: float = 0.0
-    elo1: float = 5.0
-    alpha: float = 0.05
-    beta: float = 0.05
-
-    def bounds(self) -> Tuple[float, float]:
-        """``(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))``: below the first H0 is accepted, above the second H1.
-
-        See :class:`Sprt`'s example.
-        """
-        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
-
-    def verdict(self, llr: float) -> Optional[str]:
-        """``"H1"``, ``"H0"`` or ``None`` (go on) for ``llr``.
-
-        >>> Sprt().verdict(3.0), Sprt().verdict(-3.0), Sprt().verdict(0.5)
-        ('H1', 'H0', None)
-        """
-        lower, upper = self.bounds()
-        if llr >= upper:
-            return "H1"
-        if llr <= lower:
-            return "H0"
-        return None
-
-
-def parse_sprt(text: str) -> Sprt:
-    """A :class:`Sprt` from ``elo0=0 elo1=5 alpha=0.05 beta=0.05`` (any of them; the rest as shown).
-
-    >>> parse_sprt("elo1=10")
-    Sprt(elo0=0.0, elo1=10.0, alpha=0.05, beta=0.05)
-    >>> parse_sprt("elo0=5 elo1=0")
-    Traceback (most recent call last):
-    ...
-    ValueError: --sprt: elo1 must be above elo0, and alpha and beta between 0 and 1 (got elo0=5 elo1=0 alpha=0.05 beta=0.05)
-
-    Raises:
-        * :exc:`ValueError` for a word that is not ``key=number`` with a key of the four, or values out of range.
-    """
-    values: Dict[str, float] = {}
-    for word in text.replace(",", " ").split():
-        key, sep, value = word.partition("=")
-        if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
-            raise ValueError(f"--sprt: {word!r} is not elo0=, elo1=, alpha= or beta= with a number")
-        try:
-            values[key] = float(value)
-        except ValueError:
-            raise ValueError(f"--sprt: {key} must be a number, not {value!r}") from None
-    test = Sprt(**values)
-    if not (test.elo1 > test.elo0 and 0 < test.alpha < 1 and 0 < test.beta < 1 and test.alpha + test.beta < 1):
-        raise ValueError(f"--sprt: elo1 must be above elo0, and alpha and beta between 0 and 1 (got elo0={test.elo0:g} "
-                         f"elo1={test.elo1:g} alpha={test.alpha:g} beta={test.beta:g})")
-    return test
-
-
-@dataclasses.dataclass
-class MatchScore:
-    """The match so far, from the first engine's side; ``pairs`` counts the game pairs of an opening (each
-    engine Red once) by the first engine's points in them: 0, 1/2, 1, 3/2, 2 (the pentanomial counts).
-
-    >>> score = MatchScore(wins=5, draws=4, losses=3)
-    >>> score.games, score.line()
-    (12, 'games 12: +5 =4 -3, Elo +58.5 ± 158.9')
-    """
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    pairs: List[int] = dataclasses.field(default_factory=lambda: [0, 0, 0, 0, 0])
-
-    @property
-    def games(self) -> int:
-        """Games counted.
-
-        >>> MatchScore(wins=1, draws=2).games
-        3
-        """
-        return self.wins + self.draws + self.losses
-
-    def add(self, points: float) -> None:
-        """Count one game (1, 0.5 or 0 points for the first engine).
-
-        >>> score = MatchScore()
-        >>> score.add(1.0); score.add(0.5); (score.wins, score.draws, score.losses)
-        (1, 1, 0)
-        """
-        if points == 1.0:
-            self.wins += 1
-        elif points == 0.5:
-            self.draws += 1
-        else:
-            self.losses += 1
-
-    def add_pair(self, first: float, second: float) -> None:
-        """Count a finished pair of games (the first engine's points in each) for the pentanomial model.
-
-        >>> score = MatchScore()
-        >>> score.add_pair(1.0, 0.5); score.add_pair(0.0, 1.0); score.pairs
-        [0, 0, 1, 1, 0]
-        """
-        self.pairs[round(2 * (first + second))] += 1
-
-    def elo(self) -> Tuple[float, float]:
-        """The Elo difference and its 95 % error margin.
-
-        The interval is Wilson's score interval with the games' own variance (``v``, at most ``p (1 - p)``):
-        ``(p + z²/2n ± z sqrt(v/n + z²/4n²)) / (1 + z²/n)``, always inside (0, 1), so a lopsided score (+9 =1 -0)
-        still has a finite margin; only a score of 0 or 1 has an infinite Elo (and margin).
-
-        >>> MatchScore(wins=9, draws=1).elo()[1] < 400, MatchScore(wins=3, draws=2, losses=1).elo()[0] > 0
-        (True, True)
-        >>> MatchScore().elo(), MatchScore(wins=2).elo()
-        ((0.0, inf), (inf, inf))
-        """
-        n = self.games
-        if n == 0:
-            return 0.0, math.inf
-        p = (self.wins + self.draws / 2) / n
-        lo, hi = self.interval()
-        if p in (0.0, 1.0):
-            return _elo_of(p), math.inf
-        return _elo_of(p), (_elo_of(hi) - _elo_of(lo)) / 2
-
-    def interval(self) -> Tuple[float, float]:
-        """The 95 % Wilson interval of the score (see :meth:`elo`); ``(0, 1)`` before any game.
-
-        >>> [round(x, 3) for x in MatchScore(wins=2).interval()]
-        [0.342, 1.0]
-        """
-        n = self.games
-        if n == 0:
-            return 0.0, 1.0
-        p = (self.wins + self.draws / 2) / n
-        var = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2 + self.losses * p ** 2) / n
-        z2 = _Z95 * _Z95
-        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-        half = _Z95 * math.sqrt(var / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
-
-    def los(self) -> float:
-        """The likelihood of superiority: ``0.5 (1 + erf((W - L) / sqrt(2 (W + L))))`` (draws tell nothing).
-
-        >>> round(MatchScore(wins=6, draws=2, losses=2).los(), 4), MatchScore(draws=3).los()
-        (0.9214, 0.5)
-        """
-        decisive = self.wins + self.losses
-        if decisive == 0:
-            return 0.5
-        return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
-
-    def draw_ratio(self) -> float:
-        """The share of drawn games (0 before any game).
-
-        >>> MatchScore(wins=6, draws=2, losses=2).draw_ratio()
-        0.2
-        """
-        return self.draws / self.games if self.games else 0.0
-
-    def llr(self, test: Sprt, *, pentanomial: Optional[bool] = None) -> float:
-        """The SPRT log-likelihood ratio (:func:`sprt_llr`) of the game pairs (pentanomial), or of the games
-        (by default the pairs once there are any).
-
-        >>> round(MatchScore(wins=30, draws=40, losses=30).llr(Sprt(0, 5), pentanomial=False), 4)
-        -0.0173
-        """
-        if pentanomial or (pentanomial is None and any(self.pairs)):
-            return sprt_llr(self.pairs, [0, 0.25, 0.5, 0.75, 1], test.elo0, test.elo1)
-        return sprt_llr([self.losses, self.draws, self.wins], [0, 0.5, 1], test.elo0, test.elo1)
-
-    def line(self) -> str:
-        """``games 12: +5 =4 -3, Elo +58.5 ± 158.9``; an infinite Elo gives its 95 % bound instead of a margin.
-
-        >>> MatchScore(wins=2).line()
-        'games 2: +2 =0 -0, Elo +inf (95 %: above -113.4)'
-        """
-        elo, margin = self.elo()
-        if math.isinf(elo) and self.games:
-            lo, hi = self.interval()
-            bound = f"above {_elo_of(lo):+.1f}" if elo > 0 else f"below {_elo_of(hi):+.1f}"
-            return f"games {self.games}: +{self.wins} ={self.draws} -{self.losses}, Elo {'+' if elo > 0 else '-'}inf (95 %: {bound})"
-        margin_text = "inf" if math.isinf(margin) or math.isnan(margin) else f"{margin:.1f}"
-        # round(...) + 0.0: an even score reads +0.0, never -0.0
-        elo_text = f"{round(elo, 1) + 0.0:+.1f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
-        return f"games {self.games}: +{self.wins} ={self.draws} -{self.losses}, Elo {elo_text} ± {margin_text}"
-
-    def details(self, test: Optional[Sprt] = None) -> str:
-        """LOS, draw ratio, the pentanomial counts and, with ``test``, the SPRT's state: the summary's second line.
-
-        >>> MatchScore(wins=6, draws=2, losses=2, pairs=[0, 1, 2, 1, 1]).details(Sprt(0, 5))
-        'LOS 92.1 %, draw ratio 20.0 %, pairs [0, 1, 2, 1, 1]; SPRT (elo0=0 elo1=5): LLR 0.05 (-2.94, 2.94)'
-        """
-        text = f"LOS {100 * self.los():.1f} %, draw ratio {100 * self.draw_ratio():.1f} %, pairs {self.pairs}"
-        if test is not None:
-            llr = self.llr(test)
-            lower, upper = test.bounds()
-            verdict = test.verdict(llr)
-            text += (f"; SPRT (elo0={test.elo0:g} elo1={test.elo1:g}): LLR {llr:.2f} ({lower:.2f}, {upper:.2f})"
-                     + ("" if verdict is None else f", {verdict} accepted"))
-        return text
-
-
 def _open_io_log(directory: Optional[Path], round_number: int, names: Dict[EngineProtocol, str]) -> Optional[IO[str]]:
     """A game's engine I/O log, ``directory/round-N.log``: ``seconds name > sent`` / ``seconds name < read``."""
     if directory is None:
@@ -859,7 +690,8 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                     notation: str = "chinese", score: Optional[MatchScore] = None,
                     results: Optional[List[GameResult]] = None, *, sprt: Optional[Sprt] = None, repeat: int = 2,
                     movetime_margin: Optional[float] = None, first_round: int = 1,
-                    io_log: Optional[Path] = None) -> Tuple[MatchScore, List[GameResult]]:
+                    io_log: Optional[Path] = None, told: Optional[Dict[str, Optional[str]]] = None
+                    ) -> Tuple[MatchScore, List[GameResult]]:
     """Play ``games`` games; each is written to ``pgn_file`` as soon as it ends. Cancelling stops cleanly.
 
     ``score`` and ``results`` (filled as games end) may be passed in, so a
@@ -871,6 +703,9 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     and ``tc`` for its moves; ``movetime_margin``: see :func:`play_game`.
     Rounds are numbered from ``first_round``. ``io_log``: a directory
     where each game's engine input and output goes, ``round-N.log``.
+    Each engine is told the rule book (:func:`tell_rules`); ``told`` (by
+    engine name: the setting, or ``None`` when it has no rules option) is
+    filled as they start.
 
     >>> import sys
     >>> ours = f"{sys.executable} -m xiangqi engine"
@@ -886,6 +721,8 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
     """
     score = MatchScore() if score is None else score
     results = [] if results is None else results
+    told = {} if told is None else told
+    book = rule_set_name(rules).partition(":")[0]
     queue: "asyncio.Queue[int]" = asyncio.Queue()
     for i in range(games):
         queue.put_nowait(i)
@@ -916,12 +753,14 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
         try:
             while not queue.empty():
                 i = queue.get_nowait()
+                fresh = []
                 for k in (0, 1):
                     e = engines[k]
                     if e is None or e.returncode is not None:
                         if e is not None:
                             await e.kill()          # reaps it and closes its pipes
                         engines[k] = await specs[k].start(timeout)
+                        fresh.append(k)
                 a, b = engines[0], engines[1]
                 assert a is not None and b is not None
                 first_is_red = i % 2 == 0
@@ -933,6 +772,8 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                 controls = {True: red_spec.control(limit, tc), False: black_spec.control(limit, tc)}
                 log = _open_io_log(io_log, first_round + i, {red: red_spec.name, black: black_spec.name})
                 try:
+                    for k in fresh:                 # the rule book, into the game's log
+                        told[specs[k].name] = await tell_rules((a, b)[k], book, specs[k].options)
                     game, result, tag, reason = await play_game(red, black, opening, limit, tc, rules, adj, headers,
                                                                 controls=controls, movetime_margin=movetime_margin)
                 finally:
@@ -940,6 +781,9 @@ async def run_match(specs: Tuple[EngineSpec, EngineSpec], openings: List[Board],
                         red.io_log = black.io_log = None
                         log.close()
                 r = GameResult(game, result, tag, reason, first_is_red)
+                if tag in _FAILURES and result != "1/2-1/2":
+                    loser, loser_spec = (red, red_spec) if result == "0-1" else (black, black_spec)
+                    r.failed, r.last_words = loser_spec.name, loser.last_words
                 results.append(r)
                 score.add(r.points_first())
                 if repeat == 2:
@@ -1220,6 +1064,7 @@ def match_main(argv: List[str]) -> int:
     matches = pairings(len(specs), args.tournament)
     scores = [MatchScore() for _ in matches]
     results: List[GameResult] = []
+    told: Dict[str, Optional[str]] = {}
     current = 0
     try:
         if args.pgnout is not None:
@@ -1230,7 +1075,8 @@ def match_main(argv: List[str]) -> int:
                     (specs[a], specs[b]), openings, args.games, limit, tc,
                     rules_spec(args.rules, red_must_vary=args.red_must_vary), adj, args.concurrency, out, sys.stderr,
                     args.timeout, args.notation, scores[current], results, sprt=sprt, repeat=args.repeat,
-                    movetime_margin=args.movetime_margin, first_round=1 + current * args.games, io_log=args.io_log)))
+                    movetime_margin=args.movetime_margin, first_round=1 + current * args.games, io_log=args.io_log,
+                    told=told)))
         except BaseException:
             if out is not None:
                 try:
@@ -1268,4 +1114,48 @@ def match_main(argv: List[str]) -> int:
         table = sorted(points.items(), key=lambda kv: -kv[1][0] / max(1, kv[1][1]))
         print("standings: " + ", ".join(f"{name} {p:g}/{n}" for name, (p, n) in table))
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
+    for line in rules_lines(args.rules, told) + failure_lines(results):
+        print(line)
     return 0
+
+
+def rules_lines(book: str, told: Mapping[str, Optional[str]]) -> List[str]:
+    """The summary's line about engines that were not told the rule book (they have no rules option and played
+    by their own), naming those that were; none when every engine was told.
+
+    >>> rules_lines("cxa", {"ours": "Rules=cxa", "fsf": None})
+    ['rules cxa: fsf was not told (no rules option; the games were judged by cxa all the same); told: ours (Rules=cxa)']
+    >>> rules_lines("axf", {"ours": "Rules=axf"})
+    []
+    """
+    untold = [name for name, setting in told.items() if setting is None]
+    if not untold:
+        return []
+    tellings = [f"{name} ({setting})" for name, setting in told.items() if setting is not None]
+    who = f"{untold[0]} was" if len(untold) == 1 else f"{', '.join(untold)} were"
+    return [f"rules {book}: {who} not told (no rules option; the games were judged by {book} all the same)"
+            + (f"; told: {', '.join(tellings)}" if tellings else "")]
+
+
+def failure_lines(results: Sequence[GameResult]) -> List[str]:
+    """The summary's lines about engines that lost games by their own failure: each one's name, how, and its
+    last words (those of the last such game).
+
+    >>> r = GameResult(pgn.Game(), "0-1", "abandoned", "", True, failed="net", last_words="it said: Error: no net")
+    >>> failure_lines([r, r])
+    ['net lost 2 games by its own failure (abandoned 2); its last words: it said: Error: no net']
+    """
+    counts: Dict[str, Dict[str, int]] = {}
+    words: Dict[str, str] = {}
+    for r in results:
+        if r.failed:
+            how = counts.setdefault(r.failed, {})
+            how[r.termination] = how.get(r.termination, 0) + 1
+            words[r.failed] = r.last_words
+    lines = []
+    for name, how in counts.items():
+        n = sum(how.values())
+        lines.append(f"{name} lost {n} game{'' if n == 1 else 's'} by its own failure ("
+                     + ", ".join(f"{k} {v}" for k, v in sorted(how.items())) + "); "
+                     + (f"its last words: {words[name]}" if words[name] else "it said nothing"))
+    return lines

@@ -26,8 +26,17 @@ from xiangqi.errors import ProtocolError
 __all__ = [
     "OptionValue", "Option", "parse_option", "setoption_line", "parse_setoption", "Go", "parse_go", "time_unit_ms",
     "MAX_GO_VALUE", "InfoWords", "parse_info_words", "info_line", "INFO_WORDS", "BestMoveWords", "parse_bestmove",
-    "bestmove_line", "position_line", "parse_position", "NULL_MOVE_WORDS",
+    "bestmove_line", "position_line", "parse_position", "NULL_MOVE_WORDS", "HANDSHAKE_OK", "MILLISEC_OPTION",
+    "BESTMOVE_WORDS", "is_bestmove", "ENGINE_LINE_WORDS",
 ]
+
+#: The handshake command (``uci``, ``ucci``) and the engine's word that ends its answer.
+HANDSHAKE_OK: Dict[str, str] = {"uci": "uciok", "ucci": "ucciok"}
+#: UCCI's option that makes the ``go`` times milliseconds instead of seconds.
+MILLISEC_OPTION = "usemillisec"
+#: The first words of the lines an engine writes in the protocol; anything else it writes is its own words.
+ENGINE_LINE_WORDS = ("info", "bestmove", "nobestmove", "readyok", "id ", "option ", "uciok", "ucciok", "bye",
+                     "copyprotection", "registration", "Nodes searched")
 
 #: A value for an option: ``None`` presses a button.
 OptionValue = Union[str, int, bool, None]
@@ -526,6 +535,17 @@ def info_line(info: InfoWords, *, ucci: bool) -> str:
 
 #: The words an engine writes for "no move" in place of a best move.
 NULL_MOVE_WORDS = ("(none)", "0000", "none")
+#: The first words of a search's last line: a move (or UCI's ``(none)``), or UCCI's no move.
+BESTMOVE_WORDS = ("bestmove", "nobestmove")
+
+
+def is_bestmove(words: Sequence[str]) -> bool:
+    """Whether a line's words end a search (``bestmove …`` or ``nobestmove``).
+
+    >>> is_bestmove(["nobestmove"]), is_bestmove("bestmove h2e2".split()), is_bestmove(["info", "depth", "1"])
+    (True, True, False)
+    """
+    return bool(words) and words[0] in BESTMOVE_WORDS
 
 
 @dataclasses.dataclass
@@ -549,7 +569,7 @@ def parse_bestmove(words: Sequence[str]) -> BestMoveWords:
     >>> parse_bestmove(["nobestmove"]).move, parse_bestmove("bestmove (none)".split()).move
     (None, None)
     """
-    if not words or words[0] != "bestmove" or len(words) < 2 or words[1] in NULL_MOVE_WORDS:
+    if not words or words[0] != BESTMOVE_WORDS[0] or len(words) < 2 or words[1] in NULL_MOVE_WORDS:
         return BestMoveWords(None)
     ponder = words[3] if len(words) >= 4 and words[2] == "ponder" else None
     return BestMoveWords(words[1], ponder, "draw" in words[2:], "resign" in words[2:])

@@ -40,11 +40,10 @@ from xiangqi.engine import (
     PlayResult, PovScore, Score, popen_protocol, RunningSearch, bare_score, with_fen_letters,
 )
 from xiangqi.notation import format_iccs
+from xiangqi.outcome import result_of
 
 __all__ = ["XBoardProtocol", "popen_xboard", "parse_feature_line", "parse_xboard_option", "parse_post",
            "parse_algebraic", "XBOARD_MATE"]
-
-#: The FEN letters for (horse, elephant) an engine may read: this library's ``n``/``b``, or ``h``/``e``.
 
 #: CECP's mate scores: ``XBOARD_MATE + N`` mates in ``N`` moves, ``-XBOARD_MATE - N`` is mated in ``N``.
 XBOARD_MATE = 100000
@@ -52,6 +51,11 @@ XBOARD_MATE = 100000
 #: Lines that report an error about the command before them (CECP: ``Error (...): command``,
 #: ``Illegal move (...): move``), and a message the engine wants the user to see as an error.
 _ERROR = re.compile(r"^\s*(Error|Illegal move)\s*(\([^()]*\))?\s*:|^\s*tellusererror\b")
+
+#: The first words of CECP's lines from the engine: features, pongs, moves, thinking output (it starts with the
+#: depth), offers, results and comments (``#``). Errors and ``telluser`` are the engine's own words.
+_LINE_WORDS = ("feature", "pong", "move ", "offer draw", "resign", "1-0", "0-1", "1/2-1/2", "#",
+               *"0123456789")
 
 #: Features this client acts on or can live with; any other is answered ``rejected``.
 _KNOWN_FEATURES = frozenset((
@@ -265,6 +269,7 @@ class XBoardProtocol(EngineProtocol):
     dialect = Dialect.XBOARD
     mate_value: Optional[int] = None
     _managed = ()
+    _line_words = _LINE_WORDS
     #: Seconds a protocol 2 engine has to start its ``feature`` lines (CECP's own figure).
     feature_timeout = 2.0
 
@@ -292,7 +297,8 @@ class XBoardProtocol(EngineProtocol):
         return self._lines.popleft()
 
     def _refusal(self, what: str, errors: Sequence[str]) -> EngineError:
-        return self._error(EngineError, f"engine {self.name!r} refused {what}: " + " | ".join(e.strip() for e in errors))
+        return self._error(EngineError, f"engine {self.name!r} refused {what}: "
+                           + " | ".join(dict.fromkeys(e.strip() for e in errors)))
 
     # ---------------------------------------------------------------- handshake and options
 
@@ -415,7 +421,7 @@ class XBoardProtocol(EngineProtocol):
         if not game_complete:
             result, ending = "*", game_ending or ""
         elif winner is not None or game_ending:
-            result, ending = ("1/2-1/2" if winner is None else "1-0" if winner else "0-1"), game_ending or ""
+            result, ending = result_of(winner), game_ending or ""
         elif outcome is not None:
             result, ending = outcome.result(), outcome.reason
         else:

@@ -28,6 +28,9 @@ the first legal move, except as its mode says (first argument):
 * ``he``: well behaved, but has a ``UCI_Variant`` option (it is no Fairy-Stockfish: ranks 0-9) and reads FENs with
   ``h``/``e`` for horse and elephant, as Sjaak II does; a FEN with ``n`` or ``b`` is refused with an ``Error:`` line
   and the position stays what it was;
+* ``nonewgame``: well behaved, but answers ``ucinewgame`` with ``Unknown command: ucinewgame``;
+* ``gone``: cannot start: writes an error to standard output and to standard error and exits with status 2
+  before reading anything, as an engine without its network file;
 * ``seconds``: a UCCI engine without ``usemillisec``: thinks for the whole ``go time T`` (seconds) unless
   ``stop`` comes first, and says which ended it (``info string stopped`` or ``info string time up``).
 """
@@ -78,6 +81,10 @@ def main() -> None:
     board = Board()
     position_line = ""
     out = sys.stdout
+    if mode == "gone":
+        print("Error: cannot open the evaluation file fake.nnue", flush=True)
+        sys.stderr.write("fake engine: fake.nnue: no such file\n")
+        sys.exit(2)
 
     def say(line: str) -> None:
         out.write(line + "\n")
@@ -117,6 +124,8 @@ def main() -> None:
                 if mode != "seconds":
                     say("option usemillisec type check default false")
             say(cmd + "ok")
+        elif cmd == "ucinewgame" and mode == "nonewgame":
+            say("Unknown command: ucinewgame")
         elif cmd == "isready":
             say("readyok")
         elif cmd == "position":
