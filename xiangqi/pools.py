@@ -169,6 +169,12 @@ def run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.f
     pending: Deque[Tuple[Chunk, Any]] = collections.deque()
     try:
         for chunk in chunks:
+            if chunk.stream is not None:   # the rest of a file as lines: checked here, after the chunks before it
+                while pending:
+                    c, fut = pending.popleft()
+                    yield from renumber(c, _outcome(executor, c, fut, rules))
+                yield from renumber(chunk, validate_chunk(chunk, rules))
+                continue
             pending.append((chunk, executor.submit(validate_chunk, chunk, rules)))
             while len(pending) >= window:
                 c, fut = pending.popleft()
@@ -219,7 +225,9 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
     other workers idle while it finishes last. A chunk that is a plain file's own bytes goes to its worker
     as (path, offset, length), which reads them itself (the pool is forked: same files, same cwd); one
     whose worker cannot read the same length back is checked here. With ``local``, this process checks
-    a chunk itself (the next in input order) whenever the pool holds all it takes, instead of waiting.
+    a chunk itself (the next in input order) whenever the pool holds all it takes, instead of waiting. A chunk
+    that is the rest of a file as lines (:attr:`xiangqi.chunks.Chunk.stream`) is checked here when its turn
+    comes, and nothing is read after it until then.
     """
     inflight = 2 * workers
     held: Dict[int, Tuple[Chunk, Optional[int]]] = {}  # read and not yet yielded, by input position
@@ -232,16 +240,20 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
     ahead_bytes = 0  # the data of the chunks in ahead
     exhausted = False
     broken = False  # the pool lost a worker: it takes no more chunks
+    streamed = -1  # the position of a chunk read as lines, until it is checked (the spans wait for it)
     try:
         while True:
-            while not exhausted and len(held) < LOOKAHEAD_CHUNKS and ahead_bytes < LOOKAHEAD_BYTES:
+            while not exhausted and streamed < 0 and len(held) < LOOKAHEAD_CHUNKS and ahead_bytes < LOOKAHEAD_BYTES:
                 span = next(spans, None)
                 if span is None:
                     exhausted = True
                     break
                 held[read] = span
-                ahead.append(read)
-                ahead_bytes += len(span[0].data)
+                if span[0].stream is not None:
+                    streamed = read
+                else:
+                    ahead.append(read)
+                    ahead_bytes += len(span[0].data)
                 read += 1
             while ahead and len(running) < inflight and not broken:
                 best = max(ahead, key=lambda i: _cost(held[i][0]))
@@ -260,7 +272,9 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
                 ahead_bytes -= len(chunk.data)
                 futures[best] = fut
                 running.add(fut)
-            while due in mine or (due in futures and futures[due].done()):
+            while due in mine or (due in futures and futures[due].done()) or due == streamed:
+                if due == streamed:
+                    mine[due], streamed = validate_chunk(held[due][0], rules), -1
                 chunk = held.pop(due)[0]
                 if due in mine:
                     yield from renumber(chunk, mine.pop(due))
