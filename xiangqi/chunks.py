@@ -312,13 +312,17 @@ class LineStream:
     Iterated once, by the process that read the file and before the next chunk is read (the file is open
     meanwhile). :attr:`long_lines` receives the numbers of the lines cut at :data:`xiangqi.pgn.MAX_LINE_BYTES` as
     they are read; once the lines are exhausted, :attr:`eof_newline` says whether the file ends with a newline
-    and :attr:`damage` why its data ended early (or ``None``).
+    and :attr:`damage` why its data ended early (or ``None``). Lines asked for once the file is closed (the next
+    chunk was read first) raise :exc:`ValueError`.
 
     >>> text = TextLines(io.BytesIO(b"1. h2e2\\nh9g7 *\\n").read)
     >>> blocks = text.blocks()
     >>> stream = LineStream(b"", text, blocks, lambda: None)
     >>> list(stream), stream.eof_newline, stream.damage
     (['1. h2e2', 'h9g7 *'], True, None)
+
+    Raises:
+        * :exc:`ValueError` when iterated after :meth:`close`.
     """
 
     def __init__(self, held: bytes, lines: TextLines, blocks: Iterator[TextBlock],
@@ -331,6 +335,7 @@ class LineStream:
         self._blocks = blocks
         self._damage = damage
         self._iter: Optional[Iterator[str]] = None
+        self._open = True
 
     def __iter__(self) -> Iterator[str]:
         return self
@@ -340,7 +345,20 @@ class LineStream:
             self._iter = self._read()
         return next(self._iter)
 
+    def close(self) -> None:
+        """The file is closed: no more lines can be read.
+
+        >>> stream = LineStream(b"1. h2e2\\n", TextLines(io.BytesIO(b"").read), iter(()), lambda: None)
+        >>> stream.close(); next(stream)
+        Traceback (most recent call last):
+        ...
+        ValueError: the lines of a chunk read as a stream are gone: check it before reading the next chunk
+        """
+        self._open = False
+
     def _read(self) -> Iterator[str]:
+        if not self._open:
+            raise ValueError("the lines of a chunk read as a stream are gone: check it before reading the next chunk")
         if self._held:
             held = TextLines(io.BytesIO(self._held).read, self._lines.encoding, cr=self._lines.cr,
                              max_line=sys.maxsize)   # cut already, where they were, by the file's reading
@@ -348,6 +366,9 @@ class LineStream:
             for block in held.blocks():
                 yield from block.lines
         for block in self._blocks:
+            if not self._open:
+                raise ValueError("the lines of a chunk read as a stream are gone: check it before reading the next "
+                                 "chunk")
             if block.data:
                 self.eof_newline = block.data.endswith(b"\n")
             yield from block.lines
@@ -432,6 +453,7 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
             del kept
             yield Chunk(path, "pgn", b"", enc, line_offset, True, True, False, None, number, cr, (), stream), \
                 None, None
+            stream.close()
             return
     piece = b"".join(parts)
     sizes.done += len(piece)
