@@ -11,6 +11,7 @@ games and of plies played.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import gzip
 import io
 import os
@@ -667,8 +668,7 @@ def test_a_huge_game_keeps_its_limit_and_the_games_after_it_are_read(tmp_path: P
     assert count == 5 and peak < 12 * pgn.MAX_GAME_CHARS + 4 * (1 << 20), peak   # 36 MB of text read
 
 
-def test_a_stream_without_game_starts_costs_memory_in_proportion_to_the_limit(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stream_without_game_starts_costs_memory_in_proportion_to_the_limit(tmp_path: Path) -> None:
     """A .gz of 100 KB holding one game of 60 MB of moves: validation held the whole game to cut the file into
     chunks (about 4.5 bytes of memory a byte of it: 1.2 GB for 300 MB), where read_games holds its limit. Past
     HELD_MAX_BYTES without a place to cut, the rest of the file is read as lines (as read_games reads it), in this
@@ -698,9 +698,9 @@ def test_a_stream_without_game_starts_costs_memory_in_proportion_to_the_limit(
     assert [r.plies for r in reports] == [len(g.mainline_moves()) for g in games]
     assert [r.line for r in reports] == [1, 5, 9, 150_013, 150_017, 150_019]
     expected = [r.to_json() for r in reports]
-    monkeypatch.setattr(P, "SERIAL_BYTES", 0)
-    monkeypatch.setattr(P, "BYTES_PER_WORKER", 1)
-    assert [r.to_json() for r in V.validate(str(tmp_path / "small.pgn"), jobs=2)] == expected
+    pool = dataclasses.replace(P.PoolSettings(), serial_bytes=0, bytes_per_worker=1)   # a pool for a small input
+    files = [str(tmp_path / "small.pgn")]
+    assert [r.to_json() for r in P.run(files, "axf", 2, None, "auto", C.DEFAULT_CHUNK_BYTES, pool)] == expected
     with concurrent.futures.ThreadPoolExecutor(2) as ex:
         assert [r.to_json() for r in V.validate(str(tmp_path / "small.pgn"), executor=ex, chunk_bytes=8192)] == \
             expected
