@@ -310,9 +310,9 @@ class LineStream:
     the bytes held when the chunker gave up cutting, then those of the blocks still to come.
 
     Iterated once, by the process that read the file and before the next chunk is read (the file is open
-    meanwhile). :attr:`long_lines` receives the numbers of the lines cut at :data:`xiangqi.pgn.MAX_LINE_BYTES` as
-    they are read; once the lines are exhausted, :attr:`eof_newline` says whether the file ends with a newline
-    and :attr:`damage` why its data ended early (or ``None``). Lines asked for once the file is closed (the next
+    meanwhile). ``long_lines`` receives the numbers of the lines cut at :data:`xiangqi.pgn.MAX_LINE_BYTES` as
+    they are read; once the lines are exhausted, ``eof_newline`` says whether the file ends with a newline
+    and ``damage`` why its data ended early (or ``None``). Lines asked for once the file is closed (the next
     chunk was read first) raise :exc:`ValueError`.
 
     >>> text = TextLines(io.BytesIO(b"1. h2e2\\nh9g7 *\\n").read)

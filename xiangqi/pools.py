@@ -410,10 +410,13 @@ class PoolSettings:
     lookahead_chunks: int = LOOKAHEAD_CHUNKS
     lookahead_bytes: int = LOOKAHEAD_BYTES
     span_bytes: int = _SPAN_BYTES
-    start_pool: Callable[[int], concurrent.futures.Executor] = _process_pool
-    check_here: Callable[[Chunk, str], List[GameReport]] = validate_chunk
-    worker_task: Callable[[Chunk, str], Optional[List[_Packed]]] = _validate_chunk_packed
-    span_task: Callable[[Chunk, int, int, str], Optional[List[_Packed]]] = _validate_span_packed
+    # (Factories: a function as a plain default would be a class attribute, which reads as a method.)
+    start_pool: Callable[[int], concurrent.futures.Executor] = dataclasses.field(default_factory=lambda: _process_pool)
+    check_here: Callable[[Chunk, str], List[GameReport]] = dataclasses.field(default_factory=lambda: validate_chunk)
+    worker_task: Callable[[Chunk, str], Optional[List[_Packed]]] = dataclasses.field(
+        default_factory=lambda: _validate_chunk_packed)
+    span_task: Callable[[Chunk, int, int, str], Optional[List[_Packed]]] = dataclasses.field(
+        default_factory=lambda: _validate_span_packed)
 
 
 _DEFAULT = PoolSettings()
