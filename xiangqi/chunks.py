@@ -305,6 +305,9 @@ _KEPT_LINES = 1 << 18
 HELD_MAX_BYTES = 4 * pgn.MAX_GAME_CHARS + pgn.MAX_LINE_BYTES
 
 
+_GONE = "the lines of a chunk read as a stream are gone: check it before reading the next chunk"
+
+
 class LineStream:
     """The rest of a PGN file as its decoded lines (without ``\\n``), read as they are asked for: the lines of
     the bytes held when the chunker gave up cutting, then those of the blocks still to come.
@@ -358,7 +361,7 @@ class LineStream:
 
     def _read(self) -> Iterator[str]:
         if not self._open:
-            raise ValueError("the lines of a chunk read as a stream are gone: check it before reading the next chunk")
+            raise ValueError(_GONE)
         if self._held:
             held = TextLines(io.BytesIO(self._held).read, self._lines.encoding, cr=self._lines.cr,
                              max_line=sys.maxsize)   # cut already, where they were, by the file's reading
@@ -367,8 +370,7 @@ class LineStream:
                 yield from block.lines
         for block in self._blocks:
             if not self._open:
-                raise ValueError("the lines of a chunk read as a stream are gone: check it before reading the next "
-                                 "chunk")
+                raise ValueError(_GONE)
             if block.data:
                 self.eof_newline = block.data.endswith(b"\n")
             yield from block.lines
