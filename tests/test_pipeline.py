@@ -706,6 +706,21 @@ def test_a_stream_without_game_starts_costs_memory_in_proportion_to_the_limit(tm
             expected
 
 
+@pytest.mark.parametrize("enc, newline", [("gb18030", "\n"), ("big5", "\r\n"), ("utf-8", "\r")])
+def test_a_file_read_on_as_lines_reads_alike_in_every_encoding(tmp_path: Path, enc: str, newline: str) -> None:
+    """The rest of a file read as lines (past HELD_MAX_BYTES without a place to cut) is decoded as the file is:
+    two-byte encodings and every line end give read_games' verdicts and lines."""
+    short = '[Event "after"]\n\n1. 炮二平五 馬８進７ *\n\n'
+    huge = '[Event "huge"]\n\n1. ' + "馬二進三 馬８進７ 馬三退二 馬７退８\n" * 50_000 + "*\n\n"
+    data = (short * 2 + huge + short + huge).replace("\n", newline).encode(enc)
+    assert len(data) > C.HELD_MAX_BYTES + C.DEFAULT_CHUNK_BYTES
+    games, reports = _both(tmp_path, data, f"{enc}.pgn")
+    _same(_reader_verdicts(iter(games)), _report_verdicts(reports))
+    assert [r.line for r in reports] == [1, 5, 9, 50_013, 50_017]
+    # The lines kept, of 19 characters and the line end (a CR LF file's lines keep their CR, as the reader's do).
+    assert reports[2].plies == 4 * (pgn.MAX_GAME_CHARS // (19 + len(newline)))
+
+
 def test_a_game_of_many_blank_lines_costs_memory_in_proportion_to_the_limit(tmp_path: Path) -> None:
     """Blank lines count towards MAX_GAME_CHARS (each line with its line end): a game of 400,000 blank
     lines in a .gz of a few KB is cut at the limit, the game after it is read, and neither reader holds a
