@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import Any, Dict
+from typing import Any, Dict, Iterator
 
 import pytest
 
@@ -22,13 +22,20 @@ def _example_pgn() -> str:
     return path
 
 
+_VALIDATION = [["xiangqi", name] for name in ("validate", "reports", "chunks", "checking", "pools")]
+
+
 @pytest.fixture(autouse=True)
-def _validation_examples(request: pytest.FixtureRequest) -> None:
-    """For the doctests of the package's modules only (a test's imports stay its own)."""
-    if type(request.node).__name__ != "DoctestItem" or not request.node.name.startswith("xiangqi."):
+def _validation_examples(request: pytest.FixtureRequest) -> Iterator[None]:
+    """For the doctests of the validation modules only, and only while each runs (the namespace is the session's,
+    and another module may have a ``validate`` of its own: :func:`xiangqi.batch.validate`)."""
+    if type(request.node).__name__ != "DoctestItem" or request.node.name.split(".")[:2] not in _VALIDATION:
+        yield
         return
     from xiangqi.validate import validate
 
     namespace: Dict[str, Any] = request.getfixturevalue("doctest_namespace")
     namespace["_example_pgn"] = _example_pgn
     namespace["validate"] = validate
+    yield
+    del namespace["_example_pgn"], namespace["validate"]

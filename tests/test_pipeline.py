@@ -10,11 +10,15 @@ games and of plies played.
 
 from __future__ import annotations
 
+import concurrent.futures
+import dataclasses
 import gzip
 import io
 import os
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
 
@@ -662,6 +666,59 @@ def test_a_huge_game_keeps_its_limit_and_the_games_after_it_are_read(tmp_path: P
     finally:
         tracemalloc.stop()
     assert count == 5 and peak < 12 * pgn.MAX_GAME_CHARS + 4 * (1 << 20), peak   # 36 MB of text read
+
+
+def test_a_stream_without_game_starts_costs_memory_in_proportion_to_the_limit(tmp_path: Path) -> None:
+    """A .gz of 100 KB holding one game of 60 MB of moves: validation held the whole game to cut the file into
+    chunks (about 4.5 bytes of memory a byte of it: 1.2 GB for 300 MB), where read_games holds its limit. Past
+    HELD_MAX_BYTES without a place to cut, the rest of the file is read as lines (as read_games reads it), in this
+    process: the same verdicts, with one job, two, or any executor, and memory within the limits."""
+    moves = "h0g2 h9g7 g2h0 g7h9\n"
+    huge = '[Event "huge"]\n\n1. ' + moves * 3_000_000 + "*\n\n"
+    path = tmp_path / "one.pgn.gz"
+    path.write_bytes(gzip.compress((_SHORT + huge + _SHORT).encode(), 6, mtime=0))
+    assert path.stat().st_size < 400_000
+    code = ("import resource, sys\nfrom xiangqi.validate import validate\n"
+            "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "reports = list(validate(sys.argv[1]))\n"
+            "grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) >> 10\n"
+            "print(*[r.ok for r in reports], reports[1].plies, reports[1].error.message, grown, sep='|')\n")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True,
+                         timeout=600).stdout.strip().split("|")
+    kept = pgn.MAX_GAME_CHARS // len(moves)   # the move-text lines kept: four plies each
+    assert out[:4] == ["True", "False", "True", str(4 * kept)], out
+    assert f"longer than {pgn.MAX_GAME_CHARS} characters" in out[4], out
+    assert int(out[5]) < 48, out   # MB: the limits' worth (before: about 270)
+    # Smaller, so that it runs here: the same reports with one job, the own pool and an executor, as read_games.
+    small = '[Event "huge"]\n\n1. ' + moves * 150_000 + "*\n\n"
+    data = (_SHORT * 2 + small + _SHORT + "1. h2e2 h9g7 *\n\n" + small).encode()
+    assert len(data) > C.HELD_MAX_BYTES + (4 << 20)   # past the limit and a chunk of the own pool (2 MiB at most)
+    games, reports = _both(tmp_path, data, "small.pgn")
+    assert len(reports) == 6 and [r.ok for r in reports] == [True, True, False, True, True, False]
+    assert [r.plies for r in reports] == [len(g.mainline_moves()) for g in games]
+    assert [r.line for r in reports] == [1, 5, 9, 150_013, 150_017, 150_019]
+    expected = [r.to_json() for r in reports]
+    pool = dataclasses.replace(P.PoolSettings(), serial_bytes=0, bytes_per_worker=1)   # a pool for a small input
+    files = [str(tmp_path / "small.pgn")]
+    assert [r.to_json() for r in P.run(files, "axf", 2, None, "auto", C.DEFAULT_CHUNK_BYTES, pool)] == expected
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        assert [r.to_json() for r in V.validate(str(tmp_path / "small.pgn"), executor=ex, chunk_bytes=8192)] == \
+            expected
+
+
+@pytest.mark.parametrize("enc, newline", [("gb18030", "\n"), ("big5", "\r\n"), ("utf-8", "\r")])
+def test_a_file_read_on_as_lines_reads_alike_in_every_encoding(tmp_path: Path, enc: str, newline: str) -> None:
+    """The rest of a file read as lines (past HELD_MAX_BYTES without a place to cut) is decoded as the file is:
+    two-byte encodings and every line end give read_games' verdicts and lines."""
+    short = '[Event "after"]\n\n1. 炮二平五 馬８進７ *\n\n'
+    huge = '[Event "huge"]\n\n1. ' + "馬二進三 馬８進７ 馬三退二 馬７退８\n" * 50_000 + "*\n\n"
+    data = (short * 2 + huge + short + huge).replace("\n", newline).encode(enc)
+    assert len(data) > C.HELD_MAX_BYTES + C.DEFAULT_CHUNK_BYTES
+    games, reports = _both(tmp_path, data, f"{enc}.pgn")
+    _same(_reader_verdicts(iter(games)), _report_verdicts(reports))
+    assert [r.line for r in reports] == [1, 5, 9, 50_013, 50_017]
+    # The lines kept, of 19 characters and the line end (a CR LF file's lines keep their CR, as the reader's do).
+    assert reports[2].plies == 4 * (pgn.MAX_GAME_CHARS // (19 + len(newline)))
 
 
 def test_a_game_of_many_blank_lines_costs_memory_in_proportion_to_the_limit(tmp_path: Path) -> None:

@@ -286,18 +286,24 @@ def test_chunks_never_cut_inside_a_comment(tmp_path: Path) -> None:
     assert [r.line for r in reports] == [1 + 9 * i for i in range(200)]
 
 
-def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], List[GameReport]],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+#: The own pool's settings as validate uses them, and with the bar lowered so that a pool runs for small inputs.
+DEFAULT_POOL = P.PoolSettings()
+ALWAYS_POOL = dataclasses.replace(DEFAULT_POOL, serial_bytes=0, bytes_per_worker=1)
+
+
+def pooled(paths: List[Any], jobs: int, settings: P.PoolSettings, chunk_bytes: int = 8192) -> List[str]:
+    """The reports of ``paths`` as validate makes them, its own pool run with ``settings`` (pools.run's hook)."""
+    return lines_of(list(P.run(V.expand_paths(paths), "axf", jobs, None, "auto", chunk_bytes, settings)))
+
+
+def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], List[GameReport]]) -> None:
     path, _, reports = master_subset
     expected = lines_of(run([path, SAMPLE], chunk_bytes=8192))
     assert expected[:300] == lines_of(reports)
     # The input is small enough to be checked in this process: lower the bar so that a pool runs.
-    monkeypatch.setattr(P, "SERIAL_BYTES", 0)
-    monkeypatch.setattr(P, "BYTES_PER_WORKER", 1)
     started: List[int] = []
-    pool = P._process_pool
-    monkeypatch.setattr(P, "_process_pool", lambda n: started.append(n) or pool(n))
-    assert lines_of(run([path, SAMPLE], jobs=2, chunk_bytes=8192)) == expected
+    settings = dataclasses.replace(ALWAYS_POOL, start_pool=lambda n: started.append(n) or DEFAULT_POOL.start_pool(n))
+    assert pooled([path, SAMPLE], 2, settings) == expected
     assert started == [1]  # two jobs: this process and one worker
     # Both check games: the worker the chunks submitted to it, this process the others.
     checked_here: List[str] = []
@@ -307,8 +313,7 @@ def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], 
         checked_here.append(chunk.source)
         return check(chunk, rules)
 
-    monkeypatch.setattr(P, "validate_chunk", recording)
-    assert lines_of(run([path, SAMPLE], jobs=3, chunk_bytes=8192)) == expected
+    assert pooled([path, SAMPLE], 3, dataclasses.replace(settings, check_here=recording)) == expected
     assert started == [1, 2]
     chunks = len(list(V.iter_chunks([str(path)] + V.expand_paths([SAMPLE]), chunk_bytes=8192)))
     assert 0 < len(checked_here) < chunks
@@ -316,21 +321,16 @@ def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], 
 
 @pytest.mark.parametrize("lookahead", [1, 3, 200])
 def test_process_pool_reads_ahead_and_starts_the_costliest_first(
-        master_subset: Tuple[Path, List[str], List[GameReport]], monkeypatch: pytest.MonkeyPatch,
-        lookahead: int) -> None:
+        master_subset: Tuple[Path, List[str], List[GameReport]], lookahead: int) -> None:
     # The pool's scheduler reads chunks ahead, submits the costliest first and yields in input order:
     # more chunks than it reads ahead (here about 80 of 8 KB, or fewer), and a DhtmlXQ file (whole-file cost) last.
     path, _, _ = master_subset
     inputs = [path, SAMPLE / "wxf-ca-3.dhtmlxq.txt", SAMPLE / "ccpd-known-bad-3.chinese.pgn"]
     expected = lines_of(run(inputs, chunk_bytes=8192))
-    monkeypatch.setattr(P, "SERIAL_BYTES", 0)
-    monkeypatch.setattr(P, "BYTES_PER_WORKER", 1)
-    monkeypatch.setattr(P, "LOOKAHEAD_CHUNKS", lookahead)
     submitted: List[str] = []
-    pool = P._process_pool
 
-    def recording(n: int) -> concurrent.futures.ProcessPoolExecutor:
-        ex = pool(n)
+    def recording(n: int) -> concurrent.futures.Executor:
+        ex = DEFAULT_POOL.start_pool(n)
         submit = ex.submit
 
         def record(fn: Any, chunk: V.Chunk, *args: Any) -> Any:
@@ -340,7 +340,6 @@ def test_process_pool_reads_ahead_and_starts_the_costliest_first(
         ex.submit = record  # type: ignore[method-assign,assignment]
         return ex
 
-    monkeypatch.setattr(P, "_process_pool", recording)
     # With two jobs this process checks chunks too (the next in input order, whenever the worker has enough).
     checked_here: List[str] = []
     check = V.validate_chunk
@@ -349,8 +348,8 @@ def test_process_pool_reads_ahead_and_starts_the_costliest_first(
         checked_here.append(Path(chunk.source).name)
         return check(chunk, rules)
 
-    monkeypatch.setattr(P, "validate_chunk", checking)
-    assert lines_of(run(inputs, jobs=2, chunk_bytes=8192)) == expected
+    settings = dataclasses.replace(ALWAYS_POOL, lookahead_chunks=lookahead, start_pool=recording, check_here=checking)
+    assert pooled(list(inputs), 2, settings) == expected
     chunks = list(V.iter_chunks([str(p) for p in inputs], chunk_bytes=8192))
     assert len(submitted) + len(checked_here) == len(chunks) > 64
     # How they share depends on timing (the worker is busy for long on the DhtmlXQ file): both take part.
@@ -365,7 +364,7 @@ def test_process_pool_reads_ahead_and_starts_the_costliest_first(
 
 
 def test_span_workers_read_the_file_themselves_or_the_parent_checks_the_chunk(
-        master_subset: Tuple[Path, List[str], List[GameReport]], monkeypatch: pytest.MonkeyPatch) -> None:
+        master_subset: Tuple[Path, List[str], List[GameReport]]) -> None:
     path, _, _ = master_subset
     inputs = [str(path), str(SAMPLE / "wukong-liu-dahua-10.iccs.pgn.gz"), str(SAMPLE / "wxf-ca-3.dhtmlxq.txt")]
     spans = list(C.spans(inputs, "auto", 8192))
@@ -376,14 +375,13 @@ def test_span_workers_read_the_file_themselves_or_the_parent_checks_the_chunk(
             assert Path(chunk.source).read_bytes()[offset:offset + len(chunk.data)] == chunk.data
     expected = [[r.to_json() for r in V.validate_chunk(c)] for c, _ in spans]
     bare = dataclasses.replace(spans[1][0], data=b"")
-    got = P._validate_span_packed(bare, spans[1][1], len(spans[1][0].data), "axf")  # type: ignore[arg-type]
+    got = DEFAULT_POOL.span_task(bare, spans[1][1], len(spans[1][0].data), "axf")  # type: ignore[arg-type]
     assert got is not None and [P._unpack(t).to_json() for t in got] == expected[1]
-    assert P._validate_span_packed(bare, 10 ** 9, 100, "axf") is None  # not the same length: None
-    monkeypatch.setattr(P, "_SPAN_BYTES", 0)
-    for span_task in (P._validate_span_packed, lambda *a: None):  # the worker reads it, or fails to
-        monkeypatch.setattr(P, "_validate_span_packed", span_task)
+    assert DEFAULT_POOL.span_task(bare, 10 ** 9, 100, "axf") is None  # not the same length: None
+    for span_task in (DEFAULT_POOL.span_task, lambda *a: None):  # the worker reads it, or fails to
+        settings = dataclasses.replace(DEFAULT_POOL, span_bytes=0, span_task=span_task)
         with concurrent.futures.ThreadPoolExecutor(2) as ex:
-            out = [r.to_json() for r in P._scheduled(iter(spans), ex, "axf", 2, lambda c, r: r)]
+            out = [r.to_json() for r in P._scheduled(iter(spans), ex, "axf", 2, lambda c, r: r, settings=settings)]
         assert out == [line for lines in expected for line in lines]
 
 
@@ -432,7 +430,7 @@ def test_workers_end_with_their_parent(tmp_path: Path) -> None:
     assert not alive, "the worker outlived its parent"
 
 
-_CHECK_PACKED = P._validate_chunk_packed
+_CHECK_PACKED = DEFAULT_POOL.worker_task
 
 
 def _dies_past_line_3000(chunk: V.Chunk, rules: str) -> List[Any]:
@@ -442,17 +440,14 @@ def _dies_past_line_3000(chunk: V.Chunk, rules: str) -> List[Any]:
     return _CHECK_PACKED(chunk, rules)
 
 
-def test_a_worker_that_dies_loses_no_game(master_subset: Tuple[Path, List[str], List[GameReport]],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_that_dies_loses_no_game(master_subset: Tuple[Path, List[str], List[GameReport]]) -> None:
     # A worker killed mid-run (kill -9, the OOM killer) broke the pool: a BrokenProcessPool traceback, and the
     # games after it unreported. This process checks the chunks the pool lost or can no longer take.
     path, _, _ = master_subset
     expected = lines_of(run([path, SAMPLE], chunk_bytes=8192))
-    monkeypatch.setattr(P, "SERIAL_BYTES", 0)
-    monkeypatch.setattr(P, "BYTES_PER_WORKER", 1)
-    monkeypatch.setattr(P, "_SPAN_BYTES", 1 << 30)   # every chunk goes as bytes, through _validate_chunk_packed
-    monkeypatch.setattr(P, "_validate_chunk_packed", _dies_past_line_3000)
-    assert lines_of(run([path, SAMPLE], jobs=3, chunk_bytes=8192)) == expected
+    # Every chunk goes as bytes, through the worker task.
+    settings = dataclasses.replace(ALWAYS_POOL, span_bytes=1 << 30, worker_task=_dies_past_line_3000)
+    assert pooled([path, SAMPLE], 3, settings) == expected
 
 
 def test_a_chunk_whose_run_fails_on_the_executor_runs_once_more() -> None:
@@ -494,7 +489,7 @@ def test_process_pool_keeps_a_slow_chunk_from_idling_the_others(monkeypatch: pyt
     assert len(rest) == 2999
 
 
-def test_jobs_is_an_upper_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_jobs_is_an_upper_bound(tmp_path: Path) -> None:
     # Starting workers costs more than a small input's work: --jobs 2 used to start a pool for any input.
     small = [str(SAMPLE / "ccpd-master-24.chinese.pgn")]
     assert P._workers(small, 8) == 1 and P._workers(small, 1) == 1
@@ -505,8 +500,13 @@ def test_jobs_is_an_upper_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     gz.write_bytes(b" " * (1024 * 1024))
     assert P._workers([str(gz)], 8) == 4  # compressed input counts as what it expands to (about 4x)
     started: List[int] = []
-    monkeypatch.setattr(P, "_process_pool", lambda n: started.append(n))
-    assert lines_of(run(small, jobs=2)) == lines_of(run(small))
+
+    def no_pool(n: int) -> concurrent.futures.Executor:
+        started.append(n)
+        raise AssertionError("a pool started for a small input")
+
+    assert pooled(small, 2, dataclasses.replace(DEFAULT_POOL, start_pool=no_pool), V.DEFAULT_CHUNK_BYTES) == \
+        lines_of(run(small))
     assert started == []
 
 

@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import io
 import os
 import stat
+import sys
 import warnings
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from xiangqi import formats, pgn
 from xiangqi._encoding import TextBlock, TextLines, detect_encoding
 from xiangqi.pgn import game_starts
 from xiangqi.source import ByteSource
 
-__all__ = ["DEFAULT_CHUNK_BYTES", "Chunk", "iter_chunks", "expand_paths", "detect_format", "format_names"]
+__all__ = ["DEFAULT_CHUNK_BYTES", "HELD_MAX_BYTES", "Chunk", "LineStream", "iter_chunks", "expand_paths",
+           "detect_format", "format_names", "chunk_lines"]
 
 #: Target size of a chunk of PGN text handed to one worker (whole games are kept together).
 DEFAULT_CHUNK_BYTES = 256 * 1024
@@ -132,6 +135,12 @@ class Chunk:
     (``data`` holds what was kept of them). Chunks are plain picklable data, so
     any executor (processes, Dask) can run :func:`xiangqi.checking.validate_chunk` on them.
 
+    Except one kind: where a PGN file goes on for more than :data:`HELD_MAX_BYTES` without a place to cut it
+    (one game without end, a stream of random bytes, a long run of untagged games), its ``stream`` holds the rest
+    of the file as lines still to be read (:class:`LineStream`) and ``data`` is empty, so that memory stays within
+    the reader's limits (:data:`xiangqi.pgn.MAX_GAME_CHARS`); such a chunk is checked by the process that read it,
+    before the next chunk is read.
+
     >>> from xiangqi.checking import validate_chunk
     >>> chunk = Chunk("demo.pgn", "pgn", b"1. h2e2 h9g7 *\\n")
     >>> [(report.source, report.ok, report.plies) for report in validate_chunk(chunk)]
@@ -150,6 +159,7 @@ class Chunk:
     file_number: int = 0
     cr: bool = False
     long_lines: Tuple[int, ...] = ()
+    stream: Optional["LineStream"] = dataclasses.field(default=None, compare=False, repr=False)
 
 
 def _read_error_text(exc: BaseException) -> str:
@@ -288,6 +298,85 @@ def _block_starts(block: TextBlock, encoding: str, in_comment: bool) -> Tuple[Li
 _KEPT_LINES = 1 << 18
 
 
+#: The most bytes of a PGN file held without a place to cut them (a game start) beyond a chunk's size: past it, the
+#: rest of the file is a chunk read as a stream of lines (:attr:`Chunk.stream`), whose games the PGN reader's
+#: splitter keeps within its limits. Four bytes a character (UTF-8's widest) for :data:`xiangqi.pgn.MAX_GAME_CHARS`,
+#: and a line's worth more.
+HELD_MAX_BYTES = 4 * pgn.MAX_GAME_CHARS + pgn.MAX_LINE_BYTES
+
+
+_GONE = "the lines of a chunk read as a stream are gone: check it before reading the next chunk"
+
+
+class LineStream:
+    """The rest of a PGN file as its decoded lines (without ``\\n``), read as they are asked for: the lines of
+    the bytes held when the chunker gave up cutting, then those of the blocks still to come.
+
+    Iterated once, by the process that read the file and before the next chunk is read (the file is open
+    meanwhile). ``long_lines`` receives the numbers of the lines cut at :data:`xiangqi.pgn.MAX_LINE_BYTES` as
+    they are read; once the lines are exhausted, ``eof_newline`` says whether the file ends with a newline
+    and ``damage`` why its data ended early (or ``None``). Lines asked for once the file is closed (the next
+    chunk was read first) raise :exc:`ValueError`.
+
+    >>> text = TextLines(io.BytesIO(b"1. h2e2\\nh9g7 *\\n").read)
+    >>> blocks = text.blocks()
+    >>> stream = LineStream(b"", text, blocks, lambda: None)
+    >>> list(stream), stream.eof_newline, stream.damage
+    (['1. h2e2', 'h9g7 *'], True, None)
+
+    Raises:
+        * :exc:`ValueError` when iterated after :meth:`close`.
+    """
+
+    def __init__(self, held: bytes, lines: TextLines, blocks: Iterator[TextBlock],
+                 damage: "Callable[[], Optional[str]]") -> None:
+        self.long_lines: List[int] = lines.long_lines
+        self.eof_newline = held.endswith(b"\n") or not held
+        self.damage: Optional[str] = None
+        self._held = held
+        self._lines = lines
+        self._blocks = blocks
+        self._damage = damage
+        self._iter: Optional[Iterator[str]] = None
+        self._open = True
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        if self._iter is None:
+            self._iter = self._read()
+        return next(self._iter)
+
+    def close(self) -> None:
+        """The file is closed: no more lines can be read.
+
+        >>> stream = LineStream(b"1. h2e2\\n", TextLines(io.BytesIO(b"").read), iter(()), lambda: None)
+        >>> stream.close(); next(stream)
+        Traceback (most recent call last):
+        ...
+        ValueError: the lines of a chunk read as a stream are gone: check it before reading the next chunk
+        """
+        self._open = False
+
+    def _read(self) -> Iterator[str]:
+        if not self._open:
+            raise ValueError(_GONE)
+        if self._held:
+            held = TextLines(io.BytesIO(self._held).read, self._lines.encoding, cr=self._lines.cr,
+                             max_line=sys.maxsize)   # cut already, where they were, by the file's reading
+            self._held = b""
+            for block in held.blocks():
+                yield from block.lines
+        for block in self._blocks:
+            if not self._open:
+                raise ValueError(_GONE)
+            if block.data:
+                self.eof_newline = block.data.endswith(b"\n")
+            yield from block.lines
+        self.damage = self._damage()
+
+
 def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep_lines: bool) -> Iterator[_Span]:
     """Cut a PGN file into chunks of about the size ``sizes`` asks for where the PGN reader surely begins a game
     (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
@@ -304,7 +393,8 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
     start = 0                 # the chunk's offset in the (decompressed) data
     line_offset = 0           # the lines of the file before it
     in_comment = False
-    for block in lines.blocks():
+    blocks = lines.blocks()
+    for block in blocks:
         data = block.data
         if lines.whole:       # UTF-16 or UTF-32: one chunk
             parts.append(data)
@@ -355,6 +445,18 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
                 texts, keeping = [], False
         held_lines += block.line_count - line
         size += len(data) - done
+        if size > HELD_MAX_BYTES + sizes.cap and not lines.whole:
+            # No place to cut for longer than a game may be: the rest of the file is read as lines (a game
+            # without end keeps what the reader keeps of it), in this process.
+            kept = b"".join(parts)
+            parts = []
+            lines.long_lines = [n for n in lines.long_lines if n > line_offset]
+            stream = LineStream(kept, lines, blocks, lambda: src.damage)
+            del kept
+            yield Chunk(path, "pgn", b"", enc, line_offset, True, True, False, None, number, cr, (), stream), \
+                None, None
+            stream.close()
+            return
     piece = b"".join(parts)
     sizes.done += len(piece)
     damaged = src.damage
@@ -362,6 +464,17 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
                 damaged if not piece and line_offset == 0 else None, number, cr,
                 _cut_lines(lines.long_lines, line_offset, None)), \
         start if src.plain and not lines.long_lines else None, texts if keeping else None
+
+
+def chunk_lines(chunk: Chunk) -> TextLines:
+    """The text lines of a chunk's bytes, decoded as the whole file is (:class:`xiangqi._encoding.TextLines`).
+
+    >>> [block.lines for block in chunk_lines(Chunk("a.pgn", "pgn", b"1. h2e2\\nh9g7 *\\n")).blocks()]
+    [['1. h2e2', 'h9g7 *']]
+    """
+    # No line limit here: a PGN chunk's lines were cut, where they were, by the parent's reading (a chunk read
+    # from file offsets has no cut line: the offsets are not given after one).
+    return TextLines(io.BytesIO(chunk.data).read, chunk.encoding or "utf-8", cr=chunk.cr, max_line=sys.maxsize)
 
 
 def _cut_lines(long_lines: List[int], before: int, last: Optional[int]) -> Tuple[int, ...]:

@@ -29,7 +29,8 @@ from xiangqi.checking import validate_chunk
 from xiangqi.chunks import DEFAULT_CHUNK_BYTES, Chunk, ChunkSizes, iter_chunks, spans, spans_lines
 from xiangqi.reports import ErrorInfo, GameReport
 
-__all__ = ["SERIAL_BYTES", "BYTES_PER_WORKER", "LOOKAHEAD_CHUNKS", "LOOKAHEAD_BYTES", "run", "dask_executor"]
+__all__ = ["SERIAL_BYTES", "BYTES_PER_WORKER", "LOOKAHEAD_CHUNKS", "LOOKAHEAD_BYTES", "PoolSettings", "run",
+           "dask_executor"]
 
 
 #: Inputs smaller than this are validated in this process whatever ``jobs`` says: the work (about 20 ms a
@@ -74,15 +75,16 @@ def _input_bytes(files: Sequence[str]) -> int:
     return total
 
 
-def _workers(files: Sequence[str], jobs: int) -> int:
+def _workers(files: Sequence[str], jobs: int, settings: Optional["PoolSettings"] = None) -> int:
     """The processes to check ``files`` with for ``jobs`` (this one and the workers it starts): ``jobs`` at
     most, one per :data:`BYTES_PER_WORKER` of input, and 1 (this process, no pool) below :data:`SERIAL_BYTES`."""
     if jobs <= 1:
         return 1
     total = _input_bytes(files)
-    if total < SERIAL_BYTES:
+    s = settings or _DEFAULT
+    if total < s.serial_bytes:
         return 1
-    return max(1, min(jobs, total // BYTES_PER_WORKER))
+    return max(1, min(jobs, total // max(1, s.bytes_per_worker)))
 
 
 def _process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
@@ -119,17 +121,19 @@ def _worker_start(parent: int) -> None:
 
 
 def run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.futures.Executor], fmt: str,
-        chunk_bytes: int) -> Iterator[GameReport]:
+        chunk_bytes: int, settings: Optional["PoolSettings"] = None) -> Iterator[GameReport]:
     """The reports of every game of ``files`` in input order (what :func:`xiangqi.validate.validate` yields, its
     arguments checked): under the rule set ``rules``, on ``executor`` if given, else on at most ``jobs`` processes
     (this one and a pool of workers, none for a small input: :data:`SERIAL_BYTES`), the format ``fmt`` (or
-    ``"auto"``) and PGN cut into chunks of about ``chunk_bytes``.
+    ``"auto"``) and PGN cut into chunks of about ``chunk_bytes``; ``settings`` say how the own pool shares the
+    work (:class:`PoolSettings`).
 
     >>> [(r.index, r.ok) for r in run([_example_pgn()], "axf", 2, None, "auto", DEFAULT_CHUNK_BYTES)]
     [(1, True), (2, False)]
     """
+    settings = settings or _DEFAULT
     if executor is None:
-        jobs = _workers(files, jobs)
+        jobs = _workers(files, jobs, settings)
     chunks = iter_chunks(files, fmt=fmt, chunk_bytes=chunk_bytes)  # lazy: not read when the own pool runs
     counters: Dict[int, int] = collections.defaultdict(int)
 
@@ -151,14 +155,14 @@ def run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.f
     if executor is None:
         # This process is one of the jobs: it cuts the input, and checks chunks itself whenever the workers
         # have enough in hand, so that jobs processes share the jobs cores (not jobs workers and this one).
-        own = executor = _process_pool(jobs - 1)
+        own = executor = settings.start_pool(jobs - 1)
         workers = jobs - 1
     else:
         workers = max(jobs, getattr(executor, "_max_workers", 0) or 0, _dask_workers(executor))
     if own is not None:
         try:
             yield from _scheduled(spans(files, fmt, _pool_chunk_sizes(files, jobs, chunk_bytes)), own, rules, workers,
-                                  renumber, local=True)
+                                  renumber, local=True, settings=settings)
         finally:
             own.shutdown(wait=True, cancel_futures=True)
         return
@@ -169,6 +173,12 @@ def run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.f
     pending: Deque[Tuple[Chunk, Any]] = collections.deque()
     try:
         for chunk in chunks:
+            if chunk.stream is not None:   # the rest of a file as lines: checked here, after the chunks before it
+                while pending:
+                    c, fut = pending.popleft()
+                    yield from renumber(c, _outcome(executor, c, fut, rules))
+                yield from renumber(chunk, validate_chunk(chunk, rules))
+                continue
             pending.append((chunk, executor.submit(validate_chunk, chunk, rules)))
             while len(pending) >= window:
                 c, fut = pending.popleft()
@@ -209,18 +219,23 @@ def _cost(chunk: Chunk) -> int:
 
 def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.futures.Executor, rules: str,
                workers: int, renumber: Callable[[Chunk, List[GameReport]], List[GameReport]],
-               local: bool = False) -> Iterator[GameReport]:
+               local: bool = False, settings: Optional["PoolSettings"] = None) -> Iterator[GameReport]:
     """Run the chunks of ``spans`` (:func:`spans`) on this module's own ``pool``; yield their reports in
     input order.
 
-    Up to :data:`LOOKAHEAD_CHUNKS` chunks (:data:`LOOKAHEAD_BYTES` not yet handed out) are read ahead, and only ``2 * workers`` are in the pool at a
+    Up to ``settings.lookahead_chunks`` chunks (``lookahead_bytes`` not yet handed out: :class:`PoolSettings`)
+    are read ahead, and only ``2 * workers`` are in the pool at a
     time, the costliest of those read first (:func:`_cost`): a slow chunk near the end (one XQF file
     with a big variation tree can be a quarter of a corpus's work) starts early instead of leaving the
     other workers idle while it finishes last. A chunk that is a plain file's own bytes goes to its worker
     as (path, offset, length), which reads them itself (the pool is forked: same files, same cwd); one
     whose worker cannot read the same length back is checked here. With ``local``, this process checks
-    a chunk itself (the next in input order) whenever the pool holds all it takes, instead of waiting.
+    a chunk itself (the next in input order) whenever the pool holds all it takes, instead of waiting. A chunk
+    that is the rest of a file as lines (:attr:`xiangqi.chunks.Chunk.stream`) is checked here when its turn
+    comes, and nothing is read after it until then.
     """
+    s = settings or _DEFAULT
+    check_here = s.check_here
     inflight = 2 * workers
     held: Dict[int, Tuple[Chunk, Optional[int]]] = {}  # read and not yet yielded, by input position
     ahead: List[int] = []  # read and not yet submitted, in input order
@@ -232,26 +247,31 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
     ahead_bytes = 0  # the data of the chunks in ahead
     exhausted = False
     broken = False  # the pool lost a worker: it takes no more chunks
+    streamed = -1  # the position of a chunk read as lines, until it is checked (the spans wait for it)
     try:
         while True:
-            while not exhausted and len(held) < LOOKAHEAD_CHUNKS and ahead_bytes < LOOKAHEAD_BYTES:
+            while not exhausted and streamed < 0 and len(held) < s.lookahead_chunks and \
+                    ahead_bytes < s.lookahead_bytes:
                 span = next(spans, None)
                 if span is None:
                     exhausted = True
                     break
                 held[read] = span
-                ahead.append(read)
-                ahead_bytes += len(span[0].data)
+                if span[0].stream is not None:
+                    streamed = read
+                else:
+                    ahead.append(read)
+                    ahead_bytes += len(span[0].data)
                 read += 1
             while ahead and len(running) < inflight and not broken:
                 best = max(ahead, key=lambda i: _cost(held[i][0]))
                 chunk, offset = held[best]
                 fut: "concurrent.futures.Future[Any]"
                 try:
-                    if offset is None or len(chunk.data) < _SPAN_BYTES:
-                        fut = pool.submit(_validate_chunk_packed, chunk, rules)
+                    if offset is None or len(chunk.data) < s.span_bytes:
+                        fut = pool.submit(s.worker_task, chunk, rules)
                     else:
-                        fut = pool.submit(_validate_span_packed, dataclasses.replace(chunk, data=b""), offset,
+                        fut = pool.submit(s.span_task, dataclasses.replace(chunk, data=b""), offset,
                                           len(chunk.data), rules)
                 except concurrent.futures.process.BrokenProcessPool:
                     broken = True  # a worker died (killed, out of memory): this process checks the rest
@@ -260,7 +280,9 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
                 ahead_bytes -= len(chunk.data)
                 futures[best] = fut
                 running.add(fut)
-            while due in mine or (due in futures and futures[due].done()):
+            while due in mine or (due in futures and futures[due].done()) or due == streamed:
+                if due == streamed:
+                    mine[due], streamed = check_here(held[due][0], rules), -1
                 chunk = held.pop(due)[0]
                 if due in mine:
                     yield from renumber(chunk, mine.pop(due))
@@ -272,7 +294,7 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
                     broken, packed = True, None  # its worker died: the chunk is checked here
                 due += 1
                 if packed is None:  # the worker read something else (the file changed or went away), or died
-                    yield from renumber(chunk, validate_chunk(chunk, rules))
+                    yield from renumber(chunk, check_here(chunk, rules))
                 else:
                     yield from renumber(chunk, [_unpack(t) for t in packed])
             if not held and exhausted:
@@ -285,7 +307,7 @@ def _scheduled(spans: Iterator[Tuple[Chunk, Optional[int]]], pool: concurrent.fu
                 ahead.remove(first)
                 chunk = held[first][0]
                 ahead_bytes -= len(chunk.data)
-                mine[first] = validate_chunk(chunk, rules)
+                mine[first] = check_here(chunk, rules)
                 continue
             if running:
                 finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
@@ -360,6 +382,44 @@ def _dask_workers(executor: Any) -> int:
         return len(client.scheduler_info().get("workers", {}))
     except Exception:  # pragma: no cover - a scheduler that cannot answer
         return 0
+
+
+@dataclasses.dataclass(frozen=True)
+class PoolSettings:
+    """How :func:`run` shares the work with its own pool of worker processes: the input below which no pool is
+    started (``serial_bytes``), the input each worker gets at least (``bytes_per_worker``), the chunks read ahead
+    (``lookahead_chunks``, ``lookahead_bytes``), the chunk size from which a worker reads a plain file's bytes
+    itself (``span_bytes``), and the functions that start the pool (``start_pool(workers)``), check a chunk in
+    this process (``check_here(chunk, rules)``) and in a worker (``worker_task(chunk, rules)``, and
+    ``span_task(chunk, offset, length, rules)`` for a chunk sent without its bytes; module-level functions, which a
+    process pool can send, returning the reports packed or ``None`` when the worker could not read them). The
+    defaults are this module's; a caller (a test) changes what it needs with :func:`dataclasses.replace`.
+
+    >>> default = PoolSettings()
+    >>> default.serial_bytes == SERIAL_BYTES, default.lookahead_chunks == LOOKAHEAD_CHUNKS
+    (True, True)
+    >>> started = []
+    >>> settings = dataclasses.replace(default, serial_bytes=0, bytes_per_worker=1,
+    ...                                start_pool=lambda n: started.append(n) or default.start_pool(n))
+    >>> [r.ok for r in run([_example_pgn()], "axf", 2, None, "auto", DEFAULT_CHUNK_BYTES, settings)], started
+    ([True, False], [1])
+    """
+
+    serial_bytes: int = SERIAL_BYTES
+    bytes_per_worker: int = BYTES_PER_WORKER
+    lookahead_chunks: int = LOOKAHEAD_CHUNKS
+    lookahead_bytes: int = LOOKAHEAD_BYTES
+    span_bytes: int = _SPAN_BYTES
+    # (Factories: a function as a plain default would be a class attribute, which reads as a method.)
+    start_pool: Callable[[int], concurrent.futures.Executor] = dataclasses.field(default_factory=lambda: _process_pool)
+    check_here: Callable[[Chunk, str], List[GameReport]] = dataclasses.field(default_factory=lambda: validate_chunk)
+    worker_task: Callable[[Chunk, str], Optional[List[_Packed]]] = dataclasses.field(
+        default_factory=lambda: _validate_chunk_packed)
+    span_task: Callable[[Chunk, int, int, str], Optional[List[_Packed]]] = dataclasses.field(
+        default_factory=lambda: _validate_span_packed)
+
+
+_DEFAULT = PoolSettings()
 
 
 @contextlib.contextmanager
