@@ -40,7 +40,8 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
-from xiangqi._ffi import ffi, lib
+from xiangqi._ffi import scan as _scan
+from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
@@ -765,17 +766,10 @@ def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
                 pos = eol  # the reader reads a tag line's value, not braces in it
 
 
-#: Encodings whose bytes :func:`game_starts_in_bytes` reads, as the C scan's kind: 0 where every byte below 0x80
-#: is an ASCII character (UTF-8), 1 where a byte from 0x81 begins a two-byte character (GBK, GB18030, Big5).
-_SCAN_KINDS = {"utf-8": 0, "ascii": 0, "gb18030": 1, "gbk": 1, "gb2312": 1, "cp936": 1, "big5": 1, "cp950": 1,
-               "big5hkscs": 1}
-
-
-#: The C scan for game starts, an allocator, the "undecided" mark and ``ffi.unpack`` (``None`` for a core built
-#: before it). The starts array is as long as the worst case (a quarter of the block) and never read past what
-#: the scan wrote: allocated without zeroing it (zeroing cost about as much as the scan itself).
-_SCAN: Any = ((ffi.new_allocator(should_clear_after_alloc=False), lib.xq_pgn_game_starts,
-               int(lib.XQ_SCAN_UNDECIDED), ffi.unpack) if hasattr(lib, "xq_pgn_game_starts") else None)
+#: Encodings whose bytes :func:`game_starts_in_bytes` reads, as the C scan's byte kind.
+_SCAN_KINDS = {"utf-8": _scan.UTF8, "ascii": _scan.UTF8, "gb18030": _scan.DOUBLE_BYTE, "gbk": _scan.DOUBLE_BYTE,
+               "gb2312": _scan.DOUBLE_BYTE, "cp936": _scan.DOUBLE_BYTE, "big5": _scan.DOUBLE_BYTE,
+               "cp950": _scan.DOUBLE_BYTE, "big5hkscs": _scan.DOUBLE_BYTE}
 
 
 def game_starts_in_bytes(data: bytes, encoding: str, in_comment: bool = False) -> Optional[Tuple[List[int], bool]]:
@@ -799,18 +793,7 @@ def game_starts_in_bytes(data: bytes, encoding: str, in_comment: bool = False) -
         * :exc:`ValueError` when the C scan refuses its arguments (a bug, never bad text).
     """
     kind = _SCAN_KINDS.get(encoding.replace("_", "-").lower())
-    if kind is None or _SCAN is None:
-        return None
-    new, scan, undecided, unpack = _SCAN
-    cap = len(data) // 4 + 1   # a start needs at least a move line, a blank line and "[" before the next
-    starts = new("size_t[]", cap)
-    state = new("int *", in_comment)
-    n = int(scan(data, len(data), kind, state, starts, cap))
-    if n < 0:
-        if n == undecided:
-            return None
-        raise ValueError(f"xq_pgn_game_starts failed with status {n}")  # pragma: no cover - bad arguments
-    return list(unpack(starts, n)), bool(state[0])
+    return None if kind is None else _scan.pgn_game_starts(data, kind, in_comment)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1208,89 +1191,13 @@ def _build_plain(game: Game, toks: _Tokens, board: Optional[Board] = None) -> No
 # notation module reads in it, so the games are those of the Python path; ``_TEXT_PLAYER_OK = False`` switches
 # the C replay off (the tests compare both).
 
-class _TextPlayer:
-    """One thread's C position, undo buffer and start positions for the C replay of move text."""
-
-    def __init__(self, play: Any) -> None:
-        self.ffi = ffi
-        self.lib = lib
-        self.play_text = play
-        self.copy = lib.xq_pos_copy
-        self.buffer = ffi.buffer
-        self.pos: Any = ffi.new("xq_pos *")
-        self.stop: Any = ffi.new("size_t *")
-        self.size = int(ffi.sizeof("xq_undo"))
-        offset = int(ffi.offsetof("xq_undo", "move"))
-        if self.size % 2 or offset % 2 or int(ffi.sizeof("xq_move")) != 2:  # pragma: no cover - other ABIs
-            raise ImportError("xq_undo layout not supported by the buffer view")
-        self.stride = self.size // 2
-        self.first = offset // 2
-        self.cap = 0
-        self.cap_bytes = 0   # the longest text the undo buffer surely holds
-        self.undo: Any = None
-        self.grow(1024)
-        #: FEN tag text -> C position, for FEN texts :class:`~xiangqi.Board` accepts.
-        self.starts: Dict[str, Any] = {}
-
-    def grow(self, need: int) -> None:
-        """Room for ``need`` undo records; the records held are kept (validation plays on after a stop)."""
-        old, old_cap = self.undo, self.cap
-        self.cap = max(need, 2 * self.cap)
-        self.cap_bytes = 4 * (self.cap - 2)
-        self.undo = self.ffi.new("xq_undo[]", self.cap)
-        if old_cap:
-            self.ffi.memmove(self.undo, old, self.size * old_cap)
-
-    def start(self, fen: str) -> Any:
-        """The C start position for ``fen``. Raises :class:`InvalidFenError` as
-        :func:`xiangqi.game.start_board` does."""
-        pos = self.starts.get(fen)
-        if pos is None:
-            board = _start_board(fen)
-            pos = self.ffi.new("xq_pos *")
-            self.lib.xq_pos_copy(pos, board._pos)
-            if len(self.starts) >= 1024:
-                self.starts.clear()
-            self.starts[fen] = pos
-        return pos
-
-    def run(self, start: Any, data: bytes) -> int:
-        """Play ``data`` from ``start`` on :attr:`pos`, an undo record per move in :attr:`undo`: the number of
-        moves played (the byte offset where it stopped is ``stop[0]``)."""
-        n = len(data)
-        if n > self.cap_bytes:
-            self.grow(n // 4 + 2)   # a played token and its separator take at least five bytes
-        pos = self.pos
-        self.copy(pos, start)
-        plies: int = self.play_text(pos, data, n, self.undo, self.cap, self.stop)
-        if plies < 0:  # pragma: no cover - only for bad arguments
-            raise RuntimeError(f"xq_play_text failed with status {plies}")
-        return plies
-
-    def codes(self, plies: int) -> List[int]:
-        """The codes of the first ``plies`` moves of the undo records."""
-        if plies <= 0:
-            return []
-        view = memoryview(self.buffer(self.undo, plies * self.size)).cast("H")
-        return view[self.first::self.stride].tolist()
-
-    def play(self, start: Any, data: bytes) -> Tuple[List[int], int]:
-        """Play ``data`` from ``start``: the codes of the moves played and the byte offset where it stopped."""
-        return self.codes(self.run(start, data)), self.stop[0]
+#: Whether move text is replayed in C (``False``: every move decoded by the notation module; the tests compare both).
+_TEXT_PLAYER_OK = True
 
 
-_PLAY_TEXT_LOCAL = threading.local()
-
-
-#: Whether the core has the C replay of move text (a core built before it has not).
-_TEXT_PLAYER_OK = getattr(lib, "xq_play_text", None) is not None
-
-
-def _text_player() -> _TextPlayer:
-    player: Optional[_TextPlayer] = getattr(_PLAY_TEXT_LOCAL, "player", None)
-    if player is None:
-        player = _PLAY_TEXT_LOCAL.player = _TextPlayer(lib.xq_play_text)
-    return player
+def _text_player() -> TextPlayer:
+    """This thread's C text player, its start positions checked as :func:`xiangqi.game.start_board` checks."""
+    return _thread_player(_start_board)
 
 
 _FIRST_MOVE_BYTE = re.compile(rb"[^0-9.\s]")
@@ -1305,15 +1212,11 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
     headers = game.headers
     fen = headers.get("FEN")
     fen = fen.strip() or STARTING_FEN if fen else STARTING_FEN
-    player = _text_player()
-    start = player.starts.get(fen)
-    if start is None:
-        try:
-            start = player.start(fen)
-        except InvalidFenError:
-            return False   # the Python path records it
     data = text.encode("utf-8", "surrogatepass")
-    codes, stop = player.play(start, data)
+    try:
+        codes, stop = _text_player().play(fen, data)
+    except InvalidFenError:
+        return False   # the Python path records it
     result: Optional[str] = None
     error: Optional[LineError] = None
     if stop < len(data):
@@ -1367,7 +1270,7 @@ def play_line(fen: str, moves: List[str], notation: Optional[str],
         return codes, error, 0
     player = _text_player()
     data = text.encode("utf-8", "surrogatepass")
-    codes, stop = player.play(player.start(fen), data)
+    codes, stop = player.play(fen, data)
     plies = len(codes)
     if stop >= len(data):
         return codes, None, plies
@@ -1419,7 +1322,7 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     return _decode_tokens(board, rest)
 
 
-def _play_run(player: _TextPlayer, board: Any, tokens: List[Token], i: int) -> Tuple[List[Move], int]:
+def _play_run(player: TextPlayer, board: Board, tokens: List[Token], i: int) -> Tuple[List[Move], int]:
     """The moves the C core plays for the move tokens that follow one another from ``tokens[i]``, on ``board``'s
     position (the board is not changed), and the index of the next token worth a C replay."""
     j = i
@@ -1429,7 +1332,7 @@ def _play_run(player: _TextPlayer, board: Any, tokens: List[Token], i: int) -> T
     text = " ".join([t[1] for t in tokens[i:j]])
     if _C_MOVE_NUMBER.search(text):
         return [], j
-    codes, _ = player.play(board._pos, text.encode("utf-8", "surrogatepass"))
+    codes = player.play_on(board, text.encode("utf-8", "surrogatepass"))
     # After a token the C replay stops on (decoded in Python) try it again, unless it played nothing here.
     return moves_of(codes), i + len(codes) + 1 if codes else j
 
@@ -1454,8 +1357,7 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
     # Runs of move tokens are played by the C core from the board's position as far as it goes
     # (_play_run); tokens[c_from:c_from + len(c_moves)] then have their moves in c_moves, and a C
     # replay is not tried again before token c_next. Other tokens are decoded one by one.
-    player = _text_player() if parse is None and _TEXT_PLAYER_OK and getattr(board, "_pos", None) is not None \
-        else None
+    player = _text_player() if parse is None and _TEXT_PLAYER_OK else None
     c_from = c_next = 0
     c_moves: List[Move] = []
     for i, (kind, text, lineno) in enumerate(tokens):
@@ -1845,8 +1747,7 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
     only where the block decodes strictly and holds no bare carriage return; a block without such a place
     grows up to 32 KiB (a longer game is read line by line).
     """
-    kind = _SCAN_KINDS.get(state.encoding)
-    if kind is None or _SCAN is None:
+    if state.encoding not in _SCAN_KINDS:
         return None
     size, most = _PIECE_BYTES
     while True:
