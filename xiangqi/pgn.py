@@ -1647,6 +1647,10 @@ def _visit(chunk: GameLines, Visitor: Callable[[], BaseVisitor[Any]], damage: Op
         if damage is not None:
             game.errors.append(_damage_error(damage, len(game.mainline_moves()), chunk))
         return game
+    if Visitor is HeadersBuilder and not chunk.errors:   # what it makes, without the calls per tag
+        headers = Headers.without_tag_roster()
+        headers.update(chunk.tags)
+        return headers
     visitor = Visitor()
     if visitor.begin_game() is not SKIP:
         visitor.begin_headers()
@@ -1719,13 +1723,19 @@ def _is_seekable(handle: Any) -> bool:
 class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
-    __slots__ = ("pos", "lineno", "decoder", "encoding")
+    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text")
 
     def __init__(self) -> None:
+        self.text: Optional[bool] = None   # whether the handle reads str, once known
         self.pos = -1
         self.lineno = 0
         self.decoder: Optional[LineDecoder] = None
         self.encoding = ""
+        #: The last block :func:`_read_piece` read (whole lines from offset ``block_at``) and the offsets of the
+        #: game starts the C scan found in it, from its start: a game between two of them is cut out of it again.
+        self.block = b""
+        self.block_at = -1
+        self.starts: List[int] = []
 
 
 #: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
@@ -1735,34 +1745,42 @@ _KEPT_OFFSETS = 1 << 16
 _BARE_CR_END = re.compile(rb"(?<=\r)(?!\n)")
 
 #: The first and the last size of the blocks :func:`_read_piece` reads.
-_PIECE_BYTES = (1 << 12, 1 << 15)
+_PIECE_BYTES = (1 << 16, 1 << 16)
 
 
 def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
     """The game at ``start`` of a binary file read a block at a time: its lines, the bytes and the lines it
     takes; ``None`` (the handle back at ``start``) to read it line by line.
 
-    A block is cut at the first place after ``start`` where a game surely begins, found by the C scan
-    (:func:`game_starts_in_bytes`); the games before it are those the line-by-line reading gives. Taken
-    only where the block decodes strictly and holds no bare carriage return; a block without such a place
-    grows up to 32 KiB (a longer game is read line by line).
+    A block of 64 KiB is cut at the first place after ``start`` where a game surely begins, found by the C
+    scan (:func:`game_starts_in_bytes`); the games before it are those the line-by-line reading gives. Taken
+    only where the piece decodes strictly and holds no bare carriage return; a game longer than the block is
+    read line by line. The block and its starts are kept: the next games are cut out of it without reading.
     """
     if state.encoding not in _SCAN_KINDS:
         return None
-    size, most = _PIECE_BYTES
-    while True:
-        block = handle.read(size)
-        handle.seek(start)
-        data = block[:block.rfind(b"\n") + 1]
-        found = game_starts_in_bytes(data, state.encoding) if data else None
-        if found is None:
-            return None
-        cut = next((at for at in found[0] if at > 0), 0)
-        if cut:
-            break
-        if len(block) < size or size >= most:
-            return None                        # the last game, or a long one
-        size *= 4
+    at = start - state.block_at
+    starts = state.starts
+    k = bisect.bisect_right(starts, at) if 0 <= at and starts and starts[-1] > at else 0
+    if k and starts[k - 1] == at:
+        # A game the last block's scan found whole (from one of its starts, as a scan from here would).
+        data, cut = state.block[at:starts[k]], starts[k] - at
+    else:
+        size, most = _PIECE_BYTES
+        while True:
+            block = handle.read(size)
+            handle.seek(start)
+            data = block[:block.rfind(b"\n") + 1]
+            found = game_starts_in_bytes(data, state.encoding) if data else None
+            if found is None:
+                return None
+            cut = next((at for at in found[0] if at > 0), 0)
+            if cut:
+                break
+            if len(block) < size or size >= most:
+                return None                        # the last game, or a long one
+            size *= 4
+        state.block, state.block_at, state.starts = data, start, found[0]
     piece = data[:cut]
     try:
         text = piece.decode(state.encoding)
@@ -1772,6 +1790,9 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         return None
     if start == 0:
         text = text.lstrip("\ufeff")
+    plain = _split_plain(text[:-1], state.lineno) if text[:1] == "[" else None
+    if plain is not None:   # one game of the common form (what split_games makes of the piece)
+        return plain, cut, piece.count(b"\n")
     games = split_games(text[:-1], state.lineno)
     chunk = next(games)
     after = next(games, None)
@@ -1789,6 +1810,7 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[
     start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
         state.lineno = 0
+        state.starts = []
         if not text:
             sample = handle.read(SNIFF_BYTES)
             handle.seek(start)
@@ -1941,10 +1963,17 @@ def skip_game(handle: Handle) -> bool:
 def _read_chunk(handle: Any) -> Optional[GameLines]:
     """The lines of the next game of ``handle`` (:func:`read_game`'s reading), or ``None`` at its end."""
     # The handle's other methods (seek, tell, readline) are looked up as the file has them.
+    try:
+        known = _READERS.get(handle)
+    except TypeError:  # not weak-referenceable
+        known = None
+    if type(known) is _SeekState and known.text is not None and known.pos == handle.tell():
+        return _read_game_seekable(handle, known.text, known)   # the next game of a handle read before
     text = is_text_handle(handle)
     if _is_seekable(handle):
         state: Any = _handle_state(handle, _SeekState)
         if isinstance(state, _SeekState):
+            state.text = text
             if text:
                 return _read_game_seekable(handle, True, state)
             if state.pos != handle.tell():
