@@ -1744,8 +1744,8 @@ _KEPT_OFFSETS = 1 << 16
 #: Where a line of bytes ends at a lone CR (a CR that no LF follows).
 _BARE_CR_END = re.compile(rb"(?<=\r)(?!\n)")
 
-#: The first and the last size of the blocks :func:`_read_piece` reads.
-_PIECE_BYTES = (1 << 16, 1 << 16)
+#: The size of the blocks :func:`_read_piece` reads.
+_PIECE_BYTES = 1 << 16
 
 
 def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
@@ -1766,20 +1766,13 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         # A game the last block's scan found whole (from one of its starts, as a scan from here would).
         data, cut = state.block[at:starts[k]], starts[k] - at
     else:
-        size, most = _PIECE_BYTES
-        while True:
-            block = handle.read(size)
-            handle.seek(start)
-            data = block[:block.rfind(b"\n") + 1]
-            found = game_starts_in_bytes(data, state.encoding) if data else None
-            if found is None:
-                return None
-            cut = next((at for at in found[0] if at > 0), 0)
-            if cut:
-                break
-            if len(block) < size or size >= most:
-                return None                        # the last game, or a long one
-            size *= 4
+        block = handle.read(_PIECE_BYTES)
+        handle.seek(start)
+        data = block[:block.rfind(b"\n") + 1]
+        found = game_starts_in_bytes(data, state.encoding) if data else None
+        cut = next((at for at in found[0] if at > 0), 0) if found is not None else 0
+        if not cut:
+            return None                        # the last game, one longer than the block, or undecided text
         state.block, state.block_at, state.starts = data, start, found[0]
     piece = data[:cut]
     try:
