@@ -29,12 +29,13 @@ LAYERS = {
     "board": 5,
     "__init__": 6, "batch": 6, "search": 6, "engine": 6, "display": 6, "pgn_writer": 6,
     "game": 7, "engine_server": 7, "perftree": 7, "xboard": 7,
-    "pgn": 8, "xqf": 8,
-    "dhtmlxq": 9, "match": 9,
-    "formats": 10,
-    "validate": 11, "convert": 11, "judge": 11,
-    "report_html": 12, "render": 12,
-    "cli": 13, "__main__": 14,
+    "_pgn_split": 8,
+    "pgn": 9, "xqf": 9,
+    "dhtmlxq": 10, "match": 10,
+    "formats": 11,
+    "validate": 12, "convert": 12, "judge": 12,
+    "report_html": 13, "render": 13,
+    "cli": 14, "__main__": 15,
 }
 
 #: Function-level imports of package modules that are not cycles dodged, with the reason for each.
