@@ -33,6 +33,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
+from xiangqi import pools as P
 from xiangqi import validate as V
 
 GAMES = 3000
@@ -111,7 +112,7 @@ def test_validate_corpus_one_job(benchmark: Any, shared_games: Path, timings: Di
 
 
 def test_validate_corpus_two_jobs(benchmark: Any, shared_games: Path, timings: Dict[str, float]) -> None:
-    assert V._workers(V.expand_paths([shared_games]), 2) == 2  # big enough for two worker processes
+    assert P._workers(V.expand_paths([shared_games]), 2) == 2  # big enough for two worker processes
     reports = benchmark.pedantic(_timed(lambda: list(V.validate(shared_games, jobs=2)), "corpus2", timings),
                                  rounds=5, iterations=1, warmup_rounds=1)
     assert len(reports) == CORPUS_GAMES

@@ -483,11 +483,11 @@ def test_streams_size_the_pool_and_tell_pages_and_draw_html_like_files(tmp_path:
     """A stream has no size: it counts as a big input (a pool for --jobs, not one process); a page named .html
     holding its DhtmlXQ block after the first 64 KiB reads as DhtmlXQ, and --html draws a stream's problem
     games with their players, as for files."""
-    from xiangqi import validate as V
+    from xiangqi import pools as P
 
     fifo = tmp_path / "page.html"
     os.mkfifo(fifo)
-    assert V._input_bytes([str(fifo)]) == V._STREAM_BYTES and V._workers([str(fifo)], 2) == 2
+    assert P._input_bytes([str(fifo)]) == P._STREAM_BYTES and P._workers([str(fifo)], 2) == 2
     page = ("<p>filler</p>\n" * 5000 + "[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]\n").encode()
     bad = '[Red "甲"]\n[Black "乙"]\n\n1. h2e2 h9g7 2. h2h9 *\n\n'.encode()
     for path, data, args in ((fifo, page, []), (tmp_path / "bad.pgn", bad, ["--html", str(tmp_path / "r.html")])):

@@ -1,6 +1,6 @@
 """Imports among the package's modules run one way, at the top of each module:
-core → position → notation, rules → board → records (game, pgn, xqf, dhtmlxq, formats) → tools (validate, convert,
-judge, render, the command line).
+core → position → notation, rules → board → records (game, pgn, xqf, dhtmlxq, formats) → tools (validation's
+chunks, checking and pools, convert, judge, render, the HTML report, validate, the command line).
 
 A function-level import of a package module is how a cycle hides (the board ⇄ notation ⇄ rules cycle was dodged
 by dozens of them); the few that have another reason are listed in :data:`LAZY` with it.
@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "xiangqi"
 #: ``__init__`` is the package itself (``from xiangqi import __version__``), ``_core`` the compiled C core and
 #: ``_glyphs`` a package of data.
 LAYERS = {
-    "errors": 0, "_nested": 0, "_progress": 0, "_glyphs": 0, "_core": 0,
+    "errors": 0, "_nested": 0, "_progress": 0, "_glyphs": 0, "_core": 0, "reports": 0,
     "core": 1, "_ffi": 1,
     "outcome": 2, "_reasons": 2, "_encoding": 2, "uci": 2,
     "position": 3, "source": 3,
@@ -33,9 +33,11 @@ LAYERS = {
     "pgn": 9, "xqf": 9,
     "dhtmlxq": 10, "match": 10,
     "formats": 11,
-    "validate": 12, "convert": 12, "judge": 12,
-    "report_html": 13, "render": 13,
-    "cli": 14, "__main__": 15,
+    "chunks": 12, "convert": 12, "judge": 12,
+    "checking": 13, "report_html": 13, "render": 13,
+    "pools": 14,
+    "validate": 15,
+    "cli": 16, "__main__": 17,
 }
 
 #: Function-level imports of package modules that are not cycles dodged, with the reason for each.
@@ -43,9 +45,6 @@ LAZY: Dict[Tuple[str, str], str] = {
     ("_ffi", "_core"): "the compiled core, loaded inside a try that explains a missing build",
     ("board", "svg"): "a board is drawn (`_repr_svg_`) only when asked, so `import xiangqi` does not load the SVG "
                       "renderer and its glyph outlines (python-chess imports chess.svg the same way)",
-    ("validate", "report_html"): "only `validate --html` needs the report, which renders validate's own records "
-                                 "(report_html imports validate: the one import against the layers)",
-    ("validate", "cli"): "the `python -m xiangqi.validate` entry point",
     ("judge", "cli"): "the `python -m xiangqi.judge` entry point",
     ("game", "engine"): "only a node's eval()/set_eval() need the engine's scores, and the engine's import (asyncio, "
                         "threads) would cost every reader of records a tenth of a second",
@@ -137,7 +136,7 @@ def test_the_check_finds_a_hidden_cycle(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 #: Modules that still call the C core themselves, to move into :mod:`xiangqi._ffi` (the list only shrinks).
-C_BOUNDARY_PENDING: Set[str] = {"rules", "validate"}
+C_BOUNDARY_PENDING: Set[str] = {"rules", "checking"}
 
 
 def _uses_cffi(path: Path) -> List[str]:
@@ -182,7 +181,8 @@ def test_importing_the_package_loads_neither_pictures_nor_records_engines_nor_va
     loaded = _loaded_by("import xiangqi")
     assert "xiangqi.board" in loaded and "xiangqi._ffi" in loaded  # the check sees what is loaded
     heavy = {"svg", "_glyphs", "game", "pgn", "xqf", "dhtmlxq", "formats", "engine", "engine_server", "match",
-             "search", "validate", "report_html", "convert", "judge", "render", "cli", "batch", "display"}
+             "search", "validate", "reports", "chunks", "checking", "pools", "report_html", "convert", "judge",
+             "render", "cli", "batch", "display"}
     assert loaded & {f"xiangqi.{m}" for m in heavy} == set()
     drawn = _loaded_by("import xiangqi\nxiangqi.Board()._repr_svg_()")
     assert "xiangqi.svg" in drawn
@@ -190,8 +190,8 @@ def test_importing_the_package_loads_neither_pictures_nor_records_engines_nor_va
 
 #: Private names still used across modules, with the C-level glue they belong to (the list only shrinks).
 PRIVATE_PENDING = {
-    ("validate", "_rules._game_rulings"): "validate's C replay buffers, to move into the C boundary with rules.py",
-    ("validate", "pgn._text_player"): "the PGN reader's per-thread C text player, to move with pgn.py's C calls",
+    ("checking", "_rules._game_rulings"): "validation's C replay buffers, to move into the C boundary with rules.py",
+    ("checking", "pgn._text_player"): "the PGN reader's per-thread C text player, to move with pgn.py's C calls",
 }
 
 

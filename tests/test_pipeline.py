@@ -22,6 +22,8 @@ import pytest
 
 from conftest import SHARED_DIR
 from xiangqi import Board, _pgn_split, formats, pgn
+from xiangqi import chunks as C
+from xiangqi import pools as P
 from xiangqi import validate as V
 from xiangqi._encoding import TextLines, detect_encoding
 from xiangqi.convert import read_any
@@ -327,7 +329,7 @@ def test_worker_ranges_read_the_lines_the_parent_saw(tmp_path: Path) -> None:
     text = "".join(f'[Event "第{i}局"]\n\n1. 炮二平五 马８进７ *\n\n' for i in range(3000))
     path = tmp_path / "g.pgn"
     path.write_bytes(text.encode("gb18030"))
-    spans = list(V._spans([str(path)], "auto", 8192))
+    spans = list(C.spans([str(path)], "auto", 8192))
     assert len(spans) > 10
     for chunk, offset in spans:
         assert offset is not None and path.read_bytes()[offset:offset + len(chunk.data)] == chunk.data
@@ -342,10 +344,10 @@ def test_pool_chunks_shrink_towards_the_end_of_the_input(tmp_path: Path) -> None
     path = tmp_path / "g.pgn"
     path.write_text(text, encoding="utf-8")
     data = path.read_bytes()
-    pooled = V._pool_chunk_sizes([str(path)], 2, V.DEFAULT_CHUNK_BYTES)
+    pooled = P._pool_chunk_sizes([str(path)], 2, V.DEFAULT_CHUNK_BYTES)
     assert (pooled.cap, pooled.total, pooled.parts) == (len(data) // 16, len(data), 8)
-    sizes = V._ChunkSizes(1 << 20, len(data), 2)
-    spans = list(V._spans([str(path)], "auto", sizes))
+    sizes = C.ChunkSizes(1 << 20, len(data), 2)
+    spans = list(C.spans([str(path)], "auto", sizes))
     lengths = [len(c.data) for c, _ in spans]
     assert sum(lengths) == len(data) and b"".join(c.data for c, _ in spans) == data
     assert all(offset == sum(lengths[:i]) for i, (_, offset) in enumerate(spans))
@@ -356,7 +358,7 @@ def test_pool_chunks_shrink_towards_the_end_of_the_input(tmp_path: Path) -> None
         assert max(V.DEFAULT_CHUNK_BYTES, left // 8) - 200 < n <= max(V.DEFAULT_CHUNK_BYTES, left // 8)
         left -= n
     # A size the caller chose stays the same throughout.
-    fixed = [len(c.data) for c, _ in V._spans([str(path)], "auto", V._pool_chunk_sizes([str(path)], 2, 300_000))]
+    fixed = [len(c.data) for c, _ in C.spans([str(path)], "auto", P._pool_chunk_sizes([str(path)], 2, 300_000))]
     assert all(abs(n - 300_000) < 200 for n in fixed[:-1])
     assert [r.plies for r in V.validate(str(path), jobs=2)] == [4] * 60000
 

@@ -21,6 +21,9 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 from xiangqi import Board, pgn
+from xiangqi import checking as K
+from xiangqi import chunks as C
+from xiangqi import pools as P
 from xiangqi import validate as V
 from xiangqi.validate import ErrorInfo, GameReport
 
@@ -219,7 +222,7 @@ def test_dhtmlxq_against_expected() -> None:
 
 def reader_only(monkeypatch: pytest.MonkeyPatch, paths: object, **kw: object) -> List[GameReport]:
     with monkeypatch.context() as m:
-        m.setattr(V, "_FAST_HOOK", False)
+        m.setattr(K, "_FAST_HOOK", False)
         return run(paths, **kw)
 
 
@@ -289,11 +292,11 @@ def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], 
     expected = lines_of(run([path, SAMPLE], chunk_bytes=8192))
     assert expected[:300] == lines_of(reports)
     # The input is small enough to be checked in this process: lower the bar so that a pool runs.
-    monkeypatch.setattr(V, "SERIAL_BYTES", 0)
-    monkeypatch.setattr(V, "BYTES_PER_WORKER", 1)
+    monkeypatch.setattr(P, "SERIAL_BYTES", 0)
+    monkeypatch.setattr(P, "BYTES_PER_WORKER", 1)
     started: List[int] = []
-    pool = V._process_pool
-    monkeypatch.setattr(V, "_process_pool", lambda n: started.append(n) or pool(n))
+    pool = P._process_pool
+    monkeypatch.setattr(P, "_process_pool", lambda n: started.append(n) or pool(n))
     assert lines_of(run([path, SAMPLE], jobs=2, chunk_bytes=8192)) == expected
     assert started == [1]  # two jobs: this process and one worker
     # Both check games: the worker the chunks submitted to it, this process the others.
@@ -304,7 +307,7 @@ def test_process_pool_matches_one_process(master_subset: Tuple[Path, List[str], 
         checked_here.append(chunk.source)
         return check(chunk, rules)
 
-    monkeypatch.setattr(V, "validate_chunk", recording)
+    monkeypatch.setattr(P, "validate_chunk", recording)
     assert lines_of(run([path, SAMPLE], jobs=3, chunk_bytes=8192)) == expected
     assert started == [1, 2]
     chunks = len(list(V.iter_chunks([str(path)] + V.expand_paths([SAMPLE]), chunk_bytes=8192)))
@@ -320,11 +323,11 @@ def test_process_pool_reads_ahead_and_starts_the_costliest_first(
     path, _, _ = master_subset
     inputs = [path, SAMPLE / "wxf-ca-3.dhtmlxq.txt", SAMPLE / "ccpd-known-bad-3.chinese.pgn"]
     expected = lines_of(run(inputs, chunk_bytes=8192))
-    monkeypatch.setattr(V, "SERIAL_BYTES", 0)
-    monkeypatch.setattr(V, "BYTES_PER_WORKER", 1)
-    monkeypatch.setattr(V, "LOOKAHEAD_CHUNKS", lookahead)
+    monkeypatch.setattr(P, "SERIAL_BYTES", 0)
+    monkeypatch.setattr(P, "BYTES_PER_WORKER", 1)
+    monkeypatch.setattr(P, "LOOKAHEAD_CHUNKS", lookahead)
     submitted: List[str] = []
-    pool = V._process_pool
+    pool = P._process_pool
 
     def recording(n: int) -> concurrent.futures.ProcessPoolExecutor:
         ex = pool(n)
@@ -337,7 +340,7 @@ def test_process_pool_reads_ahead_and_starts_the_costliest_first(
         ex.submit = record  # type: ignore[method-assign,assignment]
         return ex
 
-    monkeypatch.setattr(V, "_process_pool", recording)
+    monkeypatch.setattr(P, "_process_pool", recording)
     # With two jobs this process checks chunks too (the next in input order, whenever the worker has enough).
     checked_here: List[str] = []
     check = V.validate_chunk
@@ -346,7 +349,7 @@ def test_process_pool_reads_ahead_and_starts_the_costliest_first(
         checked_here.append(Path(chunk.source).name)
         return check(chunk, rules)
 
-    monkeypatch.setattr(V, "validate_chunk", checking)
+    monkeypatch.setattr(P, "validate_chunk", checking)
     assert lines_of(run(inputs, jobs=2, chunk_bytes=8192)) == expected
     chunks = list(V.iter_chunks([str(p) for p in inputs], chunk_bytes=8192))
     assert len(submitted) + len(checked_here) == len(chunks) > 64
@@ -365,7 +368,7 @@ def test_span_workers_read_the_file_themselves_or_the_parent_checks_the_chunk(
         master_subset: Tuple[Path, List[str], List[GameReport]], monkeypatch: pytest.MonkeyPatch) -> None:
     path, _, _ = master_subset
     inputs = [str(path), str(SAMPLE / "wukong-liu-dahua-10.iccs.pgn.gz"), str(SAMPLE / "wxf-ca-3.dhtmlxq.txt")]
-    spans = list(V._spans(inputs, "auto", 8192))
+    spans = list(C.spans(inputs, "auto", 8192))
     assert all(o is not None for c, o in spans if c.source == inputs[0])
     assert all(o is None for c, o in spans if c.source == inputs[1])  # gunzipped: the parent's bytes go
     for chunk, offset in spans:
@@ -373,14 +376,14 @@ def test_span_workers_read_the_file_themselves_or_the_parent_checks_the_chunk(
             assert Path(chunk.source).read_bytes()[offset:offset + len(chunk.data)] == chunk.data
     expected = [[r.to_json() for r in V.validate_chunk(c)] for c, _ in spans]
     bare = dataclasses.replace(spans[1][0], data=b"")
-    got = V._validate_span_packed(bare, spans[1][1], len(spans[1][0].data), "axf")  # type: ignore[arg-type]
-    assert got is not None and [V._unpack(t).to_json() for t in got] == expected[1]
-    assert V._validate_span_packed(bare, 10 ** 9, 100, "axf") is None  # not the same length: None
-    monkeypatch.setattr(V, "_SPAN_BYTES", 0)
-    for span_task in (V._validate_span_packed, lambda *a: None):  # the worker reads it, or fails to
-        monkeypatch.setattr(V, "_validate_span_packed", span_task)
+    got = P._validate_span_packed(bare, spans[1][1], len(spans[1][0].data), "axf")  # type: ignore[arg-type]
+    assert got is not None and [P._unpack(t).to_json() for t in got] == expected[1]
+    assert P._validate_span_packed(bare, 10 ** 9, 100, "axf") is None  # not the same length: None
+    monkeypatch.setattr(P, "_SPAN_BYTES", 0)
+    for span_task in (P._validate_span_packed, lambda *a: None):  # the worker reads it, or fails to
+        monkeypatch.setattr(P, "_validate_span_packed", span_task)
         with concurrent.futures.ThreadPoolExecutor(2) as ex:
-            out = [r.to_json() for r in V._scheduled(iter(spans), ex, "axf", 2, lambda c, r: r)]
+            out = [r.to_json() for r in P._scheduled(iter(spans), ex, "axf", 2, lambda c, r: r)]
         assert out == [line for lines in expected for line in lines]
 
 
@@ -393,10 +396,10 @@ def test_packed_reports_rebuild_equal() -> None:
         GameReport("b.xqf", 1, None, True, 0, None, None, "1-0", "CHECKMATE", "fen2"),
     ]
     for r in reports:
-        back = V._unpack(V._pack(r))
+        back = P._unpack(P._pack(r))
         assert back == r and back.to_json() == r.to_json() and hash(back) == hash(r)
         assert type(back.warnings) is tuple and all(type(w) is ErrorInfo for w in back.warnings)
-    assert V._unpack(V._pack(reports[0])).error == reports[0].error
+    assert P._unpack(P._pack(reports[0])).error == reports[0].error
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
@@ -404,8 +407,8 @@ def test_workers_end_with_their_parent(tmp_path: Path) -> None:
     # A parent killed alone (kill PID, the OOM killer) left its workers blocked for ever on a pipe nobody reads.
     script = (
         "import os, signal, time\n"
-        "from xiangqi import validate as V\n"
-        "pool = V._process_pool(1)\n"
+        "from xiangqi import pools as P\n"
+        "pool = P._process_pool(1)\n"
         "pool.submit(time.sleep, 60)\n"
         "time.sleep(0.5)\n"
         "print(*[p.pid for p in pool._processes.values()], flush=True)\n"
@@ -429,7 +432,7 @@ def test_workers_end_with_their_parent(tmp_path: Path) -> None:
     assert not alive, "the worker outlived its parent"
 
 
-_CHECK_PACKED = V._validate_chunk_packed
+_CHECK_PACKED = P._validate_chunk_packed
 
 
 def _dies_past_line_3000(chunk: V.Chunk, rules: str) -> List[Any]:
@@ -445,10 +448,10 @@ def test_a_worker_that_dies_loses_no_game(master_subset: Tuple[Path, List[str], 
     # games after it unreported. This process checks the chunks the pool lost or can no longer take.
     path, _, _ = master_subset
     expected = lines_of(run([path, SAMPLE], chunk_bytes=8192))
-    monkeypatch.setattr(V, "SERIAL_BYTES", 0)
-    monkeypatch.setattr(V, "BYTES_PER_WORKER", 1)
-    monkeypatch.setattr(V, "_SPAN_BYTES", 1 << 30)   # every chunk goes as bytes, through _validate_chunk_packed
-    monkeypatch.setattr(V, "_validate_chunk_packed", _dies_past_line_3000)
+    monkeypatch.setattr(P, "SERIAL_BYTES", 0)
+    monkeypatch.setattr(P, "BYTES_PER_WORKER", 1)
+    monkeypatch.setattr(P, "_SPAN_BYTES", 1 << 30)   # every chunk goes as bytes, through _validate_chunk_packed
+    monkeypatch.setattr(P, "_validate_chunk_packed", _dies_past_line_3000)
     assert lines_of(run([path, SAMPLE], jobs=3, chunk_bytes=8192)) == expected
 
 
@@ -494,15 +497,15 @@ def test_process_pool_keeps_a_slow_chunk_from_idling_the_others(monkeypatch: pyt
 def test_jobs_is_an_upper_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Starting workers costs more than a small input's work: --jobs 2 used to start a pool for any input.
     small = [str(SAMPLE / "ccpd-master-24.chinese.pgn")]
-    assert V._workers(small, 8) == 1 and V._workers(small, 1) == 1
+    assert P._workers(small, 8) == 1 and P._workers(small, 1) == 1
     big = tmp_path / "big.pgn"
     big.write_bytes(b" " * (5 * 1024 * 1024))
-    assert V._workers([str(big)], 8) == 5 and V._workers([str(big)], 2) == 2 and V._workers([str(big)], 1) == 1
+    assert P._workers([str(big)], 8) == 5 and P._workers([str(big)], 2) == 2 and P._workers([str(big)], 1) == 1
     gz = tmp_path / "big.pgn.gz"
     gz.write_bytes(b" " * (1024 * 1024))
-    assert V._workers([str(gz)], 8) == 4  # compressed input counts as what it expands to (about 4x)
+    assert P._workers([str(gz)], 8) == 4  # compressed input counts as what it expands to (about 4x)
     started: List[int] = []
-    monkeypatch.setattr(V, "_process_pool", lambda n: started.append(n))
+    monkeypatch.setattr(P, "_process_pool", lambda n: started.append(n))
     assert lines_of(run(small, jobs=2)) == lines_of(run(small))
     assert started == []
 
@@ -510,7 +513,7 @@ def test_jobs_is_an_upper_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_process_pool_forks_on_linux() -> None:
     import sys
 
-    pool = V._process_pool(2)
+    pool = P._process_pool(2)
     try:
         method = pool._mp_context.get_start_method()  # type: ignore[attr-defined]
         if sys.platform.startswith("linux"):
@@ -792,7 +795,7 @@ def test_tandem_pieces_and_other_notations(tmp_path: Path) -> None:
 def test_moves_after_the_c_replay_stops_are_the_notation_modules(monkeypatch: pytest.MonkeyPatch) -> None:
     """A token list the C replay stops in: the rest is played by notation.parse_game, or token by token up to the
     first bad move (worded as Board.parse_move words it); a move number in a clean list is not a move."""
-    rp = V._Replayer()
+    rp = K._Replayer()
     start = rp.start(None)
     tokens = ["h2e2", "H8+7", "h0g2", "i9h9", "i0h0"]          # WXF stops the C replay at ply 1
     rep = rp.replay(start, tokens, True)
@@ -810,11 +813,11 @@ def test_moves_after_the_c_replay_stops_are_the_notation_modules(monkeypatch: py
         b3.push_move(t)
     with pytest.raises(Exception) as exc:
         b3.parse_move("a0a5")
-    assert rep.error.message == V._sentence(str(exc.value))
+    assert rep.error.message == K._sentence(str(exc.value))
     rep = rp.replay(start, ["h2e2", "1.", "h9g7"], True)
     assert (rep.plies, rep.error and rep.error.kind, rep.error and rep.error.token) == (1, "invalid-notation", "1.")
     with monkeypatch.context() as m:
-        m.setattr(V, "_C_REPLAY", False)
+        m.setattr(K, "_C_REPLAY", False)
         rep = rp.replay(start, bad, True)
         assert rep.plies == 3 and rep.error is not None and rep.error.ply == 3
 
@@ -1017,7 +1020,7 @@ def test_progress_only_on_a_terminal() -> None:
 def python_only(monkeypatch: pytest.MonkeyPatch, paths: object, **kw: object) -> List[GameReport]:
     """The reports with every game read by the PGN reader and every move decoded by the notation module."""
     with monkeypatch.context() as m:
-        m.setattr(V, "_C_REPLAY", False)
+        m.setattr(K, "_C_REPLAY", False)
         return run(paths, **kw)
 
 
@@ -1099,7 +1102,7 @@ def _full_rulings(board: Board, rule_set: str) -> Tuple[object, List[Tuple[int, 
     warnings = []
     for r, last, k in merged:
         more = f"; the same ruling applied again up to ply {last}" if k > 1 else ""
-        warnings.append((r.ply - 1, V._sentence(f"{r.outcome.reason.rstrip('.')}; play went on{more}")))
+        warnings.append((r.ply - 1, K._sentence(f"{r.outcome.reason.rstrip('.')}; play went on{more}")))
     return (None if end is None else end.outcome), warnings
 
 
@@ -1157,7 +1160,7 @@ def test_report_may_not_overwrite_or_join_the_inputs(tmp_path: Path, capsys: pyt
 def test_fast_report_construction_equals_the_dataclass() -> None:
     args = ("a.pgn", 2, 7, False, 12, ErrorInfo("illegal-move", 11, "h2e2", "Illegal."), "1-0", None, None, "fen",
             (ErrorInfo("rule-violation", 3, None, "Perpetual check."),))
-    fast, slow = V._report(*args), GameReport(*args)
+    fast, slow = K._report(*args), GameReport(*args)
     assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow) and fast.to_json() == slow.to_json()
     with pytest.raises(AttributeError):
         fast.ok = True  # type: ignore[misc]

@@ -43,7 +43,7 @@ from xiangqi.convert import read_any
 from xiangqi.core import Move, parse_square
 from xiangqi.errors import XiangqiError
 from xiangqi.notation import decode_move
-from xiangqi.validate import ERROR_KINDS, WARNING_KINDS, ErrorInfo, GameReport, Summary, json_text, name_text
+from xiangqi.reports import ERROR_KINDS, WARNING_KINDS, ErrorInfo, GameReport, Summary, json_text, name_text
 
 __all__ = ["HtmlReport", "write_html", "script_json", "DEFAULT_MAX_BOARDS", "PAGE_SIZE"]
 

@@ -1,0 +1,587 @@
+"""Judging games: each game of a :class:`~xiangqi.chunks.Chunk` replayed on the C core and checked
+(:func:`validate_chunk`), one :class:`~xiangqi.reports.GameReport` a game.
+
+PGN games are split by the PGN reader and their move text replayed in C; a game whose text only the reader's
+tokenizer can cut (comments, variations, odd tokens) is read by it. XQF, DhtmlXQ and any registered format are
+read by their readers. What each error kind means is told in :mod:`xiangqi.validate`.
+
+>>> chunk = Chunk("demo.pgn", "pgn", b"1. h2e2 h9g7 *\\n\\n1. h2e2 h2e2 *\\n")
+>>> [(r.index, r.ok, r.error and r.error.kind) for r in validate_chunk(chunk)]
+[(1, True, None), (2, False, 'illegal-move')]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+import sys
+import threading
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from xiangqi import formats, pgn
+from xiangqi import rules as _rules
+from xiangqi._encoding import TextLines
+from xiangqi._ffi import ffi, lib
+from xiangqi.chunks import Chunk
+from xiangqi.core import STARTING_FEN
+from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
+from xiangqi.game import RESULT_WORDS as _RESULT_WORDS
+from xiangqi.game import normalize_result
+from xiangqi.reports import ErrorInfo, GameReport
+
+__all__ = ["validate_chunk"]
+
+
+# =====================================================================================================================
+# Move tokens: results and move numbers (the moves are the C replay's and the notation module's)
+# =====================================================================================================================
+
+#: The result words as the C replay's text (UTF-8) holds them.
+_RESULT_BYTES = {k.encode("utf-8"): v for k, v in _RESULT_WORDS.items()}
+#: A move number token ("12.", "12..."): skipped in move text, as the C replay skips it.
+_MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?")
+#: ``False`` plays every move with the notation module alone (the tests compare both).
+_C_REPLAY = True
+
+
+# =====================================================================================================================
+# Replaying one game on the C core
+# =====================================================================================================================
+
+class _Replay:
+    """What a replay found: plies played, the first error, the result token met, and whether only move
+    numbers follow the failing token (it was the last move of the text)."""
+
+    __slots__ = ("plies", "error", "result", "last_token_failed")
+
+    def __init__(self, plies: int, error: Optional[ErrorInfo], result: Optional[str],
+                 last_token_failed: bool) -> None:
+        self.plies = plies
+        self.error = error
+        self.result = result
+        self.last_token_failed = last_token_failed
+
+
+class _Delegate(Exception):
+    """The fast scanner met text whose tokens only the PGN reader may cut."""
+
+
+_KIND_OF = {InvalidMoveError: "invalid-notation", IllegalMoveError: "illegal-move",
+            AmbiguousMoveError: "ambiguous-move", InvalidFenError: "invalid-fen"}
+
+
+def _kind_of(exc: BaseException) -> str:
+    for cls, kind in _KIND_OF.items():
+        if isinstance(exc, cls):
+            return kind
+    return "parse-error"
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if text.endswith(".") else text + "."
+
+
+class _Start:
+    """A start position ready to copy: its FEN text and C position, or why it is unusable."""
+
+    __slots__ = ("fen", "pos", "error")
+
+    def __init__(self, fen: str, pos: Any, error: Optional[ErrorInfo]) -> None:
+        self.fen = fen
+        self.pos = pos
+        self.error = error
+
+
+class _Replayer:
+    """Judges games on the PGN reader's C position (one per thread: :func:`xiangqi.pgn._text_player`),
+    replayed by the reader's one main-line replayer (:func:`xiangqi.pgn.play_line`) or, for a game's raw
+    move text, by the C replay alone (:meth:`replay_text`)."""
+
+    def __init__(self) -> None:
+        self.player = pgn._text_player()
+        self.fen_max = int(lib.XQ_FEN_MAX)
+        self.fen_buf: Any = ffi.new("char[]", self.fen_max)
+        self.starts: Dict[str, _Start] = {}
+        self.initial = self._start(STARTING_FEN)
+        self.loops_cap = 0
+        self.loops: Any = None
+        self.rule_sets: Dict[str, Tuple[Any, int, int, int, int]] = {}
+
+    @property
+    def pos(self) -> Any:
+        """The C position after the game last replayed."""
+        return self.player.pos
+
+    @property
+    def undo(self) -> Any:
+        """The undo records of the game last replayed, one per ply."""
+        return self.player.undo
+
+    def _start(self, fen: str) -> _Start:
+        hit = self.starts.get(fen)
+        if hit is not None:
+            return hit
+        pos: Any = None
+        error: Optional[ErrorInfo] = None
+        try:
+            pos = self.player.start(fen)
+        except InvalidFenError as exc:
+            error = ErrorInfo("invalid-fen", 0, fen, _sentence(str(exc)))
+        start = _Start(fen, pos, error)
+        if len(self.starts) > 4096:
+            self.starts.clear()
+        self.starts[fen] = start
+        return start
+
+    def start(self, fen_tag: Optional[str]) -> _Start:
+        """The start position for a ``FEN`` tag value (``None`` or blank: the standard start)."""
+        if not fen_tag:
+            return self.initial
+        fen_tag = fen_tag.strip()
+        return self._start(fen_tag) if fen_tag else self.initial
+
+    def fen(self) -> str:
+        n = lib.xq_pos_fen(self.player.pos, self.fen_buf, self.fen_max)
+        text: str = ffi.unpack(self.fen_buf, n).decode("ascii")
+        return text
+
+    def replay(self, start: _Start, tokens: List[str], clean: bool, notation: Optional[str] = None) -> "_Replay":
+        """Play ``tokens`` from ``start``; stop at the first bad move.
+
+        ``clean`` tokens are moves only (from the PGN reader or a game's moves), played by the reader's
+        main-line replayer; otherwise they are move text (move numbers and a result token may be mixed
+        in), played as :meth:`replay_text` plays it (which may raise :class:`_Delegate`).
+        """
+        if not clean:
+            return self.replay_text(start, " ".join(tokens))
+        codes, error, played = pgn.play_line(start.fen, tokens, notation, _C_REPLAY)
+        player = self.player
+        pos = player.pos
+        if played == 0:
+            lib.xq_pos_copy(pos, start.pos)
+        n = len(codes)
+        if n > played:
+            # Moves the notation module decoded after the C replay stopped: played here too, for their undo
+            # records (the rulings read them).
+            if n + 2 >= player.cap:
+                player.grow(n + 2)
+            do_move, undo = lib.xq_pos_do_move, player.undo
+            for ply in range(played, n):
+                do_move(pos, codes[ply], undo + ply)
+        if error is None:
+            return _Replay(n, None, None, False)
+        ply, exc = error
+        return _Replay(n, ErrorInfo(_kind_of(exc), ply, tokens[ply], _sentence(str(exc))), None,
+                       _only_numbers_after(tokens, ply))
+
+    def replay_text(self, start: _Start, movetext: str) -> "_Replay":
+        """Play a game's move text in C (``xq_play_text``).
+
+        When the C replay stops before the end on anything but a last result
+        token (move numbers aside) -- a move it does not play, another token,
+        a result before the end -- raises :class:`_Delegate`: the PGN reader
+        reads the game and :meth:`replay` plays its moves, the rest with the
+        notation module.
+        """
+        if not _C_REPLAY:
+            raise _Delegate()
+        data = movetext.encode("utf-8", "surrogatepass")
+        player = self.player
+        plies = player.run(start.pos, data)
+        stop = int(player.stop[0])
+        if stop >= len(data):
+            return _Replay(plies, None, None, False)
+        tail = data[stop:].split()
+        if len(tail) == 1:
+            # The usual end: the C replay stopped at the result token, which ends the text.
+            result = _RESULT_BYTES.get(tail[0])
+            if result is not None:
+                return _Replay(plies, None, result, False)
+        raise _Delegate()
+
+    def repetition_loops(self, plies: int, count: int, flags: int) -> int:
+        """``xq_repetition_loops`` over the game just replayed, into :attr:`loops`: how many positions
+        reached ``count`` with a side whose every move in the loop attacks (negative: refused)."""
+        if self.loops_cap <= plies:
+            self.loops_cap = 2 * plies + 2
+            self.loops = ffi.new("xq_rep_info[]", self.loops_cap)
+        return int(lib.xq_repetition_loops(self.pos, self.undo, plies, count, flags, self.loops))
+
+    def rule_set(self, rules: str) -> Tuple[Any, int, int, int, int]:
+        """The rule set named ``rules`` with what each game asks of it: (rules, repetition count, C facts
+        flags, natural limit, red-must-vary rounds)."""
+        hit = self.rule_sets.get(rules)
+        if hit is None:
+            rs = _rules.get_rules(rules)
+            hit = self.rule_sets[rules] = (rs, rs.repetition_count, rs.facts_flags(), rs.natural_limit,
+                                           rs.red_must_vary_rounds)
+        return hit
+
+
+_LOCAL = threading.local()
+
+
+def _replayer() -> _Replayer:
+    """This thread's replayer (a C position is not shared between threads)."""
+    rp: Optional[_Replayer] = getattr(_LOCAL, "replayer", None)
+    if rp is None:
+        rp = _LOCAL.replayer = _Replayer()
+    return rp
+
+
+# =====================================================================================================================
+# Rulings (xiangqi.rules)
+# =====================================================================================================================
+
+def _token_at(tokens: Sequence[str], ply: int, clean: bool) -> Optional[str]:
+    """The text of the move token played at ``ply`` (move numbers and results skipped in move text)."""
+    if clean:
+        return tokens[ply] if 0 <= ply < len(tokens) else None
+    k = -1
+    number = _MOVE_NUMBER.fullmatch
+    for tok in tokens:
+        # A move number ends in a dot, a move never does: the cheap test first (this runs once per token).
+        if tok[-1] == "." and number(tok) or tok in _RESULT_WORDS:
+            continue
+        k += 1
+        if k == ply:
+            return tok
+    return None
+
+
+def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) -> Tuple[Optional[Any], List[ErrorInfo]]:
+    """The repetition or natural-limit ruling at the end of a game, and the forbidden repetitions before it.
+
+    Only called when the C core's loop summary (``xq_repetition_loops``, one
+    pass over the game's keys, then over the moves inside loops) or the
+    halfmove clock says a ruling is possible. Works on the replay's own undo
+    records: no :class:`~xiangqi.Board` is built, and only the rulings reported are
+    worded (:func:`xiangqi.rules._game_rulings`).
+    """
+    outcome, found = _rules._game_rulings(rp.pos, rp.undo, plies, rs,
+                                                   rp.loops if suspects >= 0 else None, suspects)
+    warnings: List[ErrorInfo] = []
+    merged: List[List[Any]] = []  # [first ruling, last ply of its loop, rulings merged]
+    for ruling in found:
+        if merged and merged[-1][0].termination is ruling.termination and \
+                merged[-1][0].winner == ruling.winner and ruling.first_ply <= merged[-1][1] + 2:
+            merged[-1][1] = ruling.last_ply
+            merged[-1][2] += 1
+            continue
+        merged.append([ruling, ruling.last_ply, 1])
+    for ruling, last, n in merged:
+        ply = ruling.ply - 1
+        reason = ruling.outcome().reason.rstrip(".")
+        more = f"; the same ruling applied again up to ply {last}" if n > 1 else ""
+        warnings.append(ErrorInfo("rule-violation", ply, _token_at(g.tokens, ply, g.clean),
+                                  _sentence(f"{reason}; play went on{more}")))
+    return outcome, warnings
+
+
+# =====================================================================================================================
+# Checking a game
+# =====================================================================================================================
+
+#: Terminations where the board alone decides the result.
+_BOARD_DECIDES = {"CHECKMATE", "STALEMATE"}
+#: Terminations by a repetition ruling that names a loser.
+_RULED_LOSS = {"PERPETUAL_CHECK", "PERPETUAL_CHASE", "FORBIDDEN_PATTERN"}
+_DEFINITE = ("1-0", "0-1", "1/2-1/2")
+
+
+_norm_result = normalize_result
+
+
+_NEW = object.__new__
+
+
+def _report(source: str, index: int, line: Optional[int], ok: bool, plies: int, error: Optional[ErrorInfo],
+            result_recorded: Optional[str], result_computed: Optional[str], termination: Optional[str],
+            final_fen: Optional[str], warnings: Tuple[ErrorInfo, ...] = ()) -> GameReport:
+    """``GameReport(...)`` without the frozen dataclass's per-field ``object.__setattr__`` (the hot path):
+    the same object, its fields set in its ``__dict__``."""
+    r = _NEW(GameReport)
+    d = r.__dict__
+    d["source"] = source
+    d["index"] = index
+    d["line"] = line
+    d["ok"] = ok
+    d["plies"] = plies
+    d["error"] = error
+    d["result_recorded"] = result_recorded
+    d["result_computed"] = result_computed
+    d["termination"] = termination
+    d["final_fen"] = final_fen
+    d["warnings"] = warnings
+    return r
+
+
+class _GameText:
+    """One game as scanned: first line, tags, move tokens and the result token."""
+
+    __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last", "errors", "damage",
+                 "notation")
+
+    def __init__(self, line: Optional[int], headers: Dict[str, str], tokens: Optional[List[str]],
+                 result: Optional[str], clean: bool, movetext: Optional[str] = None,
+                 notation: Optional[str] = None) -> None:
+        self.line = line
+        self.notation = notation  # the moves' notation where the record says (None: told per line)
+        self.headers = headers
+        self._tokens = tokens
+        self.movetext = movetext
+        self.result = result
+        self.clean = clean
+        self.last = False
+        self.errors: Sequence[Any] = ()
+        #: The first damage of the game's lines (a cut line, a limit, a damaged tag line): its first problem.
+        self.damage: Optional[Any] = None
+
+    @property
+    def tokens(self) -> List[str]:
+        """The move text's tokens (split on demand when the game came as text)."""
+        if self._tokens is None:
+            self._tokens = (self.movetext or "").split()
+        return self._tokens
+
+
+def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str, chunk: Chunk) -> GameReport:
+    """Replay one scanned game and judge it. Raises :class:`_Delegate` (fast scan only)."""
+    headers = g.headers
+    tag_result = headers.get("Result")
+    start = rp.start(headers.get("FEN"))
+    if start.error is not None:
+        recorded = tag_result if tag_result is not None else g.result
+        first = start.error if g.damage is None else _damage_info(g.damage)
+        return _report(source, index, g.line, False, 0, first, recorded, None, None, None)
+    if g.movetext is not None:
+        rep = rp.replay_text(start, g.movetext)
+    else:
+        rep = rp.replay(start, g.tokens, g.clean, g.notation)
+    plies, error, result_tok = rep.plies, rep.error, rep.result
+    if g.damage is not None:   # the damage of the lines comes first, as in the reader's game.errors
+        error = _damage_info(g.damage)
+    if result_tok is None:
+        result_tok = g.result
+    recorded = tag_result if tag_result is not None else result_tok
+    final_fen = rp.fen()
+    truncated = g.last and chunk.last and result_tok is None and (
+        chunk.cut or not chunk.eof_newline or tag_result is not None or error is not None and
+        rep.last_token_failed)
+    if truncated or (g.last and chunk.last and chunk.cut):
+        if error is not None:
+            error = ErrorInfo("truncated", error.ply, error.token, _sentence(
+                f"the file ends inside this game: {error.message}"))
+        else:
+            error = ErrorInfo("truncated", plies, None, _sentence(
+                f"the file ends after ply {plies} of this game without a result token: the record is cut short"
+                + (" (damaged compressed data)" if chunk.cut else "")))
+    if error is None and g.errors:
+        e = g.errors[0]
+        error = ErrorInfo("parse-error", e.ply, e.token or None, _sentence(e.reason))
+    if error is not None:
+        return _report(source, index, g.line, False, plies, error, recorded, None, None, final_fen)
+    computed: Optional[str] = None
+    termination: Optional[str] = None
+    reason = ""
+    warnings: List[ErrorInfo] = []
+    pos = rp.pos
+    if lib.xq_count_legal(pos) == 0:
+        computed = "0-1" if pos.side else "1-0"
+        termination = "CHECKMATE" if lib.xq_pos_in_check(pos) else "STALEMATE"
+        loser = "Red" if pos.side else "Black"
+        reason = f"{loser} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
+    elif plies >= 4:
+        rs, c, flags, limit, _vary = rp.rule_set(rules)
+        suspects = rp.repetition_loops(plies, c, flags)
+        # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
+        # has a side whose every move attacks, or lies in the opening's first rounds where Red must vary (the
+        # C core counts those among the suspects); otherwise each is a draw that play may go on from.
+        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and pos.halfmove >= limit):
+            outcome, warnings = _rulings(rp, g, plies, rs, suspects)
+            if outcome is not None:
+                termination = outcome.termination.name
+                computed = outcome.result()
+                reason = outcome.reason.rstrip(".")
+    mismatch: Optional[ErrorInfo] = None
+    rec = _norm_result(tag_result)
+    tok = _norm_result(result_tok)
+    if computed is not None and (termination in _BOARD_DECIDES or termination in _RULED_LOSS):
+        for value, text in ((rec, tag_result), (tok, result_tok)):
+            if value not in _DEFINITE or value == computed:
+                continue
+            if termination in _RULED_LOSS and value == "1/2-1/2":
+                # A draw recorded where the rules name a loser: agreed, or the arbiter saw it otherwise.
+                warnings.append(ErrorInfo("rule-violation", plies - 1, _token_at(g.tokens, plies - 1, g.clean),
+                                          _sentence(f"the record says {value}, but {reason}")))
+                break
+            mismatch = ErrorInfo("result-mismatch", None, text, _sentence(
+                f"the record says {value}, but {reason}, so the result is {computed}"))
+            break
+    if mismatch is None and rec in _DEFINITE and tok in _DEFINITE and rec != tok:
+        mismatch = ErrorInfo("result-mismatch", None, result_tok, _sentence(
+            f"the Result tag says {tag_result} but the move text ends with {result_tok}"))
+    if mismatch is not None:
+        return _report(source, index, g.line, False, plies, mismatch, recorded, computed, termination, final_fen,
+                          tuple(warnings))
+    return _report(source, index, g.line, True, plies, None, recorded, computed, termination, final_fen,
+                      tuple(warnings))
+
+
+def _damage_info(e: Any) -> ErrorInfo:
+    """A game's error from the damage of its lines (a :class:`~xiangqi.game.GameError` of the splitter)."""
+    return ErrorInfo("parse-error", e.ply, e.token or None, _sentence(e.reason))
+
+
+def start_fen(headers: Dict[str, str]) -> str:
+    """The start FEN of a game's tags (``FEN`` tag or the standard start)."""
+    fen = headers.get("FEN", "").strip()
+    return fen or STARTING_FEN
+
+
+def _only_numbers_after(tokens: Sequence[str], i: int) -> bool:
+    """Whether nothing but move numbers follows token ``i`` (the failing token is the last move)."""
+    number = _MOVE_NUMBER.fullmatch
+    return all(number(tok) for tok in tokens[i + 1:])
+
+
+# =====================================================================================================================
+# PGN: games as the PGN reader splits them, checked on its fast path
+# =====================================================================================================================
+
+def _chunk_lines(chunk: Chunk) -> TextLines:
+    """The text lines of a chunk's bytes, decoded as the whole file is (:class:`xiangqi._encoding.TextLines`)."""
+    # No line limit here: a PGN chunk's lines were cut, where they were, by the parent's reading (a chunk read
+    # from file offsets has no cut line: the offsets are not given after one).
+    return TextLines(io.BytesIO(chunk.data).read, chunk.encoding or "utf-8", cr=chunk.cr, max_line=sys.maxsize)
+
+
+def _chunk_text(chunk: Chunk) -> str:
+    """The lines of a chunk's bytes (:func:`_chunk_lines`) joined by ``\\n``, a block at a time."""
+    return "\n".join(block.text for block in _chunk_lines(chunk).blocks())
+
+
+#: The tags that judging a game reads (:func:`_check_game`): the fast path reads these alone.
+_TAGS_READ = ("FEN", "Result")
+
+
+def _game_text(raw: pgn.GameLines) -> _GameText:
+    """A game as the PGN reader's splitter gives it, for the C replay of its move text (``movetext``)."""
+    headers = {name: value for name in _TAGS_READ if (value := raw.tag(name)) is not None}
+    g = _GameText(raw.first_line, headers, None, None, False, raw.movetext_text)
+    g.errors = errors = raw.errors
+    if errors:
+        g.damage = errors[0]
+    return g
+
+
+def _read_game_text(raw: pgn.GameLines) -> _GameText:
+    """The same game read by the PGN reader's tokenizer (comments, variations, odd tokens): its main-line
+    move tokens, result token and structural errors."""
+    scanned = pgn.RawGame(raw)
+    g = _GameText(scanned.first_line, dict(scanned.headers), list(scanned.moves), scanned.result, True,
+                  notation=scanned.notation)
+    g.errors = scanned.errors
+    if raw.errors:
+        g.damage = raw.errors[0]
+    return g
+
+
+#: ``False`` reads every PGN game with the reader's tokenizer instead of the C replay of its raw move text
+#: (the tests compare both).
+_FAST_HOOK = True
+
+
+def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) -> List[GameReport]:
+    rp = _replayer()
+    src = chunk.source
+    out: List[GameReport] = []
+    games = pgn.split_games(_chunk_text(chunk) if lines is None else "\n".join(lines), chunk.line_offset,
+                            long_lines=list(chunk.long_lines) if chunk.long_lines else None)
+    raw = next(games, None)
+    while raw is not None:
+        after = next(games, None)
+        g = _game_text(raw)
+        g.last = after is None
+        try:
+            if not _FAST_HOOK:
+                raise _Delegate()
+            out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
+        except _Delegate:
+            g = _read_game_text(raw)
+            g.last = after is None
+            out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
+        raw = after
+    return out
+
+
+# =====================================================================================================================
+# XQF and DhtmlXQ: games read by their readers
+# =====================================================================================================================
+
+def _game_report(rp: _Replayer, source: str, index: int, line: Optional[int], game: Any, rules: str,
+                 chunk: Chunk) -> GameReport:
+    """Judge a :class:`xiangqi.pgn.Game` (as the XQF and DhtmlXQ readers return them)."""
+    headers = dict(game.headers)
+    errors = [e for e in getattr(game, "errors", []) if getattr(e, "mainline", True)]
+    moves = game.mainline_moves()
+    if errors and isinstance(errors[0].error, InvalidFenError):
+        e = errors[0]
+        fen = headers.get("FEN") or e.token or ""
+        return GameReport(source, index, line, False, 0, ErrorInfo("invalid-fen", 0, fen, _sentence(e.reason)),
+                          headers.get("Result"), None, None, None)
+    tokens = [m.iccs() for m in moves]
+    g = _GameText(line, headers, tokens, None, True, notation="iccs")
+    g.last = False
+    report = _check_game(rp, source, index, g, rules, chunk)
+    if errors and report.error is None or errors and report.error is not None and \
+            report.error.kind == "result-mismatch":
+        e = errors[0]
+        kind = _kind_of(e.error) if e.error is not None else "parse-error"
+        err = ErrorInfo(kind, e.ply, e.token or None, _sentence(e.reason))
+        return dataclasses.replace(report, ok=False, error=err, result_computed=None, termination=None)
+    return report
+
+
+def _reader_reports(chunk: Chunk, rules: str) -> List[GameReport]:
+    """The games of a whole file read by its format's reader (XQF, DhtmlXQ, any registered format)."""
+    fmt = formats.FORMATS[chunk.fmt]
+    rp = _replayer()
+    out: List[GameReport] = []
+    try:
+        text = None if fmt.binary else _chunk_text(chunk)
+        for n, (line, game) in enumerate(formats.located_games(chunk.fmt, chunk.data, text), 1):
+            out.append(_game_report(rp, chunk.source, n, line, game, rules, chunk))
+    except (XiangqiError, ValueError, IndexError, KeyError, EOFError) as exc:
+        out.append(_parse_error(chunk, len(out) + 1, None, f"not a readable {fmt.title} file: {exc}"))
+    return out
+
+
+def _parse_error(chunk: Chunk, index: int, line: Optional[int], message: str) -> GameReport:
+    return GameReport(chunk.source, index, line, False, 0, ErrorInfo("parse-error", None, None, _sentence(message)),
+                      None, None, None, None)
+
+
+def validate_chunk(chunk: Chunk, rules: str = "axf", lines: Optional[List[str]] = None) -> List[GameReport]:
+    """Check every game of one chunk; indices count from 1 within the chunk.
+
+    This is the function workers run (module level, so executors can pickle
+    it by reference). Bad data never raises: it is the reports' ``error``.
+    ``lines`` are the chunk's decoded lines when the caller has them
+    (:func:`xiangqi.chunks.spans_lines`), which spares decoding them again.
+
+    >>> from xiangqi.chunks import iter_chunks
+    >>> [(r.index, r.ok) for chunk in iter_chunks([_example_pgn()]) for r in validate_chunk(chunk, rules="cxa")]
+    [(1, True), (2, False)]
+    """
+    if chunk.read_error is not None and not chunk.data:
+        return [_parse_error(chunk, 1, None, chunk.read_error)]
+    streamed = formats.FORMATS[chunk.fmt].streamed
+    out = _pgn_reports(chunk, rules, lines) if streamed else _reader_reports(chunk, rules)
+    if chunk.cut and not streamed and out and out[-1].ok:
+        last = out[-1]
+        out[-1] = dataclasses.replace(last, ok=False, error=ErrorInfo(
+            "truncated", last.plies, None, _sentence("the file ends early (damaged compressed data)")))
+    return out

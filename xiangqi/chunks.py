@@ -1,0 +1,374 @@
+"""The inputs of validation: the files to read (:func:`expand_paths`) and their games cut into :class:`Chunk`
+objects (:func:`iter_chunks`), pieces of whole games that any worker can check apart.
+
+PGN is streamed and cut where the PGN reader surely begins a game (:func:`xiangqi.pgn.game_starts`, by the C scan
+where the text allows), so that one big file spreads over every worker; the other formats are one chunk a file.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "one.pgn")
+>>> _ = open(path, "w", encoding="utf-8").write("1. h2e2 h9g7 *\\n")
+>>> [(chunk.fmt, chunk.last, chunk.data) for chunk in iter_chunks(expand_paths([path]))]
+[('pgn', True, b'1. h2e2 h9g7 *\\n')]
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import os
+import stat
+import warnings
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from xiangqi import formats, pgn
+from xiangqi._encoding import TextBlock, TextLines, detect_encoding
+from xiangqi.pgn import game_starts
+from xiangqi.source import ByteSource
+
+__all__ = ["DEFAULT_CHUNK_BYTES", "Chunk", "iter_chunks", "expand_paths", "detect_format", "format_names"]
+
+#: Target size of a chunk of PGN text handed to one worker (whole games are kept together).
+DEFAULT_CHUNK_BYTES = 256 * 1024
+
+_SNIFF = 1 << 16
+
+
+def format_names() -> Tuple[str, ...]:
+    """The record formats understood now (:func:`xiangqi.formats.register` adds one); ``auto`` detects per file.
+
+    >>> format_names()[:4]
+    ('auto', 'pgn', 'xqf', 'dhtmlxq')
+    """
+    return ("auto",) + formats.names()
+
+
+
+def expand_paths(paths: Iterable[Union[str, "os.PathLike[str]"]], *,
+                 skipped: Optional[List[Tuple[str, str]]] = None) -> List[str]:
+    """The files to read: files as given, directories walked recursively (sorted).
+
+    Inside directories only game files are taken (:func:`xiangqi.formats.is_game_file`: ``.pgn``,
+    ``.xqf``, ``.dhtmlxq``…, each optionally ``.gz``, and ``.txt``, ``.htm``,
+    ``.html`` files holding a DhtmlXQ block); hidden entries are skipped, and so is a game file's name that is
+    not a regular file, itself or through a symbolic link (a FIFO would be waited on for ever, a link to
+    ``/dev/zero`` read for ever): each such one is appended to ``skipped`` as ``(path, why)``, or with no
+    ``skipped`` list, warned about (:class:`UserWarning`). A path given as such is read whatever it is (a stream
+    too).
+
+    >>> pgn_file = _example_pgn()
+    >>> expand_paths([os.path.dirname(pgn_file)]) == [pgn_file]
+    True
+    >>> os.symlink("/dev/zero", os.path.join(os.path.dirname(pgn_file), "zero.pgn"))
+    >>> skipped = []
+    >>> expand_paths([os.path.dirname(pgn_file)], skipped=skipped) == [pgn_file], skipped
+    (True, [('.../zero.pgn', 'not a regular file (a character device, through a symbolic link)')])
+    >>> expand_paths(["no/such/folder"])
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no such file or directory: 'no/such/folder'
+
+    Raises:
+        * :exc:`FileNotFoundError` for a path that does not exist.
+    """
+    out: List[str] = []
+    for p in paths:
+        path = os.fspath(p)
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                for name in files:
+                    full = os.path.join(root, name)
+                    if name.startswith(".") or not (formats.format_of(full) or formats.sniffs_whole(full)):
+                        continue
+                    why = _not_regular(full)
+                    if why is not None:
+                        if skipped is None:
+                            warnings.warn(f"skipped {full}: {why}", stacklevel=2)
+                        else:
+                            skipped.append((full, why))
+                    elif formats.is_game_file(full):
+                        found.append(full)
+            out.extend(sorted(found))
+        elif os.path.exists(path):
+            out.append(path)
+        else:
+            raise FileNotFoundError(f"no such file or directory: {path!r}")
+    return out
+
+
+_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+               (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def _not_regular(path: str) -> Optional[str]:
+    """Why the file met in a folder at ``path`` is not to be read (it is not a regular file), or ``None``
+    (a file that cannot be looked at is read: the reading reports why it fails)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((what for test, what in _FILE_KINDS if test(mode)), "not a file")
+    link = ", through a symbolic link" if os.path.islink(path) else ""
+    return f"not a regular file ({kind}{link})"
+
+
+#: ``"pgn"``, ``"xqf"`` or ``"dhtmlxq"`` from a file name and its first (decompressed) bytes.
+detect_format = formats.detect
+
+
+@dataclasses.dataclass(frozen=True)
+class Chunk:
+    """A piece of work: some whole games of one file, as bytes.
+
+    ``line_offset`` is the number of lines of the file before ``data``;
+    ``last`` says the chunk ends its file, ``eof_newline`` that the file
+    ends with a newline, ``cut`` that reading stopped early (a damaged
+    ``.gz``), ``read_error`` why nothing could be read, ``cr`` that the
+    file's lines end in a bare carriage return, ``long_lines`` the (1-based)
+    numbers of its lines that reading cut at :data:`xiangqi.pgn.MAX_LINE_BYTES`
+    (``data`` holds what was kept of them). Chunks are plain picklable data, so
+    any executor (processes, Dask) can run :func:`xiangqi.checking.validate_chunk` on them.
+
+    >>> from xiangqi.checking import validate_chunk
+    >>> chunk = Chunk("demo.pgn", "pgn", b"1. h2e2 h9g7 *\\n")
+    >>> [(report.source, report.ok, report.plies) for report in validate_chunk(chunk)]
+    [('demo.pgn', True, 2)]
+    """
+
+    source: str
+    fmt: str
+    data: bytes
+    encoding: Optional[str] = None
+    line_offset: int = 0
+    last: bool = True
+    eof_newline: bool = True
+    cut: bool = False
+    read_error: Optional[str] = None
+    file_number: int = 0
+    cr: bool = False
+    long_lines: Tuple[int, ...] = ()
+
+
+def _read_error_text(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text[0].lower() + text[1:] if text else text
+
+
+def iter_chunks(files: Sequence[str], *, fmt: str = "auto",
+                chunk_bytes: int = DEFAULT_CHUNK_BYTES) -> Iterator[Chunk]:
+    """Cut files into :class:`Chunk` objects of whole games, in input order.
+
+    PGN is streamed: each chunk holds about ``chunk_bytes`` of text, cut only
+    where a game's tags begin, so one big file spreads over many workers.
+    XQF and DhtmlXQ files are one chunk each. A file that cannot be opened
+    yields a chunk with ``read_error`` set; a damaged ``.gz`` yields what
+    could be read, its last chunk marked ``cut``.
+
+    >>> [(chunk.fmt, chunk.last, len(chunk.data)) for chunk in iter_chunks([_example_pgn()])]
+    [('pgn', True, 57)]
+    >>> next(iter_chunks(["absent.pgn"])).read_error
+    "cannot open the file: [Errno 2] No such file or directory: 'absent.pgn'"
+
+    Raises:
+        * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`xiangqi.formats.FORMATS`.
+    """
+    for chunk, _ in spans(files, fmt, chunk_bytes):
+        yield chunk
+
+
+class ChunkSizes:
+    """The size of the next PGN chunk: ``chunk_bytes`` throughout, or, given the ``total`` input and the pool's
+    ``workers``, shrinking towards the end of the input (guided self-scheduling: a chunk holds at most a
+    ``4 * workers``-th of what is left, and no less than :data:`DEFAULT_CHUNK_BYTES`), so that the workers
+    run out of work together instead of one finishing a big last chunk while the others wait.
+
+    >>> sizes = ChunkSizes(DEFAULT_CHUNK_BYTES, total=64 << 20, workers=2)
+    >>> sizes.after(0) == DEFAULT_CHUNK_BYTES, ChunkSizes(1 << 30, total=64 << 20, workers=2).after(0) >> 20
+    (True, 8)
+    """
+
+    def __init__(self, chunk_bytes: int, total: int = 0, workers: int = 0) -> None:
+        self.cap = max(1024, int(chunk_bytes))
+        self.total = total
+        self.parts = 4 * workers
+        self.done = 0  # bytes of the chunks handed out
+
+    def after(self, handed: int) -> int:
+        """The size of the chunk that follows ``handed`` bytes of chunks."""
+        if not self.parts:
+            return self.cap
+        return min(self.cap, max(DEFAULT_CHUNK_BYTES, (self.total - handed) // self.parts))
+
+
+def spans(files: Sequence[str], fmt: str, chunk_bytes: Union[int, ChunkSizes]) -> Iterator[Tuple[Chunk, Optional[int]]]:
+    """:func:`iter_chunks`'s chunks, each with the file offset of its data where the data is the file's
+    own bytes read whole (not gunzipped, no read error), else ``None``.
+
+    >>> [(chunk.data, offset) for chunk, offset in spans([_example_pgn()], "auto", DEFAULT_CHUNK_BYTES)]
+    [(b'[Event "A"]\\n\\n1. h2e2 h9g7 *\\n\\n[Event "B"]\\n\\n1. h2e2 h2e2 *\\n', 0)]
+
+    Raises:
+        * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`xiangqi.formats.FORMATS`.
+    """
+    for chunk, offset, _ in spans_lines(files, fmt, chunk_bytes, keep_lines=False):
+        yield chunk, offset
+
+
+#: A chunk, the file offset of its data (or ``None``) and its decoded lines when the parent has them.
+_Span = Tuple[Chunk, Optional[int], Optional[List[str]]]
+
+
+def spans_lines(files: Sequence[str], fmt: str, chunk_bytes: Union[int, ChunkSizes],
+                keep_lines: bool = True) -> Iterator[_Span]:
+    """:func:`spans` with each PGN chunk's decoded lines (read once where the chunk is checked here; not
+    split at all without ``keep_lines``, when workers read the chunks).
+
+    >>> [(chunk.last, lines) for chunk, _, lines in spans_lines([_example_pgn()], "auto", DEFAULT_CHUNK_BYTES)]
+    [(True, ['[Event "A"]', '', '1. h2e2 h9g7 *', '', '[Event "B"]', '', '1. h2e2 h2e2 *'])]
+
+    Raises:
+        * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`xiangqi.formats.FORMATS`.
+    """
+    if fmt not in format_names():
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(format_names())}")
+    sizes = chunk_bytes if isinstance(chunk_bytes, ChunkSizes) else ChunkSizes(chunk_bytes)
+    for number, path in enumerate(files):
+        try:
+            src = ByteSource(path)
+        except OSError as exc:
+            yield Chunk(path, "pgn", b"", read_error=f"cannot open the file: {_read_error_text(exc)}",
+                        file_number=number), None, None
+            continue
+        try:
+            if fmt != "auto":
+                kind = fmt
+            elif src.regular:
+                kind = formats.detect_path(path)
+            else:   # a stream is read once: its format by its name and first bytes
+                kind = formats.detect(path, src.peek(formats.SNIFF_BYTES))
+            if not formats.FORMATS[kind].streamed:
+                data = src.read_all()
+                enc = None if formats.FORMATS[kind].binary else detect_encoding(data[:_SNIFF])
+                yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), src.damage is not None,
+                            src.damage if not data else None, number), 0 if src.plain else None, None
+                continue
+            yield from _pgn_chunks(path, src, sizes, number, keep_lines)
+        finally:
+            src.close()
+
+
+def _block_starts(block: TextBlock, encoding: str, in_comment: bool) -> Tuple[List[int], bool]:
+    """Where the PGN reader surely begins a game in ``block`` (byte offsets into its data), and whether a
+    comment is open at its end: :func:`xiangqi.pgn.game_starts` of its text, by the C scan of its bytes where
+    the block decoded strictly (:func:`xiangqi.pgn.game_starts_in_bytes`)."""
+    if block.strict:
+        found = pgn.game_starts_in_bytes(block.data, encoding, in_comment)
+        if found is not None:
+            return found
+    text = block.text
+    starts, in_comment = game_starts(text, in_comment)
+    # Text offsets to byte offsets: each start begins a line, found by counting lines.
+    data = block.data
+    out: List[int] = []
+    pos = at = 0
+    for s in starts:
+        for _ in range(text.count("\n", pos, s)):
+            at = data.index(b"\n", at) + 1
+        pos = s
+        out.append(at)
+    return out, in_comment
+
+
+#: The most lines a chunk keeps decoded for the reader in this process: a chunk with more (one game of many
+#: blank lines holds it open) is decoded again from its bytes when read, which costs no list of its lines
+#: (:func:`_chunk_text`).
+_KEPT_LINES = 1 << 18
+
+
+def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep_lines: bool) -> Iterator[_Span]:
+    """Cut a PGN file into chunks of about the size ``sizes`` asks for where the PGN reader surely begins a game
+    (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
+    the whole file."""
+    chunk_bytes = sizes.after(sizes.done)
+    lines = TextLines(src.read, block_size=max(sizes.cap, 1 << 16), max_line=pgn.MAX_LINE_BYTES,
+                      lazy=not keep_lines)   # the workers decode the chunks: here only the C scan reads them
+    enc, cr = lines.encoding, lines.cr
+    parts: List[Union[bytes, memoryview]] = []   # the bytes of the chunk being gathered (views: one copy, the join)
+    texts: List[str] = []     # and its lines (kept with keep_lines, up to _KEPT_LINES of them)
+    keeping = keep_lines
+    held_lines = 0            # how many lines it holds
+    size = 0                  # the length of parts
+    start = 0                 # the chunk's offset in the (decompressed) data
+    line_offset = 0           # the lines of the file before it
+    in_comment = False
+    for block in lines.blocks():
+        data = block.data
+        if lines.whole:       # UTF-16 or UTF-32: one chunk
+            parts.append(data)
+            texts.extend(block.lines)
+            held_lines += len(block.lines)
+            continue
+        starts, in_comment = _block_starts(block, enc, in_comment)
+        # A chunk ends at the last game start before it holds chunk_bytes, or at the first one after a
+        # bigger game.
+        cuts: List[int] = []
+        done = 0
+        held = -1
+        handed = sizes.done   # the bytes of the chunks before the next cut
+        for s in starts:
+            if size + s - done >= chunk_bytes:
+                if held >= 0:
+                    cuts.append(held)
+                    handed += size + held - done
+                    done, size, chunk_bytes = held, 0, sizes.after(handed)
+                if held < 0 or size + s - done >= chunk_bytes:
+                    cuts.append(s)
+                    handed += size + s - done
+                    done, size, s, chunk_bytes = s, 0, -1, sizes.after(handed)
+            held = s
+        if held >= 0 and size + len(data) - done >= chunk_bytes:
+            cuts.append(held)
+            chunk_bytes = sizes.after(handed + size + held - done)
+        done = 0              # bytes of this block already in chunks
+        line = 0              # the number in the block of the line starting there
+        for at in cuts:
+            k = data.count(b"\n", done, at)
+            parts.append(memoryview(data)[done:at])
+            if keeping:
+                texts.extend(block.lines[line:line + k])
+            line += k
+            piece = b"".join(parts)
+            yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr,
+                        _cut_lines(lines.long_lines, line_offset, line_offset + held_lines + k)), \
+                start if src.plain and not lines.long_lines else None, texts if keeping else None
+            start += len(piece)
+            sizes.done += len(piece)
+            line_offset += held_lines + k
+            parts, texts, size, done, held_lines, keeping = [], [], 0, at, 0, keep_lines
+        parts.append(memoryview(data)[done:])
+        if keeping:
+            texts.extend(block.lines[line:])
+            if len(texts) > _KEPT_LINES:
+                texts, keeping = [], False
+        held_lines += block.line_count - line
+        size += len(data) - done
+    piece = b"".join(parts)
+    sizes.done += len(piece)
+    damaged = src.damage
+    yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
+                damaged if not piece and line_offset == 0 else None, number, cr,
+                _cut_lines(lines.long_lines, line_offset, None)), \
+        start if src.plain and not lines.long_lines else None, texts if keeping else None
+
+
+def _cut_lines(long_lines: List[int], before: int, last: Optional[int]) -> Tuple[int, ...]:
+    """The lines of ``long_lines`` (cut by the reading, in order) after line ``before``, up to line ``last``
+    (all when ``None``)."""
+    if not long_lines:
+        return ()
+    i = bisect.bisect_right(long_lines, before)
+    k = len(long_lines) if last is None else bisect.bisect_right(long_lines, last)
+    return tuple(long_lines[i:k])
