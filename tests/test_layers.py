@@ -191,7 +191,6 @@ def test_importing_the_package_loads_neither_pictures_nor_records_engines_nor_va
 #: Private names still used across modules, with the C-level glue they belong to (the list only shrinks).
 PRIVATE_PENDING = {
     ("checking", "_rules._game_rulings"): "validation's C replay buffers, to move into the C boundary with rules.py",
-    ("checking", "pgn._text_player"): "the PGN reader's per-thread C text player, to move with pgn.py's C calls",
 }
 
 

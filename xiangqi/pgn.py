@@ -487,8 +487,17 @@ def _build_plain(game: Game, toks: _Tokens, board: Optional[Board] = None) -> No
 _TEXT_PLAYER_OK = True
 
 
-def _text_player() -> TextPlayer:
-    """This thread's C text player, its start positions checked as :func:`xiangqi.game.start_board` checks."""
+def text_player() -> TextPlayer:
+    """This thread's C replay of move text: the position and undo records the reader's main-line replayer
+    (:func:`play_line`) leaves behind, its start positions checked as :func:`xiangqi.game.start_board` checks
+    them (validation judges a game on them).
+
+    >>> player = text_player()
+    >>> player.run("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", b"h2e2 h9g7 *")
+    (2, 10)
+    >>> player.side(), player.count_legal()
+    (1, 35)
+    """
     return _thread_player(_start_board)
 
 
@@ -506,7 +515,7 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
     fen = fen.strip() or STARTING_FEN if fen else STARTING_FEN
     data = text.encode("utf-8", "surrogatepass")
     try:
-        codes, stop = _text_player().play(fen, data)
+        codes, stop = text_player().play(fen, data)
     except InvalidFenError:
         return False   # the Python path records it
     result: Optional[str] = None
@@ -551,7 +560,7 @@ def play_line(fen: str, moves: List[str], notation: Optional[str],
     (``xq_play_text``) as far as it goes and the rest by the notation module.
 
     Returns the move codes before the first bad move, that move as ``(ply, error)`` (or ``None``), and how
-    many of the moves the C core played: this thread's :func:`_text_player` then holds the position after
+    many of the moves the C core played: this thread's :func:`text_player` then holds the position after
     them and their undo records (validation judges the game on them). ``c_replay=False`` (or a core
     without the C replay) decodes every move with the notation module. Raises
     :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
@@ -560,7 +569,7 @@ def play_line(fen: str, moves: List[str], notation: Optional[str],
     if not (c_replay and _TEXT_PLAYER_OK and moves) or _C_MOVE_NUMBER.search(text):
         codes, error = _decode_line(fen, moves, notation)
         return codes, error, 0
-    player = _text_player()
+    player = text_player()
     data = text.encode("utf-8", "surrogatepass")
     codes, stop = player.play(fen, data)
     plies = len(codes)
@@ -649,7 +658,7 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
     # Runs of move tokens are played by the C core from the board's position as far as it goes
     # (_play_run); tokens[c_from:c_from + len(c_moves)] then have their moves in c_moves, and a C
     # replay is not tried again before token c_next. Other tokens are decoded one by one.
-    player = _text_player() if parse is None and _TEXT_PLAYER_OK else None
+    player = text_player() if parse is None and _TEXT_PLAYER_OK else None
     c_from = c_next = 0
     c_moves: List[Move] = []
     for i, (kind, text, lineno) in enumerate(tokens):

@@ -32,7 +32,7 @@ class TextPlayer:
     def __init__(self, make_board: Callable[[str], NativePosition]) -> None:
         self.make_board = make_board
         self.pos: Any = ffi.new("xq_pos *")
-        self.stop: Any = ffi.new("size_t *")
+        self._stop: Any = ffi.new("size_t *")
         self._stride = _UNDO_SIZE // 2
         self._first = _MOVE_OFFSET // 2
         self.cap = 0
@@ -51,8 +51,11 @@ class TextPlayer:
         if old_cap:
             ffi.memmove(self.undo, old, _UNDO_SIZE * old_cap)
 
-    def start(self, fen: str) -> Any:
-        """The C start position of ``fen`` (kept); raises what ``make_board`` raises for a bad one."""
+    def prepare(self, fen: str) -> None:
+        """Make ready (and keep) the start position of ``fen``; raises what ``make_board`` raises for a bad one."""
+        self._start(fen)
+
+    def _start(self, fen: str) -> Any:
         pos = self._starts.get(fen)
         if pos is None:
             board = self.make_board(fen)
@@ -63,15 +66,15 @@ class TextPlayer:
             self._starts[fen] = pos
         return pos
 
-    def run(self, start: Any, data: bytes) -> int:
+    def _run(self, start: Any, data: bytes) -> int:
         """Play ``data`` from the C position ``start`` on :attr:`pos`, an undo record per move in :attr:`undo`:
-        the number of moves played (the byte offset where it stopped is ``stop[0]``)."""
+        the number of moves played (the byte offset where it stopped is ``_stop[0]``)."""
         n = len(data)
         if n > self._cap_bytes:
             self.grow(n // 4 + 2)   # a played token and its separator take at least five bytes
         pos = self.pos
         lib.xq_pos_copy(pos, start)
-        plies: int = lib.xq_play_text(pos, data, n, self.undo, self.cap, self.stop)
+        plies: int = lib.xq_play_text(pos, data, n, self.undo, self.cap, self._stop)
         if plies < 0:  # pragma: no cover - only for bad arguments
             raise_internal(plies, "xq_play_text")
         return plies
@@ -83,18 +86,23 @@ class TextPlayer:
         view = memoryview(ffi.buffer(self.undo, plies * _UNDO_SIZE)).cast("H")
         return view[self._first::self._stride].tolist()
 
+    def run(self, fen: str, data: bytes) -> Tuple[int, int]:
+        """Play the move text ``data`` from ``fen``'s start position on this player's position, an undo record
+        per move: the number of moves played and the byte offset where the replay stopped."""
+        return self._run(self._start(fen), data), int(self._stop[0])
+
     def play(self, fen: str, data: bytes) -> Tuple[List[int], int]:
         """Play ``data`` from ``fen``: the codes of the moves played and the byte offset where it stopped."""
-        plies = self.run(self.start(fen), data)
-        return self.codes(plies), int(self.stop[0])
+        plies = self._run(self._start(fen), data)
+        return self.codes(plies), int(self._stop[0])
 
     def play_on(self, board: NativePosition, data: bytes) -> List[int]:
         """The codes of the moves ``data`` plays from ``board``'s position (the board is not changed)."""
-        return self.codes(self.run(board._pos, data))
+        return self.codes(self._run(board._pos, data))
 
     def reset(self, fen: str) -> None:
         """Set this player's position to ``fen``'s start position."""
-        lib.xq_pos_copy(self.pos, self.start(fen))
+        lib.xq_pos_copy(self.pos, self._start(fen))
 
     def push_codes(self, codes: Sequence[int], ply: int) -> None:
         """Play ``codes`` (legal moves) on this player's position from ply ``ply`` on, with their undo records."""
@@ -115,6 +123,10 @@ class TextPlayer:
     def side(self) -> int:
         """The side to move in this player's position: 1 Red, 0 Black."""
         return int(self.pos.side)
+
+    def halfmove(self) -> int:
+        """The halfmove clock of this player's position."""
+        return int(self.pos.halfmove)
 
     def count_legal(self) -> int:
         """The number of legal moves in this player's position."""
