@@ -12,6 +12,7 @@ import itertools
 import re
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
+from xiangqi._encoding import TextBlock
 from xiangqi._ffi import scan as _scan
 from xiangqi.errors import InvalidRecordError
 from xiangqi.game import GameError
@@ -717,3 +718,25 @@ def game_starts_in_bytes(data: bytes, encoding: str, in_comment: bool = False) -
     """
     kind = SCAN_KINDS.get(encoding.replace("_", "-").lower())
     return None if kind is None else _scan.pgn_game_starts(data, kind, in_comment)
+
+
+def game_starts_in_block(block: TextBlock, encoding: str, in_comment: bool) -> Tuple[List[int], bool]:
+    """Where the PGN reader surely begins a game in ``block`` (byte offsets into its data), and whether a
+    comment is open at its end: :func:`game_starts` of its text, by the C scan of its bytes where the block
+    decoded strictly (:func:`game_starts_in_bytes`): the one place that chooses between the two."""
+    if block.strict:
+        found = game_starts_in_bytes(block.data, encoding, in_comment)
+        if found is not None:
+            return found
+    text = block.text
+    starts, in_comment = game_starts(text, in_comment)
+    # Text offsets to byte offsets: each start begins a line, found by counting lines.
+    data = block.data
+    out: List[int] = []
+    pos = at = 0
+    for s in starts:
+        for _ in range(text.count("\n", pos, s)):
+            at = data.index(b"\n", at) + 1
+        pos = s
+        out.append(at)
+    return out, in_comment
