@@ -41,8 +41,6 @@ __all__ = ["validate_chunk"]
 _RESULT_BYTES = {k.encode("utf-8"): v for k, v in _RESULT_WORDS.items()}
 #: A move number token ("12.", "12..."): skipped in move text, as the C replay skips it.
 _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?")
-#: ``False`` plays every move with the notation module alone (the tests compare both).
-_C_REPLAY = True
 
 
 # =====================================================================================================================
@@ -151,7 +149,7 @@ class _Replayer:
         """
         if not clean:
             return self.replay_text(start, " ".join(tokens))
-        codes, error, played = pgn.play_line(start.fen, tokens, notation, _C_REPLAY)
+        codes, error, played = pgn.play_line(start.fen, tokens, notation)
         player = self.player
         if played == 0:
             player.reset(start.fen)
@@ -175,7 +173,7 @@ class _Replayer:
         reads the game and :meth:`replay` plays its moves, the rest with the
         notation module.
         """
-        if not _C_REPLAY:
+        if not pgn.C_REPLAY:
             raise _Delegate()
         data = movetext.encode("utf-8", "surrogatepass")
         plies, stop = self.player.run(start.fen, data)

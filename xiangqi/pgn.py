@@ -61,6 +61,7 @@ __all__ = [
     "SkipType", "SKIP", "BaseVisitor", "GameBuilder", "HeadersBuilder", "BoardBuilder", "SkipVisitor",
     "StringExporter", "FileExporter",
     "GameLines", "split_games", "game_starts_in_bytes", "MAX_LINE_BYTES", "MAX_GAME_CHARS", "MAX_COMMENT_CHARS",
+    "C_REPLAY",
     "write_game", "game_to_string",
 ]
 
@@ -428,7 +429,7 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
     ``parse_move``) reads each move token in place of the reader's own decoding (and its C replay)."""
     game = Game(Headers(chunk.tags))
     game.errors.extend(chunk.errors)
-    if decode is None and _TEXT_PLAYER_OK and _build_played(game, chunk, "\n".join(chunk.movetext)):
+    if decode is None and C_REPLAY and _build_played(game, chunk, "\n".join(chunk.movetext)):
         return game
     toks = _Tokens(chunk)
     if toks.result is not None and game.headers.get("Result", "*") in ("*", ""):
@@ -480,11 +481,12 @@ def _build_plain(game: Game, toks: _Tokens, board: Optional[Board] = None) -> No
 # :func:`_decode_line` would have decoded the whole line (same notation choice, same fall-back to token-by-token
 # decoding, same errors); otherwise the game goes to the tree builder, which plays each run of moves between
 # comments and variations in C the same way (:func:`_play_run`). A token the C core plays means the move the
-# notation module reads in it, so the games are those of the Python path; ``_TEXT_PLAYER_OK = False`` switches
+# notation module reads in it, so the games are those of the Python path; ``C_REPLAY = False`` switches
 # the C replay off (the tests compare both).
 
-#: Whether move text is replayed in C (``False``: every move decoded by the notation module; the tests compare both).
-_TEXT_PLAYER_OK = True
+#: Whether the reader and validation replay move text in C (``xq_play_text``) as far as it goes: ``False`` decodes
+#: every move with the notation module, the path the C replay must agree with (a hook for tests and benchmarks).
+C_REPLAY = True
 
 
 def text_player() -> TextPlayer:
@@ -554,19 +556,18 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
 _C_MOVE_NUMBER = re.compile(r"(?:^| )[0-9]+\.(?:\.\.)?(?= |$)")
 
 
-def play_line(fen: str, moves: List[str], notation: Optional[str],
-              c_replay: bool = True) -> Tuple[List[int], Optional[LineError], int]:
+def play_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[List[int], Optional[LineError], int]:
     """The one main-line replayer: :func:`_decode_line` for move tokens, played by the C core
     (``xq_play_text``) as far as it goes and the rest by the notation module.
 
     Returns the move codes before the first bad move, that move as ``(ply, error)`` (or ``None``), and how
     many of the moves the C core played: this thread's :func:`text_player` then holds the position after
-    them and their undo records (validation judges the game on them). ``c_replay=False`` (or a core
-    without the C replay) decodes every move with the notation module. Raises
+    them and their undo records (validation judges the game on them). With :data:`C_REPLAY` off every move
+    is decoded by the notation module. Raises
     :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
     """
     text = " ".join(moves)
-    if not (c_replay and _TEXT_PLAYER_OK and moves) or _C_MOVE_NUMBER.search(text):
+    if not (C_REPLAY and moves) or _C_MOVE_NUMBER.search(text):
         codes, error = _decode_line(fen, moves, notation)
         return codes, error, 0
     player = text_player()
@@ -658,7 +659,7 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
     # Runs of move tokens are played by the C core from the board's position as far as it goes
     # (_play_run); tokens[c_from:c_from + len(c_moves)] then have their moves in c_moves, and a C
     # replay is not tried again before token c_next. Other tokens are decoded one by one.
-    player = text_player() if parse is None and _TEXT_PLAYER_OK else None
+    player = text_player() if parse is None and C_REPLAY else None
     c_from = c_next = 0
     c_moves: List[Move] = []
     for i, (kind, text, lineno) in enumerate(tokens):
