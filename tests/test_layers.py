@@ -24,7 +24,7 @@ LAYERS = {
     "errors": 0, "_nested": 0, "_progress": 0, "_glyphs": 0, "_core": 0, "reports": 0,
     "core": 1, "_ffi": 1,
     "outcome": 2, "_reasons": 2, "_encoding": 2, "uci": 2,
-    "position": 3, "source": 3,
+    "position": 3, "source": 3, "_notation_text": 3,
     "notation": 4, "rules": 4, "perft": 4, "svg": 4, "_cliio": 4,
     "board": 5,
     "__init__": 6, "batch": 6, "search": 6, "engine": 6, "display": 6, "pgn_writer": 6,
