@@ -1101,9 +1101,11 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
     return chunk, at + 1, lines
 
 
-def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[GameLines]:
-    """One game, reading line by line and leaving ``handle`` at the start of the next game."""
-    start = handle.tell()
+def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int = -1) -> Optional[GameLines]:
+    """One game, reading line by line and leaving ``handle`` at the start of the next game (``start``: where it
+    is, when the caller asked)."""
+    if start < 0:
+        start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
         state.lineno = 0
         state.starts = []
@@ -1263,8 +1265,11 @@ def _read_chunk(handle: Any) -> Optional[GameLines]:
         known = _READERS.get(handle)
     except TypeError:  # not weak-referenceable
         known = None
-    if type(known) is _SeekState and known.text is not None and known.pos == handle.tell():
-        return _read_game_seekable(handle, known.text, known)   # the next game of a handle read before
+    if type(known) is _SeekState and known.text is False:
+        # The next game of a binary file read before (a text file's tell() is dear: it goes the usual way).
+        start = handle.tell()
+        if start == known.pos:
+            return _read_game_seekable(handle, False, known, start)
     text = is_text_handle(handle)
     if _is_seekable(handle):
         state: Any = _handle_state(handle, _SeekState)
