@@ -37,8 +37,6 @@ __all__ = ["validate_chunk"]
 # Move tokens: results and move numbers (the moves are the C replay's and the notation module's)
 # =====================================================================================================================
 
-#: The result words as the C replay's text (UTF-8) holds them.
-_RESULT_BYTES = {k.encode("utf-8"): v for k, v in _RESULT_WORDS.items()}
 #: A move number token ("12.", "12..."): skipped in move text, as the C replay skips it.
 _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?")
 
@@ -149,15 +147,8 @@ class _Replayer:
         """
         if not clean:
             return self.replay_text(start, " ".join(tokens))
-        codes, error, played = pgn.play_line(start.fen, tokens, notation)
-        player = self.player
-        if played == 0:
-            player.reset(start.fen)
+        codes, error = pgn.play_line(start.fen, tokens, notation)
         n = len(codes)
-        if n > played:
-            # Moves the notation module decoded after the C replay stopped: played here too, for their undo
-            # records (the rulings read them).
-            player.push_codes(codes[played:], played)
         if error is None:
             return _Replay(n, None, None, False)
         ply, exc = error
@@ -173,19 +164,10 @@ class _Replayer:
         reads the game and :meth:`replay` plays its moves, the rest with the
         notation module.
         """
-        if not pgn.C_REPLAY:
+        played = pgn.play_movetext(start.fen, movetext) if pgn.C_REPLAY else None
+        if played is None:
             raise _Delegate()
-        data = movetext.encode("utf-8", "surrogatepass")
-        plies, stop = self.player.run(start.fen, data)
-        if stop >= len(data):
-            return _Replay(plies, None, None, False)
-        tail = data[stop:].split()
-        if len(tail) == 1:
-            # The usual end: the C replay stopped at the result token, which ends the text.
-            result = _RESULT_BYTES.get(tail[0])
-            if result is not None:
-                return _Replay(plies, None, result, False)
-        raise _Delegate()
+        return _Replay(played[0], None, played[1], False)
 
     def repetition_loops(self, plies: int, count: int, flags: int) -> int:
         """``xq_repetition_loops`` over the game just replayed, into :attr:`loops`: how many positions

@@ -532,17 +532,15 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
         if rest:
             if not _RESULT_KEYS.isdisjoint(rest):
                 return False   # a result inside the moves: the full tokenizer's business
+            played = len(codes)
             try:
-                more, error = _decode_rest(fen, codes, data[:stop], rest, _notation_of(game.headers))
+                codes, error = _decode_rest(fen, codes, data[:stop], rest, _notation_of(game.headers))
             except InvalidFenError:  # pragma: no cover - a position reached by legal moves
                 return False
             if error is not None:
                 toks = _Tokens(chunk)
-                if toks.moves[len(codes):] != rest:  # pragma: no cover - the tokenizers disagree
+                if toks.moves[played:] != rest:  # pragma: no cover - the tokenizers disagree
                     return False
-                ply, e = error
-                error = (ply + len(codes), e)
-            codes = codes + more
     if result is not None and headers.get("Result", "*") in ("*", ""):
         headers["Result"] = result
     game._set_lazy_mainline(codes)
@@ -556,38 +554,65 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
 _C_MOVE_NUMBER = re.compile(r"(?:^| )[0-9]+\.(?:\.\.)?(?= |$)")
 
 
-def play_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[List[int], Optional[LineError], int]:
+def play_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
     """The one main-line replayer: :func:`_decode_line` for move tokens, played by the C core
     (``xq_play_text``) as far as it goes and the rest by the notation module.
 
-    Returns the move codes before the first bad move, that move as ``(ply, error)`` (or ``None``), and how
-    many of the moves the C core played: this thread's :func:`text_player` then holds the position after
-    them and their undo records (validation judges the game on them). With :data:`C_REPLAY` off every move
-    is decoded by the notation module. Raises
-    :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
+    Returns the move codes before the first bad move and that move as ``(ply, error)`` (or ``None``); this
+    thread's :func:`text_player` then holds the position after those moves, with their undo records
+    (validation judges the game on them). With :data:`C_REPLAY` off every move is decoded by the notation
+    module. Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
     """
     text = " ".join(moves)
+    player = text_player()
     if not (C_REPLAY and moves) or _C_MOVE_NUMBER.search(text):
         codes, error = _decode_line(fen, moves, notation)
-        return codes, error, 0
-    player = text_player()
+        player.reset(fen)
+        player.push_codes(codes, 0)
+        return codes, error
     data = text.encode("utf-8", "surrogatepass")
     codes, stop = player.play(fen, data)
-    plies = len(codes)
     if stop >= len(data):
-        return codes, None, plies
-    more, error = _decode_rest(fen, codes, data[:stop], moves[plies:], notation)
-    if error is not None:
-        error = (error[0] + plies, error[1])
-    return codes + more, error, plies
+        return codes, None
+    played = len(codes)
+    codes, error = _decode_rest(fen, codes, data[:stop], moves[played:], notation)
+    player.push_codes(codes[played:], played)   # the moves decoded after the C replay stopped
+    return codes, error
+
+
+def play_movetext(fen: str, text: str) -> Optional[Tuple[int, Optional[str]]]:
+    """A game's whole move text (move numbers, a result token at its end) played by the C core alone from
+    ``fen``: the number of moves played and the result token (normalized; ``None`` without one), or ``None``
+    when the C replay stops before the end on anything else (a move it does not play, a comment, a result
+    before the end: the reader's path decides then). This thread's :func:`text_player` holds the moves played.
+
+    >>> play_movetext("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "1. h2e2 h9g7 1-0")
+    (2, '1-0')
+    >>> play_movetext("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "1. h2e2 {good} h9g7") is None
+    True
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    plies, stop = text_player().run(fen, data)
+    if stop >= len(data):
+        return plies, None
+    tail = data[stop:].split()
+    if len(tail) == 1:   # the usual end: the C replay stopped at the result token, which ends the text
+        result = _RESULT_BYTES.get(tail[0])
+        if result is not None:
+            return plies, result
+    return None
+
+
+#: The result words as the C replay's text (UTF-8) holds them, normalized.
+_RESULT_BYTES = {k.encode("utf-8"): v for k, v in RESULT_WORDS.items()}
 
 
 def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
                  notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
-    """Decode the tokens after the C replay stopped as :func:`_decode_line` decodes the whole line.
+    """Decode the tokens after the C replay stopped as :func:`_decode_line` decodes the whole line: the codes of
+    the whole line (``codes`` first) and its first error, its ply counted from the line's start.
 
-    ``codes`` were played from ``fen`` by the tokens in ``prefix`` (the text before the stop); the error's
-    ply counts from the first token of ``rest``. :func:`_decode_line` tries the whole line with
+    ``codes`` were played from ``fen`` by the tokens in ``prefix`` (the text before the stop). :func:`_decode_line` tries the whole line with
     :func:`xiangqi.notation.parse_game` in one notation and, when that fails, decodes token by token: the
     same happens here, where the prefix's part of that decision is read off its bytes.
     """
@@ -618,10 +643,11 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
             whole = first is None or board.is_legal(first)
     if whole:
         try:
-            return _notation.parse_game(board.fen(), rest, notation=kind), None
+            return codes + _notation.parse_game(board.fen(), rest, notation=kind), None
         except MoveErrors:
             pass
-    return _decode_tokens(board, rest)
+    more, error = _decode_tokens(board, rest)
+    return codes + more, None if error is None else (error[0] + len(codes), error[1])
 
 
 def _play_run(player: TextPlayer, board: Board, tokens: List[Token], i: int) -> Tuple[List[Move], int]:
@@ -1511,7 +1537,7 @@ def replay_mainline(raw: RawGame) -> Replay:
     """
     fen = raw.fen
     try:
-        codes, error, _ = play_line(fen, raw.moves, raw.notation)
+        codes, error = play_line(fen, raw.moves, raw.notation)
     except InvalidFenError as e:
         return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
     if error is None:
