@@ -517,7 +517,7 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
     fen = fen.strip() or STARTING_FEN if fen else STARTING_FEN
     data = text.encode("utf-8", "surrogatepass")
     try:
-        codes, stop = text_player().play(fen, data)
+        codes, stop = _thread_player(_start_board).play(fen, data)
     except InvalidFenError:
         return False   # the Python path records it
     result: Optional[str] = None
@@ -564,7 +564,7 @@ def play_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[List
     module. Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
     """
     text = " ".join(moves)
-    player = text_player()
+    player = _thread_player(_start_board)
     if not (C_REPLAY and moves) or _C_MOVE_NUMBER.search(text):
         codes, error = _decode_line(fen, moves, notation)
         player.reset(fen)
@@ -592,7 +592,7 @@ def play_movetext(fen: str, text: str) -> Optional[Tuple[int, Optional[str]]]:
     True
     """
     data = text.encode("utf-8", "surrogatepass")
-    plies, stop = text_player().run(fen, data)
+    plies, stop = _thread_player(_start_board).run(fen, data)
     if stop >= len(data):
         return plies, None
     tail = data[stop:].split()
@@ -685,7 +685,7 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
     # Runs of move tokens are played by the C core from the board's position as far as it goes
     # (_play_run); tokens[c_from:c_from + len(c_moves)] then have their moves in c_moves, and a C
     # replay is not tried again before token c_next. Other tokens are decoded one by one.
-    player = text_player() if parse is None and C_REPLAY else None
+    player = _thread_player(_start_board) if parse is None and C_REPLAY else None
     c_from = c_next = 0
     c_moves: List[Move] = []
     for i, (kind, text, lineno) in enumerate(tokens):

@@ -31,6 +31,9 @@ class TextPlayer:
 
     def __init__(self, make_board: Callable[[str], NativePosition]) -> None:
         self.make_board = make_board
+        self._copy = lib.xq_pos_copy           # the C calls of the hot path, looked up once
+        self._play_text = lib.xq_play_text
+        self._buffer = ffi.buffer
         self.pos: Any = ffi.new("xq_pos *")
         self._stop: Any = ffi.new("size_t *")
         self._stride = _UNDO_SIZE // 2
@@ -73,8 +76,8 @@ class TextPlayer:
         if n > self._cap_bytes:
             self.grow(n // 4 + 2)   # a played token and its separator take at least five bytes
         pos = self.pos
-        lib.xq_pos_copy(pos, start)
-        plies: int = lib.xq_play_text(pos, data, n, self.undo, self.cap, self._stop)
+        self._copy(pos, start)
+        plies: int = self._play_text(pos, data, n, self.undo, self.cap, self._stop)
         if plies < 0:  # pragma: no cover - only for bad arguments
             raise_internal(plies, "xq_play_text")
         return plies
@@ -83,17 +86,19 @@ class TextPlayer:
         """The codes of the first ``plies`` moves of the undo records."""
         if plies <= 0:
             return []
-        view = memoryview(ffi.buffer(self.undo, plies * _UNDO_SIZE)).cast("H")
+        view = memoryview(self._buffer(self.undo, plies * _UNDO_SIZE)).cast("H")
         return view[self._first::self._stride].tolist()
 
     def run(self, fen: str, data: bytes) -> Tuple[int, int]:
         """Play the move text ``data`` from ``fen``'s start position on this player's position, an undo record
         per move: the number of moves played and the byte offset where the replay stopped."""
-        return self._run(self._start(fen), data), int(self._stop[0])
+        start = self._starts.get(fen)
+        return self._run(self._start(fen) if start is None else start, data), int(self._stop[0])
 
     def play(self, fen: str, data: bytes) -> Tuple[List[int], int]:
         """Play ``data`` from ``fen``: the codes of the moves played and the byte offset where it stopped."""
-        plies = self._run(self._start(fen), data)
+        start = self._starts.get(fen)
+        plies = self._run(self._start(fen) if start is None else start, data)
         return self.codes(plies), int(self._stop[0])
 
     def play_on(self, board: NativePosition, data: bytes) -> List[int]:
