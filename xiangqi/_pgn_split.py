@@ -88,9 +88,7 @@ class GameLines:
         tags = _PLAIN_TAG_LINE.findall(self._head)
         if "\\" in self._head:
             tags = [(name, _unescape(value)) for name, value in tags]
-        first = self.first_line
-        self._tags = tags
-        self._tag_lines = dict(zip([name for name, _ in tags], range(first, first + len(tags))))
+        self._tags = tags   # the tag lines' numbers are worked out when asked for (a headers reader never does)
 
     @property
     def tags(self) -> List[Tuple[str, str]]:
@@ -112,8 +110,8 @@ class GameLines:
         {'Event': 3, 'Red': 2}
         """
         if self._tag_lines is None:
-            self._read_head()
-        assert self._tag_lines is not None
+            tags, first = self.tags, self.first_line
+            self._tag_lines = dict(zip([name for name, _ in tags], range(first, first + len(tags))))
         return self._tag_lines
 
     def tag(self, name: str) -> Optional[str]:
