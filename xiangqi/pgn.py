@@ -512,8 +512,8 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
 
     The result equals what :func:`_build_plain` makes of the same text.
     """
-    if "{" in text or "(" in text or ";" in text:
-        return False   # a comment or variation: the C replay plays no token holding one (the tree builder's)
+    if "{" in text or "(" in text or ";" in text or "}" in text or ")" in text:
+        return False   # a comment or variation mark: the C replay plays no token holding one (the tree builder's)
     headers = game.headers
     fen = headers.get("FEN")
     fen = fen.strip() or STARTING_FEN if fen else STARTING_FEN
