@@ -66,7 +66,7 @@ def test_read_master_games_iccs(benchmark: Any, shared_games: Path) -> None:
 def test_read_master_games_python_decoder(benchmark: Any, shared_games: Path,
                                           monkeypatch: Any) -> None:
     """The same reading with the C replay switched off: the Python decoder's figure, for comparison."""
-    monkeypatch.setattr(pgn, "_TEXT_PLAYER_OK", False)
+    monkeypatch.setattr(pgn, "C_REPLAY", False)
     path = shared_games / "ccpd-master-3000.chinese.pgn"
     assert benchmark.pedantic(_read, args=(path,), rounds=3, iterations=1) == (GAMES, PLIES, 0)
     _report(benchmark)

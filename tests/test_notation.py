@@ -27,9 +27,10 @@ from xiangqi import (
     AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move, STARTING_FEN, XiangqiError,
 )
 from xiangqi import notation as N
-from xiangqi.notation import (
-    _ALL, _LAST, _MIDDLE, _W_FILE, _W_FRONT, _W_MID_OR_ORD, _W_REAR, _decode_any, _decode_chinese, _decode_wxf,
-    _Invalid,
+from xiangqi import _notation_text as NT
+from xiangqi._notation_text import (  # the decoding of a move's text without a position (the notation module's own)
+    ALL as _ALL, LAST as _LAST, MIDDLE as _MIDDLE, W_FILE as _W_FILE, W_FRONT as _W_FRONT,
+    W_MID_OR_ORD as _W_MID_OR_ORD, W_REAR as _W_REAR, Invalid as _Invalid, _decode_any, _decode_chinese, _decode_wxf,
 )
 
 GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
@@ -537,7 +538,7 @@ def test_round_trips_crafted_tandem_forms() -> None:
         for m in board.legal_moves:
             t = board.chinese(m)
             if t[0] in "前中后二三四五":
-                seen.add(t[0] + ("兵" if t[1] in "兵卒" else "file" if t[1] in N._NUMERAL else "piece"))
+                seen.add(t[0] + ("兵" if t[1] in "兵卒" else "file" if t[1] in NT._NUMERAL else "piece"))
             w = board.wxf(m)
             if not w[0].isalpha() or not w[1].isdigit():
                 seen.add(w[:2].replace(w[0], "L") if w[0].isalpha() else w[:2])
@@ -765,8 +766,8 @@ def test_format_game_names_an_item_that_is_not_a_move() -> None:
 def test_full_width_digits_fold_in_ascii_tokens(text: str) -> None:
     board = Board()
     assert N.parse_move(board, text) == Move.from_iccs("h2e2")
-    if text.translate(N._FOLD).isascii():
-        parse = N.parse_iccs if "." not in text.translate(N._FOLD) and "=" not in text else N.parse_wxf
+    if text.translate(NT._FOLD).isascii():
+        parse = N.parse_iccs if "." not in text.translate(NT._FOLD) and "=" not in text else N.parse_wxf
         assert parse(board, text) == Move.from_iccs("h2e2")
     assert N.parse_game(None, [text, "h9g7"]) == N.parse_game(None, ["h2e2", "h9g7"])
 

@@ -633,7 +633,7 @@ def test_fuzz_mutated_text(edits: List[Tuple[int, str]]) -> None:
 # ----------------------------------------------------------------- the C replay of plain move text
 #
 # Plain move text is played by the C core (xq_play_text) up to the first token it will not play; the rest is
-# decoded in Python. The games must be exactly those of the Python path (pgn._TEXT_PLAYER_OK = False).
+# decoded in Python. The games must be exactly those of the Python path (pgn.C_REPLAY = False).
 
 
 def _record(game: Game) -> Tuple[Any, ...]:
@@ -656,13 +656,13 @@ def _both_paths(text: str) -> List[Tuple[Any, ...]]:
 
     fast = [_record(g) for g in read_games(text.encode("utf-8"))]
     fast_replays = replays()
-    saved = pgn._TEXT_PLAYER_OK
-    pgn._TEXT_PLAYER_OK = False
+    saved = pgn.C_REPLAY
+    pgn.C_REPLAY = False
     try:
         slow = [_record(g) for g in read_games(text.encode("utf-8"))]
         slow_replays = replays()
     finally:
-        pgn._TEXT_PLAYER_OK = saved
+        pgn.C_REPLAY = saved
     assert fast == slow
     assert fast_replays == slow_replays
     # Without comments, variations or a bad FEN tag a game and its replay agree.

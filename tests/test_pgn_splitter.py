@@ -16,7 +16,7 @@ from typing import Callable, List
 import pytest
 
 from xiangqi._encoding import TextLines
-from xiangqi.pgn import read_game, read_games, split_games
+from xiangqi.pgn import HeadersBuilder, read_game, read_games, read_headers, skip_game, split_games
 from xiangqi.validate import validate
 
 
@@ -129,3 +129,26 @@ def test_read_game_on_a_binary_file_gives_the_games_of_read_games(text: str, enc
         handle.seek(offset)
         game = read_game(handle)
         assert game is not None and (dict(game.headers), game.mainline_moves()) == expected[k][:2]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030"])
+@pytest.mark.parametrize("text", _TRICKY, ids=range(len(_TRICKY)))
+def test_read_headers_and_skip_game_on_a_binary_file_follow_read_games(text: str, encoding: str) -> None:
+    """The games cut out of a block read before (no read of the file) are those read_games gives, also after a
+    seek back into the block."""
+    data = text.encode(encoding, "replace").replace(b"\xef\xbb\xbf", b"") if encoding != "utf-8" else text.encode()
+    expected = [dict(h) for h in read_games(data, Visitor=HeadersBuilder)]
+    handle = io.BytesIO(data)
+    offsets, got = [], []
+    while True:
+        offsets.append(handle.tell())
+        headers = read_headers(handle)
+        if headers is None:
+            break
+        got.append(dict(headers))
+    assert got == expected
+    handle.seek(0)
+    assert sum(iter(lambda: skip_game(handle), False)) == len(expected)
+    for k in reversed(range(len(expected))):
+        handle.seek(offsets[k])
+        assert dict(read_headers(handle) or {}) == expected[k]

@@ -25,7 +25,7 @@ from typing import Iterator, List, Optional, Tuple
 import pytest
 
 from conftest import SHARED_DIR
-from xiangqi import Board, formats, pgn
+from xiangqi import Board, _pgn_split, formats, pgn
 from xiangqi import chunks as C
 from xiangqi import pools as P
 from xiangqi import validate as V
@@ -478,7 +478,7 @@ def test_tag_lines_read_without_the_regex_read_as_the_regex_reads_them() -> None
         chunk = next(pgn.split_games(iter(text.split("\n"))), None)
         expected = [("Event", "e")]
         for line in block:
-            m = pgn._TAG_RE.match(line)
+            m = _pgn_split.TAG_RE.match(line)
             if m is None:
                 break
             name, value, bare = m.groups()
@@ -757,10 +757,10 @@ def test_the_blank_line_patterns_match_as_the_repeated_groups_did() -> None:
     pieces = ["\n", "\n", " ", "\t", "\r", "\x0b", "a", "{", ";", "}", "["]
     for _ in range(20000):
         s = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 14)))
-        assert [m.span() for m in old_blank.finditer(s)] == [m.span() for m in pgn._BLANK_LINES.finditer(s)], s
-        assert [m.span() for m in old_structure.finditer(s)] == [m.span() for m in pgn._STRUCTURE.finditer(s)], s
+        assert [m.span() for m in old_blank.finditer(s)] == [m.span() for m in _pgn_split._BLANK_LINES.finditer(s)], s
+        assert [m.span() for m in old_structure.finditer(s)] == [m.span() for m in _pgn_split._STRUCTURE.finditer(s)], s
         for at in range(len(s) + 1):
-            a, b = old_leading.match(s, at), pgn._LEADING_BLANKS.match(s, at)
+            a, b = old_leading.match(s, at), _pgn_split._LEADING_BLANKS.match(s, at)
             assert a is not None and b is not None and a.span() == b.span(), (s, at)
 
 
@@ -786,9 +786,9 @@ def test_a_huge_comment_and_an_unclosed_one_before_many_games(tmp_path: Path) ->
 def test_tiny_limits_read_alike_on_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
     """With limits that real games exceed (700 characters a game, 150 a comment), the splitter given a text
     and given its lines, and read_games and validation, still agree on every corpus PGN file: the limits
-    live in the one splitter."""
-    monkeypatch.setattr(pgn, "MAX_GAME_CHARS", 700)
-    monkeypatch.setattr(pgn, "MAX_COMMENT_CHARS", 150)
+    live in the one splitter (:mod:`xiangqi._pgn_split`)."""
+    monkeypatch.setattr(_pgn_split, "MAX_GAME_CHARS", 700)
+    monkeypatch.setattr(_pgn_split, "MAX_COMMENT_CHARS", 150)
     over = games = 0
     for path in _pgn_texts():
         text = _text_of(path)
@@ -809,7 +809,7 @@ def test_a_tag_like_line_of_spaces_costs_linear_time() -> None:
     pieces = ["[", "]", '"', " ", "\t", "a", "B", "1", "-", "\u3000", "\\", "x y", "\r"]
     for _ in range(20000):
         s = "[Event" * rnd.randint(0, 1) + "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 12)))
-        a, b = plain.match(s), pgn._TAG_RE.match(s)
+        a, b = plain.match(s), _pgn_split.TAG_RE.match(s)
         assert (a and a.groups()) == (b and b.groups()), s
     for line in ("[Resul" + " " * 60000, "[Result x" + " " * 60000, '[R "' + '" ' * 30000):
-        assert pgn._TAG_RE.match(line) is None
+        assert _pgn_split.TAG_RE.match(line) is None

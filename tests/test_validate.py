@@ -817,7 +817,7 @@ def test_moves_after_the_c_replay_stops_are_the_notation_modules(monkeypatch: py
     rep = rp.replay(start, ["h2e2", "1.", "h9g7"], True)
     assert (rep.plies, rep.error and rep.error.kind, rep.error and rep.error.token) == (1, "invalid-notation", "1.")
     with monkeypatch.context() as m:
-        m.setattr(K, "_C_REPLAY", False)
+        m.setattr(pgn, "C_REPLAY", False)
         rep = rp.replay(start, bad, True)
         assert rep.plies == 3 and rep.error is not None and rep.error.ply == 3
 
@@ -1020,7 +1020,7 @@ def test_progress_only_on_a_terminal() -> None:
 def python_only(monkeypatch: pytest.MonkeyPatch, paths: object, **kw: object) -> List[GameReport]:
     """The reports with every game read by the PGN reader and every move decoded by the notation module."""
     with monkeypatch.context() as m:
-        m.setattr(K, "_C_REPLAY", False)
+        m.setattr(pgn, "C_REPLAY", False)
         return run(paths, **kw)
 
 

@@ -35,12 +35,8 @@ __all__ = ["validate_chunk"]
 # Move tokens: results and move numbers (the moves are the C replay's and the notation module's)
 # =====================================================================================================================
 
-#: The result words as the C replay's text (UTF-8) holds them.
-_RESULT_BYTES = {k.encode("utf-8"): v for k, v in _RESULT_WORDS.items()}
 #: A move number token ("12.", "12..."): skipped in move text, as the C replay skips it.
 _MOVE_NUMBER = re.compile(r"[0-9]+\.(?:\.\.)?")
-#: ``False`` plays every move with the notation module alone (the tests compare both).
-_C_REPLAY = True
 
 
 # =====================================================================================================================
@@ -82,25 +78,22 @@ def _sentence(text: str) -> str:
 
 
 class _Start:
-    """A start position ready to copy: its FEN text and C position, or why it is unusable."""
+    """A start position: its FEN text (ready in the player), or why it is unusable."""
 
-    __slots__ = ("fen", "pos", "error")
+    __slots__ = ("fen", "error")
 
-    def __init__(self, fen: str, pos: Any, error: Optional[ErrorInfo]) -> None:
+    def __init__(self, fen: str, error: Optional[ErrorInfo]) -> None:
         self.fen = fen
-        self.pos = pos
         self.error = error
 
 
 class _Replayer:
-    """Judges games on the PGN reader's C position (one per thread: :func:`xiangqi.pgn._text_player`),
+    """Judges games on the PGN reader's C position (one per thread: :func:`xiangqi.pgn.text_player`),
     replayed by the reader's one main-line replayer (:func:`xiangqi.pgn.play_line`) or, for a game's raw
     move text, by the C replay alone (:meth:`replay_text`)."""
 
     def __init__(self) -> None:
-        self.player = pgn._text_player()
-        self.fen_max = int(lib.XQ_FEN_MAX)
-        self.fen_buf: Any = ffi.new("char[]", self.fen_max)
+        self.player = pgn.text_player()
         self.starts: Dict[str, _Start] = {}
         self.initial = self._start(STARTING_FEN)
         self.loops_cap = 0
@@ -121,13 +114,12 @@ class _Replayer:
         hit = self.starts.get(fen)
         if hit is not None:
             return hit
-        pos: Any = None
         error: Optional[ErrorInfo] = None
         try:
-            pos = self.player.start(fen)
+            self.player.prepare(fen)
         except InvalidFenError as exc:
             error = ErrorInfo("invalid-fen", 0, fen, _sentence(str(exc)))
-        start = _Start(fen, pos, error)
+        start = _Start(fen, error)
         if len(self.starts) > 4096:
             self.starts.clear()
         self.starts[fen] = start
@@ -141,9 +133,8 @@ class _Replayer:
         return self._start(fen_tag) if fen_tag else self.initial
 
     def fen(self) -> str:
-        n = lib.xq_pos_fen(self.player.pos, self.fen_buf, self.fen_max)
-        text: str = ffi.unpack(self.fen_buf, n).decode("ascii")
-        return text
+        """The FEN of the position after the game last replayed."""
+        return self.player.fen()
 
     def replay(self, start: _Start, tokens: List[str], clean: bool, notation: Optional[str] = None) -> "_Replay":
         """Play ``tokens`` from ``start``; stop at the first bad move.
@@ -154,20 +145,8 @@ class _Replayer:
         """
         if not clean:
             return self.replay_text(start, " ".join(tokens))
-        codes, error, played = pgn.play_line(start.fen, tokens, notation, _C_REPLAY)
-        player = self.player
-        pos = player.pos
-        if played == 0:
-            lib.xq_pos_copy(pos, start.pos)
+        codes, error = pgn.play_line(start.fen, tokens, notation)
         n = len(codes)
-        if n > played:
-            # Moves the notation module decoded after the C replay stopped: played here too, for their undo
-            # records (the rulings read them).
-            if n + 2 >= player.cap:
-                player.grow(n + 2)
-            do_move, undo = lib.xq_pos_do_move, player.undo
-            for ply in range(played, n):
-                do_move(pos, codes[ply], undo + ply)
         if error is None:
             return _Replay(n, None, None, False)
         ply, exc = error
@@ -183,21 +162,10 @@ class _Replayer:
         reads the game and :meth:`replay` plays its moves, the rest with the
         notation module.
         """
-        if not _C_REPLAY:
+        played = pgn.play_movetext(start.fen, movetext) if pgn.C_REPLAY else None
+        if played is None:
             raise _Delegate()
-        data = movetext.encode("utf-8", "surrogatepass")
-        player = self.player
-        plies = player.run(start.pos, data)
-        stop = int(player.stop[0])
-        if stop >= len(data):
-            return _Replay(plies, None, None, False)
-        tail = data[stop:].split()
-        if len(tail) == 1:
-            # The usual end: the C replay stopped at the result token, which ends the text.
-            result = _RESULT_BYTES.get(tail[0])
-            if result is not None:
-                return _Replay(plies, None, result, False)
-        raise _Delegate()
+        return _Replay(played[0], None, played[1], False)
 
     def repetition_loops(self, plies: int, count: int, flags: int) -> int:
         """``xq_repetition_loops`` over the game just replayed, into :attr:`loops`: how many positions
@@ -385,11 +353,12 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     termination: Optional[str] = None
     reason = ""
     warnings: List[ErrorInfo] = []
-    pos = rp.pos
-    if lib.xq_count_legal(pos) == 0:
-        computed = "0-1" if pos.side else "1-0"
-        termination = "CHECKMATE" if lib.xq_pos_in_check(pos) else "STALEMATE"
-        loser = "Red" if pos.side else "Black"
+    player = rp.player
+    if player.count_legal() == 0:
+        red = player.side()
+        computed = "0-1" if red else "1-0"
+        termination = "CHECKMATE" if player.in_check() else "STALEMATE"
+        loser = "Red" if red else "Black"
         reason = f"{loser} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
     elif plies >= 4:
         rs, c, flags, limit, _vary = rp.rule_set(rules)
@@ -397,7 +366,7 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
         # has a side whose every move attacks, or lies in the opening's first rounds where Red must vary (the
         # C core counts those among the suspects); otherwise each is a draw that play may go on from.
-        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and pos.halfmove >= limit):
+        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and player.halfmove() >= limit):
             outcome, warnings = _rulings(rp, g, plies, rs, suspects)
             if outcome is not None:
                 termination = outcome.termination.name

@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from xiangqi import formats, pgn
 from xiangqi._encoding import TextBlock, TextLines, detect_encoding
-from xiangqi.pgn import game_starts
+from xiangqi._pgn_split import game_starts_in_block
 from xiangqi.source import ByteSource
 
 __all__ = ["DEFAULT_CHUNK_BYTES", "HELD_MAX_BYTES", "Chunk", "LineStream", "iter_chunks", "expand_paths",
@@ -270,28 +270,6 @@ def spans_lines(files: Sequence[str], fmt: str, chunk_bytes: Union[int, ChunkSiz
             src.close()
 
 
-def _block_starts(block: TextBlock, encoding: str, in_comment: bool) -> Tuple[List[int], bool]:
-    """Where the PGN reader surely begins a game in ``block`` (byte offsets into its data), and whether a
-    comment is open at its end: :func:`xiangqi.pgn.game_starts` of its text, by the C scan of its bytes where
-    the block decoded strictly (:func:`xiangqi.pgn.game_starts_in_bytes`)."""
-    if block.strict:
-        found = pgn.game_starts_in_bytes(block.data, encoding, in_comment)
-        if found is not None:
-            return found
-    text = block.text
-    starts, in_comment = game_starts(text, in_comment)
-    # Text offsets to byte offsets: each start begins a line, found by counting lines.
-    data = block.data
-    out: List[int] = []
-    pos = at = 0
-    for s in starts:
-        for _ in range(text.count("\n", pos, s)):
-            at = data.index(b"\n", at) + 1
-        pos = s
-        out.append(at)
-    return out, in_comment
-
-
 #: The most lines a chunk keeps decoded for the reader in this process: a chunk with more (one game of many
 #: blank lines holds it open) is decoded again from its bytes when read, which costs no list of its lines
 #: (:func:`_chunk_text`).
@@ -401,7 +379,7 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
             texts.extend(block.lines)
             held_lines += len(block.lines)
             continue
-        starts, in_comment = _block_starts(block, enc, in_comment)
+        starts, in_comment = game_starts_in_block(block, enc, in_comment)
         # A chunk ends at the last game start before it holds chunk_bytes, or at the first one after a
         # bigger game.
         cuts: List[int] = []

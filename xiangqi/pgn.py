@@ -32,15 +32,16 @@ from __future__ import annotations
 
 import bisect
 import collections
-import itertools
 import re
-import threading
 import weakref
-from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, Type, TypeVar, Union, overload
+from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, TypeVar, overload
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
-from xiangqi._ffi import ffi, lib
+from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
+from xiangqi import _pgn_split
+from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_starts, game_starts_in_bytes, split_games,  # noqa: F401
+                                split_plain)
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
@@ -60,36 +61,17 @@ __all__ = [
     "SkipType", "SKIP", "BaseVisitor", "GameBuilder", "HeadersBuilder", "BoardBuilder", "SkipVisitor",
     "StringExporter", "FileExporter",
     "GameLines", "split_games", "game_starts_in_bytes", "MAX_LINE_BYTES", "MAX_GAME_CHARS", "MAX_COMMENT_CHARS",
+    "C_REPLAY",
     "write_game", "game_to_string",
 ]
 
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
-# ---------------------------------------------------------------------------------------------------------------
-# Sources: paths, bytes, binary or text files, gzip, encodings -> text lines
-# ---------------------------------------------------------------------------------------------------------------
-
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Splitting a line stream into games
-# ---------------------------------------------------------------------------------------------------------------
-
-#: A tag line: ``[Name "value"]`` or ``[Name value]``. An unquoted value begins with no white space (the
-#: ``\s+`` before it takes it all) and keeps the white space before ``]``: written so that no two parts can
-#: match the same characters, so a failing line costs linear time (``[Resul`` and 800 spaces took 0.24 s).
-_TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+(?:"(.*)"\s*|([^"\]\s][^"\]]*|))\]\s*$')
-_GAME_START_RE = re.compile(r"\s*1\s*\.")
-#: The start of a tag line, whatever follows (a damaged one when :data:`_TAG_RE` does not match it).
-_TAG_LIKE = re.compile(r"\s*\[\s*[A-Za-z][A-Za-z0-9_+#=:-]*\s+\S")
-_RESULT_ENDINGS = ("1-0", "0-1", "1/2-1/2", "*", "½-½")
-
-
 #: The longest PGN line read, in bytes (the PGN standard's export format keeps lines under 255 characters):
 #: a longer line is cut there (wherever the read blocks end), the rest of it skipped without being kept, and
 #: its game records an :class:`InvalidRecordError` naming the line, as the first of its errors. ``validate``
 #: reads PGN with the same limit and reports the same error (kind ``parse-error``).
-MAX_LINE_BYTES = 1 << 16
+MAX_LINE_BYTES = _pgn_split.MAX_LINE_BYTES
 #: The most characters of one game that are kept: its tag and move-text lines, each line counted with its line end (so
 #: that a run of blank lines counts too). The line that takes a game past it is its last one kept; the game records an
 #: :class:`InvalidRecordError` naming that line, as the first of its errors, and its lines after it, up to where the
@@ -98,720 +80,14 @@ MAX_LINE_BYTES = 1 << 16
 #: The games of the project's corpora take at most about 3,000 characters; an annotated game with long comments rarely
 #: reaches 100,000. (``validate`` gives the same verdicts, but its parent process still holds the text of such a game
 #: whole while it cuts the file into pieces.)
-MAX_GAME_CHARS = 1 << 18
+MAX_GAME_CHARS = _pgn_split.MAX_GAME_CHARS
 #: The longest ``{`` comment, in characters of the lines (with their line ends) from the one that opens it (while it is
 #: open): a longer one is an :class:`InvalidRecordError` of its game (at the line where it opens) and is taken as never
 #: closed, so that it cannot swallow the games after it: the splitter reads the lines after the one that takes it past
 #: the limit as move text (a tag line or a new move 1 begins the next game), and no ``}`` further away than this keeps
 #: a tag line after a blank line in the comment (:func:`split_games`). Twice :data:`MAX_LINE_BYTES`, so that only a
 #: comment of many lines reaches it.
-MAX_COMMENT_CHARS = 1 << 17
-#: Characters of a game over :data:`MAX_GAME_CHARS` read between two trims of the lines the splitter still
-#: looks at (the last non-blank one and whether a blank one follows).
-_TAIL_CHARS = 1 << 16
-
-
-def _limit_error(reason: str, line: int) -> GameError:
-    return GameError(0, "", reason, line, InvalidRecordError(reason))
-
-
-def _tail(lines: List[str]) -> List[str]:
-    """What the splitter needs of move-text lines no longer kept: the last non-blank one, then an empty line
-    when a blank one follows it (:func:`_ends_with_result` and the damaged-tag check read only these)."""
-    for i in range(len(lines) - 1, -1, -1):
-        if lines[i].strip():
-            return [lines[i], ""] if i < len(lines) - 1 else [lines[i]]
-    return [""] if lines else []
-
-
-def _unescape(value: str) -> str:
-    if "\\" in value:
-        value = value.replace('\\"', '"').replace("\\\\", "\\")
-    return value
-
-
-class GameLines:
-    """The lines of one game as :func:`split_games` cuts them: ``tags`` (name, value) in file order,
-    ``tag_lines`` the line of each tag name, ``first_line`` the game's first line, and its move text as
-    consecutive lines ``movetext`` from line ``movetext_start`` (lines are 1-based).
-
-    ``overread`` is 0 when the chunker, on yielding the game, had read at most the next game's first line,
-    else the number of lines it had read past the game's end (it looked ahead, see :func:`_comment_closes_later`).
-    ``errors`` holds what is wrong with the lines themselves (a damaged tag line that began the game).
-
-    >>> chunk = next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 h9g7 1-0\\n'))
-    >>> chunk.first_line, chunk.tags, chunk.movetext_start, chunk.errors
-    (1, [('Event', 'A'), ('Red', 'Hu')], 4, [])
-    """
-
-    __slots__ = ("first_line", "_tags", "_tag_lines", "_head", "_lines", "movetext_start", "overread", "errors",
-                 "_text")
-
-    def __init__(self, first_line: int) -> None:
-        self.overread = 0
-        self.errors: List[GameError] = []
-        self.first_line = first_line
-        self._tags: Optional[List[Tuple[str, str]]] = []
-        self._tag_lines: Optional[Dict[str, int]] = {}
-        self._head: Optional[str] = None       # the tag lines, when they are read on first access
-        self._lines: Optional[List[str]] = []
-        self.movetext_start = first_line
-        self._text: Optional[str] = None
-
-    def _read_head(self) -> None:
-        assert self._head is not None
-        tags = _PLAIN_TAG_LINE.findall(self._head)
-        if "\\" in self._head:
-            tags = [(name, _unescape(value)) for name, value in tags]
-        first = self.first_line
-        self._tags = tags
-        self._tag_lines = dict(zip([name for name, _ in tags], range(first, first + len(tags))))
-
-    @property
-    def tags(self) -> List[Tuple[str, str]]:
-        """The tags (name, value) in file order.
-
-        >>> next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n')).tags
-        [('Event', 'A'), ('Red', 'Hu')]
-        """
-        if self._tags is None:
-            self._read_head()
-        assert self._tags is not None
-        return self._tags
-
-    @property
-    def tag_lines(self) -> Dict[str, int]:
-        """The line of each tag name (of its last tag when a name comes twice).
-
-        >>> next(split_games('[Event "A"]\\n[Red "Hu"]\\n[Event "B"]\\n\\n1. h2e2 *\\n')).tag_lines
-        {'Event': 3, 'Red': 2}
-        """
-        if self._tag_lines is None:
-            self._read_head()
-        assert self._tag_lines is not None
-        return self._tag_lines
-
-    def tag(self, name: str) -> Optional[str]:
-        """The value of the last tag ``name`` (what ``dict(tags)`` holds), or ``None``; reading it alone
-        costs a search of the tag lines, not the parsing of every tag.
-
-        >>> chunk = next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n'))
-        >>> chunk.tag("Red"), chunk.tag("Black")
-        ('Hu', None)
-        """
-        head = self._head
-        if head is None or self._tags is not None:
-            return dict(self.tags).get(name)
-        k = head.rfind(f'\n[{name} "') + 1
-        if k == 0 and not head.startswith(f'[{name} "'):
-            return None
-        eol = head.find("\n", k)
-        value = head[k + len(name) + 3:(len(head) if eol < 0 else eol) - 2]
-        return _unescape(value) if "\\" in value else value
-
-    @property
-    def movetext(self) -> List[str]:
-        """The move-text lines (split on first access when the game was cut out of a text).
-
-        >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext
-        ['1. h2e2 h9g7', '2. h0g2 *', '']
-        """
-        if self._lines is None:
-            assert self._text is not None
-            self._lines = self._text.split("\n")
-        return self._lines
-
-    @property
-    def movetext_text(self) -> str:
-        """The move-text lines joined by ``\\n``.
-
-        >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext_text
-        '1. h2e2 h9g7\\n2. h0g2 *\\n'
-        """
-        if self._text is None:
-            return "\n".join(self.movetext)
-        return self._text
-
-    @property
-    def movetext_lines(self) -> List[int]:
-        """The file line of each move-text line.
-
-        >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext_lines
-        [3, 4, 5]
-        """
-        return list(range(self.movetext_start, self.movetext_start + len(self.movetext)))
-
-
-def _ends_with_result(movetext: List[str]) -> bool:
-    """Whether the last non-blank move-text line ends with a result token."""
-    for line in reversed(movetext):
-        s = line.rstrip()
-        if s:
-            return s.endswith(_RESULT_ENDINGS)
-    return False
-
-
-#: First characters of a move-text line that the chunker's inner loop leaves to its outer loop.
-_SLOW_FIRST = frozenset((" ", "\t", "[", "%", "1"))
-
-
-#: A tag line in the form the splitter's inner tag loop reads without the regular expression; a block of them.
-_PLAIN_TAG_LINE = re.compile(r'\[([A-Za-z0-9]+) "(.*)"\]$', re.M)
-_PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "[^\n]*"\]')
-#: A line of move text that needs the splitter's line loop: a tag or ``%`` line, a line that may begin a new
-#: game at move 1 (searched from the end of the first move-text line; comment marks are looked for apart).
-#: (The white space before the mark is of that line only: white space across lines let every newline of a long
-#: run of blank lines scan the run again, and a line after blank lines is found from its own newline anyway.)
-_LINE_LOOP_LINE = re.compile(r"\n[^\S\n]*(?:[\[%]|1\s*\.)")
-#: Blank lines at the start of a text (one character class up to the last newline: see :data:`_STRUCTURE`).
-_LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c\n]*\n)?")
-
-
-def _split_plain(body: str, lineno: int) -> Optional[GameLines]:
-    """The one game of ``body`` (the lines, joined by ``\\n``, between two places where a game surely
-    begins, see :func:`game_starts`; ``lineno`` lines before them) when it has the common form -- tag lines
-    as the inner tag loop reads them, blank lines, move text without comments, tag or ``%`` lines or a
-    second move 1 -- as :func:`split_games` reads it; else ``None``."""
-    if body[:1] != "[" or len(body) > MAX_GAME_CHARS:
-        return None                            # the line loop keeps a long game's limit
-    end = body.find("\n\n")
-    blank = _LEADING_BLANKS.match(body, end + 1) if end >= 0 else None
-    if blank is None or blank.end() == len(body):
-        return None                            # no blank line after the tags, or no move text
-    head = body[:end]
-    if _PLAIN_TAG_BLOCK.fullmatch(head) is None:
-        return None                            # a line that is not a plain tag
-    start = blank.end()
-    eol = body.find("\n", start)
-    text = body[start:]
-    if text[0] in "[%" or text[0].isspace() or "{" in text or ";" in text \
-            or eol >= 0 and _LINE_LOOP_LINE.search(body, eol) is not None:
-        return None
-    game = GameLines(lineno + 1)
-    game._head = head
-    game._tags = game._tag_lines = None
-    game.movetext_start = lineno + 1 + body.count("\n", 0, start)
-    game._lines = None
-    game._text = text
-    return game
-
-
-#: Empty lines, each run matched whole (read once; the caller asks whether a ``[`` follows): where a game of the
-#: common form may end, when the line after them starts with ``[``.
-_EMPTY_LINES = re.compile(r"\n\n+")
-
-
-def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
-    """:func:`split_games` of whole lines joined by ``\\n``.
-
-    From a place where the line loop would be in its start state (the
-    text's start, or the end of a game of the common form), the piece up
-    to the next tag line after empty lines is one game of the common form
-    when :func:`_split_plain` accepts it (the line loop then ends it there
-    too, in its start state). Otherwise the line loop reads the text from
-    there to the next place where a game surely begins
-    (:func:`game_starts`, worked out once, when first needed), as it
-    would read it in the whole text.
-    """
-    sure: Optional[List[int]] = None
-    tag_match = _TAG_RE.match
-    found = _EMPTY_LINES.finditer(text)
-    pos, end = 0, len(text) + 1
-    while pos < end:
-        cut = end
-        for m in found:
-            c = m.end()
-            if c <= pos or text[c:c + 1] != "[":
-                continue
-            eol = text.find("\n", c)
-            if tag_match(text[c:] if eol < 0 else text[c:eol]) is not None:
-                cut = c
-                break
-        if cut == end and sure is not None:
-            # No plain cut ahead (lines that end in CR LF have no empty line) once a piece was not plain: the
-            # piece goes up to where a game surely begins, not to the end (the rest of the text cut out again
-            # for each game was quadratic).
-            cut = sure[bisect.bisect_right(sure, pos)]
-        body = text[pos:cut - 1]               # a cut follows a line's "\n"
-        game = _split_plain(body, lineno)
-        if game is not None:
-            yield game
-        else:
-            if sure is None:
-                sure = game_starts(text)[0]
-                sure.append(end)
-            cut = sure[bisect.bisect_right(sure, pos)]
-            body = text[pos:cut - 1]
-            yield from split_games(_iter_lines(body), lineno)
-        lineno += body.count("\n") + 1
-        pos = cut
-
-
-def _iter_lines(text: str, piece: int = 1 << 16) -> Iterator[str]:
-    """``text.split("\\n")``, split a piece of about ``piece`` characters at a time: a list of every line of
-    a big text costs 8 bytes a line beside the text (50 MB for a run of six million blank lines)."""
-    return itertools.chain.from_iterable(_line_pieces(text, piece))
-
-
-def _line_pieces(text: str, piece: int) -> Iterator[List[str]]:
-    pos = 0
-    while True:
-        cut = text.find("\n", pos + piece)
-        if cut < 0:
-            yield text[pos:].split("\n")
-            return
-        yield text[pos:cut].split("\n")
-        pos = cut + 1
-
-
-def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
-                long_lines: Optional[List[int]] = None) -> Iterator[GameLines]:
-    """Group numbered lines into games.
-
-    ``lines`` is an iterator of lines, or whole lines joined by ``\\n`` in one
-    string: games of the common form (tag lines, blank lines, plain move
-    text) are then cut out of the text by a scan of the text, between places
-    where a game surely begins (:func:`game_starts`), and the rest goes
-    through the line loop, with the same result. ``lineno`` is the number of
-    lines before the first.
-
-    A game ends where the next one's tags begin, or after a result token
-    when the next move text starts again at move 1. Tag-like lines inside a
-    ``{…}`` comment belong to the comment, unless a blank line comes before
-    them and what follows them (up to the next such tag line) does not close
-    the comment: the comment is then never closed, and ends with its game so
-    that it cannot swallow the games after it (:func:`_comment_closes_later`).
-    Lines starting with ``%`` are skipped.
-
-    The limits make a record without end cost memory in proportion to them,
-    each an :class:`InvalidRecordError` of its game, the first of its errors:
-    a game keeps at most :data:`MAX_GAME_CHARS` (the rest of it, up to the
-    next game, is read and dropped); a comment open for more than
-    :data:`MAX_COMMENT_CHARS` is recorded and taken as never closed (the
-    lines after it are read as move text); and the numbers of lines that
-    the line source cut at :data:`MAX_LINE_BYTES` (``long_lines``, 1-based,
-    as :class:`~xiangqi._encoding.TextLines` appends them) are recorded on
-    the game they belong to (the one before the next game's first line).
-
-    >>> text = '[Event "A"]\\n\\n1. h2e2 1-0\\n1. b2e2 *\\n'     # a new game starts again at move 1
-    >>> [(chunk.first_line, chunk.tags, chunk.movetext_text) for chunk in split_games(text)]
-    [(1, [('Event', 'A')], '1. h2e2 1-0'), (4, [], '1. b2e2 *\\n')]
-    """
-    if isinstance(lines, str):
-        games = _split_text(lines, lineno) if lines else iter(())
-    else:
-        games = _split_lines(lines, lineno)
-    if long_lines is None:
-        yield from games
-        return
-    held: Optional[GameLines] = None
-    try:
-        for game in games:
-            if held is not None:
-                _record_long_lines(held, long_lines, game.first_line)
-                yield held
-            held = game
-    except InvalidRecordError:   # the input's damage passes on after the last game
-        if held is not None:
-            _record_long_lines(held, long_lines, None)
-            yield held
-        raise
-    if held is not None:
-        _record_long_lines(held, long_lines, None)
-        yield held
-
-
-def _record_long_lines(game: GameLines, cut: List[int], before: Optional[int]) -> None:
-    """Record on ``game`` the lines of ``cut`` before line ``before`` (all when ``None``), taking them out."""
-    k = 0
-    while k < len(cut) and (before is None or cut[k] < before):
-        n = cut[k]
-        game.errors.append(_limit_error(
-            f"line {n} is longer than {MAX_LINE_BYTES} bytes: it is cut there, the rest of it skipped", n))
-        k += 1
-    if k:
-        del cut[:k]
-        # Damage of the lines comes first, in file order.
-        game.errors.sort(key=lambda e: e.line)
-
-
-def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
-    """:func:`split_games` of an iterator of lines: the line loop.
-
-    This loop sees every line of the input, so it is kept lean: blank lines
-    inside move text are kept (line numbers then follow from the position in
-    the list), and the lines of move text that need no decision (no tag,
-    escape, comment or new game can start there) are taken by an inner loop
-    that does nothing else but count the game's characters.
-    """
-    chunk: Optional[GameLines] = None
-    movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
-    in_comment = False
-    gap = False                            # a blank line after the tags, before any move text
-    blank_before = False                   # in a comment: whether the last line was blank
-    room = MAX_GAME_CHARS                  # characters the game may still keep (over its limit: till a trim)
-    sealed = False                         # the game is over MAX_GAME_CHARS: movetext is only its tail
-    comment = 0                            # characters of the lines of the open comment
-    comment_line = 0                       # the line where it opened
-    tag_match = _TAG_RE.match
-    game_start = _GAME_START_RE.match
-    slow_first = _SLOW_FIRST
-    base = iter(lines)
-    it: Iterator[str] = base
-    back: Iterator[str] = iter(())         # lines read ahead and given back, read again before base's
-    pending: Optional[str] = None          # a line the inner loop read and left to the outer one
-    try:
-        while True:
-            if pending is None:
-                line = next(it, None)
-                if line is None:
-                    break
-            else:
-                line, pending = pending, None
-            lineno += 1
-            if in_comment:
-                assert movetext is not None
-                # A comment left open ends with its game where a blank line is followed by a tag line: the
-                # next game starts there (the tokenizer records the unterminated comment on this one).
-                if blank_before and line.lstrip()[:1] == "[" and tag_match(line) is not None:
-                    ahead: List[str] = []
-                    closes = comment <= MAX_COMMENT_CHARS and \
-                        _comment_closes_later(it, ahead, MAX_COMMENT_CHARS - comment)
-                    # One chain over base, whatever the number of look-aheads: the lines given back before
-                    # and not yet read again follow the new ones (a chain of chains made every later line
-                    # cost a step per look-ahead before it, quadratic in a file of games with open comments).
-                    ahead.extend(back)
-                    back = iter(ahead)
-                    it = itertools.chain(back, base)
-                    if not closes:
-                        in_comment = False
-                        if chunk is not None:
-                            chunk.overread = len(ahead) + 1
-                if in_comment:
-                    movetext.append(line)
-                    blank_before = not line.strip()
-                    in_comment = _comment_open_after(line, True)
-                    comment += len(line) + 1
-                    if in_comment and comment > MAX_COMMENT_CHARS:
-                        # Too long to be a comment: one never closed. The splitter reads on as move text (a
-                        # tag line or a new move 1 begins the next game); the tokenizer still reads the "{".
-                        assert chunk is not None
-                        in_comment = False
-                        chunk.errors.append(_limit_error(
-                            f"the comment opened at line {comment_line} is longer than {MAX_COMMENT_CHARS} "
-                            f"characters (at line {lineno}): it is taken as never closed, the games after it "
-                            "read as usual", comment_line))
-                    room -= len(line) + 1
-                    if room < 0:
-                        assert chunk is not None
-                        movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
-                    continue
-            c = line[:1]
-            if c == " " or c == "\t":
-                c = line.lstrip()[:1]
-            if c == "[":
-                m = tag_match(line)
-                if m is None and movetext and not movetext[-1].strip() and _TAG_LIKE.match(line):
-                    # A damaged tag line after a blank line that ends move text: the next game's first
-                    # tag, not move text of this one (its game records the damage).
-                    assert chunk is not None
-                    yield chunk
-                    chunk, movetext, gap = GameLines(lineno), None, False
-                    room, sealed = MAX_GAME_CHARS - len(line) - 1, False
-                    shown = line.strip()
-                    reason = f"damaged tag line {shown[:60]!r}: a tag is [Name \"value\"]"
-                    chunk.errors.append(GameError(0, shown, reason, lineno, InvalidRecordError(reason)))
-                    continue
-                if m is not None:
-                    if movetext is not None or gap and chunk is not None and m.group(1) in chunk.tag_lines:
-                        # Move text ended, or a tag this game already has comes after a blank line: the
-                        # game before it is over (a game of tags only is a game too, not merged).
-                        assert chunk is not None
-                        yield chunk
-                        chunk = movetext = None
-                    gap = False
-                    if chunk is None:
-                        chunk = GameLines(lineno)
-                        room, sealed = MAX_GAME_CHARS, False
-                    tags, tag_lines = chunk.tags, chunk.tag_lines
-                    while True:
-                        name, value, bare = m.groups()
-                        if value is None:
-                            value = bare.strip()
-                        if "\\" in value:
-                            value = _unescape(value)
-                        room -= len(line) + 1
-                        if room >= 0:          # tags past the game's limit are not kept
-                            tags.append((name, value))
-                            tag_lines[name] = lineno
-                        # More tags follow, as a rule: take them here while they come, the usual
-                        # [Name "value"] form without the regular expression (what it would read).
-                        while True:
-                            line = next(it, None)
-                            if line is None or line[:1] != "[" or line[-2:] != '"]':
-                                break
-                            k = line.find(' "')
-                            name = line[1:k]
-                            if k < 2 or len(line) < k + 4 or not name.isalnum() or not name.isascii():
-                                break
-                            value = line[k + 2:-2]
-                            if "\\" in value:
-                                value = _unescape(value)
-                            lineno += 1
-                            room -= len(line) + 1
-                            if room >= 0:
-                                tags.append((name, value))
-                                tag_lines[name] = lineno
-                        if line is None:
-                            break
-                        if line[:1] != "[" or (m := tag_match(line)) is None:
-                            pending = line
-                            break
-                        lineno += 1
-                    if room < 0:
-                        if not sealed:
-                            sealed = True
-                            chunk.errors.append(_game_limit_error(lineno))
-                        room = -1 << 62        # no more tags kept (only move text is trimmed)
-                    continue
-            elif c == "%" and line[0] == "%":
-                if movetext is not None:
-                    movetext.append("")
-                continue
-            if movetext is None:
-                if not c or c in "\r\n\t \x0b\x0c" and not line.strip():
-                    gap = chunk is not None
-                    continue  # blank lines before the move text
-                if chunk is None:
-                    chunk = GameLines(lineno)
-                    room, sealed = MAX_GAME_CHARS, False
-                chunk.movetext_start = lineno
-                movetext = chunk.movetext
-                if sealed:                     # over the limit in its tags: no move text kept
-                    movetext, room = [], _TAIL_CHARS
-            elif c == "1" and game_start(line) and _ends_with_result(movetext):
-                assert chunk is not None
-                yield chunk
-                chunk = GameLines(lineno)
-                movetext = chunk.movetext
-                room, sealed = MAX_GAME_CHARS, False
-            movetext.append(line)
-            room -= len(line) + 1
-            if "{" in line or ";" in line:
-                in_comment = _comment_open_after(line, False)
-                if in_comment:
-                    comment, comment_line = len(line) + 1, lineno
-                blank_before = False
-                if room < 0:
-                    assert chunk is not None
-                    movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
-                continue
-            # Plain move-text lines follow, as a rule: append them until one needs the checks above
-            # (a line "10. ..." cannot start a new game, so the game-start test is spared for it).
-            append = movetext.append
-            n = len(movetext)
-            if room >= 0:
-                for line in it:
-                    c = line[:1]
-                    if c in slow_first and (c != "1" or line[1:2] not in "0123456789" and game_start(line)
-                                            and _ends_with_result(movetext)) \
-                            or "{" in line or ";" in line:
-                        pending = line
-                        break
-                    append(line)
-                    room -= len(line) + 1
-                    if room < 0:
-                        break
-            lineno += len(movetext) - n
-            if room < 0:
-                assert chunk is not None
-                movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
-    except InvalidRecordError:
-        if chunk is not None:
-            yield chunk
-        raise
-    if chunk is not None:
-        yield chunk
-
-
-def _game_limit_error(line: int) -> GameError:
-    return _limit_error(f"the game is longer than {MAX_GAME_CHARS} characters: it is cut after line {line}, "
-                        "the rest of it up to the next game skipped", line)
-
-
-def _over_limit(chunk: GameLines, movetext: List[str], sealed: bool, line: int) -> Tuple[List[str], int, bool]:
-    """A game's move text went past its room at ``line``: the first time, past :data:`MAX_GAME_CHARS` (the
-    game records it; its lines from here on are not kept); later, past a trim's room. Returns the lines the
-    splitter goes on appending to (their tail), the new room, and ``True``."""
-    if not sealed:
-        chunk.errors.append(_game_limit_error(line))
-    return _tail(movetext), _TAIL_CHARS, True
-
-
-def _comment_closes_later(it: Iterator[str], ahead: List[str], room: int) -> bool:
-    """Whether a ``{`` comment, open where a tag line follows a blank line, is closed by the lines after it.
-
-    Reads the lines of ``it`` into ``ahead`` up to the first brace, or a tag
-    line after a blank line (where a game would start), or the end, or past
-    ``room`` characters (what the comment may still grow by under
-    :data:`MAX_COMMENT_CHARS`). The comment goes on (the tag line is part of
-    it) when a ``}`` comes first; otherwise it never closes, and the tag
-    line starts the next game.
-    """
-    tag_match = _TAG_RE.match
-    blank = False
-    for line in it:
-        ahead.append(line)
-        room -= len(line) + 1
-        if room < 0:
-            return False
-        if line.lstrip()[:1] == "[" and tag_match(line) is not None:
-            if blank:
-                return False
-            continue
-        close, open_ = line.find("}"), line.find("{")
-        if close >= 0 or open_ >= 0:
-            return close >= 0 and (open_ < 0 or close < open_)
-        blank = not line.strip()
-    return False
-
-
-def _comment_open_after(line: str, in_comment: bool) -> bool:
-    """Whether a ``{`` comment is still open at the end of ``line``."""
-    for ch in line:
-        if in_comment:
-            if ch == "}":
-                in_comment = False
-        elif ch == "{":
-            in_comment = True
-        elif ch == ";":
-            return False
-    return in_comment
-
-
-#: What :func:`game_starts` looks for: comment marks, and blank lines (a run of them matched whole, so that a long
-#: run is read once; whether a tag line follows is asked after: a lookahead in the pattern made every newline of
-#: a run try the run again, quadratic in its length). A run is one character class up to its last newline, not a repeated group
-#: of lines: the regular expression engine keeps about 100 bytes for each repetition of a group, 700 MB for a run
-#: of six million blank lines.
-_STRUCTURE = re.compile(r"[{};]|\n[ \t\r\n]*\n")
-_BLANK_LINES = re.compile(r"\n[ \t\r\n]*\n")
-_TAG_AHEAD = re.compile(r"[ \t]*\[")
-
-
-def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
-    """Where in ``text`` (whole lines of a record) the reader surely begins a new game, and whether a ``{``
-    comment is open at its end.
-
-    Returns the offsets of tag lines that follow blank lines after a line of
-    move text, outside any comment (``in_comment``: whether one is open where
-    ``text`` begins). Reading the lines from such a tag line on gives the
-    same games as reading the whole text (:func:`read_games` yields the game
-    before it there, in the same state as at the start of a file), so a file
-    may be cut there into pieces that are read apart (in worker processes).
-    A place that only may begin a game (a comment holding a tag line, a tag
-    block without move text, a game started by ``1.``) is left out: leaving
-    one out costs only a longer piece. The scan is of decoded text, so a
-    double-byte character whose second byte is ``{``, ``}``, ``[``, ``]``
-    or a backslash in GBK or Big5 cannot mislead it.
-
-    >>> text = '[Event "A"]\\n\\n1. h2e2 *\\n\\n[Event "B"]\\n\\n1. h2e2 *\\n'
-    >>> game_starts(text), text[24:35]
-    (([24], False), '[Event "B"]')
-    """
-    out: List[int] = []
-    tag_match = _TAG_RE.match
-    if "{" not in text and "}" not in text and ";" not in text:  # the usual text: only the blank lines matter
-        if in_comment:
-            return out, True
-        tag_ahead = _TAG_AHEAD.match
-        for blank in _BLANK_LINES.finditer(text):
-            end, pos = blank.start(), blank.end()
-            if tag_ahead(text, pos) is None:
-                continue
-            prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
-            eol = text.find("\n", pos)
-            if prev and prev[0] not in "[%" and tag_match(text[pos:] if eol < 0 else text[pos:eol]) is not None:
-                out.append(pos)
-        return out, False
-    search = _STRUCTURE.search
-    pos = 0
-    while True:
-        m = search(text, pos)
-        if m is None:
-            return out, in_comment
-        ch = text[m.start()]
-        pos = m.end()
-        if ch == "{":
-            in_comment = True
-        elif ch == "}":
-            in_comment = False
-        elif ch == ";":
-            if not in_comment:  # a comment to the end of the line
-                nl = text.find("\n", pos)
-                if nl < 0:
-                    return out, in_comment
-                pos = nl
-        elif not in_comment and _TAG_AHEAD.match(text, pos) is not None:
-            end = m.start()
-            prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
-            eol = text.find("\n", pos)
-            line = text[pos:] if eol < 0 else text[pos:eol]
-            if tag_match(line) is not None:
-                if prev and prev[0] not in "[%":
-                    out.append(pos)
-                if eol < 0:
-                    return out, in_comment
-                pos = eol  # the reader reads a tag line's value, not braces in it
-
-
-#: Encodings whose bytes :func:`game_starts_in_bytes` reads, as the C scan's kind: 0 where every byte below 0x80
-#: is an ASCII character (UTF-8), 1 where a byte from 0x81 begins a two-byte character (GBK, GB18030, Big5).
-_SCAN_KINDS = {"utf-8": 0, "ascii": 0, "gb18030": 1, "gbk": 1, "gb2312": 1, "cp936": 1, "big5": 1, "cp950": 1,
-               "big5hkscs": 1}
-
-
-#: The C scan for game starts, an allocator, the "undecided" mark and ``ffi.unpack`` (``None`` for a core built
-#: before it). The starts array is as long as the worst case (a quarter of the block) and never read past what
-#: the scan wrote: allocated without zeroing it (zeroing cost about as much as the scan itself).
-_SCAN: Any = ((ffi.new_allocator(should_clear_after_alloc=False), lib.xq_pgn_game_starts,
-               int(lib.XQ_SCAN_UNDECIDED), ffi.unpack) if hasattr(lib, "xq_pgn_game_starts") else None)
-
-
-def game_starts_in_bytes(data: bytes, encoding: str, in_comment: bool = False) -> Optional[Tuple[List[int], bool]]:
-    """:func:`game_starts` of the text ``data`` decodes to, as byte offsets into ``data``, found by the C core
-    (``xq_pgn_game_starts``) without decoding; ``None`` where it leaves the text to :func:`game_starts`.
-
-    ``data`` holds whole lines that decode strictly (nothing replaced) in
-    ``encoding``: UTF-8, GBK/GB18030 or Big5 (other encodings give
-    ``None``). The scan reads a two-byte character's second byte as part of
-    it, never as a ``{``, ``}``, ``[`` or ``;``. It reports the starts whose
-    tag line has the plain form ``[Name "value"]`` (a subset of
-    :func:`game_starts`' starts, which is all a chunker needs: leaving a
-    start out only makes a piece longer) and gives up (``None``) on a
-    tag-like line of another form holding comment marks.
-
-    >>> text = '[Event "a"]\\n\\n1. h2e2 *\\n\\n[Event "b"]\\n\\n1. h2e2 *\\n'
-    >>> game_starts_in_bytes(text.encode(), "utf-8"), game_starts(text)
-    (([24], False), ([24], False))
-
-    Raises:
-        * :exc:`ValueError` when the C scan refuses its arguments (a bug, never bad text).
-    """
-    kind = _SCAN_KINDS.get(encoding.replace("_", "-").lower())
-    if kind is None or _SCAN is None:
-        return None
-    new, scan, undecided, unpack = _SCAN
-    cap = len(data) // 4 + 1   # a start needs at least a move line, a blank line and "[" before the next
-    starts = new("size_t[]", cap)
-    state = new("int *", in_comment)
-    n = int(scan(data, len(data), kind, state, starts, cap))
-    if n < 0:
-        if n == undecided:
-            return None
-        raise ValueError(f"xq_pgn_game_starts failed with status {n}")  # pragma: no cover - bad arguments
-    return list(unpack(starts, n)), bool(state[0])
-
+MAX_COMMENT_CHARS = _pgn_split.MAX_COMMENT_CHARS
 
 # ---------------------------------------------------------------------------------------------------------------
 # Tokens
@@ -1153,7 +429,7 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
     ``parse_move``) reads each move token in place of the reader's own decoding (and its C replay)."""
     game = Game(Headers(chunk.tags))
     game.errors.extend(chunk.errors)
-    if decode is None and _TEXT_PLAYER_OK and _build_played(game, chunk, "\n".join(chunk.movetext)):
+    if decode is None and C_REPLAY and _build_played(game, chunk, "\n".join(chunk.movetext)):
         return game
     toks = _Tokens(chunk)
     if toks.result is not None and game.headers.get("Result", "*") in ("*", ""):
@@ -1205,92 +481,26 @@ def _build_plain(game: Game, toks: _Tokens, board: Optional[Board] = None) -> No
 # :func:`_decode_line` would have decoded the whole line (same notation choice, same fall-back to token-by-token
 # decoding, same errors); otherwise the game goes to the tree builder, which plays each run of moves between
 # comments and variations in C the same way (:func:`_play_run`). A token the C core plays means the move the
-# notation module reads in it, so the games are those of the Python path; ``_TEXT_PLAYER_OK = False`` switches
+# notation module reads in it, so the games are those of the Python path; ``C_REPLAY = False`` switches
 # the C replay off (the tests compare both).
 
-class _TextPlayer:
-    """One thread's C position, undo buffer and start positions for the C replay of move text."""
-
-    def __init__(self, play: Any) -> None:
-        self.ffi = ffi
-        self.lib = lib
-        self.play_text = play
-        self.copy = lib.xq_pos_copy
-        self.buffer = ffi.buffer
-        self.pos: Any = ffi.new("xq_pos *")
-        self.stop: Any = ffi.new("size_t *")
-        self.size = int(ffi.sizeof("xq_undo"))
-        offset = int(ffi.offsetof("xq_undo", "move"))
-        if self.size % 2 or offset % 2 or int(ffi.sizeof("xq_move")) != 2:  # pragma: no cover - other ABIs
-            raise ImportError("xq_undo layout not supported by the buffer view")
-        self.stride = self.size // 2
-        self.first = offset // 2
-        self.cap = 0
-        self.cap_bytes = 0   # the longest text the undo buffer surely holds
-        self.undo: Any = None
-        self.grow(1024)
-        #: FEN tag text -> C position, for FEN texts :class:`~xiangqi.Board` accepts.
-        self.starts: Dict[str, Any] = {}
-
-    def grow(self, need: int) -> None:
-        """Room for ``need`` undo records; the records held are kept (validation plays on after a stop)."""
-        old, old_cap = self.undo, self.cap
-        self.cap = max(need, 2 * self.cap)
-        self.cap_bytes = 4 * (self.cap - 2)
-        self.undo = self.ffi.new("xq_undo[]", self.cap)
-        if old_cap:
-            self.ffi.memmove(self.undo, old, self.size * old_cap)
-
-    def start(self, fen: str) -> Any:
-        """The C start position for ``fen``. Raises :class:`InvalidFenError` as
-        :func:`xiangqi.game.start_board` does."""
-        pos = self.starts.get(fen)
-        if pos is None:
-            board = _start_board(fen)
-            pos = self.ffi.new("xq_pos *")
-            self.lib.xq_pos_copy(pos, board._pos)
-            if len(self.starts) >= 1024:
-                self.starts.clear()
-            self.starts[fen] = pos
-        return pos
-
-    def run(self, start: Any, data: bytes) -> int:
-        """Play ``data`` from ``start`` on :attr:`pos`, an undo record per move in :attr:`undo`: the number of
-        moves played (the byte offset where it stopped is ``stop[0]``)."""
-        n = len(data)
-        if n > self.cap_bytes:
-            self.grow(n // 4 + 2)   # a played token and its separator take at least five bytes
-        pos = self.pos
-        self.copy(pos, start)
-        plies: int = self.play_text(pos, data, n, self.undo, self.cap, self.stop)
-        if plies < 0:  # pragma: no cover - only for bad arguments
-            raise RuntimeError(f"xq_play_text failed with status {plies}")
-        return plies
-
-    def codes(self, plies: int) -> List[int]:
-        """The codes of the first ``plies`` moves of the undo records."""
-        if plies <= 0:
-            return []
-        view = memoryview(self.buffer(self.undo, plies * self.size)).cast("H")
-        return view[self.first::self.stride].tolist()
-
-    def play(self, start: Any, data: bytes) -> Tuple[List[int], int]:
-        """Play ``data`` from ``start``: the codes of the moves played and the byte offset where it stopped."""
-        return self.codes(self.run(start, data)), self.stop[0]
+#: Whether the reader and validation replay move text in C (``xq_play_text``) as far as it goes: ``False`` decodes
+#: every move with the notation module, the path the C replay must agree with (a hook for tests and benchmarks).
+C_REPLAY = True
 
 
-_PLAY_TEXT_LOCAL = threading.local()
+def text_player() -> TextPlayer:
+    """This thread's C replay of move text: the position and undo records the reader's main-line replayer
+    (:func:`play_line`) leaves behind, its start positions checked as :func:`xiangqi.game.start_board` checks
+    them (validation judges a game on them).
 
-
-#: Whether the core has the C replay of move text (a core built before it has not).
-_TEXT_PLAYER_OK = getattr(lib, "xq_play_text", None) is not None
-
-
-def _text_player() -> _TextPlayer:
-    player: Optional[_TextPlayer] = getattr(_PLAY_TEXT_LOCAL, "player", None)
-    if player is None:
-        player = _PLAY_TEXT_LOCAL.player = _TextPlayer(lib.xq_play_text)
-    return player
+    >>> player = text_player()
+    >>> player.run("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", b"h2e2 h9g7 *")
+    (2, 10)
+    >>> player.side(), player.count_legal()
+    (1, 35)
+    """
+    return _thread_player(_start_board)
 
 
 _FIRST_MOVE_BYTE = re.compile(rb"[^0-9.\s]")
@@ -1302,18 +512,16 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
 
     The result equals what :func:`_build_plain` makes of the same text.
     """
+    if "{" in text or "(" in text or ";" in text or "}" in text or ")" in text:
+        return False   # a comment or variation mark: the C replay plays no token holding one (the tree builder's)
     headers = game.headers
     fen = headers.get("FEN")
     fen = fen.strip() or STARTING_FEN if fen else STARTING_FEN
-    player = _text_player()
-    start = player.starts.get(fen)
-    if start is None:
-        try:
-            start = player.start(fen)
-        except InvalidFenError:
-            return False   # the Python path records it
     data = text.encode("utf-8", "surrogatepass")
-    codes, stop = player.play(start, data)
+    try:
+        codes, stop = _thread_player(_start_board).play(fen, data)
+    except InvalidFenError:
+        return False   # the Python path records it
     result: Optional[str] = None
     error: Optional[LineError] = None
     if stop < len(data):
@@ -1326,17 +534,15 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
         if rest:
             if not _RESULT_KEYS.isdisjoint(rest):
                 return False   # a result inside the moves: the full tokenizer's business
+            played = len(codes)
             try:
-                more, error = _decode_rest(fen, codes, data[:stop], rest, _notation_of(game.headers))
+                codes, error = _decode_rest(fen, codes, data[:stop], rest, _notation_of(game.headers))
             except InvalidFenError:  # pragma: no cover - a position reached by legal moves
                 return False
             if error is not None:
                 toks = _Tokens(chunk)
-                if toks.moves[len(codes):] != rest:  # pragma: no cover - the tokenizers disagree
+                if toks.moves[played:] != rest:  # pragma: no cover - the tokenizers disagree
                     return False
-                ply, e = error
-                error = (ply + len(codes), e)
-            codes = codes + more
     if result is not None and headers.get("Result", "*") in ("*", ""):
         headers["Result"] = result
     game._set_lazy_mainline(codes)
@@ -1350,39 +556,65 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
 _C_MOVE_NUMBER = re.compile(r"(?:^| )[0-9]+\.(?:\.\.)?(?= |$)")
 
 
-def play_line(fen: str, moves: List[str], notation: Optional[str],
-              c_replay: bool = True) -> Tuple[List[int], Optional[LineError], int]:
+def play_line(fen: str, moves: List[str], notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
     """The one main-line replayer: :func:`_decode_line` for move tokens, played by the C core
     (``xq_play_text``) as far as it goes and the rest by the notation module.
 
-    Returns the move codes before the first bad move, that move as ``(ply, error)`` (or ``None``), and how
-    many of the moves the C core played: this thread's :func:`_text_player` then holds the position after
-    them and their undo records (validation judges the game on them). ``c_replay=False`` (or a core
-    without the C replay) decodes every move with the notation module. Raises
-    :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
+    Returns the move codes before the first bad move and that move as ``(ply, error)`` (or ``None``); this
+    thread's :func:`text_player` then holds the position after those moves, with their undo records
+    (validation judges the game on them). With :data:`C_REPLAY` off every move is decoded by the notation
+    module. Raises :class:`~xiangqi.errors.InvalidFenError` for a bad ``fen``.
     """
     text = " ".join(moves)
-    if not (c_replay and _TEXT_PLAYER_OK and moves) or _C_MOVE_NUMBER.search(text):
+    player = _thread_player(_start_board)
+    if not (C_REPLAY and moves) or _C_MOVE_NUMBER.search(text):
         codes, error = _decode_line(fen, moves, notation)
-        return codes, error, 0
-    player = _text_player()
+        player.reset(fen)
+        player.push_codes(codes, 0)
+        return codes, error
     data = text.encode("utf-8", "surrogatepass")
-    codes, stop = player.play(player.start(fen), data)
-    plies = len(codes)
+    codes, stop = player.play(fen, data)
     if stop >= len(data):
-        return codes, None, plies
-    more, error = _decode_rest(fen, codes, data[:stop], moves[plies:], notation)
-    if error is not None:
-        error = (error[0] + plies, error[1])
-    return codes + more, error, plies
+        return codes, None
+    played = len(codes)
+    codes, error = _decode_rest(fen, codes, data[:stop], moves[played:], notation)
+    player.push_codes(codes[played:], played)   # the moves decoded after the C replay stopped
+    return codes, error
+
+
+def play_movetext(fen: str, text: str) -> Optional[Tuple[int, Optional[str]]]:
+    """A game's whole move text (move numbers, a result token at its end) played by the C core alone from
+    ``fen``: the number of moves played and the result token (normalized; ``None`` without one), or ``None``
+    when the C replay stops before the end on anything else (a move it does not play, a comment, a result
+    before the end: the reader's path decides then). This thread's :func:`text_player` holds the moves played.
+
+    >>> play_movetext("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "1. h2e2 h9g7 1-0")
+    (2, '1-0')
+    >>> play_movetext("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "1. h2e2 {good} h9g7") is None
+    True
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    plies, stop = _thread_player(_start_board).run(fen, data)
+    if stop >= len(data):
+        return plies, None
+    tail = data[stop:].split()
+    if len(tail) == 1:   # the usual end: the C replay stopped at the result token, which ends the text
+        result = _RESULT_BYTES.get(tail[0])
+        if result is not None:
+            return plies, result
+    return None
+
+
+#: The result words as the C replay's text (UTF-8) holds them, normalized.
+_RESULT_BYTES = {k.encode("utf-8"): v for k, v in RESULT_WORDS.items()}
 
 
 def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
                  notation: Optional[str]) -> Tuple[List[int], Optional[LineError]]:
-    """Decode the tokens after the C replay stopped as :func:`_decode_line` decodes the whole line.
+    """Decode the tokens after the C replay stopped as :func:`_decode_line` decodes the whole line: the codes of
+    the whole line (``codes`` first) and its first error, its ply counted from the line's start.
 
-    ``codes`` were played from ``fen`` by the tokens in ``prefix`` (the text before the stop); the error's
-    ply counts from the first token of ``rest``. :func:`_decode_line` tries the whole line with
+    ``codes`` were played from ``fen`` by the tokens in ``prefix`` (the text before the stop). :func:`_decode_line` tries the whole line with
     :func:`xiangqi.notation.parse_game` in one notation and, when that fails, decodes token by token: the
     same happens here, where the prefix's part of that decision is read off its bytes.
     """
@@ -1413,13 +645,14 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
             whole = first is None or board.is_legal(first)
     if whole:
         try:
-            return _notation.parse_game(board.fen(), rest, notation=kind), None
+            return codes + _notation.parse_game(board.fen(), rest, notation=kind), None
         except MoveErrors:
             pass
-    return _decode_tokens(board, rest)
+    more, error = _decode_tokens(board, rest)
+    return codes + more, None if error is None else (error[0] + len(codes), error[1])
 
 
-def _play_run(player: _TextPlayer, board: Any, tokens: List[Token], i: int) -> Tuple[List[Move], int]:
+def _play_run(player: TextPlayer, board: Board, tokens: List[Token], i: int) -> Tuple[List[Move], int]:
     """The moves the C core plays for the move tokens that follow one another from ``tokens[i]``, on ``board``'s
     position (the board is not changed), and the index of the next token worth a C replay."""
     j = i
@@ -1429,7 +662,7 @@ def _play_run(player: _TextPlayer, board: Any, tokens: List[Token], i: int) -> T
     text = " ".join([t[1] for t in tokens[i:j]])
     if _C_MOVE_NUMBER.search(text):
         return [], j
-    codes, _ = player.play(board._pos, text.encode("utf-8", "surrogatepass"))
+    codes = player.play_on(board, text.encode("utf-8", "surrogatepass"))
     # After a token the C replay stops on (decoded in Python) try it again, unless it played nothing here.
     return moves_of(codes), i + len(codes) + 1 if codes else j
 
@@ -1454,8 +687,7 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
     # Runs of move tokens are played by the C core from the board's position as far as it goes
     # (_play_run); tokens[c_from:c_from + len(c_moves)] then have their moves in c_moves, and a C
     # replay is not tried again before token c_next. Other tokens are decoded one by one.
-    player = _text_player() if parse is None and _TEXT_PLAYER_OK and getattr(board, "_pos", None) is not None \
-        else None
+    player = _thread_player(_start_board) if parse is None and C_REPLAY else None
     c_from = c_next = 0
     c_moves: List[Move] = []
     for i, (kind, text, lineno) in enumerate(tokens):
@@ -1745,6 +977,10 @@ def _visit(chunk: GameLines, Visitor: Callable[[], BaseVisitor[Any]], damage: Op
         if damage is not None:
             game.errors.append(_damage_error(damage, len(game.mainline_moves()), chunk))
         return game
+    if Visitor is HeadersBuilder and not chunk.errors:   # what it makes, without the calls per tag
+        headers = Headers.without_tag_roster()
+        headers.update(chunk.tags)
+        return headers
     visitor = Visitor()
     if visitor.begin_game() is not SKIP:
         visitor.begin_headers()
@@ -1817,13 +1053,19 @@ def _is_seekable(handle: Any) -> bool:
 class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
-    __slots__ = ("pos", "lineno", "decoder", "encoding")
+    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text")
 
     def __init__(self) -> None:
+        self.text: Optional[bool] = None   # whether the handle reads str, once known
         self.pos = -1
         self.lineno = 0
         self.decoder: Optional[LineDecoder] = None
         self.encoding = ""
+        #: The last block :func:`_read_piece` read (whole lines from offset ``block_at``) and the offsets of the
+        #: game starts the C scan found in it, from its start: a game between two of them is cut out of it again.
+        self.block = b""
+        self.block_at = -1
+        self.starts: List[int] = []
 
 
 #: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
@@ -1832,36 +1074,37 @@ _KEPT_OFFSETS = 1 << 16
 #: Where a line of bytes ends at a lone CR (a CR that no LF follows).
 _BARE_CR_END = re.compile(rb"(?<=\r)(?!\n)")
 
-#: The first and the last size of the blocks :func:`_read_piece` reads.
-_PIECE_BYTES = (1 << 12, 1 << 15)
+#: The size of the blocks :func:`_read_piece` reads.
+_PIECE_BYTES = 1 << 16
 
 
 def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
     """The game at ``start`` of a binary file read a block at a time: its lines, the bytes and the lines it
     takes; ``None`` (the handle back at ``start``) to read it line by line.
 
-    A block is cut at the first place after ``start`` where a game surely begins, found by the C scan
-    (:func:`game_starts_in_bytes`); the games before it are those the line-by-line reading gives. Taken
-    only where the block decodes strictly and holds no bare carriage return; a block without such a place
-    grows up to 32 KiB (a longer game is read line by line).
+    A block of 64 KiB is cut at the first place after ``start`` where a game surely begins, found by the C
+    scan (:func:`game_starts_in_bytes`); the games before it are those the line-by-line reading gives. Taken
+    only where the piece decodes strictly and holds no bare carriage return; a game longer than the block is
+    read line by line. The block and its starts are kept: the next games are cut out of it without reading.
     """
-    kind = _SCAN_KINDS.get(state.encoding)
-    if kind is None or _SCAN is None:
+    if state.encoding not in SCAN_KINDS:
         return None
-    size, most = _PIECE_BYTES
-    while True:
-        block = handle.read(size)
+    at = start - state.block_at
+    starts = state.starts
+    k = bisect.bisect_right(starts, at) if 0 <= at and starts and starts[-1] > at else 0
+    if k and starts[k - 1] == at:
+        # A game the last block's scan found whole (from one of its starts, as a scan from here would).
+        data, cut = state.block[at:starts[k]], starts[k] - at
+    else:
+        block = handle.read(_PIECE_BYTES)
         handle.seek(start)
         data = block[:block.rfind(b"\n") + 1]
         found = game_starts_in_bytes(data, state.encoding) if data else None
-        if found is None:
-            return None
-        cut = next((at for at in found[0] if at > 0), 0)
-        if cut:
-            break
-        if len(block) < size or size >= most:
-            return None                        # the last game, or a long one
-        size *= 4
+        starts = [] if found is None else found[0]
+        cut = next((at for at in starts if at > 0), 0)
+        if not cut:
+            return None                        # the last game, one longer than the block, or undecided text
+        state.block, state.block_at, state.starts = data, start, starts
     piece = data[:cut]
     try:
         text = piece.decode(state.encoding)
@@ -1871,6 +1114,9 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         return None
     if start == 0:
         text = text.lstrip("\ufeff")
+    plain = split_plain(text[:-1], state.lineno) if text[:1] == "[" else None
+    if plain is not None:   # one game of the common form (what split_games makes of the piece)
+        return plain, cut, piece.count(b"\n")
     games = split_games(text[:-1], state.lineno)
     chunk = next(games)
     after = next(games, None)
@@ -1883,11 +1129,14 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
     return chunk, at + 1, lines
 
 
-def _read_game_seekable(handle: Any, text: bool, state: _SeekState) -> Optional[GameLines]:
-    """One game, reading line by line and leaving ``handle`` at the start of the next game."""
-    start = handle.tell()
+def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int = -1) -> Optional[GameLines]:
+    """One game, reading line by line and leaving ``handle`` at the start of the next game (``start``: where it
+    is, when the caller asked)."""
+    if start < 0:
+        start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
         state.lineno = 0
+        state.starts = []
         if not text:
             sample = handle.read(SNIFF_BYTES)
             handle.seek(start)
@@ -2040,10 +1289,20 @@ def skip_game(handle: Handle) -> bool:
 def _read_chunk(handle: Any) -> Optional[GameLines]:
     """The lines of the next game of ``handle`` (:func:`read_game`'s reading), or ``None`` at its end."""
     # The handle's other methods (seek, tell, readline) are looked up as the file has them.
+    try:
+        known = _READERS.get(handle)
+    except TypeError:  # not weak-referenceable
+        known = None
+    if type(known) is _SeekState and known.text is False:
+        # The next game of a binary file read before (a text file's tell() is dear: it goes the usual way).
+        start = handle.tell()
+        if start == known.pos:
+            return _read_game_seekable(handle, False, known, start)
     text = is_text_handle(handle)
     if _is_seekable(handle):
         state: Any = _handle_state(handle, _SeekState)
         if isinstance(state, _SeekState):
+            state.text = text
             if text:
                 return _read_game_seekable(handle, True, state)
             if state.pos != handle.tell():
@@ -2280,7 +1539,7 @@ def replay_mainline(raw: RawGame) -> Replay:
     """
     fen = raw.fen
     try:
-        codes, error, _ = play_line(fen, raw.moves, raw.notation)
+        codes, error = play_line(fen, raw.moves, raw.notation)
     except InvalidFenError as e:
         return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
     if error is None:

@@ -6,7 +6,9 @@ Everything untyped that comes from cffi stays in this package: no other module o
 
 * :mod:`xiangqi._ffi.position`: a board's position (``xq.h``): :class:`~xiangqi._ffi.position.NativePosition`;
 * :mod:`xiangqi._ffi.batch`: the numpy batch loops (``xq_batch.h``);
-* :mod:`xiangqi._ffi.search`: our engine's search (``xq_search.h``): :class:`~xiangqi._ffi.search.NativeSearch`.
+* :mod:`xiangqi._ffi.search`: our engine's search (``xq_search.h``): :class:`~xiangqi._ffi.search.NativeSearch`;
+* :mod:`xiangqi._ffi.replay`: the replay of move text (``xq_replay.h``): :class:`~xiangqi._ffi.replay.TextPlayer`;
+* :mod:`xiangqi._ffi.scan`: the scan of PGN text for game starts (``xq_scan.h``).
 """
 
 from __future__ import annotations

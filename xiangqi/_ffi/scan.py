@@ -1,0 +1,36 @@
+"""The C scan of PGN text for game starts (``xq_scan.h``)."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from xiangqi._ffi import ffi, lib
+
+#: Byte kinds of the scan: every byte below 0x80 an ASCII character (UTF-8), or a byte from 0x81 beginning a
+#: two-byte character (GBK, GB18030, Big5).
+UTF8 = int(lib.XQ_SCAN_UTF8)
+DOUBLE_BYTE = int(lib.XQ_SCAN_DOUBLE_BYTE)
+
+_UNDECIDED = int(lib.XQ_SCAN_UNDECIDED)
+#: The starts array is as long as the worst case (a quarter of the block) and never read past what the scan
+#: wrote: allocated without zeroing it (zeroing cost about as much as the scan itself).
+_NEW = ffi.new_allocator(should_clear_after_alloc=False)
+
+
+def pgn_game_starts(data: bytes, kind: int, in_comment: bool) -> Optional[Tuple[List[int], bool]]:
+    """``xq_pgn_game_starts`` over ``data`` of byte kind ``kind`` (:data:`UTF8` or :data:`DOUBLE_BYTE`), a
+    ``{`` comment open before it or not: the byte offsets of the game starts found and whether a comment is
+    open at the end; ``None`` where the scan leaves the text undecided.
+
+    Raises:
+        * :exc:`ValueError` when the C scan refuses its arguments (a bug, never bad text).
+    """
+    cap = len(data) // 4 + 1   # a start needs at least a move line, a blank line and "[" before the next
+    starts = _NEW("size_t[]", cap)
+    state = _NEW("int *", in_comment)
+    n = int(lib.xq_pgn_game_starts(data, len(data), kind, state, starts, cap))
+    if n < 0:
+        if n == _UNDECIDED:
+            return None
+        raise ValueError(f"xq_pgn_game_starts failed with status {n}")  # pragma: no cover - bad arguments
+    return list(ffi.unpack(starts, n)), bool(state[0])

@@ -1,0 +1,740 @@
+"""Splitting PGN text into games: the line loop (:func:`split_games` of a line stream, the reference for every
+structure), the cut of whole texts into games of the common form (:func:`split_plain` between the places where a game
+surely begins, :func:`game_starts`), and the C scan of bytes for those places (:func:`game_starts_in_bytes`).
+
+The public names are those of :mod:`xiangqi.pgn`, which re-exports them; this module is the PGN reader's own.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from typing import Dict, Iterator, List, Optional, Tuple, Union
+
+from xiangqi._encoding import TextBlock
+from xiangqi._ffi import scan as _scan
+from xiangqi.errors import InvalidRecordError
+from xiangqi.game import GameError
+
+#: A tag line: ``[Name "value"]`` or ``[Name value]``. An unquoted value begins with no white space (the
+#: ``\s+`` before it takes it all) and keeps the white space before ``]``: written so that no two parts can
+#: match the same characters, so a failing line costs linear time (``[Resul`` and 800 spaces took 0.24 s).
+TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+(?:"(.*)"\s*|([^"\]\s][^"\]]*|))\]\s*$')
+_GAME_START_RE = re.compile(r"\s*1\s*\.")
+#: The start of a tag line, whatever follows (a damaged one when :data:`TAG_RE` does not match it).
+_TAG_LIKE = re.compile(r"\s*\[\s*[A-Za-z][A-Za-z0-9_+#=:-]*\s+\S")
+_RESULT_ENDINGS = ("1-0", "0-1", "1/2-1/2", "*", "½-½")
+
+
+# The limits of a game's lines (documented where the reader exports them, in xiangqi.pgn).
+MAX_LINE_BYTES = 1 << 16
+MAX_GAME_CHARS = 1 << 18
+MAX_COMMENT_CHARS = 1 << 17
+#: Characters of a game over :data:`MAX_GAME_CHARS` read between two trims of the lines the splitter still
+#: looks at (the last non-blank one and whether a blank one follows).
+_TAIL_CHARS = 1 << 16
+
+
+def _limit_error(reason: str, line: int) -> GameError:
+    return GameError(0, "", reason, line, InvalidRecordError(reason))
+
+
+def _tail(lines: List[str]) -> List[str]:
+    """What the splitter needs of move-text lines no longer kept: the last non-blank one, then an empty line
+    when a blank one follows it (:func:`_ends_with_result` and the damaged-tag check read only these)."""
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i].strip():
+            return [lines[i], ""] if i < len(lines) - 1 else [lines[i]]
+    return [""] if lines else []
+
+
+def _unescape(value: str) -> str:
+    if "\\" in value:
+        value = value.replace('\\"', '"').replace("\\\\", "\\")
+    return value
+
+
+class GameLines:
+    """The lines of one game as :func:`split_games` cuts them: ``tags`` (name, value) in file order,
+    ``tag_lines`` the line of each tag name, ``first_line`` the game's first line, and its move text as
+    consecutive lines ``movetext`` from line ``movetext_start`` (lines are 1-based).
+
+    ``overread`` is 0 when the chunker, on yielding the game, had read at most the next game's first line,
+    else the number of lines it had read past the game's end (it looked ahead, see :func:`_comment_closes_later`).
+    ``errors`` holds what is wrong with the lines themselves (a damaged tag line that began the game).
+
+    >>> chunk = next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 h9g7 1-0\\n'))
+    >>> chunk.first_line, chunk.tags, chunk.movetext_start, chunk.errors
+    (1, [('Event', 'A'), ('Red', 'Hu')], 4, [])
+    """
+
+    __slots__ = ("first_line", "_tags", "_tag_lines", "_head", "_lines", "movetext_start", "overread", "errors",
+                 "_text")
+
+    def __init__(self, first_line: int) -> None:
+        self.overread = 0
+        self.errors: List[GameError] = []
+        self.first_line = first_line
+        self._tags: Optional[List[Tuple[str, str]]] = []
+        self._tag_lines: Optional[Dict[str, int]] = {}
+        self._head: Optional[str] = None       # the tag lines, when they are read on first access
+        self._lines: Optional[List[str]] = []
+        self.movetext_start = first_line
+        self._text: Optional[str] = None
+
+    def _read_head(self) -> None:
+        assert self._head is not None
+        tags = _PLAIN_TAG_LINE.findall(self._head)
+        if "\\" in self._head:
+            tags = [(name, _unescape(value)) for name, value in tags]
+        self._tags = tags   # the tag lines' numbers are worked out when asked for (a headers reader never does)
+
+    @property
+    def tags(self) -> List[Tuple[str, str]]:
+        """The tags (name, value) in file order.
+
+        >>> next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n')).tags
+        [('Event', 'A'), ('Red', 'Hu')]
+        """
+        if self._tags is None:
+            self._read_head()
+        assert self._tags is not None
+        return self._tags
+
+    @property
+    def tag_lines(self) -> Dict[str, int]:
+        """The line of each tag name (of its last tag when a name comes twice).
+
+        >>> next(split_games('[Event "A"]\\n[Red "Hu"]\\n[Event "B"]\\n\\n1. h2e2 *\\n')).tag_lines
+        {'Event': 3, 'Red': 2}
+        """
+        if self._tag_lines is None:
+            tags, first = self.tags, self.first_line
+            self._tag_lines = dict(zip([name for name, _ in tags], range(first, first + len(tags))))
+        return self._tag_lines
+
+    def tag(self, name: str) -> Optional[str]:
+        """The value of the last tag ``name`` (what ``dict(tags)`` holds), or ``None``; reading it alone
+        costs a search of the tag lines, not the parsing of every tag.
+
+        >>> chunk = next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n'))
+        >>> chunk.tag("Red"), chunk.tag("Black")
+        ('Hu', None)
+        """
+        head = self._head
+        if head is None or self._tags is not None:
+            return dict(self.tags).get(name)
+        k = head.rfind(f'\n[{name} "') + 1
+        if k == 0 and not head.startswith(f'[{name} "'):
+            return None
+        eol = head.find("\n", k)
+        value = head[k + len(name) + 3:(len(head) if eol < 0 else eol) - 2]
+        return _unescape(value) if "\\" in value else value
+
+    @property
+    def movetext(self) -> List[str]:
+        """The move-text lines (split on first access when the game was cut out of a text).
+
+        >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext
+        ['1. h2e2 h9g7', '2. h0g2 *', '']
+        """
+        if self._lines is None:
+            assert self._text is not None
+            self._lines = self._text.split("\n")
+        return self._lines
+
+    @property
+    def movetext_text(self) -> str:
+        """The move-text lines joined by ``\\n``.
+
+        >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext_text
+        '1. h2e2 h9g7\\n2. h0g2 *\\n'
+        """
+        if self._text is None:
+            return "\n".join(self.movetext)
+        return self._text
+
+    @property
+    def movetext_lines(self) -> List[int]:
+        """The file line of each move-text line.
+
+        >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext_lines
+        [3, 4, 5]
+        """
+        return list(range(self.movetext_start, self.movetext_start + len(self.movetext)))
+
+
+def _ends_with_result(movetext: List[str]) -> bool:
+    """Whether the last non-blank move-text line ends with a result token."""
+    for line in reversed(movetext):
+        s = line.rstrip()
+        if s:
+            return s.endswith(_RESULT_ENDINGS)
+    return False
+
+
+#: First characters of a move-text line that the chunker's inner loop leaves to its outer loop.
+_SLOW_FIRST = frozenset((" ", "\t", "[", "%", "1"))
+
+
+#: A tag line in the form the splitter's inner tag loop reads without the regular expression; a block of them.
+_PLAIN_TAG_LINE = re.compile(r'\[([A-Za-z0-9]+) "(.*)"\]$', re.M)
+_PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "[^\n]*"\]')
+#: A line of move text that needs the splitter's line loop: a tag or ``%`` line, a line that may begin a new
+#: game at move 1 (searched from the end of the first move-text line; comment marks are looked for apart).
+#: (The white space before the mark is of that line only: white space across lines let every newline of a long
+#: run of blank lines scan the run again, and a line after blank lines is found from its own newline anyway.)
+_LINE_LOOP_LINE = re.compile(r"\n[^\S\n]*(?:[\[%]|1\s*\.)")
+#: Blank lines at the start of a text (one character class up to the last newline: see :data:`_STRUCTURE`).
+_LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c\n]*\n)?")
+
+
+def split_plain(body: str, lineno: int) -> Optional[GameLines]:
+    """The one game of ``body`` (the lines, joined by ``\\n``, between two places where a game surely
+    begins, see :func:`game_starts`; ``lineno`` lines before them) when it has the common form -- tag lines
+    as the inner tag loop reads them, blank lines, move text without comments, tag or ``%`` lines or a
+    second move 1 -- as :func:`split_games` reads it; else ``None``."""
+    if body[:1] != "[" or len(body) > MAX_GAME_CHARS:
+        return None                            # the line loop keeps a long game's limit
+    end = body.find("\n\n")
+    blank = _LEADING_BLANKS.match(body, end + 1) if end >= 0 else None
+    if blank is None or blank.end() == len(body):
+        return None                            # no blank line after the tags, or no move text
+    head = body[:end]
+    if _PLAIN_TAG_BLOCK.fullmatch(head) is None:
+        return None                            # a line that is not a plain tag
+    start = blank.end()
+    eol = body.find("\n", start)
+    text = body[start:]
+    if text[0] in "[%" or text[0].isspace() or "{" in text or ";" in text \
+            or eol >= 0 and _LINE_LOOP_LINE.search(body, eol) is not None:
+        return None
+    game = GameLines(lineno + 1)
+    game._head = head
+    game._tags = game._tag_lines = None
+    game.movetext_start = lineno + 1 + body.count("\n", 0, start)
+    game._lines = None
+    game._text = text
+    return game
+
+
+#: Empty lines, each run matched whole (read once; the caller asks whether a ``[`` follows): where a game of the
+#: common form may end, when the line after them starts with ``[``.
+_EMPTY_LINES = re.compile(r"\n\n+")
+
+
+def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
+    """:func:`split_games` of whole lines joined by ``\\n``.
+
+    From a place where the line loop would be in its start state (the
+    text's start, or the end of a game of the common form), the piece up
+    to the next tag line after empty lines is one game of the common form
+    when :func:`split_plain` accepts it (the line loop then ends it there
+    too, in its start state). Otherwise the line loop reads the text from
+    there to the next place where a game surely begins
+    (:func:`game_starts`, worked out once, when first needed), as it
+    would read it in the whole text.
+    """
+    sure: Optional[List[int]] = None
+    tag_match = TAG_RE.match
+    found = _EMPTY_LINES.finditer(text)
+    pos, end = 0, len(text) + 1
+    while pos < end:
+        cut = end
+        for m in found:
+            c = m.end()
+            if c <= pos or text[c:c + 1] != "[":
+                continue
+            eol = text.find("\n", c)
+            if tag_match(text[c:] if eol < 0 else text[c:eol]) is not None:
+                cut = c
+                break
+        if cut == end and sure is not None:
+            # No plain cut ahead (lines that end in CR LF have no empty line) once a piece was not plain: the
+            # piece goes up to where a game surely begins, not to the end (the rest of the text cut out again
+            # for each game was quadratic).
+            cut = sure[bisect.bisect_right(sure, pos)]
+        body = text[pos:cut - 1]               # a cut follows a line's "\n"
+        game = split_plain(body, lineno)
+        if game is not None:
+            yield game
+        else:
+            if sure is None:
+                sure = game_starts(text)[0]
+                sure.append(end)
+            cut = sure[bisect.bisect_right(sure, pos)]
+            body = text[pos:cut - 1]
+            yield from split_games(_iter_lines(body), lineno)
+        lineno += body.count("\n") + 1
+        pos = cut
+
+
+def _iter_lines(text: str, piece: int = 1 << 16) -> Iterator[str]:
+    """``text.split("\\n")``, split a piece of about ``piece`` characters at a time: a list of every line of
+    a big text costs 8 bytes a line beside the text (50 MB for a run of six million blank lines)."""
+    return itertools.chain.from_iterable(_line_pieces(text, piece))
+
+
+def _line_pieces(text: str, piece: int) -> Iterator[List[str]]:
+    pos = 0
+    while True:
+        cut = text.find("\n", pos + piece)
+        if cut < 0:
+            yield text[pos:].split("\n")
+            return
+        yield text[pos:cut].split("\n")
+        pos = cut + 1
+
+
+def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
+                long_lines: Optional[List[int]] = None) -> Iterator[GameLines]:
+    """Group numbered lines into games.
+
+    ``lines`` is an iterator of lines, or whole lines joined by ``\\n`` in one
+    string: games of the common form (tag lines, blank lines, plain move
+    text) are then cut out of the text by a scan of the text, between places
+    where a game surely begins (:func:`game_starts`), and the rest goes
+    through the line loop, with the same result. ``lineno`` is the number of
+    lines before the first.
+
+    A game ends where the next one's tags begin, or after a result token
+    when the next move text starts again at move 1. Tag-like lines inside a
+    ``{…}`` comment belong to the comment, unless a blank line comes before
+    them and what follows them (up to the next such tag line) does not close
+    the comment: the comment is then never closed, and ends with its game so
+    that it cannot swallow the games after it (:func:`_comment_closes_later`).
+    Lines starting with ``%`` are skipped.
+
+    The limits make a record without end cost memory in proportion to them,
+    each an :class:`InvalidRecordError` of its game, the first of its errors:
+    a game keeps at most :data:`MAX_GAME_CHARS` (the rest of it, up to the
+    next game, is read and dropped); a comment open for more than
+    :data:`MAX_COMMENT_CHARS` is recorded and taken as never closed (the
+    lines after it are read as move text); and the numbers of lines that
+    the line source cut at :data:`MAX_LINE_BYTES` (``long_lines``, 1-based,
+    as :class:`~xiangqi._encoding.TextLines` appends them) are recorded on
+    the game they belong to (the one before the next game's first line).
+
+    >>> text = '[Event "A"]\\n\\n1. h2e2 1-0\\n1. b2e2 *\\n'     # a new game starts again at move 1
+    >>> [(chunk.first_line, chunk.tags, chunk.movetext_text) for chunk in split_games(text)]
+    [(1, [('Event', 'A')], '1. h2e2 1-0'), (4, [], '1. b2e2 *\\n')]
+    """
+    if isinstance(lines, str):
+        games = _split_text(lines, lineno) if lines else iter(())
+    else:
+        games = _split_lines(lines, lineno)
+    if long_lines is None:
+        yield from games
+        return
+    held: Optional[GameLines] = None
+    try:
+        for game in games:
+            if held is not None:
+                _record_long_lines(held, long_lines, game.first_line)
+                yield held
+            held = game
+    except InvalidRecordError:   # the input's damage passes on after the last game
+        if held is not None:
+            _record_long_lines(held, long_lines, None)
+            yield held
+        raise
+    if held is not None:
+        _record_long_lines(held, long_lines, None)
+        yield held
+
+
+def _record_long_lines(game: GameLines, cut: List[int], before: Optional[int]) -> None:
+    """Record on ``game`` the lines of ``cut`` before line ``before`` (all when ``None``), taking them out."""
+    k = 0
+    while k < len(cut) and (before is None or cut[k] < before):
+        n = cut[k]
+        game.errors.append(_limit_error(
+            f"line {n} is longer than {MAX_LINE_BYTES} bytes: it is cut there, the rest of it skipped", n))
+        k += 1
+    if k:
+        del cut[:k]
+        # Damage of the lines comes first, in file order.
+        game.errors.sort(key=lambda e: e.line)
+
+
+def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
+    """:func:`split_games` of an iterator of lines: the line loop.
+
+    This loop sees every line of the input, so it is kept lean: blank lines
+    inside move text are kept (line numbers then follow from the position in
+    the list), and the lines of move text that need no decision (no tag,
+    escape, comment or new game can start there) are taken by an inner loop
+    that does nothing else but count the game's characters.
+    """
+    chunk: Optional[GameLines] = None
+    movetext: Optional[List[str]] = None   # the current game's move-text lines, once they have begun
+    in_comment = False
+    gap = False                            # a blank line after the tags, before any move text
+    blank_before = False                   # in a comment: whether the last line was blank
+    room = MAX_GAME_CHARS                  # characters the game may still keep (over its limit: till a trim)
+    sealed = False                         # the game is over MAX_GAME_CHARS: movetext is only its tail
+    comment = 0                            # characters of the lines of the open comment
+    comment_line = 0                       # the line where it opened
+    tag_match = TAG_RE.match
+    game_start = _GAME_START_RE.match
+    slow_first = _SLOW_FIRST
+    base = iter(lines)
+    it: Iterator[str] = base
+    back: Iterator[str] = iter(())         # lines read ahead and given back, read again before base's
+    pending: Optional[str] = None          # a line the inner loop read and left to the outer one
+    try:
+        while True:
+            if pending is None:
+                line = next(it, None)
+                if line is None:
+                    break
+            else:
+                line, pending = pending, None
+            lineno += 1
+            if in_comment:
+                assert movetext is not None
+                # A comment left open ends with its game where a blank line is followed by a tag line: the
+                # next game starts there (the tokenizer records the unterminated comment on this one).
+                if blank_before and line.lstrip()[:1] == "[" and tag_match(line) is not None:
+                    ahead: List[str] = []
+                    closes = comment <= MAX_COMMENT_CHARS and \
+                        _comment_closes_later(it, ahead, MAX_COMMENT_CHARS - comment)
+                    # One chain over base, whatever the number of look-aheads: the lines given back before
+                    # and not yet read again follow the new ones (a chain of chains made every later line
+                    # cost a step per look-ahead before it, quadratic in a file of games with open comments).
+                    ahead.extend(back)
+                    back = iter(ahead)
+                    it = itertools.chain(back, base)
+                    if not closes:
+                        in_comment = False
+                        if chunk is not None:
+                            chunk.overread = len(ahead) + 1
+                if in_comment:
+                    movetext.append(line)
+                    blank_before = not line.strip()
+                    in_comment = _comment_open_after(line, True)
+                    comment += len(line) + 1
+                    if in_comment and comment > MAX_COMMENT_CHARS:
+                        # Too long to be a comment: one never closed. The splitter reads on as move text (a
+                        # tag line or a new move 1 begins the next game); the tokenizer still reads the "{".
+                        assert chunk is not None
+                        in_comment = False
+                        chunk.errors.append(_limit_error(
+                            f"the comment opened at line {comment_line} is longer than {MAX_COMMENT_CHARS} "
+                            f"characters (at line {lineno}): it is taken as never closed, the games after it "
+                            "read as usual", comment_line))
+                    room -= len(line) + 1
+                    if room < 0:
+                        assert chunk is not None
+                        movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
+                    continue
+            c = line[:1]
+            if c == " " or c == "\t":
+                c = line.lstrip()[:1]
+            if c == "[":
+                m = tag_match(line)
+                if m is None and movetext and not movetext[-1].strip() and _TAG_LIKE.match(line):
+                    # A damaged tag line after a blank line that ends move text: the next game's first
+                    # tag, not move text of this one (its game records the damage).
+                    assert chunk is not None
+                    yield chunk
+                    chunk, movetext, gap = GameLines(lineno), None, False
+                    room, sealed = MAX_GAME_CHARS - len(line) - 1, False
+                    shown = line.strip()
+                    reason = f"damaged tag line {shown[:60]!r}: a tag is [Name \"value\"]"
+                    chunk.errors.append(GameError(0, shown, reason, lineno, InvalidRecordError(reason)))
+                    continue
+                if m is not None:
+                    if movetext is not None or gap and chunk is not None and m.group(1) in chunk.tag_lines:
+                        # Move text ended, or a tag this game already has comes after a blank line: the
+                        # game before it is over (a game of tags only is a game too, not merged).
+                        assert chunk is not None
+                        yield chunk
+                        chunk = movetext = None
+                    gap = False
+                    if chunk is None:
+                        chunk = GameLines(lineno)
+                        room, sealed = MAX_GAME_CHARS, False
+                    tags, tag_lines = chunk.tags, chunk.tag_lines
+                    while True:
+                        name, value, bare = m.groups()
+                        if value is None:
+                            value = bare.strip()
+                        if "\\" in value:
+                            value = _unescape(value)
+                        room -= len(line) + 1
+                        if room >= 0:          # tags past the game's limit are not kept
+                            tags.append((name, value))
+                            tag_lines[name] = lineno
+                        # More tags follow, as a rule: take them here while they come, the usual
+                        # [Name "value"] form without the regular expression (what it would read).
+                        while True:
+                            line = next(it, None)
+                            if line is None or line[:1] != "[" or line[-2:] != '"]':
+                                break
+                            k = line.find(' "')
+                            name = line[1:k]
+                            if k < 2 or len(line) < k + 4 or not name.isalnum() or not name.isascii():
+                                break
+                            value = line[k + 2:-2]
+                            if "\\" in value:
+                                value = _unescape(value)
+                            lineno += 1
+                            room -= len(line) + 1
+                            if room >= 0:
+                                tags.append((name, value))
+                                tag_lines[name] = lineno
+                        if line is None:
+                            break
+                        if line[:1] != "[" or (m := tag_match(line)) is None:
+                            pending = line
+                            break
+                        lineno += 1
+                    if room < 0:
+                        if not sealed:
+                            sealed = True
+                            chunk.errors.append(_game_limit_error(lineno))
+                        room = -1 << 62        # no more tags kept (only move text is trimmed)
+                    continue
+            elif c == "%" and line[0] == "%":
+                if movetext is not None:
+                    movetext.append("")
+                continue
+            if movetext is None:
+                if not c or c in "\r\n\t \x0b\x0c" and not line.strip():
+                    gap = chunk is not None
+                    continue  # blank lines before the move text
+                if chunk is None:
+                    chunk = GameLines(lineno)
+                    room, sealed = MAX_GAME_CHARS, False
+                chunk.movetext_start = lineno
+                movetext = chunk.movetext
+                if sealed:                     # over the limit in its tags: no move text kept
+                    movetext, room = [], _TAIL_CHARS
+            elif c == "1" and game_start(line) and _ends_with_result(movetext):
+                assert chunk is not None
+                yield chunk
+                chunk = GameLines(lineno)
+                movetext = chunk.movetext
+                room, sealed = MAX_GAME_CHARS, False
+            movetext.append(line)
+            room -= len(line) + 1
+            if "{" in line or ";" in line:
+                in_comment = _comment_open_after(line, False)
+                if in_comment:
+                    comment, comment_line = len(line) + 1, lineno
+                blank_before = False
+                if room < 0:
+                    assert chunk is not None
+                    movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
+                continue
+            # Plain move-text lines follow, as a rule: append them until one needs the checks above
+            # (a line "10. ..." cannot start a new game, so the game-start test is spared for it).
+            append = movetext.append
+            n = len(movetext)
+            if room >= 0:
+                for line in it:
+                    c = line[:1]
+                    if c in slow_first and (c != "1" or line[1:2] not in "0123456789" and game_start(line)
+                                            and _ends_with_result(movetext)) \
+                            or "{" in line or ";" in line:
+                        pending = line
+                        break
+                    append(line)
+                    room -= len(line) + 1
+                    if room < 0:
+                        break
+            lineno += len(movetext) - n
+            if room < 0:
+                assert chunk is not None
+                movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
+    except InvalidRecordError:
+        if chunk is not None:
+            yield chunk
+        raise
+    if chunk is not None:
+        yield chunk
+
+
+def _game_limit_error(line: int) -> GameError:
+    return _limit_error(f"the game is longer than {MAX_GAME_CHARS} characters: it is cut after line {line}, "
+                        "the rest of it up to the next game skipped", line)
+
+
+def _over_limit(chunk: GameLines, movetext: List[str], sealed: bool, line: int) -> Tuple[List[str], int, bool]:
+    """A game's move text went past its room at ``line``: the first time, past :data:`MAX_GAME_CHARS` (the
+    game records it; its lines from here on are not kept); later, past a trim's room. Returns the lines the
+    splitter goes on appending to (their tail), the new room, and ``True``."""
+    if not sealed:
+        chunk.errors.append(_game_limit_error(line))
+    return _tail(movetext), _TAIL_CHARS, True
+
+
+def _comment_closes_later(it: Iterator[str], ahead: List[str], room: int) -> bool:
+    """Whether a ``{`` comment, open where a tag line follows a blank line, is closed by the lines after it.
+
+    Reads the lines of ``it`` into ``ahead`` up to the first brace, or a tag
+    line after a blank line (where a game would start), or the end, or past
+    ``room`` characters (what the comment may still grow by under
+    :data:`MAX_COMMENT_CHARS`). The comment goes on (the tag line is part of
+    it) when a ``}`` comes first; otherwise it never closes, and the tag
+    line starts the next game.
+    """
+    tag_match = TAG_RE.match
+    blank = False
+    for line in it:
+        ahead.append(line)
+        room -= len(line) + 1
+        if room < 0:
+            return False
+        if line.lstrip()[:1] == "[" and tag_match(line) is not None:
+            if blank:
+                return False
+            continue
+        close, open_ = line.find("}"), line.find("{")
+        if close >= 0 or open_ >= 0:
+            return close >= 0 and (open_ < 0 or close < open_)
+        blank = not line.strip()
+    return False
+
+
+def _comment_open_after(line: str, in_comment: bool) -> bool:
+    """Whether a ``{`` comment is still open at the end of ``line``."""
+    for ch in line:
+        if in_comment:
+            if ch == "}":
+                in_comment = False
+        elif ch == "{":
+            in_comment = True
+        elif ch == ";":
+            return False
+    return in_comment
+
+
+#: What :func:`game_starts` looks for: comment marks, and blank lines (a run of them matched whole, so that a long
+#: run is read once; whether a tag line follows is asked after: a lookahead in the pattern made every newline of
+#: a run try the run again, quadratic in its length). A run is one character class up to its last newline, not a repeated group
+#: of lines: the regular expression engine keeps about 100 bytes for each repetition of a group, 700 MB for a run
+#: of six million blank lines.
+_STRUCTURE = re.compile(r"[{};]|\n[ \t\r\n]*\n")
+_BLANK_LINES = re.compile(r"\n[ \t\r\n]*\n")
+_TAG_AHEAD = re.compile(r"[ \t]*\[")
+
+
+def game_starts(text: str, in_comment: bool = False) -> Tuple[List[int], bool]:
+    """Where in ``text`` (whole lines of a record) the reader surely begins a new game, and whether a ``{``
+    comment is open at its end.
+
+    Returns the offsets of tag lines that follow blank lines after a line of
+    move text, outside any comment (``in_comment``: whether one is open where
+    ``text`` begins). Reading the lines from such a tag line on gives the
+    same games as reading the whole text (:func:`xiangqi.pgn.read_games` yields the game
+    before it there, in the same state as at the start of a file), so a file
+    may be cut there into pieces that are read apart (in worker processes).
+    A place that only may begin a game (a comment holding a tag line, a tag
+    block without move text, a game started by ``1.``) is left out: leaving
+    one out costs only a longer piece. The scan is of decoded text, so a
+    double-byte character whose second byte is ``{``, ``}``, ``[``, ``]``
+    or a backslash in GBK or Big5 cannot mislead it.
+
+    >>> text = '[Event "A"]\\n\\n1. h2e2 *\\n\\n[Event "B"]\\n\\n1. h2e2 *\\n'
+    >>> game_starts(text), text[24:35]
+    (([24], False), '[Event "B"]')
+    """
+    out: List[int] = []
+    tag_match = TAG_RE.match
+    if "{" not in text and "}" not in text and ";" not in text:  # the usual text: only the blank lines matter
+        if in_comment:
+            return out, True
+        tag_ahead = _TAG_AHEAD.match
+        for blank in _BLANK_LINES.finditer(text):
+            end, pos = blank.start(), blank.end()
+            if tag_ahead(text, pos) is None:
+                continue
+            prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
+            eol = text.find("\n", pos)
+            if prev and prev[0] not in "[%" and tag_match(text[pos:] if eol < 0 else text[pos:eol]) is not None:
+                out.append(pos)
+        return out, False
+    search = _STRUCTURE.search
+    pos = 0
+    while True:
+        m = search(text, pos)
+        if m is None:
+            return out, in_comment
+        ch = text[m.start()]
+        pos = m.end()
+        if ch == "{":
+            in_comment = True
+        elif ch == "}":
+            in_comment = False
+        elif ch == ";":
+            if not in_comment:  # a comment to the end of the line
+                nl = text.find("\n", pos)
+                if nl < 0:
+                    return out, in_comment
+                pos = nl
+        elif not in_comment and _TAG_AHEAD.match(text, pos) is not None:
+            end = m.start()
+            prev = text[text.rfind("\n", 0, end) + 1:end].lstrip()
+            eol = text.find("\n", pos)
+            line = text[pos:] if eol < 0 else text[pos:eol]
+            if tag_match(line) is not None:
+                if prev and prev[0] not in "[%":
+                    out.append(pos)
+                if eol < 0:
+                    return out, in_comment
+                pos = eol  # the reader reads a tag line's value, not braces in it
+
+
+#: Encodings whose bytes :func:`game_starts_in_bytes` reads, as the C scan's byte kind.
+SCAN_KINDS = {"utf-8": _scan.UTF8, "ascii": _scan.UTF8, "gb18030": _scan.DOUBLE_BYTE, "gbk": _scan.DOUBLE_BYTE,
+               "gb2312": _scan.DOUBLE_BYTE, "cp936": _scan.DOUBLE_BYTE, "big5": _scan.DOUBLE_BYTE,
+               "cp950": _scan.DOUBLE_BYTE, "big5hkscs": _scan.DOUBLE_BYTE}
+
+
+def game_starts_in_bytes(data: bytes, encoding: str, in_comment: bool = False) -> Optional[Tuple[List[int], bool]]:
+    """:func:`game_starts` of the text ``data`` decodes to, as byte offsets into ``data``, found by the C core
+    (``xq_pgn_game_starts``) without decoding; ``None`` where it leaves the text to :func:`game_starts`.
+
+    ``data`` holds whole lines that decode strictly (nothing replaced) in
+    ``encoding``: UTF-8, GBK/GB18030 or Big5 (other encodings give
+    ``None``). The scan reads a two-byte character's second byte as part of
+    it, never as a ``{``, ``}``, ``[`` or ``;``. It reports the starts whose
+    tag line has the plain form ``[Name "value"]`` (a subset of
+    :func:`game_starts`' starts, which is all a chunker needs: leaving a
+    start out only makes a piece longer) and gives up (``None``) on a
+    tag-like line of another form holding comment marks.
+
+    >>> text = '[Event "a"]\\n\\n1. h2e2 *\\n\\n[Event "b"]\\n\\n1. h2e2 *\\n'
+    >>> game_starts_in_bytes(text.encode(), "utf-8"), game_starts(text)
+    (([24], False), ([24], False))
+
+    Raises:
+        * :exc:`ValueError` when the C scan refuses its arguments (a bug, never bad text).
+    """
+    kind = SCAN_KINDS.get(encoding.replace("_", "-").lower())
+    return None if kind is None else _scan.pgn_game_starts(data, kind, in_comment)
+
+
+def game_starts_in_block(block: TextBlock, encoding: str, in_comment: bool) -> Tuple[List[int], bool]:
+    """Where the PGN reader surely begins a game in ``block`` (byte offsets into its data), and whether a
+    comment is open at its end: :func:`game_starts` of its text, by the C scan of its bytes where the block
+    decoded strictly (:func:`game_starts_in_bytes`): the one place that chooses between the two."""
+    if block.strict:
+        found = game_starts_in_bytes(block.data, encoding, in_comment)
+        if found is not None:
+            return found
+    text = block.text
+    starts, in_comment = game_starts(text, in_comment)
+    # Text offsets to byte offsets: each start begins a line, found by counting lines.
+    data = block.data
+    out: List[int] = []
+    pos = at = 0
+    for s in starts:
+        for _ in range(text.count("\n", pos, s)):
+            at = data.index(b"\n", at) + 1
+        pos = s
+        out.append(at)
+    return out, in_comment
