@@ -179,35 +179,40 @@ static int root_gives_way(const xq_pos *p, int a, int v) {
     xq_bb occ = pos_occ(&o), mine = p->by_color[S] & ~p->by_type[XQ_KING] & ~SQ_BB[a];
     while (mine) {
         int P = bb_pop_lsb(&mine);
-        xq_bb att = attackers_bb(&o, P, O, occ, o.occ_rot);
-        int x = -1, xv = 1 << 20;
+        xq_bb att = attackers_bb(&o, P, O, occ, o.occ_rot), cheapest = 0;
+        int xv = 1 << 20;
         while (att) {
             int s = bb_pop_lsb(&att);
             int val = piece_value(o.board[s], s);
-            if (val < xv && xq_pos_is_legal(&o, make_move(s, P))) {
-                x = s;
-                xv = val;
+            if (val > xv || !xq_pos_is_legal(&o, make_move(s, P))) continue;
+            if (val < xv) cheapest = 0;
+            cheapest |= SQ_BB[s];
+            xv = val;
+        }
+        /* Every least valuable capture is tried, not the first found: which of two equal capturers takes P
+           decides whether a second root remains (a cannon's screen moves or stays), and the verdict must not
+           hang on the order of the squares (a position and its colour-swapped mirror judged alike). */
+        while (cheapest) {
+            int x = bb_pop_lsb(&cheapest);
+            xq_pos t = o;
+            xq_undo u;
+            pos_do_move_fast(&t, make_move(x, P), &u);
+            /* t: S to move, P taken (not by the victim itself).  a must be P's root, and its only one. */
+            if (t.board[v] != p->board[v] || !xq_pos_is_legal(&t, make_move(a, P)) ||
+                !xq_pos_is_legal(&t, make_move(a, v)))
+                continue;
+            xq_bb roots = attackers_bb(&t, P, S, pos_occ(&t), t.occ_rot) & ~SQ_BB[a];
+            int other = 0;
+            while (roots && !other) {
+                int s = bb_pop_lsb(&roots);
+                other = xq_pos_is_legal(&t, make_move(s, P));
             }
+            if (other) continue;
+            int lost = piece_value(p->board[P], P);
+            xq_pos w = t;
+            pos_do_move_fast(&w, make_move(a, v), &u);
+            if (piece_value(t.board[v], v) - see_rec(&w, v, 0) <= lost) return 1;
         }
-        if (x < 0) continue;
-        xq_pos t = o;
-        xq_undo u;
-        pos_do_move_fast(&t, make_move(x, P), &u);
-        /* t: S to move, P taken (not by the victim itself).  a must be P's root, and its only one. */
-        if (t.board[v] != p->board[v] || !xq_pos_is_legal(&t, make_move(a, P)) ||
-            !xq_pos_is_legal(&t, make_move(a, v)))
-            continue;
-        xq_bb roots = attackers_bb(&t, P, S, pos_occ(&t), t.occ_rot) & ~SQ_BB[a];
-        int other = 0;
-        while (roots && !other) {
-            int s = bb_pop_lsb(&roots);
-            other = xq_pos_is_legal(&t, make_move(s, P));
-        }
-        if (other) continue;
-        int lost = piece_value(p->board[P], P);
-        xq_pos w = t;
-        pos_do_move_fast(&w, make_move(a, v), &u);
-        if (piece_value(t.board[v], v) - see_rec(&w, v, 0) <= lost) return 1;
     }
     return 0;
 }
