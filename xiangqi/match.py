@@ -26,9 +26,10 @@ import sys
 from pathlib import Path
 from typing import IO, Coroutine, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple, TypeVar
 
+from xiangqi._cliio import add_rules_options
 from xiangqi import pgn
 from xiangqi.board import Board
-from xiangqi.rules import RULE_SET_NAMES, red_must_vary_rounds, rule_set_name, rules_spec
+from xiangqi.rules import RULE_SET_NAMES, rule_set_name, rules_spec
 from xiangqi.core import Color
 from xiangqi.engine import (
     FEN_LETTERS, Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
@@ -891,10 +892,8 @@ def _build_parser() -> argparse.ArgumentParser:
     group.add_argument("--movetime", type=float, help="fixed seconds per move")
     parser.add_argument("--openings", type=Path, help="PGN file (each game's main line) or FEN/EPD lines")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at a time (default: 1)")
-    parser.add_argument("--rules", default="axf", choices=("axf", "cxa"), help="rule book (default: axf)")
-    parser.add_argument("--red-must-vary", type=red_must_vary_rounds, default=None, metavar="ROUNDS",
-                        help="within ROUNDS moves of a game from the opening position, Red must vary a repetition "
-                             "that would draw (CXA #03 三): default 25 under cxa, 0 (off) under axf")
+    add_rules_options(parser, "rule book the games are adjudicated by, and told to the engines that have an option "
+                              "for it (default: axf)")
     parser.add_argument("--pgnout", type=Path, help="write the games to this PGN file (as each one ends)")
     parser.add_argument("--notation", default="chinese", choices=pgn.NOTATIONS,
                         help="PGN move notation (default: chinese, as for convert)")

@@ -70,7 +70,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, T
 
 from xiangqi import formats
 from xiangqi import rules as _rules
-from xiangqi._cliio import guard, reason, regular_input, same_file
+from xiangqi._cliio import add_rules_options, guard, reason, regular_input, same_file
 from xiangqi._progress import Progress
 from xiangqi.checking import validate_chunk
 from xiangqi.chunks import DEFAULT_CHUNK_BYTES, Chunk, detect_format, expand_paths, format_names, iter_chunks
@@ -86,8 +86,8 @@ __all__ = [
     "write_jsonl", "write_csv", "ReportWriter", "json_text", "name_text", "dask_executor", "validate_main",
 ]
 
-#: Rule sets for repetition rulings: Asian (AXF) and Chinese (CXA).
-RULE_SETS = ("axf", "cxa")
+#: Rule sets for repetition rulings: Asian (AXF) and Chinese (CXA) (the names of :data:`xiangqi.rulesets.RULE_SETS`).
+RULE_SETS = tuple(_rules.RULE_SETS)
 
 
 # =====================================================================================================================
@@ -150,11 +150,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="example: xiangqi validate tests/data/sample --report report.jsonl",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="game files or directories (searched recursively)")
-    p.add_argument("--rules", default="axf", choices=RULE_SETS, help="repetition rules: axf (Asian, default) or cxa "
-                   "(Chinese)")
-    p.add_argument("--red-must-vary", type=_rules.red_must_vary_rounds, default=None, metavar="ROUNDS",
-                   help="within ROUNDS moves of a game from the opening position, Red must vary a repetition that "
-                        "would draw (CXA #03 三): default 25 under cxa, 0 (off) under axf")
+    add_rules_options(p, "repetition rules: axf (Asian, default) or cxa (Chinese)")
     p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="at most N processes check games: this one and N-1 workers (default 1; 0 = one per "
                         "CPU; with --dask, N Dask workers); small inputs (under 2 MiB) are checked in this process")
