@@ -38,6 +38,7 @@ from xiangqi.engine import (
 from xiangqi.uci import Option
 from xiangqi.xboard import XBoardProtocol, popen_xboard
 from xiangqi.errors import InvalidFenError
+from xiangqi.facts import side_words
 from xiangqi.match_stats import MatchScore, Sprt, parse_sprt
 from xiangqi.outcome import Termination, result_of
 
@@ -564,7 +565,7 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             reason, reason_zh = outcome.reason, outcome.reason_zh
             break
         turn = board.turn
-        side, side_zh = ("Red", "红方") if turn else ("Black", "黑方")
+        side, side_zh = side_words(turn), side_words(turn, chinese=True) + "方"
         if len(board.move_stack) >= adj.max_plies:
             winner, tag = None, "adjudication"
             reason, reason_zh = f"draw: the game reached {adj.max_plies} plies", f"和棋：对局达到{adj.max_plies}步"
@@ -634,7 +635,7 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
         if verdict is not None:
             winner, text = verdict
             tag = "adjudication"
-            reason = f"adjudication: {text}" + ("" if winner is None else f"; {'Red' if winner else 'Black'} wins")
+            reason = f"adjudication: {text}" + ("" if winner is None else f"; {side_words(winner)} wins")
             reason_zh = "裁决：" + ("和棋" if winner is None else ("红胜" if winner else "黑胜"))
             break
     result = result_of(winner)
