@@ -304,8 +304,8 @@ def _validate_files(args: argparse.Namespace, inputs: List[Tuple[str, List[str]]
                     print(f"xiangqi validate: cannot reach the Dask scheduler {args.dask!r}: {exc}",
                           file=sys.stderr)
                     return 2
-            reports = run(files, _rules.rules_spec(args.rules, red_must_vary=args.red_must_vary), 1 if executor is None and jobs == 1 else jobs, executor,
-                           args.format, args.chunk_kib * 1024)
+            reports = run(files, _rules.rules_spec(args.rules, red_must_vary=args.red_must_vary), jobs, executor,
+                          args.format, args.chunk_kib * 1024)
             for r in reports:
                 if r.source in names:
                     r = dataclasses.replace(r, source=names[r.source])
