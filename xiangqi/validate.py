@@ -73,7 +73,8 @@ from xiangqi import rules as _rules
 from xiangqi._cliio import add_rules_options, guard, reason, regular_input, same_file
 from xiangqi._progress import Progress
 from xiangqi.checking import validate_chunk
-from xiangqi.chunks import DEFAULT_CHUNK_BYTES, Chunk, detect_format, expand_paths, format_names, iter_chunks
+from xiangqi.chunks import (DEFAULT_CHUNK_BYTES, Chunk, checked_format, detect_format, expand_paths, format_names,
+                            iter_chunks)
 from xiangqi.pools import dask_executor, run
 from xiangqi.report_html import HtmlReport
 from xiangqi.reports import (ERROR_KINDS, WARNING_KINDS, ErrorInfo, GameReport, ReportWriter, Summary, json_text,
@@ -128,8 +129,7 @@ def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathL
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     rules = _check_rules(rules)
-    if format not in format_names():
-        raise ValueError(f"unknown format {format!r}: expected one of {', '.join(format_names())}")
+    checked_format(format)
     files = expand_paths(paths)
     if jobs is None or jobs <= 0:
         jobs = os.cpu_count() or 1
