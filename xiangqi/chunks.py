@@ -27,8 +27,8 @@ from xiangqi._encoding import TextBlock, TextLines, detect_encoding
 from xiangqi.pgn import game_starts
 from xiangqi.source import ByteSource
 
-__all__ = ["DEFAULT_CHUNK_BYTES", "HELD_MAX_BYTES", "Chunk", "LineStream", "iter_chunks", "expand_paths",
-           "detect_format", "format_names", "checked_format", "chunk_lines"]
+__all__ = ["DEFAULT_CHUNK_BYTES", "HELD_MAX_BYTES", "Chunk", "LineStream", "iter_chunks", "ChunkSizes", "spans",
+           "spans_lines", "expand_paths", "detect_format", "format_names", "checked_format", "chunk_lines"]
 
 #: Target size of a chunk of PGN text handed to one worker (whole games are kept together).
 DEFAULT_CHUNK_BYTES = 256 * 1024
