@@ -239,7 +239,7 @@ _RULES_OPTION_NAMES = ("rules", "rule", "ruleset", "rulebook", "repetitionrules"
 def rules_setting(options: Mapping[str, Option], book: str) -> Optional[Tuple[str, str]]:
     """The option and value that tell an engine the rule book ``book`` (``axf`` or ``cxa``): an option named
     for the rules (our engine's ``Rules``, UCCI ``rules``, any case) that takes the book's name (a combo choice
-    that :data:`~xiangqi.rules.RULE_SET_NAMES` reads as the book, or a string); ``None`` when it has none.
+    that :data:`~xiangqi.rulesets.RULE_SET_NAMES` reads as the book, or a string); ``None`` when it has none.
 
     >>> from xiangqi.uci import Option
     >>> rules_setting({"Rules": Option("Rules", "combo", "axf", var=["axf", "cxa"])}, "cxa")
