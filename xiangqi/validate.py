@@ -75,7 +75,7 @@ from xiangqi._progress import Progress
 from xiangqi.checking import validate_chunk
 from xiangqi.chunks import (DEFAULT_CHUNK_BYTES, Chunk, checked_format, detect_format, expand_paths, format_names,
                             iter_chunks)
-from xiangqi.pools import dask_executor, run
+from xiangqi.pools import SERIAL_BYTES, dask_executor, run
 from xiangqi.report_html import HtmlReport
 from xiangqi.reports import (ERROR_KINDS, WARNING_KINDS, ErrorInfo, GameReport, ReportWriter, Summary, json_text,
                              name_text, write_csv, write_jsonl)
@@ -153,7 +153,8 @@ def _parser() -> argparse.ArgumentParser:
     add_rules_options(p, "repetition rules: axf (Asian, default) or cxa (Chinese)")
     p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="at most N processes check games: this one and N-1 workers (default 1; 0 = one per "
-                        "CPU; with --dask, N Dask workers); small inputs (under 2 MiB) are checked in this process")
+                        "CPU; with --dask, N Dask workers); small inputs (under "
+                        f"{SERIAL_BYTES >> 20} MiB) are checked in this process")
     p.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="run on Dask: a local cluster, or the scheduler at ADDRESS (pip install 'pyxiangqi[dask]')")
     p.add_argument("--report", metavar="FILE", help="write one JSON object per game (.jsonl; .csv for CSV; - for "
