@@ -95,9 +95,6 @@ RULE_SETS = tuple(_rules.RULE_SETS)
 # Validating files
 # =====================================================================================================================
 
-_check_rules = _rules.rule_set_name
-
-
 def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]], *,
              rules: str = "axf", jobs: Optional[int] = 1,
              executor: Optional[concurrent.futures.Executor] = None, format: str = "auto",
@@ -128,7 +125,7 @@ def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathL
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    rules = _check_rules(rules)
+    rules = _rules.rule_set_name(rules)
     checked_format(format)
     files = expand_paths(paths)
     if jobs is None or jobs <= 0:
