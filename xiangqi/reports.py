@@ -1,7 +1,7 @@
 """Validation reports: one :class:`GameReport` per game, its :class:`ErrorInfo`, the JSONL and CSV writers
 (:class:`ReportWriter`) and the :class:`Summary` of a run.
 
-These are plain records: :mod:`xiangqi.validate` makes them, and the writers here and the HTML report
+These are plain records: :mod:`xiangqi.checking` makes them, and the writers here and the HTML report
 (:mod:`xiangqi.report_html`) show them. Each is importable from :mod:`xiangqi.validate` too.
 
 >>> report = GameReport("a.pgn", 1, 1, False, 3, ErrorInfo("illegal-move", 3, "h2e2", "No piece on h2."),
