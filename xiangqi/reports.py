@@ -280,7 +280,8 @@ class Summary:
     errors: Dict[str, int] = dataclasses.field(default_factory=lambda: {k: 0 for k in ERROR_KINDS})
     warnings: Dict[str, int] = dataclasses.field(default_factory=lambda: {k: 0 for k in WARNING_KINDS})
     seconds: float = 0.0
-    _last_source: Optional[str] = None
+    #: The source of the last report counted (a new one counts a file): not a total, so not an argument.
+    _last_source: Optional[str] = dataclasses.field(default=None, init=False, repr=False, compare=False)
 
     def add(self, r: GameReport) -> None:
         """Count one report.
