@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import errno
 import os
@@ -27,9 +28,25 @@ import threading
 from pathlib import Path
 from typing import IO, Iterable, Iterator, Optional, TextIO, cast
 
+from xiangqi.rulesets import DEFAULT_RULES, RULE_SETS, red_must_vary_rounds
 from xiangqi.source import poll_reader
 
-__all__ = ["OutputError", "guard", "writing", "reason", "input_problem", "regular_input", "same_file", "is_regular"]
+__all__ = ["OutputError", "guard", "writing", "reason", "input_problem", "regular_input", "same_file", "is_regular",
+           "add_rules_options"]
+
+
+def add_rules_options(parser: argparse.ArgumentParser, rules_help: str) -> None:
+    """Add ``--rules`` (a name of :data:`xiangqi.rulesets.RULE_SETS`) and ``--red-must-vary ROUNDS``: the two
+    options of every command that rules on repetitions (``validate``, ``judge``, ``match``), in the same words.
+
+    >>> p = argparse.ArgumentParser(); add_rules_options(p, "rule book")
+    >>> p.parse_args(["--rules", "cxa", "--red-must-vary", "0"])
+    Namespace(rules='cxa', red_must_vary=0)
+    """
+    parser.add_argument("--rules", default=DEFAULT_RULES, choices=tuple(RULE_SETS), help=rules_help)
+    parser.add_argument("--red-must-vary", type=red_must_vary_rounds, default=None, metavar="ROUNDS",
+                        help="within ROUNDS moves of a game from the opening position, Red must vary a repetition "
+                             "that would draw (CXA #03 三): default 25 under cxa, 0 (off) under axf")
 
 
 def reason(exc: OSError) -> str:

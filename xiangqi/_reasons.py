@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import List, Optional, Union
 
-from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, SQUARE_NAMES
+from xiangqi.core import ADVISOR, CANNON, COLOR_NAMES, ELEPHANT, HORSE, KING, PAWN, PIECE_NAMES, ROOK, SQUARE_NAMES
 
 _Codes = Union[bytes, bytearray]
 
-PIECE_WORD = ("piece", "pawn", "advisor", "elephant", "horse", "cannon", "rook", "king")
-SIDE_WORD = ("Black", "Red")
+#: The piece words by piece type (:data:`xiangqi.core.PIECE_NAMES`; 0, an unknown type, is a "piece").
+PIECE_WORD = ("piece", *(name or "" for name in PIECE_NAMES[1:]))
+#: The side words by ``int(color)``: :data:`xiangqi.core.COLOR_NAMES` capitalized, as :func:`xiangqi.facts.side_words`.
+SIDE_WORD = tuple(name.capitalize() for name in COLOR_NAMES)
 
 
 def piece_name(code: int) -> str:

@@ -64,7 +64,7 @@ import numpy.typing as npt
 from xiangqi import _ffi
 from xiangqi._ffi.batch import (
     MOVE_INDEX_NB, PACKED_SIZE as _PACKED_SIZE, PLANES_NB, VIEWS, Source, fens_runner, fixed_runner,
-    legal_moves_runner, move_index_codes, new_stop_flag,
+    legal_moves_runner, move_index_codes,
 )
 from xiangqi.board import Board
 from xiangqi.position import BaseBoard, check_depth, count_by_root_move
@@ -414,7 +414,7 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
                 out[i] = sum(count_by_root_move(board, board.legal_move_codes(), d, bulk, threads, None))
         return out
     return _fill(src, threads, status, (), np.uint64, "perft", per_thread=64 if long_run else 8,
-                 stop=new_stop_flag() if long_run else None, depth=d, bulk=bulk)
+                 stop=_ffi.new_stop_flag() if long_run else None, depth=d, bulk=bulk)
 
 
 #: About how many moves a position has (44 at the start), and how many leaves a batch perft of a few

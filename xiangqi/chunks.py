@@ -27,8 +27,8 @@ from xiangqi._encoding import TextBlock, TextLines, detect_encoding
 from xiangqi._pgn_split import game_starts_in_block
 from xiangqi.source import ByteSource
 
-__all__ = ["DEFAULT_CHUNK_BYTES", "HELD_MAX_BYTES", "Chunk", "LineStream", "iter_chunks", "expand_paths",
-           "detect_format", "format_names", "chunk_lines"]
+__all__ = ["DEFAULT_CHUNK_BYTES", "HELD_MAX_BYTES", "Chunk", "LineStream", "iter_chunks", "ChunkSizes", "spans",
+           "spans_lines", "expand_paths", "detect_format", "format_names", "checked_format", "chunk_lines"]
 
 #: Target size of a chunk of PGN text handed to one worker (whole games are kept together).
 DEFAULT_CHUNK_BYTES = 256 * 1024
@@ -43,6 +43,24 @@ def format_names() -> Tuple[str, ...]:
     ('auto', 'pgn', 'xqf', 'dhtmlxq')
     """
     return ("auto",) + formats.names()
+
+
+def checked_format(fmt: str) -> str:
+    """``fmt`` itself when it is one of :func:`format_names` (a format, or ``"auto"``).
+
+    >>> checked_format("xqf")
+    'xqf'
+    >>> checked_format("epd")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown format 'epd': expected one of auto, pgn, xqf, dhtmlxq
+
+    Raises:
+        * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`xiangqi.formats.FORMATS`.
+    """
+    if fmt not in format_names():
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(format_names())}")
+    return fmt
 
 
 
@@ -242,8 +260,7 @@ def spans_lines(files: Sequence[str], fmt: str, chunk_bytes: Union[int, ChunkSiz
     Raises:
         * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`xiangqi.formats.FORMATS`.
     """
-    if fmt not in format_names():
-        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(format_names())}")
+    checked_format(fmt)
     sizes = chunk_bytes if isinstance(chunk_bytes, ChunkSizes) else ChunkSizes(chunk_bytes)
     for number, path in enumerate(files):
         try:

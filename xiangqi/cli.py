@@ -12,7 +12,7 @@ Every command shares one policy for the end of a run (:func:`main`):
   ``render FEN``) that is not a FEN is a usage error (exit 2); so is, for
   ``perft`` and ``judge``, a position that cannot occur in a game (the kings
   facing each other, the side not to move in check, a piece where its side
-  never brings it: :func:`xiangqi.game.require_playable`, the rule
+  never brings it: :func:`xiangqi.tags.require_playable`, the rule
   ``validate`` applies to a record's ``FEN`` tag). In a game file the same
   start position is bad data: that game is reported (exit 1). ``render``
   draws any position a :class:`~xiangqi.Board` holds, with a warning for

@@ -29,6 +29,7 @@ from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move
 from xiangqi.errors import ProtocolError, XiangqiError
 from xiangqi.perft import perft
+from xiangqi.rulesets import DEFAULT_RULES, RULE_SETS
 from xiangqi.search import MAX_DEPTH, Searcher, SearchInfo, SearchResult
 from xiangqi.uci import (
     HANDSHAKE_OK, MILLISEC_OPTION, Go, InfoWords, Option, bestmove_line, info_line, parse_go, parse_position,
@@ -520,7 +521,7 @@ OPTIONS: Tuple[EngineOption, ...] = (
     EngineOption(None, "newgame", "button", _clear_hash),
     EngineOption(None, MILLISEC_OPTION, "check", EngineServer._set_millisec, "false"),
     EngineOption("Ponder", None, "check", EngineServer._set_ponder, "false"),
-    EngineOption("Rules", "rules", "combo", EngineServer._set_rules, "axf", var=("axf", "cxa")),
+    EngineOption("Rules", "rules", "combo", EngineServer._set_rules, DEFAULT_RULES, var=tuple(RULE_SETS)),
 )
 
 

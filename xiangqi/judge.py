@@ -34,7 +34,7 @@ from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, Union
 
 from xiangqi import formats
 from xiangqi import rules as rulings
-from xiangqi._cliio import guard, input_problem, reason, regular_input
+from xiangqi._cliio import add_rules_options, guard, input_problem, reason, regular_input
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import XiangqiError
@@ -242,15 +242,11 @@ def judge_main(argv: List[str]) -> int:
     )
     parser.add_argument("position", nargs="+",
                         help="a game file (PGN, XQF, DhtmlXQ), or FEN/startpos [moves] MOVE ...")
-    parser.add_argument("--rules", default="axf", choices=("axf", "cxa"),
-                        help="axf (Asian, default) or cxa (Chinese)")
+    add_rules_options(parser, "axf (Asian, default) or cxa (Chinese)")
     parser.add_argument("--count", type=int, default=None,
                         help="occurrences of a position that make it adjudicable (default: 3)")
     parser.add_argument("--limit", type=int, default=None,
                         help="natural limit in plies without capture (default: 120; 0 turns it off)")
-    parser.add_argument("--red-must-vary", type=rulings.red_must_vary_rounds, default=None, metavar="ROUNDS",
-                        help="within ROUNDS moves of a game from the opening position, Red must vary a repetition "
-                             "that would draw (CXA #03 三): default 25 under cxa, 0 (off) under axf")
     parser.add_argument("--explain", action="store_true", help="show what each move of the loop does")
     parser.add_argument("--json", action="store_true", help="print one JSON object per game")
     args = parser.parse_intermixed_args(argv)  # options may come between the moves

@@ -26,9 +26,10 @@ import sys
 from pathlib import Path
 from typing import IO, Coroutine, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple, TypeVar
 
+from xiangqi._cliio import add_rules_options
 from xiangqi import pgn
 from xiangqi.board import Board
-from xiangqi.rules import RULE_SET_NAMES, red_must_vary_rounds, rule_set_name, rules_spec
+from xiangqi.rules import RULE_SET_NAMES, rule_set_name, rules_spec
 from xiangqi.core import Color
 from xiangqi.engine import (
     FEN_LETTERS, Dialect, EngineError, EngineProtocol, EngineTerminatedError, Limit, OptionValue, PlayResult, popen_ucci,
@@ -37,6 +38,7 @@ from xiangqi.engine import (
 from xiangqi.uci import Option
 from xiangqi.xboard import XBoardProtocol, popen_xboard
 from xiangqi.errors import InvalidFenError
+from xiangqi.facts import side_words
 from xiangqi.match_stats import MatchScore, Sprt, parse_sprt
 from xiangqi.outcome import Termination, result_of
 
@@ -237,7 +239,7 @@ _RULES_OPTION_NAMES = ("rules", "rule", "ruleset", "rulebook", "repetitionrules"
 def rules_setting(options: Mapping[str, Option], book: str) -> Optional[Tuple[str, str]]:
     """The option and value that tell an engine the rule book ``book`` (``axf`` or ``cxa``): an option named
     for the rules (our engine's ``Rules``, UCCI ``rules``, any case) that takes the book's name (a combo choice
-    that :data:`~xiangqi.rules.RULE_SET_NAMES` reads as the book, or a string); ``None`` when it has none.
+    that :data:`~xiangqi.rulesets.RULE_SET_NAMES` reads as the book, or a string); ``None`` when it has none.
 
     >>> from xiangqi.uci import Option
     >>> rules_setting({"Rules": Option("Rules", "combo", "axf", var=["axf", "cxa"])}, "cxa")
@@ -563,7 +565,7 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
             reason, reason_zh = outcome.reason, outcome.reason_zh
             break
         turn = board.turn
-        side, side_zh = ("Red", "红方") if turn else ("Black", "黑方")
+        side, side_zh = side_words(turn), side_words(turn, chinese=True) + "方"
         if len(board.move_stack) >= adj.max_plies:
             winner, tag = None, "adjudication"
             reason, reason_zh = f"draw: the game reached {adj.max_plies} plies", f"和棋：对局达到{adj.max_plies}步"
@@ -633,7 +635,7 @@ async def play_game(red: EngineProtocol, black: EngineProtocol, opening: Board, 
         if verdict is not None:
             winner, text = verdict
             tag = "adjudication"
-            reason = f"adjudication: {text}" + ("" if winner is None else f"; {'Red' if winner else 'Black'} wins")
+            reason = f"adjudication: {text}" + ("" if winner is None else f"; {side_words(winner)} wins")
             reason_zh = "裁决：" + ("和棋" if winner is None else ("红胜" if winner else "黑胜"))
             break
     result = result_of(winner)
@@ -891,10 +893,8 @@ def _build_parser() -> argparse.ArgumentParser:
     group.add_argument("--movetime", type=float, help="fixed seconds per move")
     parser.add_argument("--openings", type=Path, help="PGN file (each game's main line) or FEN/EPD lines")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at a time (default: 1)")
-    parser.add_argument("--rules", default="axf", choices=("axf", "cxa"), help="rule book (default: axf)")
-    parser.add_argument("--red-must-vary", type=red_must_vary_rounds, default=None, metavar="ROUNDS",
-                        help="within ROUNDS moves of a game from the opening position, Red must vary a repetition "
-                             "that would draw (CXA #03 三): default 25 under cxa, 0 (off) under axf")
+    add_rules_options(parser, "rule book the games are adjudicated by, and told to the engines that have an option "
+                              "for it (default: axf)")
     parser.add_argument("--pgnout", type=Path, help="write the games to this PGN file (as each one ends)")
     parser.add_argument("--notation", default="chinese", choices=pgn.NOTATIONS,
                         help="PGN move notation (default: chinese, as for convert)")

@@ -6,7 +6,7 @@ DhtmlXQ). Exit status: 0 on success, 1 when the game file cannot be read, 2 for 
 that does not parse, a ply past the end, an unknown output type, cairosvg missing for PNG) and for an
 output file that cannot be written. A position that cannot occur in a game (the kings facing each
 other, the side not to move in check, a piece where its side never brings it) is drawn, with a warning
-on standard error that names it and why (:func:`xiangqi.game.position_problems`).
+on standard error that names it and why (:func:`xiangqi.tags.position_problems`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The HTML validation report (``xiangqi validate --html report.html``): one self-contained file to act on.
 
-It consumes the :class:`~xiangqi.validate.GameReport` records that validation yields and shows:
+It consumes the :class:`~xiangqi.reports.GameReport` records that validation yields and shows:
 
 * the summary table (games, plies, valid, each error kind, warnings, time);
 * a sortable, filterable, paged table of the games with problems: file, game number, line, players, kind,
@@ -383,7 +383,7 @@ def script_json(value: object) -> str:
     ``<!--<script>`` turned the page's own script into text and left the problems table empty. Here
     ``<``, ``>`` and ``&`` are JSON's ``\\u003c``, ``\\u003e``, ``\\u0026``, so no markup can appear, and
     U+2028 and U+2029 (line ends to older JavaScript) ``\\u2028``, ``\\u2029``; a file name's undecodable
-    bytes are ``\\udcNN`` (:func:`xiangqi.validate.json_text`). ``JSON.parse`` gives back every string as it was.
+    bytes are ``\\udcNN`` (:func:`xiangqi.reports.json_text`). ``JSON.parse`` gives back every string as it was.
 
     >>> script_json(["<!--<script>", "</script>", "a & b", "\\u2028"])
     '["\\\\u003c!--\\\\u003cscript\\\\u003e","\\\\u003c/script\\\\u003e","a \\\\u0026 b","\\\\u2028"]'

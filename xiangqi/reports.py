@@ -1,7 +1,7 @@
 """Validation reports: one :class:`GameReport` per game, its :class:`ErrorInfo`, the JSONL and CSV writers
 (:class:`ReportWriter`) and the :class:`Summary` of a run.
 
-These are plain records: :mod:`xiangqi.validate` makes them, and the writers here and the HTML report
+These are plain records: :mod:`xiangqi.checking` makes them, and the writers here and the HTML report
 (:mod:`xiangqi.report_html`) show them. Each is importable from :mod:`xiangqi.validate` too.
 
 >>> report = GameReport("a.pgn", 1, 1, False, 3, ErrorInfo("illegal-move", 3, "h2e2", "No piece on h2."),
@@ -280,7 +280,8 @@ class Summary:
     errors: Dict[str, int] = dataclasses.field(default_factory=lambda: {k: 0 for k in ERROR_KINDS})
     warnings: Dict[str, int] = dataclasses.field(default_factory=lambda: {k: 0 for k in WARNING_KINDS})
     seconds: float = 0.0
-    _last_source: Optional[str] = None
+    #: The source of the last report counted (a new one counts a file): not a total, so not an argument.
+    _last_source: Optional[str] = dataclasses.field(default=None, init=False, repr=False, compare=False)
 
     def add(self, r: GameReport) -> None:
         """Count one report.

@@ -159,6 +159,10 @@ def rules_spec(rules: str, *, red_must_vary: Optional[int] = None) -> str:
 
     >>> rules_spec("cxa", red_must_vary=0), rules_spec("axf"), get_rules("axf:red-must-vary=25").red_must_vary_rounds
     ('cxa:red-must-vary=0', 'axf', 25)
+    >>> rules_spec("cxa", red_must_vary=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: red-must-vary rounds must be 0 to 255, not -1
 
     Raises:
         :class:`ValueError`: as :func:`rule_set_name`, or ``red_must_vary`` is not 0 to 255.
@@ -166,7 +170,7 @@ def rules_spec(rules: str, *, red_must_vary: Optional[int] = None) -> str:
     key = rule_set_name(rules).partition(":")[0]
     if red_must_vary is None:
         return key
-    return rule_set_name(f"{key}:red-must-vary={red_must_vary}" if red_must_vary >= 0 else f"{key}:-")
+    return f"{key}:red-must-vary={red_must_vary_rounds(str(red_must_vary))}"
 
 
 def get_rules(rules: Union[str, RuleSet, None] = None) -> RuleSet:

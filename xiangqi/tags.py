@@ -28,6 +28,7 @@ RESULT_WORDS: Dict[str, str] = {
     "红胜": "1-0", "紅勝": "1-0", "黑胜": "0-1", "黑勝": "0-1", "和棋": "1/2-1/2", "和局": "1/2-1/2",
 }
 
+
 def normalize_result(text: Optional[str]) -> Optional[str]:
     """The result (one of :data:`RESULTS`) a result token or ``Result`` tag value stands for, or ``None``.
 

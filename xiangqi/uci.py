@@ -34,8 +34,10 @@ __all__ = [
 HANDSHAKE_OK: Dict[str, str] = {"uci": "uciok", "ucci": "ucciok"}
 #: UCCI's option that makes the ``go`` times milliseconds instead of seconds.
 MILLISEC_OPTION = "usemillisec"
+#: The first words of a search's last line: a move (or UCI's ``(none)``), or UCCI's no move.
+BESTMOVE_WORDS = ("bestmove", "nobestmove")
 #: The first words of the lines an engine writes in the protocol; anything else it writes is its own words.
-ENGINE_LINE_WORDS = ("info", "bestmove", "nobestmove", "readyok", "id ", "option ", "uciok", "ucciok", "bye",
+ENGINE_LINE_WORDS = ("info", *BESTMOVE_WORDS, "readyok", "id ", "option ", *HANDSHAKE_OK.values(), "bye",
                      "copyprotection", "registration", "Nodes searched")
 
 #: A value for an option: ``None`` presses a button.
@@ -535,8 +537,6 @@ def info_line(info: InfoWords, *, ucci: bool) -> str:
 
 #: The words an engine writes for "no move" in place of a best move.
 NULL_MOVE_WORDS = ("(none)", "0000", "none")
-#: The first words of a search's last line: a move (or UCI's ``(none)``), or UCCI's no move.
-BESTMOVE_WORDS = ("bestmove", "nobestmove")
 
 
 def is_bestmove(words: Sequence[str]) -> bool:

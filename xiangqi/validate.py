@@ -70,11 +70,12 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, T
 
 from xiangqi import formats
 from xiangqi import rules as _rules
-from xiangqi._cliio import guard, reason, regular_input, same_file
+from xiangqi._cliio import add_rules_options, guard, reason, regular_input, same_file
 from xiangqi._progress import Progress
 from xiangqi.checking import validate_chunk
-from xiangqi.chunks import DEFAULT_CHUNK_BYTES, Chunk, detect_format, expand_paths, format_names, iter_chunks
-from xiangqi.pools import dask_executor, run
+from xiangqi.chunks import (DEFAULT_CHUNK_BYTES, Chunk, checked_format, detect_format, expand_paths, format_names,
+                            iter_chunks)
+from xiangqi.pools import SERIAL_BYTES, dask_executor, run
 from xiangqi.report_html import HtmlReport
 from xiangqi.reports import (ERROR_KINDS, WARNING_KINDS, ErrorInfo, GameReport, ReportWriter, Summary, json_text,
                              name_text, write_csv, write_jsonl)
@@ -86,16 +87,13 @@ __all__ = [
     "write_jsonl", "write_csv", "ReportWriter", "json_text", "name_text", "dask_executor", "validate_main",
 ]
 
-#: Rule sets for repetition rulings: Asian (AXF) and Chinese (CXA).
-RULE_SETS = ("axf", "cxa")
+#: Rule sets for repetition rulings: Asian (AXF) and Chinese (CXA) (the names of :data:`xiangqi.rulesets.RULE_SETS`).
+RULE_SETS = tuple(_rules.RULE_SETS)
 
 
 # =====================================================================================================================
 # Validating files
 # =====================================================================================================================
-
-_check_rules = _rules.rule_set_name
-
 
 def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]], *,
              rules: str = "axf", jobs: Optional[int] = 1,
@@ -127,9 +125,8 @@ def validate(paths: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathL
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    rules = _check_rules(rules)
-    if format not in format_names():
-        raise ValueError(f"unknown format {format!r}: expected one of {', '.join(format_names())}")
+    rules = _rules.rule_set_name(rules)
+    checked_format(format)
     files = expand_paths(paths)
     if jobs is None or jobs <= 0:
         jobs = os.cpu_count() or 1
@@ -150,14 +147,11 @@ def _parser() -> argparse.ArgumentParser:
         epilog="example: xiangqi validate tests/data/sample --report report.jsonl",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="game files or directories (searched recursively)")
-    p.add_argument("--rules", default="axf", choices=RULE_SETS, help="repetition rules: axf (Asian, default) or cxa "
-                   "(Chinese)")
-    p.add_argument("--red-must-vary", type=_rules.red_must_vary_rounds, default=None, metavar="ROUNDS",
-                   help="within ROUNDS moves of a game from the opening position, Red must vary a repetition that "
-                        "would draw (CXA #03 三): default 25 under cxa, 0 (off) under axf")
+    add_rules_options(p, "repetition rules: axf (Asian, default) or cxa (Chinese)")
     p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="at most N processes check games: this one and N-1 workers (default 1; 0 = one per "
-                        "CPU; with --dask, N Dask workers); small inputs (under 2 MiB) are checked in this process")
+                        "CPU; with --dask, N Dask workers); small inputs (under "
+                        f"{SERIAL_BYTES >> 20} MiB) are checked in this process")
     p.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="run on Dask: a local cluster, or the scheduler at ADDRESS (pip install 'pyxiangqi[dask]')")
     p.add_argument("--report", metavar="FILE", help="write one JSON object per game (.jsonl; .csv for CSV; - for "
@@ -308,8 +302,8 @@ def _validate_files(args: argparse.Namespace, inputs: List[Tuple[str, List[str]]
                     print(f"xiangqi validate: cannot reach the Dask scheduler {args.dask!r}: {exc}",
                           file=sys.stderr)
                     return 2
-            reports = run(files, _rules.rules_spec(args.rules, red_must_vary=args.red_must_vary), 1 if executor is None and jobs == 1 else jobs, executor,
-                           args.format, args.chunk_kib * 1024)
+            reports = run(files, _rules.rules_spec(args.rules, red_must_vary=args.red_must_vary), jobs, executor,
+                          args.format, args.chunk_kib * 1024)
             for r in reports:
                 if r.source in names:
                     r = dataclasses.replace(r, source=names[r.source])

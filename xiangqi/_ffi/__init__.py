@@ -89,9 +89,10 @@ _T = TypeVar("_T")
 def run_stoppable(calls: Sequence[Callable[[], _T]], threads: int, stop: Any,
                   on_done: Optional[Callable[[int, _T], None]] = None) -> List[_T]:
     """The results of ``calls`` (long C loops that give up once ``stop[0]`` is set), run in ``threads`` worker
-    threads, so that a Ctrl-C reaches the calling thread at once: it only waits, a tenth of a second at a time;
-    on :class:`KeyboardInterrupt` (or any error) it sets the stop flag, waits for the workers to give up
-    (milliseconds) and raises on. ``on_done(i, result)`` is called in the calling thread as call ``i`` ends.
+    threads, so that a Ctrl-C reaches the calling thread at once: it only waits, a twentieth of a second at a
+    time; on :class:`KeyboardInterrupt` (or any error) it sets the stop flag, waits for the workers to give up
+    (milliseconds) and raises on. ``on_done(i, result)`` is called in the calling thread once call ``i`` has
+    ended (at its next wake-up).
     ``stop`` is an ``int *`` from ``ffi.new``, passed by the calls to the C functions.
     With no calls it returns ``[]`` at once.
 

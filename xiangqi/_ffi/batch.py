@@ -83,11 +83,6 @@ def _check(rc: int, what: str) -> int:
     return rc
 
 
-def new_stop_flag() -> Any:
-    """A C ``int *`` stop flag for :func:`fixed_runner`'s ``perft`` (:func:`xiangqi._ffi.run_stoppable` sets it)."""
-    return ffi.new("int *")
-
-
 def fixed_runner(loop: str, src: Source, out: npt.NDArray[Any], status: npt.NDArray[np.int8], *, view: int = 0,
                  depth: int = 0, bulk: bool = True, stop: Optional[Any] = None) -> Callable[[Range], None]:
     """The runner of a loop with a fixed-size result per position, writing ``out`` (C-contiguous, ``N`` rows)
