@@ -207,3 +207,18 @@ def test_a_side_without_a_king_only_with_the_flag():
     out = ffi.new("uint64_t[2]")
     lib.xq_pos_checkers(pos, out)
     assert out[0] == out[1] == 0
+
+
+def test_run_stoppable_gives_every_result_in_order_and_refuses_a_set_stop_flag() -> None:
+    """The thread runner returns the calls' results in call order with any number of threads, and a stop flag set
+    before it starts is an error, not a wait for calls that no worker will run."""
+    calls = [lambda k=k: k * k for k in range(50)]
+    done = []
+    for threads in (1, 2, 7):
+        assert _ffi.run_stoppable(calls, threads, _ffi.new_stop_flag(), lambda i, r: done.append(i)) == \
+            [k * k for k in range(50)]
+    assert sorted(done) == sorted(list(range(50)) * 3)
+    flag = _ffi.new_stop_flag()
+    flag[0] = 1
+    with pytest.raises(errors.InternalError, match="stop flag was set"):
+        _ffi.run_stoppable(calls, 2, flag)

@@ -24,8 +24,10 @@ from xiangqi._ffi.rules import NativeHistory, NativeLoops
 from xiangqi.chunks import Chunk, chunk_lines
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
-from xiangqi.game import RESULT_WORDS as _RESULT_WORDS
-from xiangqi.game import normalize_result
+from xiangqi.facts import side_words
+from xiangqi.outcome import result_of
+from xiangqi.tags import RESULT_WORDS as _RESULT_WORDS
+from xiangqi.tags import RESULTS, normalize_result
 from xiangqi.reports import ErrorInfo, GameReport
 
 __all__ = ["validate_chunk"]
@@ -254,7 +256,7 @@ def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) 
 _BOARD_DECIDES = {"CHECKMATE", "STALEMATE"}
 #: Terminations by a repetition ruling that names a loser.
 _RULED_LOSS = {"PERPETUAL_CHECK", "PERPETUAL_CHASE", "FORBIDDEN_PATTERN"}
-_DEFINITE = ("1-0", "0-1", "1/2-1/2")
+_DEFINITE = RESULTS[:3]
 
 
 _norm_result = normalize_result
@@ -355,11 +357,10 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     warnings: List[ErrorInfo] = []
     player = rp.player
     if player.count_legal() == 0:
-        red = player.side()
-        computed = "0-1" if red else "1-0"
+        red = bool(player.side())
+        computed = result_of(not red)
         termination = "CHECKMATE" if player.in_check() else "STALEMATE"
-        loser = "Red" if red else "Black"
-        reason = f"{loser} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
+        reason = f"{side_words(red)} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
     elif plies >= 4:
         rs, c, flags, limit, _vary = rp.rule_set(rules)
         suspects = rp.repetition_loops(plies, c, flags)

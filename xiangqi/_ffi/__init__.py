@@ -139,6 +139,9 @@ def run_stoppable(calls: Sequence[Callable[[], _T]], threads: int, stop: Any,
                 left -= 1
                 if on_done is not None:
                     on_done(i, value)
+            if left and finished.empty() and not any(worker.is_alive() for worker in workers):
+                # Workers that saw the stop flag set give up before every call ran (a flag set by the caller).
+                raise InternalError(f"run_stoppable: {left} of {len(calls)} calls not run: the stop flag was set")
     except BaseException:
         stop[0] = 1
         for worker in workers:
