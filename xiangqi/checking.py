@@ -19,8 +19,6 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from xiangqi import formats, pgn
 from xiangqi import rules as _rules
-from xiangqi._ffi import ffi, lib
-from xiangqi._ffi.rules import NativeHistory, NativeLoops
 from xiangqi.chunks import Chunk, chunk_lines
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
@@ -98,19 +96,7 @@ class _Replayer:
         self.player = pgn.text_player()
         self.starts: Dict[str, _Start] = {}
         self.initial = self._start(STARTING_FEN)
-        self.loops_cap = 0
-        self.loops: Any = None
         self.rule_sets: Dict[str, Tuple[Any, int, int, int, int]] = {}
-
-    @property
-    def pos(self) -> Any:
-        """The C position after the game last replayed."""
-        return self.player.pos
-
-    @property
-    def undo(self) -> Any:
-        """The undo records of the game last replayed, one per ply."""
-        return self.player.undo
 
     def _start(self, fen: str) -> _Start:
         hit = self.starts.get(fen)
@@ -169,14 +155,6 @@ class _Replayer:
             raise _Delegate()
         return _Replay(played[0], None, played[1], False)
 
-    def repetition_loops(self, plies: int, count: int, flags: int) -> int:
-        """``xq_repetition_loops`` over the game just replayed, into :attr:`loops`: how many positions
-        reached ``count`` with a side whose every move in the loop attacks (negative: refused)."""
-        if self.loops_cap <= plies:
-            self.loops_cap = 2 * plies + 2
-            self.loops = ffi.new("xq_rep_info[]", self.loops_cap)
-        return int(lib.xq_repetition_loops(self.pos, self.undo, plies, count, flags, self.loops))
-
     def rule_set(self, rules: str) -> Tuple[Any, int, int, int, int]:
         """The rule set named ``rules`` with what each game asks of it: (rules, repetition count, C facts
         flags, natural limit, red-must-vary rounds)."""
@@ -228,8 +206,9 @@ def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) 
     records: no :class:`~xiangqi.Board` is built, and only the rulings reported are
     worded (:func:`xiangqi.rules.game_rulings`).
     """
-    outcome, found = _rules.game_rulings(NativeHistory(rp.pos, rp.undo, plies), rs,
-                                         NativeLoops(rp.loops, suspects) if suspects >= 0 else None)
+    player = rp.player
+    outcome, found = _rules.game_rulings(player.history(plies), rs,
+                                         player.loops(suspects) if suspects >= 0 else None)
     warnings: List[ErrorInfo] = []
     merged: List[List[Any]] = []  # [first ruling, last ply of its loop, rulings merged]
     for ruling in found:
@@ -363,11 +342,11 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         reason = f"{side_words(red)} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
     elif plies >= 4:
         rs, c, flags, limit, _vary = rp.rule_set(rules)
-        suspects = rp.repetition_loops(plies, c, flags)
+        suspects = player.repetition_loops(plies, c, flags)
         # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
         # has a side whose every move attacks, or lies in the opening's first rounds where Red must vary (the
         # C core counts those among the suspects); otherwise each is a draw that play may go on from.
-        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and player.halfmove() >= limit):
+        if suspects != 0 or player.loop_count(plies) >= c or bool(limit and player.halfmove() >= limit):
             outcome, warnings = _rulings(rp, g, plies, rs, suspects)
             if outcome is not None:
                 termination = outcome.termination.name
