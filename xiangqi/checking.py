@@ -429,11 +429,6 @@ def _read_game_text(raw: pgn.GameLines) -> _GameText:
     return g
 
 
-#: ``False`` reads every PGN game with the reader's tokenizer instead of the C replay of its raw move text
-#: (the tests compare both).
-_FAST_HOOK = True
-
-
 def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) -> List[GameReport]:
     rp = _replayer()
     src = chunk.source
@@ -456,7 +451,7 @@ def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) ->
             # Move text holding a comment or a variation goes to the reader's tokenizer at once: the C replay
             # plays no token that holds one, so it would stop there and hand the game over after replaying it
             # in part. (Three searches for a character: a twentieth of the time of one regular expression's.)
-            if not _FAST_HOOK or "{" in text or "(" in text or ";" in text:
+            if "{" in text or "(" in text or ";" in text:
                 raise _Delegate()
             out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
         except _Delegate:
