@@ -22,8 +22,7 @@ from xiangqi import rules as _rules
 from xiangqi.chunks import Chunk, chunk_lines
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
-from xiangqi.facts import side_words
-from xiangqi.outcome import result_of
+from xiangqi.facts import no_move_outcome
 from xiangqi.tags import RESULT_WORDS as _RESULT_WORDS
 from xiangqi.tags import RESULTS, normalize_result
 from xiangqi.reports import ErrorInfo, GameReport
@@ -336,10 +335,10 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     warnings: List[ErrorInfo] = []
     player = rp.player
     if player.count_legal() == 0:
-        red = bool(player.side())
-        computed = result_of(not red)
-        termination = "CHECKMATE" if player.in_check() else "STALEMATE"
-        reason = f"{side_words(red)} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
+        ended = no_move_outcome(bool(player.side()), player.in_check())
+        computed = ended.result()
+        termination = ended.termination.name
+        reason = ended.reason
     elif plies >= 4:
         rs, c, flags, limit, _vary = rp.rule_set(rules)
         suspects = player.repetition_loops(plies, c, flags)
