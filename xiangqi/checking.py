@@ -131,7 +131,8 @@ class _Replayer:
         in), played as :meth:`replay_text` plays it (which may raise :class:`_Delegate`).
         """
         if not clean:
-            return self.replay_text(start, " ".join(tokens))
+            plies, result = self.replay_text(start, " ".join(tokens))
+            return _Replay(plies, None, result, False)
         codes, error = pgn.play_line(start.fen, tokens, notation)
         n = len(codes)
         if error is None:
@@ -140,8 +141,8 @@ class _Replayer:
         return _Replay(n, ErrorInfo(_kind_of(exc), ply, tokens[ply], _sentence(str(exc))), None,
                        _only_numbers_after(tokens, ply))
 
-    def replay_text(self, start: _Start, movetext: str) -> "_Replay":
-        """Play a game's move text in C (``xq_play_text``).
+    def replay_text(self, start: _Start, movetext: str) -> Tuple[int, Optional[str]]:
+        """Play a game's move text in C (``xq_play_text``): the moves played and the result token met.
 
         When the C replay stops before the end on anything but a last result
         token (move numbers aside) -- a move it does not play, another token,
@@ -152,7 +153,7 @@ class _Replayer:
         played = pgn.play_movetext(start.fen, movetext) if pgn.C_REPLAY else None
         if played is None:
             raise _Delegate()
-        return _Replay(played[0], None, played[1], False)
+        return played
 
     def rule_set(self, rules: str) -> Tuple[Any, int, int, int, int]:
         """The rule set named ``rules`` with what each game asks of it: (rules, repetition count, C facts
@@ -302,11 +303,13 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         recorded = tag_result if tag_result is not None else g.result
         first = start.error if g.damage is None else _damage_info(g.damage)
         return _report(source, index, g.line, False, 0, first, recorded, None, None, None)
+    rep: Optional[_Replay] = None
+    error: Optional[ErrorInfo] = None
     if g.movetext is not None:
-        rep = rp.replay_text(start, g.movetext)
+        plies, result_tok = rp.replay_text(start, g.movetext)
     else:
         rep = rp.replay(start, g.tokens, g.clean, g.notation)
-    plies, error, result_tok = rep.plies, rep.error, rep.result
+        plies, error, result_tok = rep.plies, rep.error, rep.result
     if g.damage is not None:   # the damage of the lines comes first, as in the reader's game.errors
         error = _damage_info(g.damage)
     if result_tok is None:
@@ -315,7 +318,7 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     final_fen = rp.fen()
     truncated = g.last and chunk.last and result_tok is None and (
         chunk.cut or not chunk.eof_newline or tag_result is not None or error is not None and
-        rep.last_token_failed)
+        rep is not None and rep.last_token_failed)
     if truncated or (g.last and chunk.last and chunk.cut):
         if error is not None:
             error = ErrorInfo("truncated", error.ply, error.token, _sentence(
@@ -334,18 +337,18 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     reason = ""
     warnings: List[ErrorInfo] = []
     player = rp.player
-    if player.count_legal() == 0:
+    rs, c, flags, limit, _vary = rp.rule_set(rules)
+    legal, halfmove, suspects, end_count = player.ending(plies, c, flags)
+    if legal == 0:
         ended = no_move_outcome(bool(player.side()), player.in_check())
         computed = ended.result()
         termination = ended.termination.name
         reason = ended.reason
     elif plies >= 4:
-        rs, c, flags, limit, _vary = rp.rule_set(rules)
-        suspects = player.repetition_loops(plies, c, flags)
         # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
         # has a side whose every move attacks, or lies in the opening's first rounds where Red must vary (the
         # C core counts those among the suspects); otherwise each is a draw that play may go on from.
-        if suspects != 0 or player.loop_count(plies) >= c or bool(limit and player.halfmove() >= limit):
+        if suspects != 0 or end_count >= c or bool(limit and halfmove >= limit):
             outcome, warnings = _rulings(rp, g, plies, rs, suspects)
             if outcome is not None:
                 termination = outcome.termination.name

@@ -146,21 +146,25 @@ class TextPlayer:
         """Whether the side to move in this player's position is in check."""
         return bool(lib.xq_pos_in_check(self.pos))
 
-    def repetition_loops(self, plies: int, count: int, flags: int) -> int:
-        """``xq_repetition_loops`` over the first ``plies`` moves played, into this player's loop buffer (read
-        with :meth:`loop_count` and :meth:`loops`): how many due positions have a side whose every move in the
-        loop attacks (negative: the C core refused the history)."""
+    def ending(self, plies: int, count: int, flags: int) -> Tuple[int, int, int, int]:
+        """What judging the end of the game just played (``plies`` moves) asks of the C core, in one call: the
+        number of legal moves in the last position, its halfmove clock, and, when it has legal moves and the
+        game at least 4 plies, ``xq_repetition_loops`` over the game into this player's loop buffer (read with
+        :meth:`loops`): how many due positions have a side whose every loop move attacks (negative: the C core
+        refused the history) and how often the last position occurred (else 0 and 0)."""
+        pos = self.pos
+        legal = int(self._count_legal(pos))
+        if not legal or plies < 4:
+            return legal, int(pos.halfmove), 0, 0
         if self._loops_cap <= plies:
             self._loops_cap = 2 * plies + 2
             self._loops = ffi.new("xq_rep_info[]", self._loops_cap)
-        return int(self._repetition_loops(self.pos, self.undo, plies, count, flags, self._loops))
-
-    def loop_count(self, j: int) -> int:
-        """How many times position ``j`` occurred, from the last :meth:`repetition_loops`."""
-        return int(self._loops[j].count)
+        loops = self._loops
+        suspects = int(self._repetition_loops(pos, self.undo, plies, count, flags, loops))
+        return legal, int(pos.halfmove), suspects, int(loops[plies].count)
 
     def loops(self, suspects: int) -> NativeLoops:
-        """The last :meth:`repetition_loops` summary (``suspects`` is what it returned)."""
+        """The loop summary of the last :meth:`ending` (``suspects`` is what it returned)."""
         return NativeLoops(self._loops, suspects)
 
     def history(self, plies: int) -> NativeHistory:
