@@ -134,10 +134,6 @@ class TextPlayer:
         """The side to move in this player's position: 1 Red, 0 Black."""
         return int(self.pos.side)
 
-    def halfmove(self) -> int:
-        """The halfmove clock of this player's position."""
-        return int(self.pos.halfmove)
-
     def count_legal(self) -> int:
         """The number of legal moves in this player's position."""
         return int(self._count_legal(self.pos))
