@@ -14,6 +14,7 @@ benchmarks before them in the same run).
 from __future__ import annotations
 
 from _targets import best_time as _timed, speed_target
+from conftest import MASTER_ENCODINGS
 
 import os
 from pathlib import Path
@@ -26,7 +27,7 @@ from xiangqi import validate as V
 
 GAMES = 3000
 PLIES = 254_333
-ENCODINGS = ("utf-8", "gb18030", "big5")
+ENCODINGS = MASTER_ENCODINGS
 #: The big file for the two-job test: the master games repeated to at least this many bytes.
 BIG_BYTES = 20 * 1024 * 1024
 
@@ -38,14 +39,12 @@ def timings() -> Dict[str, float]:
 
 
 @pytest.fixture(scope="module")
-def copies(shared_games: Path, tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Path]:
+def copies(shared_games: Path, master_copies: Dict[str, Path],
+           tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Path]:
     """The master games re-encoded, and twice over in UTF-8 (``double``), and a file of ``BIG_BYTES`` (``big``)."""
     text = (shared_games / "ccpd-master-3000.chinese.pgn").read_text(encoding="utf-8")
     folder = tmp_path_factory.mktemp("encodings")
-    out: Dict[str, Path] = {}
-    for enc in ENCODINGS:
-        out[enc] = folder / f"master.{enc}.pgn"
-        out[enc].write_bytes(text.encode(enc))
+    out: Dict[str, Path] = {enc: master_copies[enc] for enc in ENCODINGS}
     out["double"] = folder / "master.double.pgn"
     out["double"].write_text(text + "\n" + text, encoding="utf-8")
     data = text.encode("utf-8")

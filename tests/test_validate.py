@@ -221,8 +221,10 @@ def test_dhtmlxq_against_expected() -> None:
 # ---------------------------------------------------------------------------------------------------------------------
 
 def reader_only(monkeypatch: pytest.MonkeyPatch, paths: object, **kw: object) -> List[GameReport]:
+    """The reports with the C replay of move text off (``pgn.C_REPLAY``): every game read by the PGN reader's
+    tokenizer and its moves decoded by the notation module, the path the fast one must agree with."""
     with monkeypatch.context() as m:
-        m.setattr(K, "_FAST_HOOK", False)
+        m.setattr(pgn, "C_REPLAY", False)
         return run(paths, **kw)
 
 

@@ -8,7 +8,7 @@ from xiangqi import notation as notations
 from xiangqi import rules as rulings
 from xiangqi.core import Move, Piece
 from xiangqi.errors import IllegalMoveError
-from xiangqi.facts import side_words
+from xiangqi.facts import no_move_outcome
 from xiangqi.outcome import Outcome, Termination
 from xiangqi.position import (
     BaseBoard, LegalMoveGenerator, PseudoLegalMoveGenerator, Status, check_depth, parse_coordinates,
@@ -288,14 +288,7 @@ class Board(BaseBoard):
         """
         self._require_kings("outcome()")
         if not self.legal_moves:
-            loser = self.turn
-            checked = self.is_check()
-            return Outcome(
-                Termination.CHECKMATE if checked else Termination.STALEMATE,
-                winner=not loser,
-                reason=f"{side_words(loser)} is {'checkmated' if checked else 'stalemated (no legal move)'} and loses",
-                reason_zh=f"{side_words(loser, chinese=True)}方{'被将死' if checked else '困毙'}，负",
-            )
+            return no_move_outcome(self.turn, self.is_check())
         ruled = rulings.adjudicate(self, rules=rules_name(rules))
         if ruled is None and claim_draw and self.is_insufficient_material():
             return Outcome(Termination.INSUFFICIENT_MATERIAL, winner=None,

@@ -19,13 +19,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from xiangqi import formats, pgn
 from xiangqi import rules as _rules
-from xiangqi._ffi import ffi, lib
-from xiangqi._ffi.rules import NativeHistory, NativeLoops
 from xiangqi.chunks import Chunk, chunk_lines
 from xiangqi.core import STARTING_FEN
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
-from xiangqi.facts import side_words
-from xiangqi.outcome import result_of
+from xiangqi.facts import no_move_outcome
 from xiangqi.tags import RESULT_WORDS as _RESULT_WORDS
 from xiangqi.tags import RESULTS, normalize_result
 from xiangqi.reports import ErrorInfo, GameReport
@@ -98,19 +95,7 @@ class _Replayer:
         self.player = pgn.text_player()
         self.starts: Dict[str, _Start] = {}
         self.initial = self._start(STARTING_FEN)
-        self.loops_cap = 0
-        self.loops: Any = None
         self.rule_sets: Dict[str, Tuple[Any, int, int, int, int]] = {}
-
-    @property
-    def pos(self) -> Any:
-        """The C position after the game last replayed."""
-        return self.player.pos
-
-    @property
-    def undo(self) -> Any:
-        """The undo records of the game last replayed, one per ply."""
-        return self.player.undo
 
     def _start(self, fen: str) -> _Start:
         hit = self.starts.get(fen)
@@ -146,7 +131,8 @@ class _Replayer:
         in), played as :meth:`replay_text` plays it (which may raise :class:`_Delegate`).
         """
         if not clean:
-            return self.replay_text(start, " ".join(tokens))
+            plies, result = self.replay_text(start, " ".join(tokens))
+            return _Replay(plies, None, result, False)
         codes, error = pgn.play_line(start.fen, tokens, notation)
         n = len(codes)
         if error is None:
@@ -155,8 +141,8 @@ class _Replayer:
         return _Replay(n, ErrorInfo(_kind_of(exc), ply, tokens[ply], _sentence(str(exc))), None,
                        _only_numbers_after(tokens, ply))
 
-    def replay_text(self, start: _Start, movetext: str) -> "_Replay":
-        """Play a game's move text in C (``xq_play_text``).
+    def replay_text(self, start: _Start, movetext: str) -> Tuple[int, Optional[str]]:
+        """Play a game's move text in C (``xq_play_text``): the moves played and the result token met.
 
         When the C replay stops before the end on anything but a last result
         token (move numbers aside) -- a move it does not play, another token,
@@ -167,15 +153,7 @@ class _Replayer:
         played = pgn.play_movetext(start.fen, movetext) if pgn.C_REPLAY else None
         if played is None:
             raise _Delegate()
-        return _Replay(played[0], None, played[1], False)
-
-    def repetition_loops(self, plies: int, count: int, flags: int) -> int:
-        """``xq_repetition_loops`` over the game just replayed, into :attr:`loops`: how many positions
-        reached ``count`` with a side whose every move in the loop attacks (negative: refused)."""
-        if self.loops_cap <= plies:
-            self.loops_cap = 2 * plies + 2
-            self.loops = ffi.new("xq_rep_info[]", self.loops_cap)
-        return int(lib.xq_repetition_loops(self.pos, self.undo, plies, count, flags, self.loops))
+        return played
 
     def rule_set(self, rules: str) -> Tuple[Any, int, int, int, int]:
         """The rule set named ``rules`` with what each game asks of it: (rules, repetition count, C facts
@@ -228,8 +206,9 @@ def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) 
     records: no :class:`~xiangqi.Board` is built, and only the rulings reported are
     worded (:func:`xiangqi.rules.game_rulings`).
     """
-    outcome, found = _rules.game_rulings(NativeHistory(rp.pos, rp.undo, plies), rs,
-                                         NativeLoops(rp.loops, suspects) if suspects >= 0 else None)
+    player = rp.player
+    outcome, found = _rules.game_rulings(player.history(plies), rs,
+                                         player.loops(suspects) if suspects >= 0 else None)
     warnings: List[ErrorInfo] = []
     merged: List[List[Any]] = []  # [first ruling, last ply of its loop, rulings merged]
     for ruling in found:
@@ -324,11 +303,13 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         recorded = tag_result if tag_result is not None else g.result
         first = start.error if g.damage is None else _damage_info(g.damage)
         return _report(source, index, g.line, False, 0, first, recorded, None, None, None)
+    rep: Optional[_Replay] = None
+    error: Optional[ErrorInfo] = None
     if g.movetext is not None:
-        rep = rp.replay_text(start, g.movetext)
+        plies, result_tok = rp.replay_text(start, g.movetext)
     else:
         rep = rp.replay(start, g.tokens, g.clean, g.notation)
-    plies, error, result_tok = rep.plies, rep.error, rep.result
+        plies, error, result_tok = rep.plies, rep.error, rep.result
     if g.damage is not None:   # the damage of the lines comes first, as in the reader's game.errors
         error = _damage_info(g.damage)
     if result_tok is None:
@@ -337,7 +318,7 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     final_fen = rp.fen()
     truncated = g.last and chunk.last and result_tok is None and (
         chunk.cut or not chunk.eof_newline or tag_result is not None or error is not None and
-        rep.last_token_failed)
+        rep is not None and rep.last_token_failed)
     if truncated or (g.last and chunk.last and chunk.cut):
         if error is not None:
             error = ErrorInfo("truncated", error.ply, error.token, _sentence(
@@ -356,18 +337,18 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     reason = ""
     warnings: List[ErrorInfo] = []
     player = rp.player
-    if player.count_legal() == 0:
-        red = bool(player.side())
-        computed = result_of(not red)
-        termination = "CHECKMATE" if player.in_check() else "STALEMATE"
-        reason = f"{side_words(red)} is {'checkmated' if termination == 'CHECKMATE' else 'stalemated'} after ply {plies}"
+    rs, c, flags, limit, _vary = rp.rule_set(rules)
+    legal, halfmove, suspects, end_count = player.ending(plies, c, flags)
+    if legal == 0:
+        ended = no_move_outcome(bool(player.side()), player.in_check())
+        computed = ended.result()
+        termination = ended.termination.name
+        reason = ended.reason
     elif plies >= 4:
-        rs, c, flags, limit, _vary = rp.rule_set(rules)
-        suspects = rp.repetition_loops(plies, c, flags)
         # A ruling is due at the end (the count reached there, or the natural limit), or some loop before it
         # has a side whose every move attacks, or lies in the opening's first rounds where Red must vary (the
         # C core counts those among the suspects); otherwise each is a draw that play may go on from.
-        if suspects != 0 or rp.loops[plies].count >= c or bool(limit and player.halfmove() >= limit):
+        if suspects != 0 or end_count >= c or bool(limit and halfmove >= limit):
             outcome, warnings = _rulings(rp, g, plies, rs, suspects)
             if outcome is not None:
                 termination = outcome.termination.name
@@ -450,11 +431,6 @@ def _read_game_text(raw: pgn.GameLines) -> _GameText:
     return g
 
 
-#: ``False`` reads every PGN game with the reader's tokenizer instead of the C replay of its raw move text
-#: (the tests compare both).
-_FAST_HOOK = True
-
-
 def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) -> List[GameReport]:
     rp = _replayer()
     src = chunk.source
@@ -477,7 +453,7 @@ def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) ->
             # Move text holding a comment or a variation goes to the reader's tokenizer at once: the C replay
             # plays no token that holds one, so it would stop there and hand the game over after replaying it
             # in part. (Three searches for a character: a twentieth of the time of one regular expression's.)
-            if not _FAST_HOOK or "{" in text or "(" in text or ";" in text:
+            if "{" in text or "(" in text or ";" in text:
                 raise _Delegate()
             out.append(_check_game(rp, src, len(out) + 1, g, rules, chunk))
         except _Delegate:

@@ -15,8 +15,9 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from xiangqi._ffi.rules import CHASE_OFFSET, FACT_ILLEGAL, FACTS_SIZE, NativeHistory
 from xiangqi.core import BLACK, COLOR_NAMES, PIECE_NAMES, RED, ROOK, Color, Move, Piece, Square, square_name
+from xiangqi.outcome import Outcome, Termination
 
-__all__ = ["ChaseReason", "Chase", "MoveFacts", "facts_of", "piece_words", "side_words"]
+__all__ = ["ChaseReason", "Chase", "MoveFacts", "facts_of", "piece_words", "side_words", "no_move_outcome"]
 
 
 class ChaseReason(enum.IntEnum):
@@ -182,6 +183,24 @@ def side_words(color: Color, *, chinese: bool = False) -> str:
     if chinese:
         return "红" if color else "黑"
     return COLOR_NAMES[int(color)].capitalize()
+
+
+def no_move_outcome(loser: Color, checked: bool) -> Outcome:
+    """The outcome when ``loser``, to move, has no legal move: checkmated when ``checked``, else stalemated
+    (困毙); either way that side loses. The one wording of a mate and a stalemate (``Board.outcome`` and
+    validation's reports).
+
+    >>> no_move_outcome(False, True)
+    Outcome(termination=<Termination.CHECKMATE: 1>, winner=True, reason='Black is checkmated and loses', reason_zh='黑方被将死，负')
+    >>> no_move_outcome(True, False).reason
+    'Red is stalemated (no legal move) and loses'
+    """
+    return Outcome(
+        Termination.CHECKMATE if checked else Termination.STALEMATE,
+        winner=not loser,
+        reason=f"{side_words(loser)} is {'checkmated' if checked else 'stalemated (no legal move)'} and loses",
+        reason_zh=f"{side_words(loser, chinese=True)}方{'被将死' if checked else '困毙'}，负",
+    )
 
 
 def piece_words(piece: Piece, *, chinese: bool = False, side: bool = True) -> str:

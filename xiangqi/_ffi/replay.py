@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from xiangqi._ffi import FEN_MAX, ffi, lib, raise_internal
 from xiangqi._ffi.position import NativePosition
+from xiangqi._ffi.rules import NativeHistory, NativeLoops
 
 _UNDO_SIZE = int(ffi.sizeof("xq_undo"))
 _MOVE_OFFSET = int(ffi.offsetof("xq_undo", "move"))
@@ -44,6 +45,10 @@ class TextPlayer:
         self.grow(1024)
         self._starts: Dict[str, Any] = {}
         self._fen_buf: Any = ffi.new("char[]", FEN_MAX)
+        self._repetition_loops = lib.xq_repetition_loops
+        self._count_legal = lib.xq_count_legal
+        self._loops_cap = 0
+        self._loops: Any = None
 
     def grow(self, need: int) -> None:
         """Room for ``need`` undo records; the records held are kept (validation plays on after a stop)."""
@@ -129,17 +134,39 @@ class TextPlayer:
         """The side to move in this player's position: 1 Red, 0 Black."""
         return int(self.pos.side)
 
-    def halfmove(self) -> int:
-        """The halfmove clock of this player's position."""
-        return int(self.pos.halfmove)
-
     def count_legal(self) -> int:
         """The number of legal moves in this player's position."""
-        return int(lib.xq_count_legal(self.pos))
+        return int(self._count_legal(self.pos))
 
     def in_check(self) -> bool:
         """Whether the side to move in this player's position is in check."""
         return bool(lib.xq_pos_in_check(self.pos))
+
+    def ending(self, plies: int, count: int, flags: int) -> Tuple[int, int, int, int]:
+        """What judging the end of the game just played (``plies`` moves) asks of the C core, in one call: the
+        number of legal moves in the last position, its halfmove clock, and, when it has legal moves and the
+        game at least 4 plies, ``xq_repetition_loops`` over the game into this player's loop buffer (read with
+        :meth:`loops`): how many due positions have a side whose every loop move attacks (negative: the C core
+        refused the history) and how often the last position occurred (else 0 and 0)."""
+        pos = self.pos
+        legal = int(self._count_legal(pos))
+        if not legal or plies < 4:
+            return legal, int(pos.halfmove), 0, 0
+        if self._loops_cap <= plies:
+            self._loops_cap = 2 * plies + 2
+            self._loops = ffi.new("xq_rep_info[]", self._loops_cap)
+        loops = self._loops
+        suspects = int(self._repetition_loops(pos, self.undo, plies, count, flags, loops))
+        return legal, int(pos.halfmove), suspects, int(loops[plies].count)
+
+    def loops(self, suspects: int) -> NativeLoops:
+        """The loop summary of the last :meth:`ending` (``suspects`` is what it returned)."""
+        return NativeLoops(self._loops, suspects)
+
+    def history(self, plies: int) -> NativeHistory:
+        """The game last played on this player as the rulings read it: its position and first ``plies``
+        undo records (valid until the player plays again)."""
+        return NativeHistory(self.pos, self.undo, plies)
 
 
 _LOCAL = threading.local()

@@ -97,8 +97,8 @@ class NativeHistory:
     """A game as the C core keeps it: the position after ``n`` plies and the undo records of those plies.
 
     The rulings read positions ``0..n`` of it without replaying anything in Python: the C functions walk back
-    over the undo records themselves. :meth:`of_board` gives one for a board; bulk validation makes one from its
-    replay buffers (``NativeHistory(pos, undo, n)``).
+    over the undo records themselves. :meth:`of_board` gives one for a board; bulk validation takes one from its
+    replay buffers (:meth:`xiangqi._ffi.replay.TextPlayer.history`).
     """
 
     __slots__ = ("pos", "undo", "n", "_opening")
