@@ -150,15 +150,16 @@ class _Tokens:
 
     __slots__ = ("tokens", "moves", "result", "errors", "_chunk", "_move_lines")
 
-    def __init__(self, chunk: GameLines) -> None:
+    def __init__(self, chunk: GameLines, text: Optional[str] = None) -> None:
+        """``text``: the chunk's move text joined by newlines, when the caller has it already."""
         self._chunk = chunk
         self._move_lines: Optional[List[int]] = None
         self.result: Optional[str] = None
         self.tokens: Optional[List[Token]] = None
         self.moves: List[str] = []
         self.errors: List[GameError] = []
-        lines = chunk.movetext
-        text = "\n".join(lines)
+        if text is None:
+            text = "\n".join(chunk.movetext)
         if not _SPECIAL.search(text):
             moves = _plain_words(text)
             if moves and moves[-1] in _RESULT_KEYS:
@@ -207,6 +208,8 @@ class _Tokens:
                         depth += 1
                     elif kind == T_CLOSE:
                         depth = max(0, depth - 1)
+            elif len(self._chunk.movetext) == 1:   # every move on the one line
+                result = [self._chunk.movetext_start] * len(self.moves)
             else:
                 result = []
                 for lineno, line in enumerate(self._chunk.movetext, self._chunk.movetext_start):
@@ -421,7 +424,7 @@ def _start_board(fen: str) -> Board:
         if len(_START_BOARDS) >= 1024:
             _START_BOARDS.clear()
         _START_BOARDS[fen] = hit
-    return hit.copy(stack=False)
+    return hit.copy()   # its history is empty: the copy's start FEN is the kept one (no FEN written again)
 
 
 def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]] = None) -> Game:
@@ -429,9 +432,10 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
     ``parse_move``) reads each move token in place of the reader's own decoding (and its C replay)."""
     game = Game(Headers(chunk.tags))
     game.errors.extend(chunk.errors)
-    if decode is None and C_REPLAY and _build_played(game, chunk, "\n".join(chunk.movetext)):
+    text = "\n".join(chunk.movetext)
+    if decode is None and C_REPLAY and _build_played(game, chunk, text):
         return game
-    toks = _Tokens(chunk)
+    toks = _Tokens(chunk, text)
     if toks.result is not None and game.headers.get("Result", "*") in ("*", ""):
         game.headers["Result"] = toks.result
     try:
@@ -540,7 +544,7 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
             except InvalidFenError:  # pragma: no cover - a position reached by legal moves
                 return False
             if error is not None:
-                toks = _Tokens(chunk)
+                toks = _Tokens(chunk, text)
                 if toks.moves[played:] != rest:  # pragma: no cover - the tokenizers disagree
                     return False
     if result is not None and headers.get("Result", "*") in ("*", ""):
@@ -630,7 +634,7 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
         whole = prefix.isascii()                          # no Chinese move before the stop
     else:
         whole = kind == "auto"                            # WXF reads neither
-    board = Board(fen)
+    board = _start_board(fen)
     push = board.push
     for c in codes:
         push(Move(c >> 7, c & 127))
