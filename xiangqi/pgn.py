@@ -254,23 +254,27 @@ def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
     """Tokens ``(kind, text, line)`` of move text with comments, variations or NAGs."""
     tokens: List[Token] = []
     append = tokens.append
-    ends = []   # the offset in text where each line's successor starts
-    pos = 0
-    for line in chunk.movetext:
-        pos += len(line) + 1
-        ends.append(pos)
     first = chunk.movetext_start
+    ends = [len(text) + 1]   # the offset in text where each line's successor starts (one line: no search)
+    if "\n" in text:
+        ends = []
+        pos = 0
+        for line in chunk.movetext:
+            pos += len(line) + 1
+            ends.append(pos)
     li = 0      # the line of the last token (tokens come in order)
-    nxt = ends[0] if ends else 1
+    nxt = ends[0]
+    lineno = first
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup
         if kind == "number":
             continue
-        start = m.start()
-        while start >= nxt:
-            li += 1
-            nxt = ends[li]
-        lineno = first + li
+        if m.start() >= nxt:
+            start = m.start()
+            while start >= nxt:
+                li += 1
+                nxt = ends[li]
+            lineno = first + li
         if kind == "move" or kind == "suffix":
             move, suffix = m.group("move", "suffix")
             if move in _RESULT_KEYS:
@@ -699,7 +703,9 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
             if skip:
                 continue
             k = i - c_from
-            if k >= len(c_moves) and player is not None and i >= c_next:
+            # A run of one move token is decoded here: a C replay of it costs more than its decoding.
+            if k >= len(c_moves) and player is not None and i >= c_next and i + 1 < len(tokens) \
+                    and tokens[i + 1][0] == T_MOVE:
                 c_moves, c_next = _play_run(player, board, tokens, i)
                 c_from, k = i, 0
             if 0 <= k < len(c_moves):
