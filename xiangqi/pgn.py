@@ -696,7 +696,7 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
     # (_play_run); tokens[c_from:c_from + len(c_moves)] then have their moves in c_moves, and a C
     # replay is not tried again before token c_next. Other tokens are decoded one by one.
     player = _thread_player(_start_board) if parse is None and C_REPLAY else None
-    cached, is_legal, n = _ICCS_CACHE.get, board.is_legal, len(tokens)
+    is_legal, n = board.is_legal, len(tokens)
     c_from = c_next = 0
     c_moves: List[Move] = []
     for i, (kind, text, lineno) in enumerate(tokens):
@@ -705,9 +705,12 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
                 continue
             k = i - c_from
             if k >= len(c_moves) and player is not None and i >= c_next:
-                # A run of one ICCS move read before (between comments, before a variation) is its cached move
-                # when legal here: what the C replay plays for it, without a C call.
-                move = cached(text)
+                # A run of one ICCS move (between comments, before a variation) is its move when legal here (what
+                # the C replay plays for it), without a C call.
+                try:
+                    move = _iccs_move(text)
+                except InvalidMoveError:   # a0a0: the C replay and the decoding below word it
+                    move = None
                 if move is not None and is_legal(move) and (i + 1 == n or tokens[i + 1][0] != T_MOVE):
                     c_moves, c_next, c_from, k = [move], i + 1, i, 0
                 else:
