@@ -707,11 +707,13 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
             if k >= len(c_moves) and player is not None and i >= c_next:
                 # A run of one ICCS move (between comments, before a variation) is its move when legal here (what
                 # the C replay plays for it), without a C call.
-                try:
-                    move = _iccs_move(text)
-                except InvalidMoveError:   # a0a0: the C replay and the decoding below word it
-                    move = None
-                if move is not None and is_legal(move) and (i + 1 == n or tokens[i + 1][0] != T_MOVE):
+                move = None
+                if i + 1 == n or tokens[i + 1][0] != T_MOVE:
+                    try:
+                        move = _iccs_move(text)
+                    except InvalidMoveError:   # a0a0: the C replay and the decoding below word it
+                        pass
+                if move is not None and is_legal(move):
                     c_moves, c_next, c_from, k = [move], i + 1, i, 0
                 else:
                     c_moves, c_next = _play_run(player, board, tokens, i)
