@@ -731,6 +731,20 @@ def test_c_replay_reads_as_the_python_path(movetext: str, fen: str, fmt: str, mo
         assert errors[0][3] == 1 + tags.count("\n") + movetext[:movetext.index(error[1])].count("\n") + 1
 
 
+@pytest.mark.parametrize("game", [
+    '[Event "x"]\n\n1. h2e2 { *\n\n', "1. h2e2 ( *\n\n", '[Event "x"]\n\n1. h2e2 ( *\n\n', '[Event "x"]\n\n1. h2e2 ; c *\n\n',
+    '[Event "x"]\n\n1. h2e2 } *\n\n', '[Event "x"]\n\n1. h2e2 h2e2 *\n\n',
+    # One move token between comments, before a variation, at the end: an ICCS one is read without a C call.
+    "1. h2e2 {a} h9g7 {b} 2. H0-G2 ( 2. h0i2 ) i9h9 ( 2... a6a5 ) 3. h2h9 {c} i9i8 *\n\n",
+    "1. h2e2 {a} h2e2 {b} *\n\n1. 炮二平五 {a} 馬８進７ ( 1... a6a5 ) *\n\n1. h2e2 {a} a0a0 *\n\n1. h2e2 (1. a3a4) {x} a6a5 *\n\n",
+])
+def test_tiny_games_with_structure_read_as_the_python_path(game: str) -> None:
+    """The fuzz stage's families of tiny games (issue 22), several in a row: the reader's fast paths (one-token
+    runs, cached start boards, the C replay) give the games, errors and comments of the Python path."""
+    games = _both_paths(game * 3)
+    assert len(games) == 3 * (1 + game.count("*\n\n1."))
+
+
 def test_plain_games_are_played_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
     """The C replay reads a plain game without the Python decoder (which would be 3x slower)."""
     from xiangqi import pgn

@@ -150,15 +150,16 @@ class _Tokens:
 
     __slots__ = ("tokens", "moves", "result", "errors", "_chunk", "_move_lines")
 
-    def __init__(self, chunk: GameLines) -> None:
+    def __init__(self, chunk: GameLines, text: Optional[str] = None) -> None:
+        """``text``: the chunk's move text joined by newlines, when the caller has it already."""
         self._chunk = chunk
         self._move_lines: Optional[List[int]] = None
         self.result: Optional[str] = None
         self.tokens: Optional[List[Token]] = None
         self.moves: List[str] = []
         self.errors: List[GameError] = []
-        lines = chunk.movetext
-        text = "\n".join(lines)
+        if text is None:
+            text = "\n".join(chunk.movetext)
         if not _SPECIAL.search(text):
             moves = _plain_words(text)
             if moves and moves[-1] in _RESULT_KEYS:
@@ -207,6 +208,8 @@ class _Tokens:
                         depth += 1
                     elif kind == T_CLOSE:
                         depth = max(0, depth - 1)
+            elif len(self._chunk.movetext) == 1:   # every move on the one line
+                result = [self._chunk.movetext_start] * len(self.moves)
             else:
                 result = []
                 for lineno, line in enumerate(self._chunk.movetext, self._chunk.movetext_start):
@@ -251,23 +254,27 @@ def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
     """Tokens ``(kind, text, line)`` of move text with comments, variations or NAGs."""
     tokens: List[Token] = []
     append = tokens.append
-    ends = []   # the offset in text where each line's successor starts
-    pos = 0
-    for line in chunk.movetext:
-        pos += len(line) + 1
-        ends.append(pos)
     first = chunk.movetext_start
+    ends = [len(text) + 1]   # the offset in text where each line's successor starts (one line: no search)
+    if "\n" in text:
+        ends = []
+        pos = 0
+        for line in chunk.movetext:
+            pos += len(line) + 1
+            ends.append(pos)
     li = 0      # the line of the last token (tokens come in order)
-    nxt = ends[0] if ends else 1
+    nxt = ends[0]
+    lineno = first
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup
         if kind == "number":
             continue
-        start = m.start()
-        while start >= nxt:
-            li += 1
-            nxt = ends[li]
-        lineno = first + li
+        if m.start() >= nxt:
+            start = m.start()
+            while start >= nxt:
+                li += 1
+                nxt = ends[li]
+            lineno = first + li
         if kind == "move" or kind == "suffix":
             move, suffix = m.group("move", "suffix")
             if move in _RESULT_KEYS:
@@ -421,7 +428,7 @@ def _start_board(fen: str) -> Board:
         if len(_START_BOARDS) >= 1024:
             _START_BOARDS.clear()
         _START_BOARDS[fen] = hit
-    return hit.copy(stack=False)
+    return hit.copy()   # its history is empty: the copy's start FEN is the kept one (no FEN written again)
 
 
 def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]] = None) -> Game:
@@ -429,9 +436,10 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
     ``parse_move``) reads each move token in place of the reader's own decoding (and its C replay)."""
     game = Game(Headers(chunk.tags))
     game.errors.extend(chunk.errors)
-    if decode is None and C_REPLAY and _build_played(game, chunk, "\n".join(chunk.movetext)):
+    text = "\n".join(chunk.movetext)
+    if decode is None and C_REPLAY and _build_played(game, chunk, text):
         return game
-    toks = _Tokens(chunk)
+    toks = _Tokens(chunk, text)
     if toks.result is not None and game.headers.get("Result", "*") in ("*", ""):
         game.headers["Result"] = toks.result
     try:
@@ -540,7 +548,7 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
             except InvalidFenError:  # pragma: no cover - a position reached by legal moves
                 return False
             if error is not None:
-                toks = _Tokens(chunk)
+                toks = _Tokens(chunk, text)
                 if toks.moves[played:] != rest:  # pragma: no cover - the tokenizers disagree
                     return False
     if result is not None and headers.get("Result", "*") in ("*", ""):
@@ -630,7 +638,7 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
         whole = prefix.isascii()                          # no Chinese move before the stop
     else:
         whole = kind == "auto"                            # WXF reads neither
-    board = Board(fen)
+    board = _start_board(fen)
     push = board.push
     for c in codes:
         push(Move(c >> 7, c & 127))
@@ -688,6 +696,7 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
     # (_play_run); tokens[c_from:c_from + len(c_moves)] then have their moves in c_moves, and a C
     # replay is not tried again before token c_next. Other tokens are decoded one by one.
     player = _thread_player(_start_board) if parse is None and C_REPLAY else None
+    is_legal, n = board.is_legal, len(tokens)
     c_from = c_next = 0
     c_moves: List[Move] = []
     for i, (kind, text, lineno) in enumerate(tokens):
@@ -696,8 +705,19 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
                 continue
             k = i - c_from
             if k >= len(c_moves) and player is not None and i >= c_next:
-                c_moves, c_next = _play_run(player, board, tokens, i)
-                c_from, k = i, 0
+                # A run of one ICCS move (between comments, before a variation) is its move when legal here (what
+                # the C replay plays for it), without a C call.
+                move = None
+                if i + 1 == n or tokens[i + 1][0] != T_MOVE:
+                    try:
+                        move = _iccs_move(text)
+                    except InvalidMoveError:   # a0a0: the C replay and the decoding below word it
+                        pass
+                if move is not None and is_legal(move):
+                    c_moves, c_next, c_from, k = [move], i + 1, i, 0
+                else:
+                    c_moves, c_next = _play_run(player, board, tokens, i)
+                    c_from, k = i, 0
             if 0 <= k < len(c_moves):
                 move = c_moves[k]
             else:
