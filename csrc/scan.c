@@ -241,3 +241,107 @@ int xq_utf8_plain(const char *data, size_t len) {
     }
     return 1;
 }
+
+/* ASCII white space as Python's str.isspace takes it (\s of a str pattern), without "\n". */
+static inline int is_py_space_not_nl(unsigned char c) { return c != '\n' && is_py_space(c); }
+
+/* Whether the game g[0..n) (g[n-1] is the "\n" before the next game start) has the form
+   xiangqi._pgn_split.split_plain accepts, for sure: sets *head to the offset of its first "\n\n" and
+   *lines to its number of lines.
+   Where a non-ASCII character stands at a place that Unicode white space would change, says no
+   (the reader then takes its usual path, which is always right). */
+static int plain_game(const unsigned char *g, size_t n, int double_byte, size_t *head, size_t *lines) {
+    if (n < 2 || n > ((size_t)1 << 18) || g[0] != '[' || memchr(g, '\r', n)) return 0;
+    size_t blen = n - 1;   /* the body: without the last "\n" */
+    /* The tag lines: [Name "value"] each, up to the first empty line. */
+    size_t i = 0, nl = 1;   /* the last "\n" */
+    for (;;) {
+        if (i >= blen || g[i] != '[') return 0;
+        size_t k = i + 1;
+        while (k < blen && is_name_start(g[k])) k++;
+        if (k == i + 1 || k + 1 >= blen || g[k] != ' ' || g[k + 1] != '"') return 0;
+        size_t open = k + 1, last = blen, before = blen;
+        for (k = open + 1; k < blen && g[k] != '\n';) {
+            before = last;
+            last = k;
+            k += char_len(g[k], double_byte, blen - k);
+        }
+        /* The line ends in '"' ']' (two characters after the opening quote). */
+        if (last == blen || before == blen || before <= open || g[last] != ']' || g[before] != '"' ||
+            before != last - 1)
+            return 0;
+        if (k >= blen) return 0;            /* no blank line after the tags */
+        nl++;
+        if (g[k + 1] == '\n') {
+            *head = k;
+            i = k + 1;
+            break;
+        }
+        i = k + 1;
+    }
+    /* The blank lines: [ \t\r\v\f\n]* up to the last "\n" of the run. */
+    size_t start = i + 1;
+    for (size_t k = i; k < blen && (g[k] == '\n' || g[k] == ' ' || g[k] == '\t' || g[k] == 0x0B || g[k] == 0x0C);
+         k++)
+        if (g[k] == '\n') {
+            start = k + 1;
+            nl++;
+        }
+    if (start >= blen) return 0;            /* no move text */
+    unsigned char c = g[start];
+    if (c >= 0x80 || c == '[' || c == '%' || is_py_space(c)) return 0;
+    /* The move text: no '{' or ';'; no line after its first starting (after white space) with '[', '%' or
+       "1" white space ".". */
+    for (size_t k = start; k < blen;) {
+        if (!double_byte) {
+            /* Eight bytes at a time past those that are none of the marks (most of a line). */
+            while (k + 8 <= blen) {
+                uint64_t w;
+                memcpy(&w, g + k, 8);
+                if (has_byte(w, '\n') | has_byte(w, '{') | has_byte(w, ';')) break;
+                k += 8;
+            }
+            if (k >= blen) break;
+        }
+        c = g[k];
+        if (c == '{' || c == ';') return 0;
+        if (c != '\n') {
+            k += char_len(c, double_byte, blen - k);
+            continue;
+        }
+        nl++;
+        size_t q = k + 1;
+        while (q < blen && is_py_space_not_nl(g[q])) q++;
+        if (q < blen) {
+            c = g[q];
+            if (c >= 0x80 || c == '[' || c == '%') return 0;
+            if (c == '1') {
+                size_t r = q + 1;
+                while (r < blen && is_py_space(g[r])) r++;
+                if (r < blen && (g[r] >= 0x80 || g[r] == '.')) return 0;
+            }
+        }
+        k++;
+    }
+    *lines = nl;
+    return 1;
+}
+
+long xq_pgn_plain_games(const char *data, size_t len, int encoding, const size_t *starts, size_t n, long *info) {
+    if ((!data && len) || (!starts && n) || (!info && n) ||
+        (encoding != XQ_SCAN_UTF8 && encoding != XQ_SCAN_DOUBLE_BYTE))
+        return XQ_E_ARG;
+    const unsigned char *s = (const unsigned char *)data;
+    size_t from = 0;
+    for (size_t g = 0; g < n; g++) {
+        size_t to = starts[g];
+        if (to <= from || to > len || s[to - 1] != '\n') return XQ_E_ARG;
+        size_t head = 0, lines = 0;
+        int plain = plain_game(s + from, to - from, encoding == XQ_SCAN_DOUBLE_BYTE, &head, &lines);
+        info[3 * g] = plain ? (long)head : -1;
+        info[3 * g + 1] = (long)to;
+        info[3 * g + 2] = (long)lines;
+        from = to;
+    }
+    return (long)n;
+}

@@ -38,10 +38,12 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
+from xiangqi._ffi import utf8_plain
 from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
+from xiangqi._ffi.scan import pgn_plain_games
 from xiangqi import _pgn_split
 from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_starts, game_starts_in_bytes, split_games,  # noqa: F401
-                                split_plain)
+                                plain_tags, split_plain)
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
@@ -969,6 +971,13 @@ class _Moves(BaseVisitor[None]):
         return None
 
 
+def _headers_of(tags: List[Tuple[str, str]]) -> Headers:
+    """What :class:`HeadersBuilder` makes of a game's ``tags`` when no error is reported to it."""
+    headers = Headers.without_tag_roster()
+    headers.update(tags)
+    return headers
+
+
 def _visit(chunk: GameLines, Visitor: Callable[[], BaseVisitor[Any]], damage: Optional[InvalidRecordError]) -> Any:
     """Hand one game's lines to a new ``Visitor()``, reading only what it asks for: its result. ``damage``: the
     input ended early after this game (:func:`read_games`)."""
@@ -978,9 +987,7 @@ def _visit(chunk: GameLines, Visitor: Callable[[], BaseVisitor[Any]], damage: Op
             game.errors.append(_damage_error(damage, len(game.mainline_moves()), chunk))
         return game
     if Visitor is HeadersBuilder and not chunk.errors:   # what it makes, without the calls per tag
-        headers = Headers.without_tag_roster()
-        headers.update(chunk.tags)
-        return headers
+        return _headers_of(chunk.tags)
     visitor = Visitor()
     if visitor.begin_game() is not SKIP:
         visitor.begin_headers()
@@ -1053,7 +1060,7 @@ def _is_seekable(handle: Any) -> bool:
 class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
-    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text")
+    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain")
 
     def __init__(self) -> None:
         self.text: Optional[bool] = None   # whether the handle reads str, once known
@@ -1066,6 +1073,10 @@ class _SeekState:
         self.block = b""
         self.block_at = -1
         self.starts: List[int] = []
+        #: The games of the block that surely have the common form (``split_plain``'s), found by the C check
+        #: when a headers or skip reading first asks: their offset in the block -> (where their tag lines end,
+        #: where they end, their lines). ``None`` until asked.
+        self.plain: Optional[Dict[int, Tuple[int, int, int]]] = None
 
 
 #: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
@@ -1076,6 +1087,63 @@ _BARE_CR_END = re.compile(rb"(?<=\r)(?!\n)")
 
 #: The size of the blocks :func:`_read_piece` reads.
 _PIECE_BYTES = 1 << 16
+
+
+def _read_block(handle: Any, start: int, state: _SeekState) -> Tuple[bytes, List[int]]:
+    """Reads the block of whole lines at ``start`` (the handle left there) and the C scan's game starts in it,
+    and keeps both in ``state``."""
+    block = handle.read(_PIECE_BYTES)
+    handle.seek(start)
+    data = block[:block.rfind(b"\n") + 1]
+    found = game_starts_in_bytes(data, state.encoding) if data else None
+    starts = [] if found is None else found[0]
+    state.block, state.block_at, state.starts, state.plain = data, start, starts, None
+    return data, starts
+
+
+def _plain_games(state: _SeekState) -> Dict[int, Tuple[int, int, int]]:
+    """:attr:`_SeekState.plain` of the kept block: none where the block does not decode strictly (then its
+    games are read as :func:`_read_piece` reads them) or holds U+FEFF."""
+    data, starts = state.block, state.starts
+    if state.encoding in ("utf-8", "ascii"):
+        if not utf8_plain(data):
+            return {}
+    else:
+        try:
+            if "\ufeff" in data.decode(state.encoding):
+                return {}
+        except UnicodeDecodeError:
+            return {}
+    info = pgn_plain_games(data, SCAN_KINDS[state.encoding], starts)
+    return {at: (info[i], info[i + 1], info[i + 2])
+            for at, i in zip([0, *starts], range(0, len(info), 3)) if info[i] >= 0}
+
+
+def _read_plain(handle: Any, state: _SeekState) -> Optional[Tuple[int, int, int]]:
+    """Where the next game of a binary file (where the last read left it) lies in the kept block (its start, where its tag lines end,
+    its end) and its lines, when it surely has the common form: what :func:`_read_piece` would read as
+    ``split_plain``'s one game. The handle is left at its end. ``None`` (the handle not moved) otherwise."""
+    start = handle.tell()
+    if start != state.pos:
+        return None
+    at = start - state.block_at
+    starts = state.starts
+    if not (at >= 0 and starts and at < starts[-1]):   # the kept block does not hold the game whole
+        if state.encoding not in SCAN_KINDS:
+            return None
+        _read_block(handle, start, state)
+        at = 0
+    plain = state.plain
+    if plain is None:
+        plain = state.plain = _plain_games(state)
+    got = plain.get(at)
+    if got is None:
+        return None
+    head, end, lines = got
+    handle.seek(state.block_at + end)
+    state.pos = state.block_at + end
+    state.lineno += lines
+    return at, at + head, end
 
 
 def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
@@ -1096,15 +1164,10 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         # A game the last block's scan found whole (from one of its starts, as a scan from here would).
         data, cut = state.block[at:starts[k]], starts[k] - at
     else:
-        block = handle.read(_PIECE_BYTES)
-        handle.seek(start)
-        data = block[:block.rfind(b"\n") + 1]
-        found = game_starts_in_bytes(data, state.encoding) if data else None
-        starts = [] if found is None else found[0]
+        data, starts = _read_block(handle, start, state)
         cut = next((at for at in starts if at > 0), 0)
         if not cut:
             return None                        # the last game, one longer than the block, or undecided text
-        state.block, state.block_at, state.starts = data, start, starts
     piece = data[:cut]
     try:
         text = piece.decode(state.encoding)
@@ -1137,6 +1200,7 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int =
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
         state.lineno = 0
         state.starts = []
+        state.plain = None
         if not text:
             sample = handle.read(SNIFF_BYTES)
             handle.seek(start)
@@ -1253,6 +1317,16 @@ def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[obje
         * what the visitor's methods raise (:meth:`BaseVisitor.handle_error` raises the errors of the game by
           default; :class:`GameBuilder` keeps them in ``game.errors``).
     """
+    if Visitor is HeadersBuilder or Visitor is SkipVisitor:
+        # Only the tags, or nothing: a game of the common form in a binary file read before is found in the
+        # kept block without reading its move text (what the lines read below would give, see _read_plain).
+        known = _known_binary(handle)
+        if known is not None:
+            got = _read_plain(handle, known)
+            if got is not None:
+                if Visitor is SkipVisitor:
+                    return True
+                return _headers_of(plain_tags(known.block[got[0]:got[1]].decode(known.encoding)))
     chunk = _read_chunk(handle)
     return None if chunk is None else _visit(chunk, GameBuilder if Visitor is None else Visitor, None)
 
@@ -1286,14 +1360,20 @@ def skip_game(handle: Handle) -> bool:
     return bool(read_game(handle, Visitor=SkipVisitor))
 
 
-def _read_chunk(handle: Any) -> Optional[GameLines]:
-    """The lines of the next game of ``handle`` (:func:`read_game`'s reading), or ``None`` at its end."""
-    # The handle's other methods (seek, tell, readline) are looked up as the file has them.
+def _known_binary(handle: Any) -> Optional[_SeekState]:
+    """The state of a seekable binary ``handle`` :func:`read_game` has read before, else ``None``."""
     try:
         known = _READERS.get(handle)
     except TypeError:  # not weak-referenceable
-        known = None
-    if type(known) is _SeekState and known.text is False:
+        return None
+    return known if type(known) is _SeekState and known.text is False else None
+
+
+def _read_chunk(handle: Any) -> Optional[GameLines]:
+    """The lines of the next game of ``handle`` (:func:`read_game`'s reading), or ``None`` at its end."""
+    # The handle's other methods (seek, tell, readline) are looked up as the file has them.
+    known = _known_binary(handle)
+    if known is not None:
         # The next game of a binary file read before (a text file's tell() is dear: it goes the usual way).
         start = handle.tell()
         if start == known.pos:
