@@ -79,8 +79,11 @@ def test_read_headers_and_skip_game_agree_with_the_usual_path(path: Path) -> Non
 @pytest.mark.skipif(not GAMES.is_dir(), reason="the shared corpus (../shared/data/games) is absent")
 @pytest.mark.parametrize("encoding", ["gb18030", "big5"])
 def test_read_headers_and_skip_game_agree_in_double_byte_encodings(encoding: str) -> None:
+    # Then blocks of ASCII alone (ICCS games without Chinese names), read as the encoding of the file.
     text = (GAMES / "ccpd-positions-300.chinese.pgn").read_text(encoding="utf-8")
-    data = text.encode(encoding, "replace")
+    ascii_games = (GAMES / "wukong-hu-ronghua-1391.iccs.pgn").read_text(encoding="utf-8")[:300_000]
+    data = (text + "\n" + ascii_games[:ascii_games.rindex("\n\n[")] + "\n").encode(encoding, "replace")
+    assert data[-200_000:].isascii()
     assert _walk(data, True, 5) == _walk(data, False, 5)
     assert _skips(data, True) == _skips(data, False)
 

@@ -1105,24 +1105,26 @@ def _plain_games(state: _SeekState) -> Dict[int, Tuple[int, int, int]]:
     """:attr:`_SeekState.plain` of the kept block: none where the block does not decode strictly (then its
     games are read as :func:`_read_piece` reads them) or holds U+FEFF."""
     data, starts = state.block, state.starts
-    if state.encoding in ("utf-8", "ascii"):
-        if not utf8_plain(data):
-            return {}
-    else:
-        try:
-            if "\ufeff" in data.decode(state.encoding):
+    if not data.isascii():                     # (ASCII is the same text in every encoding the scan reads)
+        if state.encoding == "utf-8":
+            if not utf8_plain(data):
                 return {}
-        except UnicodeDecodeError:
-            return {}
+        else:
+            try:
+                if "\ufeff" in data.decode(state.encoding):
+                    return {}
+            except UnicodeDecodeError:
+                return {}
     info = pgn_plain_games(data, SCAN_KINDS[state.encoding], starts)
     return {at: (info[i], info[i + 1], info[i + 2])
             for at, i in zip([0, *starts], range(0, len(info), 3)) if info[i] >= 0}
 
 
 def _read_plain(handle: Any, state: _SeekState) -> Optional[Tuple[int, int, int]]:
-    """Where the next game of a binary file (where the last read left it) lies in the kept block (its start, where its tag lines end,
-    its end) and its lines, when it surely has the common form: what :func:`_read_piece` would read as
-    ``split_plain``'s one game. The handle is left at its end. ``None`` (the handle not moved) otherwise."""
+    """Where the next game of a binary file (where the last read left it) lies in the kept block (its start,
+    where its tag lines end, its end), when it surely has the common form: what :func:`_read_piece` would read
+    as ``split_plain``'s one game. The handle is left at its end, the line count gone on. ``None`` (the handle
+    not moved) otherwise."""
     start = handle.tell()
     if start != state.pos:
         return None
