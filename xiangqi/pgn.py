@@ -1060,7 +1060,7 @@ def _is_seekable(handle: Any) -> bool:
 class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
-    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain")
+    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain", "strict")
 
     def __init__(self) -> None:
         self.text: Optional[bool] = None   # whether the handle reads str, once known
@@ -1077,6 +1077,7 @@ class _SeekState:
         #: when a headers or skip reading first asks: their offset in the block -> (where their tag lines end,
         #: where they end, their lines). ``None`` until asked.
         self.plain: Optional[Dict[int, Tuple[int, int, int]]] = None
+        self.strict = False
 
 
 #: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
@@ -1102,39 +1103,35 @@ def _read_block(handle: Any, start: int, state: _SeekState) -> Tuple[bytes, List
 
 
 def _plain_games(state: _SeekState) -> Dict[int, Tuple[int, int, int]]:
-    """:attr:`_SeekState.plain` of the kept block: none where the block does not decode strictly (then its
-    games are read as :func:`_read_piece` reads them) or holds U+FEFF."""
-    data, starts = state.block, state.starts
-    if not data.isascii():                     # (ASCII is the same text in every encoding the scan reads)
-        if state.encoding == "utf-8":
-            if not utf8_plain(data):
-                return {}
-        else:
-            try:
-                if "\ufeff" in data.decode(state.encoding):
-                    return {}
-            except UnicodeDecodeError:
-                return {}
-    info = pgn_plain_games(data, SCAN_KINDS[state.encoding], starts)
+    """:attr:`_SeekState.plain` of the kept block, and :attr:`_SeekState.strict`: whether the block is known to
+    decode strictly without U+FEFF (ASCII alone, or checked UTF-8). A block of UTF-8 that is not has no plain
+    games (its games are read as :func:`_read_piece` reads them); a double-byte block is decoded a game at a
+    time by :func:`_read_plain` (as costly as decoding it at once, and only the games asked for)."""
+    data = state.block
+    state.strict = data.isascii() or state.encoding == "utf-8" and utf8_plain(data)
+    if not state.strict and state.encoding in ("utf-8", "ascii"):
+        return {}
+    info = pgn_plain_games(data, SCAN_KINDS[state.encoding], state.starts)
     return {at: (info[i], info[i + 1], info[i + 2])
-            for at, i in zip([0, *starts], range(0, len(info), 3)) if info[i] >= 0}
+            for at, i in zip([0, *state.starts], range(0, len(info), 3)) if info[i] >= 0}
 
 
-def _read_plain(handle: Any, state: _SeekState) -> Optional[Tuple[int, int, int]]:
-    """Where the next game of a binary file (where the last read left it) lies in the kept block (its start,
-    where its tag lines end, its end), when it surely has the common form: what :func:`_read_piece` would read
-    as ``split_plain``'s one game. The handle is left at its end, the line count gone on. ``None`` (the handle
-    not moved) otherwise."""
+def _read_plain(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
+    """The next game of a binary file (where the last read left it) when the kept block holds it and it surely
+    has the common form: what :func:`_read_piece` would read as ``split_plain``'s one game. Returns the text of
+    its tag lines (``tags``) or ``""``, the handle left at its end and the line count gone on; ``None`` (the
+    handle not moved) otherwise."""
     start = handle.tell()
     if start != state.pos:
         return None
-    at = start - state.block_at
+    block_at = state.block_at
+    at = start - block_at
     starts = state.starts
-    if not (at >= 0 and starts and at < starts[-1]):   # the kept block does not hold the game whole
+    if at < 0 or not starts or at >= starts[-1]:   # the kept block does not hold the game whole
         if state.encoding not in SCAN_KINDS:
             return None
         _read_block(handle, start, state)
-        at = 0
+        block_at, at = start, 0
     plain = state.plain
     if plain is None:
         plain = state.plain = _plain_games(state)
@@ -1142,10 +1139,21 @@ def _read_plain(handle: Any, state: _SeekState) -> Optional[Tuple[int, int, int]
     if got is None:
         return None
     head, end, lines = got
-    handle.seek(state.block_at + end)
-    state.pos = state.block_at + end
+    if state.strict:
+        text = state.block[at:at + head].decode(state.encoding) if tags else ""
+    else:
+        try:
+            piece = state.block[at:end].decode(state.encoding)
+        except UnicodeDecodeError:
+            return None
+        if "\ufeff" in piece:
+            return None
+        text = piece[:piece.index("\n\n")] if tags else ""
+    end += block_at
+    handle.seek(end)
+    state.pos = end
     state.lineno += lines
-    return at, at + head, end
+    return text
 
 
 def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
@@ -1324,11 +1332,9 @@ def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[obje
         # kept block without reading its move text (what the lines read below would give, see _read_plain).
         known = _known_binary(handle)
         if known is not None:
-            got = _read_plain(handle, known)
-            if got is not None:
-                if Visitor is SkipVisitor:
-                    return True
-                return _headers_of(plain_tags(known.block[got[0]:got[1]].decode(known.encoding)))
+            text = _read_plain(handle, known, Visitor is HeadersBuilder)
+            if text is not None:
+                return _headers_of(plain_tags(text)) if Visitor is HeadersBuilder else True
     chunk = _read_chunk(handle)
     return None if chunk is None else _visit(chunk, GameBuilder if Visitor is None else Visitor, None)
 
