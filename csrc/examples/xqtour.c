@@ -277,6 +277,12 @@ int main(void) {
           "the second game starts at its tag");
     CHECK(xq_utf8_plain(text, strlen(text)) == 1 && xq_utf8_plain("\xff", 1) == 0,
           "xq_utf8_plain");
+    /* The first game has the common form: its tag lines end at offset 11, it ends at the second game's start
+       and has 4 lines. */
+    long plain[3];
+    CHECK(xq_pgn_plain_games(pgn, strlen(pgn), XQ_SCAN_UTF8, starts, 1, plain) == 1 && plain[0] == 11 &&
+              (size_t)plain[1] == starts[0] && plain[2] == 4,
+          "xq_pgn_plain_games");
 
     if (failures) return 1;
     printf("xqtour: every example gave the expected answer\n");
