@@ -345,3 +345,27 @@ long xq_pgn_plain_games(const char *data, size_t len, int encoding, const size_t
     }
     return (long)n;
 }
+
+int xq_double_byte_plain(const char *data, size_t len, const unsigned char *pairs) {
+    if ((!data && len) || !pairs) return XQ_E_ARG;
+    const unsigned char *s = (const unsigned char *)data;
+    size_t i = 0;
+    while (i < len) {
+        /* ASCII eight bytes at a time. */
+        while (i + 8 <= len) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ULL) break;
+            i += 8;
+        }
+        if (i >= len) break;
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c == 0x80 || c == 0xFF || i + 1 >= len || !pairs[(size_t)(c - 0x80) * 256 + s[i + 1]]) return 0;
+        i += 2;
+    }
+    return 1;
+}

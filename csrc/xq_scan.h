@@ -37,6 +37,12 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
    block decodes as it is (for xq_pgn_game_starts) without decoding it. */
 int xq_utf8_plain(const char *data, size_t len);
 
+/* 1 when data[0..len) is, read as a double-byte encoding (XQ_SCAN_DOUBLE_BYTE), ASCII and two-byte
+   characters (a byte 0x81-0xFE and the byte after it) that pairs[(lead - 0x80) * 256 + trail] marks as
+   decoding, else 0 (also at 0x80, 0xFF or a lead byte at the end); XQ_E_ARG for bad arguments.  With a
+   table made by the codec itself (each pair decoded alone), the text decodes strictly without decoding it. */
+int xq_double_byte_plain(const char *data, size_t len, const unsigned char *pairs);
+
 /* For the games data[0..starts[0]), data[starts[0]..starts[1]), ... data[starts[n-2]..starts[n-1]) (the
    offsets xq_pgn_game_starts found, ascending; each game ends in "\n"): info[3g] the offset in game g of
    its first "\n\n" (where its tag lines end) when the game surely has the form

@@ -115,3 +115,15 @@ def test_read_headers_and_skip_game_agree_on_uncommon_forms(encoding: str) -> No
     for every in (1, 2, 3):
         assert _walk(data, True, every) == _walk(data, False, every)
     assert _skips(data, True) == _skips(data, False)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
+@pytest.mark.parametrize("bad", [b"\xff", b"\x80", b"\xa4", b"\xfe\x30"])
+def test_read_headers_and_skip_game_agree_where_bytes_do_not_decode(encoding: str, bad: bytes) -> None:
+    # Bytes the encoding does not decode, in a tag and in move text, between games of the common form.
+    plain = '[Event "p"]\n[Red "紅方"]\n\n1. 炮二平五 馬８進７ *\n\n'.encode(encoding, "replace")
+    data = (plain * 40 + b'[Event "x' + bad + b'"]\n\n1. h2e2 *\n\n' + plain * 40 + b'[Event "y"]\n\n1. h2e2 ' + bad +
+            b" *\n\n" + plain * 40)
+    for every in (1, 3):
+        assert _walk(data, True, every) == _walk(data, False, every)
+    assert _skips(data, True) == _skips(data, False)

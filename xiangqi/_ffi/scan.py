@@ -50,3 +50,15 @@ def pgn_plain_games(data: bytes, kind: int, starts: List[int]) -> List[int]:
     if got != n:
         raise ValueError(f"xq_pgn_plain_games failed with status {got}")  # pragma: no cover - bad arguments
     return list(ffi.unpack(info, 3 * n))
+
+
+def double_byte_plain(data: bytes, pairs: bytes) -> bool:
+    """``xq_double_byte_plain``: whether ``data`` is ASCII and two-byte characters that the table ``pairs``
+    (32,768 bytes: ``pairs[(lead - 0x80) * 256 + trail]`` non-zero where the pair decodes) marks as decoding.
+
+    Raises:
+        * :exc:`ValueError` when the table is not 32,768 bytes long.
+    """
+    if len(pairs) != 1 << 15:
+        raise ValueError(f"a pair table has 32768 bytes, not {len(pairs)}")
+    return bool(lib.xq_double_byte_plain(data, len(data), pairs) == 1)
