@@ -1232,9 +1232,10 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
     return chunk, at + 1, lines
 
 
-def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int = -1) -> Optional[GameLines]:
+def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int = -1,
+                        sniffed: Optional[str] = None) -> Optional[GameLines]:
     """One game, reading line by line and leaving ``handle`` at the start of the next game (``start``: where it
-    is, when the caller asked)."""
+    is, when the caller asked; ``sniffed``: the encoding detected there, when the caller did)."""
     if start < 0:
         start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
@@ -1242,9 +1243,11 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int =
         state.starts = []
         state.plain = None
         if not text:
-            sample = handle.read(SNIFF_BYTES)
-            handle.seek(start)
-            enc = detect_encoding(sample)
+            if sniffed is None:
+                sample = handle.read(SNIFF_BYTES)
+                handle.seek(start)
+                sniffed = detect_encoding(sample)
+            enc = sniffed
             state.encoding = "utf-8" if enc == "utf-8-sig" else enc
             state.decoder = LineDecoder(encoding=state.encoding)
     if not text:
@@ -1423,14 +1426,16 @@ def _read_chunk(handle: Any) -> Optional[GameLines]:
             state.text = text
             if text:
                 return _read_game_seekable(handle, True, state)
+            sniffed = None
             if state.pos != handle.tell():
                 pos = handle.tell()
                 head = handle.read(SNIFF_BYTES)
                 handle.seek(pos)
-                if head[:2] == GZIP_MAGIC or detect_encoding(head) in WIDE_ENCODINGS:
+                sniffed = None if head[:2] == GZIP_MAGIC else detect_encoding(head)
+                if sniffed is None or sniffed in WIDE_ENCODINGS:
                     state = None
             if state is not None:
-                return _read_game_seekable(handle, False, state)
+                return _read_game_seekable(handle, False, state, sniffed=sniffed)
             _forget_handle(handle)
     chunks: Iterator[GameLines] = _handle_state(handle, lambda: split_games(text_lines(handle)))
     return next(chunks, None)
