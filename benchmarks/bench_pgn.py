@@ -149,6 +149,10 @@ def test_read_xqf_variation_tree(benchmark: Any, shared_games: Path) -> None:
 
 
 # --- Visitors that need less than the game (issue 19): python-chess's read_headers and skip_game ------------------
+# A game of the common form costs read_headers about 3.4 us (the C scan and checks of its block, the handle's tell
+# and seek, the calls) plus 2.6 us to decode and parse 13 tags into Headers, skip_game the 3.4 us alone, against
+# 24 us for read_games (quiet figures, UTF-8): the 10x goal for read_headers needs the tags cheaper than Python
+# objects allow, and the rest near nothing.
 
 _CORPUS_TIMES: Dict[str, float] = {}
 ENCODINGS = ("utf-8", "gb18030", "big5")
