@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import pytest
 
@@ -34,10 +34,10 @@ class _Skip(SkipVisitor):
 Step = Tuple[Optional[dict], int, Optional[Tuple[dict, List[str]]]]
 
 
-def _walk(data: bytes, fast: bool, every: int) -> List[Step]:
+def _walk(data: bytes, fast: bool, every: int, encoding: Optional[str] = None) -> List[Step]:
     """The headers of each game and the offset after it; every ``every``-th game read whole after them (its
-    errors, with their line numbers, show that the line count went on right)."""
-    handle = io.BytesIO(data)
+    errors, with their line numbers, show that the line count went on right). ``encoding``: read as text."""
+    handle: Any = io.BytesIO(data) if encoding is None else io.TextIOWrapper(io.BytesIO(data), encoding=encoding)
     steps: List[Step] = []
     for k in range(100_000):
         if fast:
@@ -53,8 +53,8 @@ def _walk(data: bytes, fast: bool, every: int) -> List[Step]:
     return steps
 
 
-def _skips(data: bytes, fast: bool) -> List[int]:
-    handle = io.BytesIO(data)
+def _skips(data: bytes, fast: bool, encoding: Optional[str] = None) -> List[int]:
+    handle: Any = io.BytesIO(data) if encoding is None else io.TextIOWrapper(io.BytesIO(data), encoding=encoding)
     offsets = []
     while (skip_game(handle) if fast else read_game(handle, Visitor=_Skip)):
         offsets.append(handle.tell())
@@ -103,6 +103,8 @@ _FORMS = [
     '[Event "l"]\n\n   1. h2e2 *\n\n',
     '[Event "m"]\n\n1. h2e2\n  1 . b2e2 *\n\n',
     '[Event "n"]\n\n1. 炮二平五 馬８進７\n2. 馬二進三 *\n\n',
+    # An illegal move: an error whose line number tells whether the lines of the games before were counted.
+    '[Event "o"]\n\n1. h2e2 h9g7\n2. h0h9 *\n\n',
 ]
 
 
@@ -127,3 +129,25 @@ def test_read_headers_and_skip_game_agree_where_bytes_do_not_decode(encoding: st
     for every in (1, 3):
         assert _walk(data, True, every) == _walk(data, False, every)
     assert _skips(data, True) == _skips(data, False)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
+def test_read_headers_and_skip_game_agree_on_text_files(encoding: str) -> None:
+    """A text file whose bytes are at hand is read from them, the text layer put at each next game."""
+    plain = '[Event "p"]\n[Red "紅方"]\n\n1. 炮二平五 馬８進７ *\n\n'
+    text = "".join(plain * 3 + form for form in _FORMS) + plain * 3
+    corpus = GAMES / "ccpd-positions-300.chinese.pgn"
+    if GAMES.is_dir():
+        text += corpus.read_text(encoding="utf-8")
+    data = text.encode(encoding, "replace")
+    for every in (1, 2, 3):
+        assert _walk(data, True, every, encoding) == _walk(data, False, every, encoding)
+    assert _skips(data, True, encoding) == _skips(data, False, encoding)
+    # Text read by the caller between two calls, then a seek back to where a call left the handle.
+    expected = [headers for headers, _, _ in _walk(data, False, 1 << 30, encoding)]
+    handle = io.TextIOWrapper(io.BytesIO(data), encoding=encoding)
+    assert read_headers(handle) == expected[0]
+    at = handle.tell()
+    assert skip_game(handle) and handle.readline()
+    handle.seek(at)
+    assert read_headers(handle) == expected[1] and read_headers(handle) == expected[2]

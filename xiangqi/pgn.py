@@ -31,6 +31,7 @@ this module can.
 from __future__ import annotations
 
 import bisect
+import codecs
 import collections
 import re
 import weakref
@@ -1060,7 +1061,8 @@ def _is_seekable(handle: Any) -> bool:
 class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
-    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain", "strict")
+    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain", "strict",
+                 "raw")
 
     def __init__(self) -> None:
         self.text: Optional[bool] = None   # whether the handle reads str, once known
@@ -1078,6 +1080,9 @@ class _SeekState:
         #: where they end, their lines). ``None`` until asked.
         self.plain: Optional[Dict[int, Tuple[int, int, int]]] = None
         self.strict = False
+        #: A text file's byte stream, when :func:`_read_plain_text` may read it (``False``: it may not; ``None``:
+        #: not known yet).
+        self.raw: Any = None
 
 
 #: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
@@ -1184,6 +1189,44 @@ def _read_plain(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
     state.pos = end
     state.lineno += lines
     return text
+
+
+def _read_plain_text(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
+    """:func:`_read_plain` for a text file read before whose bytes are at hand (``handle.buffer``, seekable)
+    in an encoding the C scan reads, decoded strictly: the game is taken from the bytes where the text layer's
+    position is a plain byte offset (at a line start with nothing read ahead), and the text layer is put at the
+    next game (where its ``tell()`` costs nothing). ``None`` (the handle at the same place) otherwise."""
+    raw = state.raw
+    if raw is None:
+        raw = state.raw = _raw_of(handle)
+        if raw is not False:
+            state.encoding = codecs.lookup(handle.encoding).name
+    if raw is False:
+        return None
+    start = handle.tell()
+    if start != state.pos:
+        return None
+    if raw.tell() != start:   # read ahead, or the position is no byte offset
+        handle.seek(start)
+        if raw.tell() != start:
+            return None
+    text = _read_plain(raw, state, tags)
+    if text is not None:
+        handle.seek(state.pos)
+    return text
+
+
+def _raw_of(handle: Any) -> Any:
+    """The seekable byte stream under a text file that decodes strictly in an encoding of :data:`SCAN_KINDS`,
+    else ``False``."""
+    try:
+        raw = handle.buffer
+        name = codecs.lookup(handle.encoding).name
+        if handle.errors == "strict" and name in SCAN_KINDS and raw.seekable():
+            return raw
+    except (AttributeError, LookupError, TypeError, ValueError, OSError):
+        pass
+    return False
 
 
 def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
@@ -1363,11 +1406,15 @@ def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[obje
     if Visitor is HeadersBuilder or Visitor is SkipVisitor:
         # Only the tags, or nothing: a game of the common form in a binary file read before is found in the
         # kept block without reading its move text (what the lines read below would give, see _read_plain).
-        known = _known_binary(handle)
-        if known is not None:
-            text = _read_plain(handle, known, Visitor is HeadersBuilder)
+        tags = Visitor is HeadersBuilder
+        try:
+            known = _READERS.get(handle)
+        except TypeError:  # not weak-referenceable
+            known = None
+        if type(known) is _SeekState:
+            text = _read_plain(handle, known, tags) if known.text is False else _read_plain_text(handle, known, tags)
             if text is not None:
-                return _headers_of(plain_tags(text)) if Visitor is HeadersBuilder else True
+                return _headers_of(plain_tags(text)) if tags else True
     chunk = _read_chunk(handle)
     return None if chunk is None else _visit(chunk, GameBuilder if Visitor is None else Visitor, None)
 
