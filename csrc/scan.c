@@ -60,6 +60,29 @@ static inline size_t char_len(unsigned char c, int double_byte, size_t left) {
     return double_byte && c >= 0x81 && c != 0xFF && left >= 2 ? 2 : 1;
 }
 
+/* Past the ASCII bytes from i, eight at a time (stops at most eight bytes before the first byte >= 0x80). */
+static inline size_t skip_ascii8(const unsigned char *s, size_t i, size_t len) {
+    while (i + 8 <= len) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080ULL) break;
+        i += 8;
+    }
+    return i;
+}
+
+/* Past the bytes from i that are none of "\n", '{', '}', ';' (when braces) or "\n", '{', ';', eight at a time
+   (stops at most eight bytes before the first mark). */
+static inline size_t skip_unmarked8(const unsigned char *s, size_t i, size_t len, int braces) {
+    while (i + 8 <= len) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (has_byte(w, '\n') | has_byte(w, '{') | (braces ? has_byte(w, '}') : 0) | has_byte(w, ';')) break;
+        i += 8;
+    }
+    return i;
+}
+
 /* Reads the tag-like line s[0..n) (no "\n"), which starts with optional blanks and '['.
    Returns 1 for a plain tag, 0 for another line without comment marks, -1 for another line with some. */
 static int plain_tag(const unsigned char *s, size_t n, int double_byte) {
@@ -111,13 +134,7 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
     while (i < len) {
         unsigned char k;
         if (!double_byte) {
-            /* Eight bytes at a time past those that are none of the marks (most of a line). */
-            while (i + 8 <= len) {
-                uint64_t w;
-                memcpy(&w, s + i, 8);
-                if (has_byte(w, '\n') | has_byte(w, '{') | has_byte(w, '}') | has_byte(w, ';')) break;
-                i += 8;
-            }
+            i = skip_unmarked8(s, i, len, 1);   /* most of a line */
             if (i >= len) goto done;
         }
         while ((k = kind[s[i]]) != 1) {
@@ -205,13 +222,7 @@ int xq_utf8_plain(const char *data, size_t len) {
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0;
     while (i < len) {
-        /* ASCII eight bytes at a time (most of a PGN file, even a Chinese one). */
-        while (i + 8 <= len) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (w & 0x8080808080808080ULL) break;
-            i += 8;
-        }
+        i = skip_ascii8(s, i, len);   /* most of a PGN file, even a Chinese one */
         if (i >= len) break;
         unsigned char c = s[i];
         if (c < 0x80) {
@@ -294,13 +305,7 @@ static int plain_game(const unsigned char *g, size_t n, int double_byte, size_t 
        "1" white space ".". */
     for (size_t k = start; k < blen;) {
         if (!double_byte) {
-            /* Eight bytes at a time past those that are none of the marks (most of a line). */
-            while (k + 8 <= blen) {
-                uint64_t w;
-                memcpy(&w, g + k, 8);
-                if (has_byte(w, '\n') | has_byte(w, '{') | has_byte(w, ';')) break;
-                k += 8;
-            }
+            k = skip_unmarked8(g, k, blen, 0);   /* most of a line */
             if (k >= blen) break;
         }
         c = g[k];
@@ -351,13 +356,7 @@ int xq_double_byte_plain(const char *data, size_t len, const unsigned char *pair
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0;
     while (i < len) {
-        /* ASCII eight bytes at a time. */
-        while (i + 8 <= len) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (w & 0x8080808080808080ULL) break;
-            i += 8;
-        }
+        i = skip_ascii8(s, i, len);
         if (i >= len) break;
         unsigned char c = s[i];
         if (c < 0x80) {
