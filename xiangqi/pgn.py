@@ -1404,14 +1404,11 @@ def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[obje
           default; :class:`GameBuilder` keeps them in ``game.errors``).
     """
     if Visitor is HeadersBuilder or Visitor is SkipVisitor:
-        # Only the tags, or nothing: a game of the common form in a binary file read before is found in the
-        # kept block without reading its move text (what the lines read below would give, see _read_plain).
+        # Only the tags, or nothing: a game of the common form in a file read before is found in the kept block
+        # without reading its move text (what the lines read below would give, see _read_plain).
         tags = Visitor is HeadersBuilder
-        try:
-            known = _READERS.get(handle)
-        except TypeError:  # not weak-referenceable
-            known = None
-        if type(known) is _SeekState:
+        known = _known_state(handle)
+        if known is not None:
             text = _read_plain(handle, known, tags) if known.text is False else _read_plain_text(handle, known, tags)
             if text is not None:
                 return _headers_of(plain_tags(text)) if tags else True
@@ -1448,20 +1445,20 @@ def skip_game(handle: Handle) -> bool:
     return bool(read_game(handle, Visitor=SkipVisitor))
 
 
-def _known_binary(handle: Any) -> Optional[_SeekState]:
-    """The state of a seekable binary ``handle`` :func:`read_game` has read before, else ``None``."""
+def _known_state(handle: Any) -> Optional[_SeekState]:
+    """The state of a seekable ``handle`` :func:`read_game` has read before, else ``None``."""
     try:
         known = _READERS.get(handle)
     except TypeError:  # not weak-referenceable
         return None
-    return known if type(known) is _SeekState and known.text is False else None
+    return known if type(known) is _SeekState else None
 
 
 def _read_chunk(handle: Any) -> Optional[GameLines]:
     """The lines of the next game of ``handle`` (:func:`read_game`'s reading), or ``None`` at its end."""
     # The handle's other methods (seek, tell, readline) are looked up as the file has them.
-    known = _known_binary(handle)
-    if known is not None:
+    known = _known_state(handle)
+    if known is not None and known.text is False:
         # The next game of a binary file read before (a text file's tell() is dear: it goes the usual way).
         start = handle.tell()
         if start == known.pos:
