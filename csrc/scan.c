@@ -60,6 +60,29 @@ static inline size_t char_len(unsigned char c, int double_byte, size_t left) {
     return double_byte && c >= 0x81 && c != 0xFF && left >= 2 ? 2 : 1;
 }
 
+/* Past the ASCII bytes from i, eight at a time (stops at most eight bytes before the first byte >= 0x80). */
+static inline size_t skip_ascii8(const unsigned char *s, size_t i, size_t len) {
+    while (i + 8 <= len) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080ULL) break;
+        i += 8;
+    }
+    return i;
+}
+
+/* Past the bytes from i that are none of "\n", '{', '}', ';' (when braces) or "\n", '{', ';', eight at a time
+   (stops at most eight bytes before the first mark). */
+static inline size_t skip_unmarked8(const unsigned char *s, size_t i, size_t len, int braces) {
+    while (i + 8 <= len) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (has_byte(w, '\n') | has_byte(w, '{') | (braces ? has_byte(w, '}') : 0) | has_byte(w, ';')) break;
+        i += 8;
+    }
+    return i;
+}
+
 /* Reads the tag-like line s[0..n) (no "\n"), which starts with optional blanks and '['.
    Returns 1 for a plain tag, 0 for another line without comment marks, -1 for another line with some. */
 static int plain_tag(const unsigned char *s, size_t n, int double_byte) {
@@ -111,13 +134,7 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
     while (i < len) {
         unsigned char k;
         if (!double_byte) {
-            /* Eight bytes at a time past those that are none of the marks (most of a line). */
-            while (i + 8 <= len) {
-                uint64_t w;
-                memcpy(&w, s + i, 8);
-                if (has_byte(w, '\n') | has_byte(w, '{') | has_byte(w, '}') | has_byte(w, ';')) break;
-                i += 8;
-            }
+            i = skip_unmarked8(s, i, len, 1);   /* most of a line */
             if (i >= len) goto done;
         }
         while ((k = kind[s[i]]) != 1) {
@@ -205,13 +222,7 @@ int xq_utf8_plain(const char *data, size_t len) {
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0;
     while (i < len) {
-        /* ASCII eight bytes at a time (most of a PGN file, even a Chinese one). */
-        while (i + 8 <= len) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (w & 0x8080808080808080ULL) break;
-            i += 8;
-        }
+        i = skip_ascii8(s, i, len);   /* most of a PGN file, even a Chinese one */
         if (i >= len) break;
         unsigned char c = s[i];
         if (c < 0x80) {
@@ -238,6 +249,122 @@ int xq_utf8_plain(const char *data, size_t len) {
             if ((s[i + k] & 0xC0) != 0x80) return 0;
         if (c == 0xEF && s[i + 1] == 0xBB && s[i + 2] == 0xBF) return 0;
         i += n;
+    }
+    return 1;
+}
+
+/* ASCII white space as Python's str.isspace takes it (\s of a str pattern), without "\n". */
+static inline int is_py_space_not_nl(unsigned char c) { return c != '\n' && is_py_space(c); }
+
+/* Whether the game g[0..n) (g[n-1] is the "\n" before the next game start) has the form
+   xiangqi._pgn_split.split_plain accepts, for sure: sets *head to the offset of its first "\n\n" and
+   *lines to its number of lines.
+   Where a non-ASCII character stands at a place that Unicode white space would change, says no
+   (the reader then takes its usual path, which is always right). */
+static int plain_game(const unsigned char *g, size_t n, int double_byte, size_t *head, size_t *lines) {
+    if (n < 2 || n > ((size_t)1 << 18) || g[0] != '[' || memchr(g, '\r', n)) return 0;
+    size_t blen = n - 1;   /* the body: without the last "\n" */
+    /* The tag lines: [Name "value"] each, up to the first empty line. */
+    size_t i = 0, nl = 1;   /* the last "\n" */
+    for (;;) {
+        if (i >= blen || g[i] != '[') return 0;
+        size_t k = i + 1;
+        while (k < blen && is_name_start(g[k])) k++;
+        if (k == i + 1 || k + 1 >= blen || g[k] != ' ' || g[k + 1] != '"') return 0;
+        size_t open = k + 1, last = blen, before = blen;
+        for (k = open + 1; k < blen && g[k] != '\n';) {
+            before = last;
+            last = k;
+            k += char_len(g[k], double_byte, blen - k);
+        }
+        /* The line ends in '"' ']' (two characters after the opening quote). */
+        if (last == blen || before == blen || before <= open || g[last] != ']' || g[before] != '"' ||
+            before != last - 1)
+            return 0;
+        if (k >= blen) return 0;            /* no blank line after the tags */
+        nl++;
+        if (g[k + 1] == '\n') {
+            *head = k;
+            i = k + 1;
+            break;
+        }
+        i = k + 1;
+    }
+    /* The blank lines: [ \t\r\v\f\n]* up to the last "\n" of the run. */
+    size_t start = i + 1;
+    for (size_t k = i; k < blen && (g[k] == '\n' || g[k] == ' ' || g[k] == '\t' || g[k] == 0x0B || g[k] == 0x0C);
+         k++)
+        if (g[k] == '\n') {
+            start = k + 1;
+            nl++;
+        }
+    if (start >= blen) return 0;            /* no move text */
+    unsigned char c = g[start];
+    if (c >= 0x80 || c == '[' || c == '%' || is_py_space(c)) return 0;
+    /* The move text: no '{' or ';'; no line after its first starting (after white space) with '[', '%' or
+       "1" white space ".". */
+    for (size_t k = start; k < blen;) {
+        if (!double_byte) {
+            k = skip_unmarked8(g, k, blen, 0);   /* most of a line */
+            if (k >= blen) break;
+        }
+        c = g[k];
+        if (c == '{' || c == ';') return 0;
+        if (c != '\n') {
+            k += char_len(c, double_byte, blen - k);
+            continue;
+        }
+        nl++;
+        size_t q = k + 1;
+        while (q < blen && is_py_space_not_nl(g[q])) q++;
+        if (q < blen) {
+            c = g[q];
+            if (c >= 0x80 || c == '[' || c == '%') return 0;
+            if (c == '1') {
+                size_t r = q + 1;
+                while (r < blen && is_py_space(g[r])) r++;
+                if (r < blen && (g[r] >= 0x80 || g[r] == '.')) return 0;
+            }
+        }
+        k++;
+    }
+    *lines = nl;
+    return 1;
+}
+
+long xq_pgn_plain_games(const char *data, size_t len, int encoding, const size_t *starts, size_t n, long *info) {
+    if ((!data && len) || (!starts && n) || (!info && n) ||
+        (encoding != XQ_SCAN_UTF8 && encoding != XQ_SCAN_DOUBLE_BYTE))
+        return XQ_E_ARG;
+    const unsigned char *s = (const unsigned char *)data;
+    size_t from = 0;
+    for (size_t g = 0; g < n; g++) {
+        size_t to = starts[g];
+        if (to <= from || to > len || s[to - 1] != '\n') return XQ_E_ARG;
+        size_t head = 0, lines = 0;
+        int plain = plain_game(s + from, to - from, encoding == XQ_SCAN_DOUBLE_BYTE, &head, &lines);
+        info[3 * g] = plain ? (long)head : -1;
+        info[3 * g + 1] = (long)to;
+        info[3 * g + 2] = (long)lines;
+        from = to;
+    }
+    return (long)n;
+}
+
+int xq_double_byte_plain(const char *data, size_t len, const unsigned char *pairs) {
+    if ((!data && len) || !pairs) return XQ_E_ARG;
+    const unsigned char *s = (const unsigned char *)data;
+    size_t i = 0;
+    while (i < len) {
+        i = skip_ascii8(s, i, len);
+        if (i >= len) break;
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c == 0x80 || c == 0xFF || i + 1 >= len || !pairs[(size_t)(c - 0x80) * 256 + s[i + 1]]) return 0;
+        i += 2;
     }
     return 1;
 }

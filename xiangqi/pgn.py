@@ -31,6 +31,7 @@ this module can.
 from __future__ import annotations
 
 import bisect
+import codecs
 import collections
 import re
 import weakref
@@ -38,10 +39,12 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
+from xiangqi._ffi import utf8_plain
 from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
+from xiangqi._ffi.scan import DOUBLE_BYTE, double_byte_plain, pgn_plain_games
 from xiangqi import _pgn_split
 from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_starts, game_starts_in_bytes, split_games,  # noqa: F401
-                                split_plain)
+                                plain_tags, split_plain)
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
@@ -989,6 +992,13 @@ class _Moves(BaseVisitor[None]):
         return None
 
 
+def _headers_of(tags: List[Tuple[str, str]]) -> Headers:
+    """What :class:`HeadersBuilder` makes of a game's ``tags`` when no error is reported to it."""
+    headers = Headers.without_tag_roster()
+    headers.update(tags)
+    return headers
+
+
 def _visit(chunk: GameLines, Visitor: Callable[[], BaseVisitor[Any]], damage: Optional[InvalidRecordError]) -> Any:
     """Hand one game's lines to a new ``Visitor()``, reading only what it asks for: its result. ``damage``: the
     input ended early after this game (:func:`read_games`)."""
@@ -998,9 +1008,7 @@ def _visit(chunk: GameLines, Visitor: Callable[[], BaseVisitor[Any]], damage: Op
             game.errors.append(_damage_error(damage, len(game.mainline_moves()), chunk))
         return game
     if Visitor is HeadersBuilder and not chunk.errors:   # what it makes, without the calls per tag
-        headers = Headers.without_tag_roster()
-        headers.update(chunk.tags)
-        return headers
+        return _headers_of(chunk.tags)
     visitor = Visitor()
     if visitor.begin_game() is not SKIP:
         visitor.begin_headers()
@@ -1073,7 +1081,8 @@ def _is_seekable(handle: Any) -> bool:
 class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
-    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text")
+    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain", "strict",
+                 "raw")
 
     def __init__(self) -> None:
         self.text: Optional[bool] = None   # whether the handle reads str, once known
@@ -1086,6 +1095,14 @@ class _SeekState:
         self.block = b""
         self.block_at = -1
         self.starts: List[int] = []
+        #: The games of the block that surely have the common form (``split_plain``'s), found by the C check
+        #: when a headers or skip reading first asks: their offset in the block -> (where their tag lines end,
+        #: where they end, their lines). ``None`` until asked.
+        self.plain: Optional[Dict[int, Tuple[int, int, int]]] = None
+        self.strict = False
+        #: A text file's byte stream, when :func:`_read_plain_text` may read it (``False``: it may not; ``None``:
+        #: not known yet).
+        self.raw: Any = None
 
 
 #: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
@@ -1096,6 +1113,140 @@ _BARE_CR_END = re.compile(rb"(?<=\r)(?!\n)")
 
 #: The size of the blocks :func:`_read_piece` reads.
 _PIECE_BYTES = 1 << 16
+
+
+def _read_block(handle: Any, start: int, state: _SeekState) -> Tuple[bytes, List[int]]:
+    """Reads the block of whole lines at ``start`` (the handle left there) and the C scan's game starts in it,
+    and keeps both in ``state``."""
+    block = handle.read(_PIECE_BYTES)
+    handle.seek(start)
+    data = block[:block.rfind(b"\n") + 1]
+    found = game_starts_in_bytes(data, state.encoding) if data else None
+    starts = [] if found is None else found[0]
+    state.block, state.block_at, state.starts, state.plain = data, start, starts, None
+    return data, starts
+
+
+_PAIRS: Dict[str, bytes] = {}
+
+
+def _decoding_pairs(encoding: str) -> Optional[bytes]:
+    """For a double-byte encoding of :data:`SCAN_KINDS`, the table ``xq_double_byte_plain`` reads: which pairs
+    of a lead byte 0x81-0xFE and a trail byte 0x30-0xFE decode strictly to one character other than U+FEFF,
+    each pair decoded alone by the codec (made once per encoding: about 20 ms); ``None`` for another
+    encoding."""
+    if SCAN_KINDS.get(encoding) != DOUBLE_BYTE:
+        return None
+    if encoding not in _PAIRS:
+        table = bytearray(1 << 15)
+        for lead in range(0x81, 0xFF):
+            for trail in range(0x30, 0xFF):
+                try:
+                    char = bytes((lead, trail)).decode(encoding)
+                except UnicodeDecodeError:
+                    continue
+                table[(lead - 0x80) * 256 + trail] = len(char) == 1 and char != "\ufeff"
+        _PAIRS[encoding] = bytes(table)
+    return _PAIRS[encoding]
+
+
+def _plain_games(state: _SeekState) -> Dict[int, Tuple[int, int, int]]:
+    """:attr:`_SeekState.plain` of the kept block, and :attr:`_SeekState.strict`: whether the block is known to
+    decode strictly without U+FEFF (ASCII alone, or checked in C: UTF-8, or a double-byte encoding against
+    its codec's table of pairs). A block of UTF-8 that is not has no plain games (its games are read as
+    :func:`_read_piece` reads them); the games of a double-byte block that is not are decoded one at a time
+    by :func:`_read_plain` (the strict decoding :func:`_read_piece` does)."""
+    data, encoding = state.block, state.encoding
+    if data.isascii():
+        state.strict = True
+    elif encoding == "utf-8":
+        state.strict = utf8_plain(data)
+    else:
+        pairs = _decoding_pairs(encoding)
+        state.strict = pairs is not None and double_byte_plain(data, pairs)
+    if not state.strict and state.encoding in ("utf-8", "ascii"):
+        return {}
+    info = pgn_plain_games(data, SCAN_KINDS[state.encoding], state.starts)
+    return {at: (info[i], info[i + 1], info[i + 2])
+            for at, i in zip([0, *state.starts], range(0, len(info), 3)) if info[i] >= 0}
+
+
+def _read_plain(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
+    """The next game of a binary file (where the last read left it) when the kept block holds it and it surely
+    has the common form: what :func:`_read_piece` would read as ``split_plain``'s one game. Returns the text of
+    its tag lines (``tags``) or ``""``, the handle left at its end and the line count gone on; ``None`` (the
+    handle not moved) otherwise."""
+    start = handle.tell()
+    if start != state.pos:
+        return None
+    block_at = state.block_at
+    at = start - block_at
+    starts = state.starts
+    if at < 0 or not starts or at >= starts[-1]:   # the kept block does not hold the game whole
+        if state.encoding not in SCAN_KINDS:
+            return None
+        _read_block(handle, start, state)
+        block_at, at = start, 0
+    plain = state.plain
+    if plain is None:
+        plain = state.plain = _plain_games(state)
+    got = plain.get(at)
+    if got is None:
+        return None
+    head, end, lines = got
+    if state.strict:
+        text = state.block[at:at + head].decode(state.encoding) if tags else ""
+    else:
+        try:
+            piece = state.block[at:end].decode(state.encoding)
+        except UnicodeDecodeError:
+            return None
+        if "\ufeff" in piece:
+            return None
+        text = piece[:piece.index("\n\n")] if tags else ""
+    end += block_at
+    handle.seek(end)
+    state.pos = end
+    state.lineno += lines
+    return text
+
+
+def _read_plain_text(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
+    """:func:`_read_plain` for a text file read before whose bytes are at hand (``handle.buffer``, seekable)
+    in an encoding the C scan reads, decoded strictly: the game is taken from the bytes where the text layer's
+    position is a plain byte offset (at a line start with nothing read ahead), and the text layer is put at the
+    next game (where its ``tell()`` costs nothing). ``None`` (the handle at the same place) otherwise."""
+    raw = state.raw
+    if raw is None:
+        raw = state.raw = _raw_of(handle)
+        if raw is not False:
+            state.encoding = codecs.lookup(handle.encoding).name
+    if raw is False:
+        return None
+    start = handle.tell()
+    if start != state.pos:
+        return None
+    if raw.tell() != start:   # read ahead, or the position is no byte offset
+        handle.seek(start)
+        if raw.tell() != start:
+            return None
+    text = _read_plain(raw, state, tags)
+    if text is not None:
+        handle.seek(state.pos)
+    return text
+
+
+def _raw_of(handle: Any) -> Any:
+    """The seekable byte stream under a text file that decodes strictly in an encoding of :data:`SCAN_KINDS`,
+    else ``False``."""
+    try:
+        raw = handle.buffer
+        name = codecs.lookup(handle.encoding).name
+        if handle.errors == "strict" and name in SCAN_KINDS and raw.seekable():
+            return raw
+    except (AttributeError, LookupError, TypeError, ValueError, OSError):
+        pass
+    return False
 
 
 def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
@@ -1116,15 +1267,10 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         # A game the last block's scan found whole (from one of its starts, as a scan from here would).
         data, cut = state.block[at:starts[k]], starts[k] - at
     else:
-        block = handle.read(_PIECE_BYTES)
-        handle.seek(start)
-        data = block[:block.rfind(b"\n") + 1]
-        found = game_starts_in_bytes(data, state.encoding) if data else None
-        starts = [] if found is None else found[0]
+        data, starts = _read_block(handle, start, state)
         cut = next((at for at in starts if at > 0), 0)
         if not cut:
             return None                        # the last game, one longer than the block, or undecided text
-        state.block, state.block_at, state.starts = data, start, starts
     piece = data[:cut]
     try:
         text = piece.decode(state.encoding)
@@ -1149,18 +1295,22 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
     return chunk, at + 1, lines
 
 
-def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int = -1) -> Optional[GameLines]:
+def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int = -1,
+                        sniffed: Optional[str] = None) -> Optional[GameLines]:
     """One game, reading line by line and leaving ``handle`` at the start of the next game (``start``: where it
-    is, when the caller asked)."""
+    is, when the caller asked; ``sniffed``: the encoding detected there, when the caller did)."""
     if start < 0:
         start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
         state.lineno = 0
         state.starts = []
+        state.plain = None
         if not text:
-            sample = handle.read(SNIFF_BYTES)
-            handle.seek(start)
-            enc = detect_encoding(sample)
+            if sniffed is None:
+                sample = handle.read(SNIFF_BYTES)
+                handle.seek(start)
+                sniffed = detect_encoding(sample)
+            enc = sniffed
             state.encoding = "utf-8" if enc == "utf-8-sig" else enc
             state.decoder = LineDecoder(encoding=state.encoding)
     if not text:
@@ -1273,6 +1423,15 @@ def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[obje
         * what the visitor's methods raise (:meth:`BaseVisitor.handle_error` raises the errors of the game by
           default; :class:`GameBuilder` keeps them in ``game.errors``).
     """
+    if Visitor is HeadersBuilder or Visitor is SkipVisitor:
+        # Only the tags, or nothing: a game of the common form in a file read before is found in the kept block
+        # without reading its move text (what the lines read below would give, see _read_plain).
+        tags = Visitor is HeadersBuilder
+        known = _known_state(handle)
+        if known is not None:
+            text = _read_plain(handle, known, tags) if known.text is False else _read_plain_text(handle, known, tags)
+            if text is not None:
+                return _headers_of(plain_tags(text)) if tags else True
     chunk = _read_chunk(handle)
     return None if chunk is None else _visit(chunk, GameBuilder if Visitor is None else Visitor, None)
 
@@ -1306,14 +1465,20 @@ def skip_game(handle: Handle) -> bool:
     return bool(read_game(handle, Visitor=SkipVisitor))
 
 
-def _read_chunk(handle: Any) -> Optional[GameLines]:
-    """The lines of the next game of ``handle`` (:func:`read_game`'s reading), or ``None`` at its end."""
-    # The handle's other methods (seek, tell, readline) are looked up as the file has them.
+def _known_state(handle: Any) -> Optional[_SeekState]:
+    """The state of a seekable ``handle`` :func:`read_game` has read before, else ``None``."""
     try:
         known = _READERS.get(handle)
     except TypeError:  # not weak-referenceable
-        known = None
-    if type(known) is _SeekState and known.text is False:
+        return None
+    return known if type(known) is _SeekState else None
+
+
+def _read_chunk(handle: Any) -> Optional[GameLines]:
+    """The lines of the next game of ``handle`` (:func:`read_game`'s reading), or ``None`` at its end."""
+    # The handle's other methods (seek, tell, readline) are looked up as the file has them.
+    known = _known_state(handle)
+    if known is not None and known.text is False:
         # The next game of a binary file read before (a text file's tell() is dear: it goes the usual way).
         start = handle.tell()
         if start == known.pos:
@@ -1325,14 +1490,16 @@ def _read_chunk(handle: Any) -> Optional[GameLines]:
             state.text = text
             if text:
                 return _read_game_seekable(handle, True, state)
+            sniffed = None
             if state.pos != handle.tell():
                 pos = handle.tell()
                 head = handle.read(SNIFF_BYTES)
                 handle.seek(pos)
-                if head[:2] == GZIP_MAGIC or detect_encoding(head) in WIDE_ENCODINGS:
+                sniffed = None if head[:2] == GZIP_MAGIC else detect_encoding(head)
+                if sniffed is None or sniffed in WIDE_ENCODINGS:
                     state = None
             if state is not None:
-                return _read_game_seekable(handle, False, state)
+                return _read_game_seekable(handle, False, state, sniffed=sniffed)
             _forget_handle(handle)
     chunks: Iterator[GameLines] = _handle_state(handle, lambda: split_games(text_lines(handle)))
     return next(chunks, None)

@@ -277,6 +277,18 @@ int main(void) {
           "the second game starts at its tag");
     CHECK(xq_utf8_plain(text, strlen(text)) == 1 && xq_utf8_plain("\xff", 1) == 0,
           "xq_utf8_plain");
+    /* The first game has the common form: its tag lines end at offset 11, it ends at the second game's start
+       and has 4 lines. */
+    long plain[3];
+    CHECK(xq_pgn_plain_games(pgn, strlen(pgn), XQ_SCAN_UTF8, starts, 1, plain) == 1 && plain[0] == 11 &&
+              (size_t)plain[1] == starts[0] && plain[2] == 4,
+          "xq_pgn_plain_games");
+    /* A table where only the pair A4 40 decodes (in Big5: U+4E00). */
+    static unsigned char pairs[1 << 15];
+    pairs[(0xA4 - 0x80) * 256 + 0x40] = 1;
+    CHECK(xq_double_byte_plain("a\xa4\x40" "b", 4, pairs) == 1 && xq_double_byte_plain("a\xa4\x41", 3, pairs) == 0 &&
+              xq_double_byte_plain("\xa4", 1, pairs) == 0,
+          "xq_double_byte_plain");
 
     if (failures) return 1;
     printf("xqtour: every example gave the expected answer\n");

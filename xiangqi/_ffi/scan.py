@@ -34,3 +34,31 @@ def pgn_game_starts(data: bytes, kind: int, in_comment: bool) -> Optional[Tuple[
             return None
         raise ValueError(f"xq_pgn_game_starts failed with status {n}")  # pragma: no cover - bad arguments
     return list(ffi.unpack(starts, n)), bool(state[0])
+
+
+def pgn_plain_games(data: bytes, kind: int, starts: List[int]) -> List[int]:
+    """``xq_pgn_plain_games``: for the games ``data[0:starts[0]]``, ``data[starts[0]:starts[1]]``, ... (the
+    starts :func:`pgn_game_starts` found), three numbers each: where its tag lines end (its first ``"\\n\\n"``)
+    when it surely has the form ``split_plain`` reads, else -1; its end; its number of lines (0 when -1).
+
+    Raises:
+        * :exc:`ValueError` when the C function refuses its arguments (a bug, never bad text).
+    """
+    n = len(starts)
+    info = _NEW("long[]", 3 * n)
+    got = int(lib.xq_pgn_plain_games(data, len(data), kind, starts, n, info))
+    if got != n:
+        raise ValueError(f"xq_pgn_plain_games failed with status {got}")  # pragma: no cover - bad arguments
+    return list(ffi.unpack(info, 3 * n))
+
+
+def double_byte_plain(data: bytes, pairs: bytes) -> bool:
+    """``xq_double_byte_plain``: whether ``data`` is ASCII and two-byte characters that the table ``pairs``
+    (32,768 bytes: ``pairs[(lead - 0x80) * 256 + trail]`` non-zero where the pair decodes) marks as decoding.
+
+    Raises:
+        * :exc:`ValueError` when the table is not 32,768 bytes long.
+    """
+    if len(pairs) != 1 << 15:
+        raise ValueError(f"a pair table has 32768 bytes, not {len(pairs)}")
+    return bool(lib.xq_double_byte_plain(data, len(data), pairs) == 1)

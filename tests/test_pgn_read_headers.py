@@ -1,0 +1,153 @@
+"""read_headers and skip_game read a game of the common form out of the kept block without its move text (the
+C check ``xq_pgn_plain_games``): differential tests against the same reader without that path, which a visitor
+of another class takes (issue 19)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any, List, Optional, Tuple
+
+import pytest
+
+from xiangqi.pgn import HeadersBuilder, SkipVisitor, read_game, read_headers, skip_game
+
+GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+class _Headers(HeadersBuilder):
+    """HeadersBuilder by another class: the reader's usual path, the errors kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.errors: List[str] = []
+
+    def handle_error(self, error: object) -> None:
+        self.errors.append(str(error))
+
+
+class _Skip(SkipVisitor):
+    """SkipVisitor by another class: the reader's usual path."""
+
+
+Step = Tuple[Optional[dict], int, Optional[Tuple[dict, List[str]]]]
+
+
+def _walk(data: bytes, fast: bool, every: int, encoding: Optional[str] = None) -> List[Step]:
+    """The headers of each game and the offset after it; every ``every``-th game read whole after them (its
+    errors, with their line numbers, show that the line count went on right). ``encoding``: read as text."""
+    handle: Any = io.BytesIO(data) if encoding is None else io.TextIOWrapper(io.BytesIO(data), encoding=encoding)
+    steps: List[Step] = []
+    for k in range(100_000):
+        if fast:
+            headers = read_headers(handle)
+        else:
+            got = read_game(handle, Visitor=_Headers)
+            headers = got
+        if headers is None:
+            break
+        game = read_game(handle) if k % every == every - 1 else None
+        steps.append((dict(headers), handle.tell(),
+                      None if game is None else (dict(game.headers), [f"{e.line}: {e}" for e in game.errors])))
+    return steps
+
+
+def _skips(data: bytes, fast: bool, encoding: Optional[str] = None) -> List[int]:
+    handle: Any = io.BytesIO(data) if encoding is None else io.TextIOWrapper(io.BytesIO(data), encoding=encoding)
+    offsets = []
+    while (skip_game(handle) if fast else read_game(handle, Visitor=_Skip)):
+        offsets.append(handle.tell())
+    return offsets
+
+
+def _files() -> List[Path]:
+    found = sorted(DATA.rglob("*.pgn"))
+    if GAMES.is_dir():
+        found += sorted(GAMES.glob("*.pgn"))
+    return found
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
+def test_read_headers_and_skip_game_agree_with_the_usual_path(path: Path) -> None:
+    data = path.read_bytes()
+    for every in (1, 3):
+        assert _walk(data, True, every) == _walk(data, False, every)
+    assert _skips(data, True) == _skips(data, False)
+
+
+@pytest.mark.skipif(not GAMES.is_dir(), reason="the shared corpus (../shared/data/games) is absent")
+@pytest.mark.parametrize("encoding", ["gb18030", "big5"])
+def test_read_headers_and_skip_game_agree_in_double_byte_encodings(encoding: str) -> None:
+    # Then blocks of ASCII alone (ICCS games without Chinese names), read as the encoding of the file.
+    text = (GAMES / "ccpd-positions-300.chinese.pgn").read_text(encoding="utf-8")
+    ascii_games = (GAMES / "wukong-hu-ronghua-1391.iccs.pgn").read_text(encoding="utf-8")[:300_000]
+    data = (text + "\n" + ascii_games[:ascii_games.rindex("\n\n[")] + "\n").encode(encoding, "replace")
+    assert data[-200_000:].isascii()
+    assert _walk(data, True, 5) == _walk(data, False, 5)
+    assert _skips(data, True) == _skips(data, False)
+
+
+_FORMS = [
+    # A tag value with escapes, braces and brackets; a second move 1; a "%" line; a comment; a line comment;
+    # Unicode white space before a tag; a game with no blank line after its tags; CR LF; tags with spaces.
+    '[Event "a \\"q\\" {b} ]x"]\n[Red "R"]\n\n1. h2e2 h9g7 *\n\n',
+    '[Event "b"]\n\n1. h2e2 1-0\n1. b2e2 *\n\n',
+    '[Event "c"]\n\n1. h2e2\n% escaped\nh9g7 *\n\n',
+    '[Event "d"]\n\n1. h2e2 {a comment} *\n\n',
+    '[Event "e"]\n\n1. h2e2 ; a line comment\n*\n\n',
+    '[Event "f"]\n\n1. h2e2\n\u3000[Event "g"]\n\n1. h2e2 *\n\n',
+    '[Event "h"]\n[Round "1"]\n1. h2e2 *\n\n',
+    '[Event "i"]\r\n\r\n1. h2e2 *\r\n\r\n',
+    '[Event  "j"]\n[ Red "k"]\n\n1. h2e2 *\n\n',
+    '[Event "l"]\n\n   1. h2e2 *\n\n',
+    '[Event "m"]\n\n1. h2e2\n  1 . b2e2 *\n\n',
+    '[Event "n"]\n\n1. 炮二平五 馬８進７\n2. 馬二進三 *\n\n',
+    # An illegal move: an error whose line number tells whether the lines of the games before were counted.
+    '[Event "o"]\n\n1. h2e2 h9g7\n2. h0h9 *\n\n',
+]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
+def test_read_headers_and_skip_game_agree_on_uncommon_forms(encoding: str) -> None:
+    # Each form between games of the common form, so that it stands inside a block the C scan has cut.
+    plain = '[Event "p"]\n[Red "R"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n'
+    text = "".join(plain * 3 + form for form in _FORMS) + plain * 3
+    data = text.encode(encoding, "replace")
+    for every in (1, 2, 3):
+        assert _walk(data, True, every) == _walk(data, False, every)
+    assert _skips(data, True) == _skips(data, False)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
+@pytest.mark.parametrize("bad", [b"\xff", b"\x80", b"\xa4", b"\xfe\x30"])
+def test_read_headers_and_skip_game_agree_where_bytes_do_not_decode(encoding: str, bad: bytes) -> None:
+    # Bytes the encoding does not decode, in a tag and in move text, between games of the common form.
+    plain = '[Event "p"]\n[Red "紅方"]\n\n1. 炮二平五 馬８進７ *\n\n'.encode(encoding, "replace")
+    data = (plain * 40 + b'[Event "x' + bad + b'"]\n\n1. h2e2 *\n\n' + plain * 40 + b'[Event "y"]\n\n1. h2e2 ' + bad +
+            b" *\n\n" + plain * 40)
+    for every in (1, 3):
+        assert _walk(data, True, every) == _walk(data, False, every)
+    assert _skips(data, True) == _skips(data, False)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
+def test_read_headers_and_skip_game_agree_on_text_files(encoding: str) -> None:
+    """A text file whose bytes are at hand is read from them, the text layer put at each next game."""
+    plain = '[Event "p"]\n[Red "紅方"]\n\n1. 炮二平五 馬８進７ *\n\n'
+    text = "".join(plain * 3 + form for form in _FORMS) + plain * 3
+    corpus = GAMES / "ccpd-positions-300.chinese.pgn"
+    if GAMES.is_dir():
+        text += corpus.read_text(encoding="utf-8")
+    data = text.encode(encoding, "replace")
+    for every in (1, 2, 3):
+        assert _walk(data, True, every, encoding) == _walk(data, False, every, encoding)
+    assert _skips(data, True, encoding) == _skips(data, False, encoding)
+    # Text read by the caller between two calls, then a seek back to where a call left the handle.
+    expected = [headers for headers, _, _ in _walk(data, False, 1 << 30, encoding)]
+    handle = io.TextIOWrapper(io.BytesIO(data), encoding=encoding)
+    assert read_headers(handle) == expected[0]
+    at = handle.tell()
+    assert skip_game(handle) and handle.readline()
+    handle.seek(at)
+    assert read_headers(handle) == expected[1] and read_headers(handle) == expected[2]
