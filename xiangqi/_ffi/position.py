@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from xiangqi._ffi import FEN_MAX, MAX_MOVES, OK, ffi, join_bb, lib, raise_internal
 from xiangqi.errors import InternalError
@@ -12,6 +12,14 @@ NO_SQUARE: int = lib.XQ_SQ_NONE
 #: FEN reading flags: a side may have no king (a position being set up); more pieces of a type than the set holds.
 FEN_ALLOW_NO_KING: int = lib.XQ_FEN_ALLOW_NO_KING
 FEN_ALLOW_ANY_COUNT: int = lib.XQ_FEN_ALLOW_ANY_COUNT
+
+
+# The C calls of the per-move paths (push, pop, len(legal_moves)), looked up once and typed here: a global name
+# and a typed call save the attribute lookup on ``lib`` and an ``int()``/``bool()`` per call (about a tenth of a
+# push and pop).
+_pos_push: Callable[[Any, int, Any, int], int] = lib.xq_pos_push
+_pos_pop: Callable[[Any, int, Any, int], int] = lib.xq_pos_pop
+_count_legal: Callable[[Any], int] = lib.xq_count_legal
 
 
 class NativePosition:
@@ -116,7 +124,7 @@ class NativePosition:
         return list(ffi.unpack(self._movebuf, n))
 
     def _native_count_legal(self) -> int:
-        return int(lib.xq_count_legal(self._pos))
+        return _count_legal(self._pos)
 
     def _native_is_legal(self, code: int) -> bool:
         return bool(lib.xq_pos_is_legal(self._pos, code))
@@ -131,7 +139,7 @@ class NativePosition:
         """Play ``code`` as ply ``ply`` (checked as :meth:`xiangqi.Board.push` checks): the C status."""
         if ply >= self._cap:
             self._native_grow(ply + 1)
-        return int(lib.xq_pos_push(self._pos, code, self._undo, ply))
+        return _pos_push(self._pos, code, self._undo, ply)
 
     def _native_do_move(self, code: int, ply: int) -> int:
         """Play ``code`` as ply ``ply`` with the C core's do-move checks: the C status."""
@@ -155,7 +163,7 @@ class NativePosition:
 
     def _native_pop(self, code: int, ply: int) -> bool:
         """Take back ``code``, played as ply ``ply``: whether its undo record was another move's (misuse)."""
-        return bool(lib.xq_pos_pop(self._pos, code, self._undo, ply))
+        return _pos_pop(self._pos, code, self._undo, ply) != 0
 
     # -- attacks and checks
 
