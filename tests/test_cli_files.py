@@ -465,7 +465,10 @@ def test_a_command_ended_by_a_signal_removes_its_copy_of_a_stream(tmp_path: Path
         proc.stdin.write(b'[Event "x"]\n\n1. h2e2 h9g7 *\n\n')   # and more to come: the copy waits
         proc.stdin.flush()
         deadline = time.monotonic() + TIMEOUT
-        while not list(scratch.iterdir()) and time.monotonic() < deadline:
+        # Wait for the copy itself: tempfile first probes TMPDIR with a file it writes and removes at once, which
+        # a wait for any file could catch (then the copy was not there yet).
+        while (not any(p.name.startswith("xiangqi-input-") for p in scratch.iterdir())
+               and time.monotonic() < deadline):
             time.sleep(0.02)
         assert [p.name[:14] for p in scratch.iterdir()] == ["xiangqi-input-"]
         time.sleep(0.3)
