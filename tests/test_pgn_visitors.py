@@ -228,6 +228,45 @@ def test_node_accept_walks_from_the_node() -> None:
     assert second.accept(collector) == ["h9g7", "h0g2", "i9h9"]   # its siblings are not its line
 
 
+def test_game_and_headers_builders_of_subclasses() -> None:
+    # python-chess: chess.pgn.read_game(handle, Visitor=MyGame.builder) and Headers.builder
+    class MyGame(Game):
+        pass
+
+    class MyHeaders(xiangqi.pgn.Headers):
+        pass
+
+    game = read_game(_handle(), Visitor=MyGame.builder)
+    assert type(game) is MyGame and game.headers["Event"] == "One" and len(game.mainline_moves()) == 4
+    assert [str(e) for e in read_game(io.StringIO("1. h2e2 h2e2 *"), Visitor=MyGame.builder).errors] == \
+        [str(e) for e in read_game(io.StringIO("1. h2e2 h2e2 *")).errors] != []   # errors kept as GameBuilder keeps
+    headers = read_game(_handle(), Visitor=MyHeaders.builder)
+    assert type(headers) is MyHeaders and dict(headers) == {"Event": "One", "Red": "Hu", "Black": "Liu",
+                                                            "Result": "1-0"}
+
+
+def test_accept_subgame_starts_the_game_after_the_node() -> None:
+    # python-chess: node.accept_subgame(visitor) writes the game as if it started after the node
+    game = read_game(_handle())
+    assert game is not None
+    first = game.variations[0]
+    text = first.accept_subgame(StringExporter(comments=False, notation="iccs"))
+    board = Board()
+    board.push(Move.from_iccs("h2e2"))
+    sub = read_game(io.StringIO(text))
+    assert sub is not None and not sub.errors
+    assert sub.headers["FEN"] == board.fen() and sub.headers["Event"] == "One" and sub.headers["Result"] == "1-0"
+    # the moves below the node, its variations with them: the subgame is the game's tree from that node on
+    assert [m.iccs() for m in sub.mainline_moves()] == ["h9g7", "h0g2", "i9h9"]
+    assert [[v.move.iccs() for v in node.variations] for node in sub.mainline()][:1] == [["h0g2"]]
+    assert [v.move.iccs() for v in sub.variations] == ["h9g7", "h7e7"]
+    # from the root: the same walk as accept (but for the game's own comment, which python-chess's accept_subgame
+    # does not visit either), with the start position given as a FEN only where it is not standard
+    assert game.accept_subgame(StringExporter(comments=False, notation="iccs")) == \
+        game.accept(StringExporter(comments=False, notation="iccs"))
+    assert "opening" not in game.accept_subgame(StringExporter(notation="iccs"))
+
+
 # --- every format drives the same visitors --------------------------------------------------------------------------
 
 def test_xqf_and_dhtmlxq_games_take_every_visitor() -> None:

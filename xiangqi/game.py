@@ -13,14 +13,14 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, TypeVar, Union, cast
 
 from xiangqi._nested import Nested, run_nested
 from xiangqi.board import Board
 from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Color, Move, Square, moves_of, parse_square
 from xiangqi.display import game_html
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
-from xiangqi.pgn_writer import SKIP, TAG_ROSTER, BaseVisitor, ResultT, StringExporterMixin, write_game
+from xiangqi.pgn_writer import SKIP, TAG_ROSTER, BaseVisitor, ResultT, SkipType, StringExporterMixin, write_game
 from xiangqi.svg import Arrow
 from xiangqi.tags import (
     RESULT_WORDS, RESULTS, STATUS_WORDS, misplaced_start_board, normalize_result, position_problems, require_playable,
@@ -35,7 +35,7 @@ __all__ = [
     "NAG_GOOD_MOVE", "NAG_MISTAKE", "NAG_BRILLIANT_MOVE", "NAG_BLUNDER", "NAG_SPECULATIVE_MOVE",
     "NAG_DUBIOUS_MOVE", "RESULT_WORDS", "normalize_result", "STATUS_WORDS", "position_problems", "require_playable",
     "start_fen", "start_board", "misplaced_start_board", "MoveErrors",
-    "GameError", "Headers", "GameNode", "ChildNode", "Game",
+    "GameError", "Headers", "GameNode", "ChildNode", "Game", "GameBuilder", "HeadersBuilder", "join_comments",
 ]
 
 #: The annotation commands python-chess reads in a comment (its patterns, with xiangqi's squares a0-i9).
@@ -103,6 +103,10 @@ class GameError:
         return f"{where}ply {self.ply}, {self.token!r}: {self.reason}"
 
 
+HeadersT = TypeVar("HeadersT", bound="Headers")
+GameT = TypeVar("GameT", bound="Game")
+
+
 class Headers(Dict[str, str]):
     """PGN tags in order; a new instance starts with the xiangqi tag roster.
 
@@ -129,6 +133,20 @@ class Headers(Dict[str, str]):
         h = cls()
         h.clear()
         return h
+
+    @classmethod
+    def builder(cls: Type[HeadersT]) -> "HeadersBuilder":
+        """A visitor that reads a game's headers into this class, without the roster (python-chess's
+        ``Headers.builder``).
+
+        >>> import io
+        >>> from xiangqi.pgn import read_game
+        >>> class Tags(Headers): pass
+        >>> tags = read_game(io.StringIO('[Red "Hu"]\\n\\n1. h2e2 *'), Visitor=Tags.builder)
+        >>> type(tags).__name__, dict(tags)
+        ('Tags', {'Red': 'Hu'})
+        """
+        return HeadersBuilder(Headers=cls.without_tag_roster)
 
     def is_custom_setup(self) -> bool:
         """Whether a ``FEN`` tag names a position other than the standard start.
@@ -743,6 +761,42 @@ class GameNode:
         _accept_line(self, self.parent.board(), visitor, False)
         return visitor.result()
 
+    def accept_subgame(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walk the game in PGN order as if it started after this node (python-chess's ``accept_subgame``): the
+        game's headers with this node's position as the ``FEN``, then the moves below this node with their
+        variations, then the game's result. The visitor's result.
+
+        >>> from xiangqi.pgn import StringExporter
+        >>> game = Game.without_tag_roster()
+        >>> node = game.add_line([Move.from_iccs("h2e2"), Move.from_iccs("h9g7"), Move.from_iccs("h0g2")])
+        >>> print(game.next().accept_subgame(StringExporter(notation="iccs")))
+        [FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"]
+        [Format "ICCS"]
+        <BLANKLINE>
+        1... h9g7 2. h0g2 *
+
+        Raises:
+            * :exc:`~xiangqi.errors.InvalidFenError` for a bad ``FEN`` tag.
+        """
+        if visitor.begin_game() is not SKIP:
+            game = self.game()
+            board = self.board()
+            start = Game.without_tag_roster()
+            start.setup(board)
+            visitor.begin_headers()
+            for name, value in game.headers.items():
+                if name != "FEN":
+                    visitor.visit_header(name, value)
+            for name, value in start.headers.items():
+                visitor.visit_header(name, value)
+            if visitor.end_headers() is not SKIP:
+                visitor.visit_board(board)
+                if self.variations:
+                    _accept_line(self.variations[0], board, visitor, True)
+                visitor.visit_result(game.headers.get("Result", "*"))
+        visitor.end_game()
+        return visitor.result()
+
     # --- pickling and copies ------------------------------------------------------------------------------------
     # Pickle and deepcopy took a node's children, and their children, one call deeper each: a game of 200 plies
     # raised RecursionError. A tree travels as its root with the other nodes in one flat list (preorder, each with
@@ -942,6 +996,18 @@ class Game(GameNode):
         """
         return cls(Headers.without_tag_roster())
 
+    @classmethod
+    def builder(cls: Type[GameT]) -> "GameBuilder[GameT]":
+        """A visitor that builds games of this class (python-chess's ``Game.builder``).
+
+        >>> import io
+        >>> from xiangqi.pgn import read_game
+        >>> class MyGame(Game): pass
+        >>> type(read_game(io.StringIO("1. h2e2 *"), Visitor=MyGame.builder)).__name__
+        'MyGame'
+        """
+        return GameBuilder(Game=cls)
+
     # The readers store a plain main line as move codes and build its nodes on first use: reading
     # a game then costs no node objects unless they are wanted (mainline_moves() needs none).
     @property
@@ -1101,6 +1167,142 @@ class Game(GameNode):
     def _repr_html_(self) -> str:
         """Headers, moves in Chinese notation and the final position (Jupyter shows it inline)."""
         return game_html(self)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The builders (python-chess's chess.pgn GameBuilder and HeadersBuilder; the readers in xiangqi.pgn, the
+# protocol and the exporters in xiangqi.pgn_writer)
+# ---------------------------------------------------------------------------------------------------------------
+
+def join_comments(old: str, new: str) -> str:
+    """``old`` and ``new`` comment text as one (a line apart; blank sides dropped), as a reader joins two
+    comments in one place.
+
+    >>> join_comments("good", " central cannon "), join_comments("", "x")
+    ('good\\ncentral cannon', 'x')
+    """
+    new = new.strip()
+    if not old:
+        return new
+    if not new:
+        return old
+    return old + "\n" + new
+
+
+
+
+class GameBuilder(BaseVisitor[GameT]):
+    """Builds a :class:`Game`: the default visitor of :func:`~xiangqi.pgn.read_game` (python-chess's ``GameBuilder``).
+
+    Every problem goes to :meth:`handle_error`, which keeps it in
+    ``game.errors``: override it to do otherwise. Read with this class itself,
+    a game is built by the reader's fast paths (the C replay of plain move
+    text, main lines kept as move codes) with the same result.
+
+    >>> import io
+    >>> from xiangqi.pgn import read_game
+    >>> class Strict(GameBuilder[Game]):
+    ...     def handle_error(self, error: object) -> None:
+    ...         raise ValueError(f"bad record: {error}")
+    >>> read_game(io.StringIO("1. h2e2 h2e2 *"), Visitor=Strict)
+    Traceback (most recent call last):
+    ...
+    ValueError: bad record: line 1, ply 1, 'h2e2': illegal ICCS move 'h2e2' in rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1: there is no piece on h2
+    """
+
+    def __init__(self, *, Game: Callable[[], GameT] = Game) -> None:  # type: ignore[assignment]
+        self.Game = Game
+
+    def begin_game(self) -> None:
+        """Start a new game."""
+        self.game: GameT = self.Game()
+        self._stack: List[GameNode] = [self.game]
+        self._starting_comment = ""
+        self._in_variation = False
+
+    def begin_headers(self) -> Headers:
+        """The headers being filled."""
+        return self.game.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """Keep a header."""
+        self.game.headers[tagname] = tagvalue
+
+    def visit_nag(self, nag: int) -> None:
+        """Add a NAG to the last move."""
+        self._stack[-1].nags.add(nag)
+
+    def begin_variation(self) -> None:
+        """Start a variation (an alternative to the last move)."""
+        parent = self._stack[-1].parent
+        assert parent is not None, "begin_variation called, but root node on top of stack"
+        self._stack.append(parent)
+        self._in_variation = False
+
+    def end_variation(self) -> None:
+        """Return from a variation."""
+        self._stack.pop()
+
+    def visit_result(self, result: str) -> None:
+        """Set the ``Result`` header when it says nothing."""
+        if self.game.headers.get("Result", "*") in ("*", ""):
+            self.game.headers["Result"] = result
+
+    def visit_comment(self, comment: str) -> None:
+        """A comment: the game's, the last move's, or the next move's starting comment."""
+        top = self._stack[-1]
+        if self._in_variation or (top.parent is None and top.is_end()):
+            top.comment = join_comments(top.comment, comment)
+        else:
+            self._starting_comment = join_comments(self._starting_comment, comment)
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """Add a move."""
+        node = self._stack[-1].add_variation(move)
+        node.starting_comment = self._starting_comment
+        self._stack[-1] = node
+        self._starting_comment = ""
+        self._in_variation = True
+
+    def handle_error(self, error: object) -> None:
+        """Keep ``error`` (a :class:`GameError`) in ``game.errors``."""
+        self.game.errors.append(error)  # type: ignore[arg-type]
+
+    def result(self) -> GameT:
+        """The game built."""
+        return self.game
+
+
+class HeadersBuilder(BaseVisitor[Headers]):
+    """Collects a game's headers (as the file has them: no roster added) and skips its moves
+    (python-chess's ``HeadersBuilder``; see :func:`~xiangqi.pgn.read_headers`).
+
+    >>> import io
+    >>> from xiangqi.pgn import read_game
+    >>> dict(read_game(io.StringIO('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n'), Visitor=HeadersBuilder))
+    {'Event': 'A', 'Red': 'Hu'}
+    """
+
+    def __init__(self, *, Headers: Callable[[], Headers] = Headers.without_tag_roster) -> None:
+        self.Headers = Headers
+        self.headers = Headers()
+
+    def begin_headers(self) -> Headers:
+        """The headers being filled."""
+        self.headers = self.Headers()
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """Keep a header."""
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> SkipType:
+        """Skip the moves."""
+        return SKIP
+
+    def result(self) -> Headers:
+        """What was built."""
+        return self.headers
 
 
 _VARIATIONS_SLOT: Any = GameNode.__dict__["variations"]

@@ -49,8 +49,8 @@ from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
 from xiangqi.game import (RESULT_WORDS, misplaced_start_board, start_board, NAG_BLUNDER, NAG_BRILLIANT_MOVE, NAG_DUBIOUS_MOVE, NAG_GOOD_MOVE,  # noqa: F401
-                          NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameError, GameNode, Headers,
-                          MoveErrors)
+                          NAG_MISTAKE, NAG_SPECULATIVE_MOVE, RESULTS, TAG_ROSTER, Game, GameBuilder, GameError, GameNode,
+                          Headers, HeadersBuilder, MoveErrors, join_comments)
 from xiangqi.pgn_writer import (NOTATIONS, SKIP, BaseVisitor, FileExporter, ResultT, SkipType,  # noqa: F401
                                 StringExporter, game_to_string, write_game)
 from xiangqi.source import GZIP_MAGIC, Handle, Source, is_text_handle, text_lines
@@ -398,15 +398,6 @@ def _decode_tokens(board: Any, moves: List[str]) -> Tuple[List[int], Optional[Li
 # Building games
 # ---------------------------------------------------------------------------------------------------------------
 
-def _join_comment(old: str, new: str) -> str:
-    new = new.strip()
-    if not old:
-        return new
-    if not new:
-        return old
-    return old + "\n" + new
-
-
 def _fen_error(headers: Dict[str, str], tag_lines: Dict[str, int], first_line: int, moves: List[str],
                e: InvalidFenError) -> GameError:
     """The error of a bad ``FEN`` tag: at ply 0, its token the first move (as the CCPD index records it;
@@ -462,7 +453,7 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
         else:
             for kind, text, _ in toks.iter_tokens():
                 if kind == T_COMMENT:
-                    game.comment = _join_comment(game.comment, text)
+                    game.comment = join_comments(game.comment, text)
     if toks.errors:
         # In file order, after the damage of the lines themselves (they come first: the chunk's errors).
         game.errors.extend(toks.errors)
@@ -741,9 +732,9 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
             if skip:
                 continue
             if var_start:
-                pending_start = _join_comment(pending_start, text)
+                pending_start = join_comments(pending_start, text)
             else:
-                node.comment = _join_comment(node.comment, text)
+                node.comment = join_comments(node.comment, text)
         elif kind == T_NAG:
             if not skip and node is not game and not var_start:
                 try:
@@ -781,121 +772,6 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
 # ---------------------------------------------------------------------------------------------------------------
 # Visitors (python-chess's chess.pgn builders; the protocol and the exporters are in xiangqi.pgn_writer)
 # ---------------------------------------------------------------------------------------------------------------
-
-GameT = TypeVar("GameT", bound=Game)
-
-
-class GameBuilder(BaseVisitor[GameT]):
-    """Builds a :class:`Game`: the default visitor of :func:`read_game` (python-chess's ``GameBuilder``).
-
-    Every problem goes to :meth:`handle_error`, which keeps it in
-    ``game.errors``: override it to do otherwise. Read with this class itself,
-    a game is built by the reader's fast paths (the C replay of plain move
-    text, main lines kept as move codes) with the same result.
-
-    >>> import io
-    >>> class Strict(GameBuilder[Game]):
-    ...     def handle_error(self, error: object) -> None:
-    ...         raise ValueError(f"bad record: {error}")
-    >>> read_game(io.StringIO("1. h2e2 h2e2 *"), Visitor=Strict)
-    Traceback (most recent call last):
-    ...
-    ValueError: bad record: line 1, ply 1, 'h2e2': illegal ICCS move 'h2e2' in rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1: there is no piece on h2
-    """
-
-    def __init__(self, *, Game: Callable[[], GameT] = Game) -> None:  # type: ignore[assignment]
-        self.Game = Game
-
-    def begin_game(self) -> None:
-        """Start a new game."""
-        self.game: GameT = self.Game()
-        self._stack: List[GameNode] = [self.game]
-        self._starting_comment = ""
-        self._in_variation = False
-
-    def begin_headers(self) -> Headers:
-        """The headers being filled."""
-        return self.game.headers
-
-    def visit_header(self, tagname: str, tagvalue: str) -> None:
-        """Keep a header."""
-        self.game.headers[tagname] = tagvalue
-
-    def visit_nag(self, nag: int) -> None:
-        """Add a NAG to the last move."""
-        self._stack[-1].nags.add(nag)
-
-    def begin_variation(self) -> None:
-        """Start a variation (an alternative to the last move)."""
-        parent = self._stack[-1].parent
-        assert parent is not None, "begin_variation called, but root node on top of stack"
-        self._stack.append(parent)
-        self._in_variation = False
-
-    def end_variation(self) -> None:
-        """Return from a variation."""
-        self._stack.pop()
-
-    def visit_result(self, result: str) -> None:
-        """Set the ``Result`` header when it says nothing."""
-        if self.game.headers.get("Result", "*") in ("*", ""):
-            self.game.headers["Result"] = result
-
-    def visit_comment(self, comment: str) -> None:
-        """A comment: the game's, the last move's, or the next move's starting comment."""
-        top = self._stack[-1]
-        if self._in_variation or (top.parent is None and top.is_end()):
-            top.comment = _join_comment(top.comment, comment)
-        else:
-            self._starting_comment = _join_comment(self._starting_comment, comment)
-
-    def visit_move(self, board: Board, move: Move) -> None:
-        """Add a move."""
-        node = self._stack[-1].add_variation(move)
-        node.starting_comment = self._starting_comment
-        self._stack[-1] = node
-        self._starting_comment = ""
-        self._in_variation = True
-
-    def handle_error(self, error: object) -> None:
-        """Keep ``error`` (a :class:`GameError`) in ``game.errors``."""
-        self.game.errors.append(error)  # type: ignore[arg-type]
-
-    def result(self) -> GameT:
-        """The game built."""
-        return self.game
-
-
-class HeadersBuilder(BaseVisitor[Headers]):
-    """Collects a game's headers (as the file has them: no roster added) and skips its moves
-    (python-chess's ``HeadersBuilder``; see :func:`read_headers`).
-
-    >>> import io
-    >>> dict(read_game(io.StringIO('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n'), Visitor=HeadersBuilder))
-    {'Event': 'A', 'Red': 'Hu'}
-    """
-
-    def __init__(self, *, Headers: Callable[[], Headers] = Headers.without_tag_roster) -> None:
-        self.Headers = Headers
-        self.headers = Headers()
-
-    def begin_headers(self) -> Headers:
-        """The headers being filled."""
-        self.headers = self.Headers()
-        return self.headers
-
-    def visit_header(self, tagname: str, tagvalue: str) -> None:
-        """Keep a header."""
-        self.headers[tagname] = tagvalue
-
-    def end_headers(self) -> SkipType:
-        """Skip the moves."""
-        return SKIP
-
-    def result(self) -> Headers:
-        """What was built."""
-        return self.headers
-
 
 class BoardBuilder(BaseVisitor[Board]):
     """The position at the end of the main line, the main line on its move stack (python-chess's
