@@ -45,7 +45,6 @@ LAZY: Dict[Tuple[str, str], str] = {
     ("_ffi", "_core"): "the compiled core, loaded inside a try that explains a missing build",
     ("board", "svg"): "a board is drawn (`_repr_svg_`) only when asked, so `import xiangqi` does not load the SVG "
                       "renderer and its glyph outlines (python-chess imports chess.svg the same way)",
-    ("judge", "cli"): "the `python -m xiangqi.judge` entry point",
     ("game", "engine"): "only a node's eval()/set_eval() need the engine's scores, and the engine's import (asyncio, "
                         "threads) would cost every reader of records a tenth of a second",
     ("engine", "xboard"): "popen_xboard and SimpleEngine.popen_xboard start xboard's protocol, a subclass of "

@@ -315,8 +315,3 @@ def judge_main(argv: List[str]) -> int:
         _print(verdict, out, explain=args.explain)
     return 0
 
-
-if __name__ == "__main__":  # pragma: no cover
-    from xiangqi.cli import main
-
-    sys.exit(main(["judge", *sys.argv[1:]]))
