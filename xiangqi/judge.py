@@ -314,4 +314,3 @@ def judge_main(argv: List[str]) -> int:
     else:
         _print(verdict, out, explain=args.explain)
     return 0
-
