@@ -1282,6 +1282,13 @@ MOVING_CHASES = [
     # the same (g9-i7, i7-g9), so that after each red move one screen stands between the cannon on i0 and the
     # rook on i9. Black's i7-g9 uncovers its rook's attack on the cannon every other move: allowed.
     ("4k1b1r/9/9/9/9/9/9/9/4A4/4K1B1C w - - 0 1", ["g0i2", "g9i7", "i2g0", "i7g9"] * 2, "the red cannon"),
+    # The AXF appendix's loop ("P76 m1+3 P67 m3-1 P78 m5+3 P87 m3-5": "Red keeps moving its Pawn to keep the Black
+    # Knight 'unprotected'. This constitutes the Red Rook perpetually chasing the unprotected Black Knight"), on a
+    # board of our own: the black cannon on c9 protects the horse on c3 over one screen on the c-file; the red
+    # pawn steps off it (no screen) or back onto it beside a black elephant (two screens), and each time the rook's
+    # standing attack on the horse becomes a chase (pyffish draws this loop: shared/RULES.md §4).
+    ("2c1k4/9/b1P1b4/9/9/9/2n3R2/9/9/3K5 w - - 0 1",
+     ["c7d7", "a7c5", "d7c7", "c5a7", "c7b7", "e7c5", "b7c7", "c5e7"], "the red rook"),
 ]
 
 
