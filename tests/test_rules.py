@@ -1330,7 +1330,10 @@ BOOK_LOOPS: List[Tuple[str, List[str], str, Optional[bool]]] = [
      None),
     # Rule 18 and diagram 79's pattern ("C7+1 r4-2 C7-2 r4+1 C7+2 r4-2 C7-2 r4+2 C7+2: ... the Black Rook's
     # perpetually chasing the Red Cannon does [violate the rule]"), on a board of our own where the printed
-    # moves reach the cannon: the rook's first move is idle, then it follows the cannon over d3 and d5.
+    # moves reach the cannon: the rook's first move is idle, then it follows the cannon over d3 and d5. (On the
+    # transcription 3aka3/9/4b4/p8/2b6/2N3B2/4P3p/2C1B4/3rA1p2/3AK4, rook d1 and cannon c2, the printed moves put
+    # the rook on d2 and d4 while the cannon stands on c1 and c3: it never attacks the cannon there, so that
+    # board cannot be the diagram's, and its loop is ruled a draw.)
     ("3aka3/9/9/9/9/2C6/9/3r5/4A4/4K4 w - - 0 1",
      ["c4c5", "d2d4", "c5c3", "d4d3", "c3c5", "d3d5", "c5c3", "d5d3", "c3c5", "d3d5", "c5c3", "d5d3", "c3c5"],
      "red_wins", BLACK),
