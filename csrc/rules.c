@@ -246,7 +246,12 @@ static int pair_status(const xq_pos *p, int a, int v, int flags, int relax, int 
     }
     *nprot = (uint8_t)(legal > 255 ? 255 : legal);
     int reason = 0;
-    if (piece_value(pv, v) > piece_value(pa, a)) reason = XQ_CHASE_STRONGER;
+    /* Worth more than the attacker: under the Chinese rules any stronger victim is material won (棋例通则 六,
+       "一个或数个弱子换任一强子均为得子"); the Asian rules make an exception to "a chase is an attack on an
+       unprotected piece" for the rook alone (rule 15 and diagrams 42-47: a cannon or a horse may not chase a rook,
+       protected or not; rule 17: a rook may chase a protected cannon). */
+    if (piece_value(pv, v) > piece_value(pa, a) && ((flags & XQ_FACTS_CXA) || (pv & 7) == XQ_ROOK))
+        reason = XQ_CHASE_STRONGER;
     else if (!legal) reason = geo ? XQ_CHASE_FALSE_ROOT : XQ_CHASE_UNPROTECTED;
     else if ((flags & XQ_FACTS_CXA) && piece_value(pv, v) - see_rec(&r, v, 0) > 0) reason = XQ_CHASE_SHORT_ROOT;
     /* CXA 29.4: no chase when the capture is answered by mate.  Only judged

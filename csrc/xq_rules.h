@@ -18,7 +18,10 @@
  *   - it is not an exchange offer (兑): V is not of A's type able to
  *     capture A back legally;
  *   - the capture wins material: V is worth more than A (a horse or
- *     cannon on a rook; an advisor or elephant on a rook, horse or cannon),
+ *     cannon on a rook; with XQ_FACTS_CXA also an advisor or elephant on a
+ *     horse or cannon: the Asian rules' only exception to "an attack on an
+ *     unprotected piece" is the rook, so there an advisor or elephant chases
+ *     a protected rook but not a protected horse or cannon),
  *     or V is unprotected (no legal recapture on V's square after A takes
  *     V), which covers false protection (假根: every recapture is illegal),
  *     or, with XQ_FACTS_CXA, a static exchange on V's square with legal

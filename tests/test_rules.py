@@ -29,6 +29,7 @@ from xiangqi import BLACK, RED, STARTING_FEN, Board, Move, Termination, rules
 from xiangqi._ffi import ffi, lib
 from xiangqi._ffi.rules import NativeHistory, NativeLoops
 from xiangqi.core import Piece, square_mirror, square_name
+from xiangqi.search import MATE_SCORE, Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "rulings"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -1265,7 +1266,7 @@ def test_cxa_a_root_that_chases_for_an_even_exchange_is_idle(fen: str, cxa: str)
 # identity)"), and a chase may be uncovered: "a new capture possibility created by the move (direct or
 # discovered)" (§3 item 1), by moving a cannon's screen onto the line or a piece off a rook's line. Several
 # pieces taking turns on one piece is forbidden (§2.3, AXF diagrams 24-25, 45-47, 81).
-@pytest.mark.parametrize("fen,moves,chasers", [
+MOVING_CHASES = [
     # The rook follows the unprotected cannon over three squares of rank 5 (a5, e5, b5): a 12-ply cycle.
     ("2bk1a3/4a4/4b4/9/c8/2R6/9/4B4/4A4/4KAB2 w - - 0 1",
      ["c4a4", "a5e5", "a4e4", "e5b5", "e4b4", "b5a5", "b4a4", "a5e5", "a4e4", "e5b5", "e4b4", "b5a5", "b4a4"],
@@ -1275,7 +1276,23 @@ def test_cxa_a_root_that_chases_for_an_even_exchange_is_idle(fen: str, cxa: str)
     ("4k4/9/b8/9/9/9/N8/9/9/C2K5 w - - 0 1", ["a3b5", "e9e8", "b5a3", "e8e9"] * 2, "the red cannon and horse"),
     # The horse opens a line each time (a5: rank 7 for the rook on i7; b7: the a-file for the rook on a0).
     ("4k4/9/b7R/9/N8/9/9/9/9/R2K5 w - - 0 1", ["a5b7", "e9e8", "b7a5", "e8e9"] * 2, "the red rooks (taking turns)"),
-])
+    # Only the cannon's mount moves (AXF rule 26: "When a Cannon keeps attacking a Rook, disregard whether the
+    # Rook is protected or not, even if the Rook doesn't move and both sides only move the cannon mount, it is a
+    # perpetual chase"): the red elephant steps onto the i-file (g0-i2) and off it (i2-g0), the black elephant
+    # the same (g9-i7, i7-g9), so that after each red move one screen stands between the cannon on i0 and the
+    # rook on i9. Black's i7-g9 uncovers its rook's attack on the cannon every other move: allowed.
+    ("4k1b1r/9/9/9/9/9/9/9/4A4/4K1B1C w - - 0 1", ["g0i2", "g9i7", "i2g0", "i7g9"] * 2, "the red cannon"),
+    # The AXF appendix's loop ("P76 m1+3 P67 m3-1 P78 m5+3 P87 m3-5": "Red keeps moving its Pawn to keep the Black
+    # Knight 'unprotected'. This constitutes the Red Rook perpetually chasing the unprotected Black Knight"), on a
+    # board of our own: the black cannon on c9 protects the horse on c3 over one screen on the c-file; the red
+    # pawn steps off it (no screen) or back onto it beside a black elephant (two screens), and each time the rook's
+    # standing attack on the horse becomes a chase (pyffish draws this loop: shared/RULES.md §4).
+    ("2c1k4/9/b1P1b4/9/9/9/2n3R2/9/9/3K5 w - - 0 1",
+     ["c7d7", "a7c5", "d7c7", "c5a7", "c7b7", "e7c5", "b7c7", "c5e7"], "the red rook"),
+]
+
+
+@pytest.mark.parametrize("fen,moves,chasers", MOVING_CHASES)
 def test_axf_chase_followed_through_moving_and_discovered_attacks(fen: str, moves: List[str], chasers: str) -> None:
     _ffish_legal(fen, moves)
     board = _play(fen, moves)
@@ -1296,7 +1313,7 @@ _D23 = ["c1d1", "c6d6", "d1c1", "d6c6", "e7c5", "c4a2", "c5e7", "a2c4"]
 _D63 = ["b6b4", "e6e4", "b4b7", "e4e7", "b7b6", "e7e6"]
 
 
-@pytest.mark.parametrize("fen,moves,expected,chasing", [
+BOOK_LOOPS: List[Tuple[str, List[str], str, Optional[bool]]] = [
     # Rule 15, diagram 23: "C5=7 r3=4 C7=6 r4=3 C6=7 e5+3 E7-9 e3-5 E9+7 ...: the Red cannon perpetually chases
     # Black rook". The rook moves between c1 and d1 and the cannon follows; in between the red elephant leaves
     # and re-enters the c-file (E7-9, E9+7) while the black elephant steps onto it and off: each red move makes
@@ -1313,11 +1330,17 @@ _D63 = ["b6b4", "e6e4", "b4b7", "e4e7", "b7b6", "e7e6"]
      None),
     # Rule 18 and diagram 79's pattern ("C7+1 r4-2 C7-2 r4+1 C7+2 r4-2 C7-2 r4+2 C7+2: ... the Black Rook's
     # perpetually chasing the Red Cannon does [violate the rule]"), on a board of our own where the printed
-    # moves reach the cannon: the rook's first move is idle, then it follows the cannon over d3 and d5.
+    # moves reach the cannon: the rook's first move is idle, then it follows the cannon over d3 and d5. (On the
+    # transcription 3aka3/9/4b4/p8/2b6/2N3B2/4P3p/2C1B4/3rA1p2/3AK4, rook d1 and cannon c2, the printed moves put
+    # the rook on d2 and d4 while the cannon stands on c1 and c3: it never attacks the cannon there, so that
+    # board cannot be the diagram's, and its loop is ruled a draw.)
     ("3aka3/9/9/9/9/2C6/9/3r5/4A4/4K4 w - - 0 1",
      ["c4c5", "d2d4", "c5c3", "d4d3", "c3c5", "d3d5", "c5c3", "d5d3", "c3c5", "d3d5", "c5c3", "d5d3", "c3c5"],
      "red_wins", BLACK),
-])
+]
+
+
+@pytest.mark.parametrize("fen,moves,expected,chasing", BOOK_LOOPS)
 def test_axf_book_loops_whose_pieces_change_squares(fen: str, moves: List[str], expected: str,
                                                     chasing: Optional[bool]) -> None:
     _ffish_legal(fen, moves)
@@ -1332,12 +1355,59 @@ def test_axf_book_loops_whose_pieces_change_squares(fen: str, moves: List[str], 
         assert side is not None and len(side.victims) == 1 and all(f.chases for f in side.moves)
 
 
+# AXF: a chase is an attack on an unprotected piece, with one exception, the rook: rule 15 ("One or two cannons
+# cannot perpetually chase a rook even if the rook is protected", diagrams 18-25) and the horse's diagrams 42-47,
+# while rule 17 has "Rook can perpetually chases protected cannon". shared/RULES.md §2.2: "AXF applies this only
+# as: a knight or cannon may never perpetually chase a rook, protected or not" (§3 item 1: the victim is
+# unprotected or fake-rooted, or a rook attacked by a knight or cannon). So an advisor or an elephant attacking a
+# protected horse or cannon does not chase under the Asian rules; a protected rook it does (the exception read for
+# every weaker attacker, docs/tutorials/rulings.rst). Under the Chinese rules the weaker piece wins material
+# either way (棋例通则 六: "一个或数个弱子换任一强子均为得子").
+@pytest.mark.parametrize("fen,move,victim,axf", [
+    # The elephant g0-e2 attacks the black horse on g4, protected by the rook on g9.
+    ("4k1r2/9/9/9/9/6n2/9/9/4A4/4K1B2 w - - 0 1", "g0e2", "g4", False),
+    # ... a black cannon there.
+    ("4k1r2/9/9/9/9/6c2/9/9/4A4/4K1B2 w - - 0 1", "g0e2", "g4", False),
+    # The advisor f0-e1 attacks the black cannon on d2, protected by the rook on a2.
+    ("3k5/9/9/9/9/9/9/r2c5/9/4KA3 w - - 0 1", "f0e1", "d2", False),
+    # The elephant attacks a black rook protected by the other rook: a chase under both books.
+    ("4k1r2/9/9/9/9/6r2/9/9/4A4/4K1B2 w - - 0 1", "g0e2", "g4", True),
+])
+def test_advisor_or_elephant_chases_a_protected_piece_only_if_it_is_a_rook_under_axf(
+        fen: str, move: str, victim: str, axf: bool) -> None:
+    _ffish_legal(fen, [move])
+    board = _play(fen, [move])
+    for rule_set, chases in (("axf", axf), ("cxa", True)):
+        facts = rules.move_facts(board, 1, rules=rule_set)
+        found = {square_name(c.victim): c.reason for c in facts.chases}
+        assert (victim in found) is chases, (fen, rule_set, found)
+        if chases:
+            assert found[victim] is rules.ChaseReason.STRONGER
+
+
+def _search_verdict(fen: str, moves: List[str], rule_set: str) -> str:
+    """The engine's search on the move that completes the case's loop: the score of a repetition is the verdict."""
+    board = _play(fen, moves[:-1])
+    mover = board.turn
+    score = Searcher(hash_mb=1, rules=rule_set).search(board, depth=1,
+                                                       root_moves=[Move.from_iccs(moves[-1])]).info.score
+    if score == 0:
+        return "draw"
+    assert abs(score) > MATE_SCORE - 100, (fen, rule_set, score)
+    return "red_wins" if (score > 0) == mover else "black_wins"
+
+
 def test_one_verdict_for_outcome_judge_and_validate(tmp_path: Path) -> None:
     # Board.outcome, rules.judge, `xiangqi judge` and `xiangqi validate` rule every case alike, under both rule
-    # sets: all of them go through the one verdict function (xq_loop_verdict).
+    # sets: all of them go through the one verdict function (xq_loop_verdict); so does the engine's search, on
+    # the loops whose pieces change squares or whose chases are uncovered.
     from xiangqi.cli import main
     from xiangqi.judge import judge_board
-    cases = [(c["fen"], c["moves"]) for c in _cxa() + _extra()]
+    moving = [(fen, moves) for fen, moves, _ in MOVING_CHASES] + [(fen, moves) for fen, moves, _, _ in BOOK_LOOPS]
+    for rule_set in ("axf", "cxa"):
+        for fen, moves in moving:
+            assert _search_verdict(fen, moves, rule_set) == _code(_play(fen, moves).outcome(rules=rule_set))
+    cases = [(c["fen"], c["moves"]) for c in _cxa() + _extra()] + moving
     cases += [SKEWER, ("5k3/5r3/9/9/c8/1R3N3/9/9/9/3K5 w - - 0 1", ROOT_CHASE_LOOP),
               (STARTING_FEN, _OPENING_LOOP * 2), (STARTING_FEN, _OPENING_LOOP * 3)]
     text = "".join(f'[Event "case {i}"]\n[FEN "{fen}"]\n[Result "*"]\n\n{" ".join(moves)} *\n\n'

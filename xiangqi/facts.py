@@ -31,7 +31,8 @@ class ChaseReason(enum.IntEnum):
     UNPROTECTED = 1
     #: 假根: the victim's protectors cannot legally recapture.
     FALSE_ROOT = 2
-    #: The victim is worth more than the attacker (a horse or cannon on a rook, …).
+    #: The victim is worth more than the attacker: a rook attacked by a horse, cannon, advisor or elephant; under
+    #: the Chinese rules also a horse or cannon attacked by an advisor or elephant.
     STRONGER = 3
     #: 少根 (Chinese rules): protected, but the exchange on its square wins material.
     SHORT_ROOT = 4

@@ -8,8 +8,9 @@ side's moves in it are judged:
 * 杀 **mate threat** (Chinese rules only): the mover could mate next by checks alone;
 * 捉 **chase**: the move newly creates a threat to win an enemy piece — an
   attack on an unprotected piece (or one whose protectors cannot legally
-  recapture, 假根), or on a piece worth more than the attacker (a horse or
-  cannon on a rook), never by the king or a pawn itself, never on a pawn
+  recapture, 假根), or on a rook by a weaker piece (a horse or cannon on a
+  rook, protected or not; under the Chinese rules also an advisor or elephant
+  on a horse or cannon), never by the king or a pawn itself, never on a pawn
   that has not crossed the river, and not an exchange offer (兑) between
   pieces of one type that can take each other. The exact definition is in
   ``csrc/xq_rules.h``; the per-move facts are computed in C;
