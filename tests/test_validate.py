@@ -295,24 +295,26 @@ def test_chunk_size_does_not_change_reports(master_subset: Tuple[Path, List[str]
 def test_chunk_text_is_the_chunk_decoded(tmp_path: Path, enc: str) -> None:
     """The text the chunker hands on with each chunk (cut out of its blocks' text) is the chunk's bytes decoded as
     a worker decodes them: in blocks decoded whole and in blocks decoded a line at a time (damaged bytes), cut
-    near their start, middle and end, with CR LF lines and lines cut at the line limit."""
+    near their end or (after a long game) near their start, with CR LF lines and lines cut at the line limit."""
     games = []
-    for i in range(900):
+    for i in range(3000):
         moves = "1. 炮二平五 馬８進７ 2. 馬二進三 車９平８" if i % 3 else "1. h2e2 h9g7"
         end = "\r\n" if i % 11 == 5 else "\n"
-        games.append(f'[Event "第{i}局"]{end}[Result "*"]{end}{end}{moves} *{end}')
+        # Two games with a comment of 12,000 lines: a block whose last game start comes early.
+        comment = " {" + "\n長長".join([""] * 12000) + "}" if i in (700, 1500) else ""
+        games.append(f'[Event "第{i}局"]{end}[Result "*"]{end}{end}{moves}{comment} *{end}')
     data = "\n".join(games).encode(enc)
     damaged = data[:40000] + b"\xff\xfe broken\n" + data[40000:]   # a line no codec decodes strictly
-    long_line = data[:90000] + b"%" + b"x" * (C.pgn.MAX_LINE_BYTES + 10) + b"\n" + data[90000:]
+    long_line = data[:90000] + b"%" + b"x" * (pgn.MAX_LINE_BYTES + 10) + b"\n" + data[90000:]
     for name, content in (("plain", data), ("damaged", damaged), ("long", long_line)):
         path = tmp_path / f"{name}.{enc}.pgn"
         path.write_bytes(content)
         for chunk_bytes in (1024, 20000, 1 << 30):
             spans = list(C.spans_text([str(path)], "auto", chunk_bytes))
-            assert len(spans) > (2 if chunk_bytes < 1 << 20 else 0)
+            assert len(spans) > (3 if chunk_bytes < 1 << 20 else 0)
             for chunk, _, text in spans:
                 assert text == "\n".join(block.text for block in C.chunk_lines(chunk).blocks()), (name, chunk_bytes)
-            assert lines_of(run(path, chunk_bytes=chunk_bytes)) == lines_of(run(path, chunk_bytes=1 << 30))
+        assert lines_of(run(path, chunk_bytes=1024)) == lines_of(run(path, chunk_bytes=1 << 30))
 
 
 def test_chunks_never_cut_inside_a_comment(tmp_path: Path) -> None:

@@ -392,11 +392,17 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
             continue
         starts, in_comment = game_starts_in_block(block, enc, in_comment)
         # A chunk ends at the last game start before it holds chunk_bytes, or at the first one after a
-        # bigger game.
+        # bigger game. One checked here (keep_text) ends at the last game start of the block that brings it to
+        # chunk_bytes: its text is cut out of the block's text near the block's end, where finding the place
+        # costs little (the decoding of the bytes after it).
         cuts: List[int] = []
         done = 0
         held = -1
         handed = sizes.done   # the bytes of the chunks before the next cut
+        if keep_text:
+            if starts and size + len(data) >= chunk_bytes and (starts[-1] or size):
+                cuts.append(starts[-1])
+            starts = []
         for s in starts:
             if size + s - done >= chunk_bytes:
                 if held >= 0:
