@@ -315,7 +315,6 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     if result_tok is None:
         result_tok = g.result
     recorded = tag_result if tag_result is not None else result_tok
-    final_fen = rp.fen()
     truncated = g.last and chunk.last and result_tok is None and (
         chunk.cut or not chunk.eof_newline or tag_result is not None or error is not None and
         rep is not None and rep.last_token_failed)
@@ -331,14 +330,14 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         e = g.errors[0]
         error = ErrorInfo("parse-error", e.ply, e.token or None, _sentence(e.reason))
     if error is not None:
-        return _report(source, index, g.line, False, plies, error, recorded, None, None, final_fen)
+        return _report(source, index, g.line, False, plies, error, recorded, None, None, rp.fen())
     computed: Optional[str] = None
     termination: Optional[str] = None
     reason = ""
     warnings: List[ErrorInfo] = []
     player = rp.player
     rs, c, flags, limit, _vary = rp.rule_set(rules)
-    legal, halfmove, suspects, end_count = player.ending(plies, c, flags)
+    legal, halfmove, suspects, end_count, final_fen = player.ending(plies, c, flags)
     if legal == 0:
         ended = no_move_outcome(bool(player.side()), player.in_check())
         computed = ended.result()
