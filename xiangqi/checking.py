@@ -181,22 +181,6 @@ def _replayer() -> _Replayer:
 # Rulings (xiangqi.rules)
 # =====================================================================================================================
 
-def _token_at(tokens: Sequence[str], ply: int, clean: bool) -> Optional[str]:
-    """The text of the move token played at ``ply`` (move numbers and results skipped in move text)."""
-    if clean:
-        return tokens[ply] if 0 <= ply < len(tokens) else None
-    k = -1
-    number = _MOVE_NUMBER.fullmatch
-    for tok in tokens:
-        # A move number ends in a dot, a move never does: the cheap test first (this runs once per token).
-        if tok[-1] == "." and number(tok) or tok in _RESULT_WORDS:
-            continue
-        k += 1
-        if k == ply:
-            return tok
-    return None
-
-
 def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) -> Tuple[Optional[Any], List[ErrorInfo]]:
     """The repetition or natural-limit ruling at the end of a game, and the forbidden repetitions before it.
 
@@ -222,7 +206,7 @@ def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) 
         ply = ruling.ply - 1
         reason = ruling.outcome().reason.rstrip(".")
         more = f"; the same ruling applied again up to ply {last}" if n > 1 else ""
-        warnings.append(ErrorInfo("rule-violation", ply, _token_at(g.tokens, ply, g.clean),
+        warnings.append(ErrorInfo("rule-violation", ply, g.move_token(ply),
                                   _sentence(f"{reason}; play went on{more}")))
     return outcome, warnings
 
@@ -269,7 +253,7 @@ class _GameText:
     """One game as scanned: first line, tags, move tokens and the result token."""
 
     __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last", "errors", "damage",
-                 "notation")
+                 "notation", "_moves")
 
     def __init__(self, line: Optional[int], headers: Dict[str, str], tokens: Optional[List[str]],
                  result: Optional[str], clean: bool, movetext: Optional[str] = None,
@@ -285,6 +269,7 @@ class _GameText:
         self.errors: Sequence[Any] = ()
         #: The first damage of the game's lines (a cut line, a limit, a damaged tag line): its first problem.
         self.damage: Optional[Any] = None
+        self._moves: Optional[List[str]] = None
 
     @property
     def tokens(self) -> List[str]:
@@ -292,6 +277,19 @@ class _GameText:
         if self._tokens is None:
             self._tokens = (self.movetext or "").split()
         return self._tokens
+
+    def move_token(self, ply: int) -> Optional[str]:
+        """The text of the move token played at ``ply`` (move numbers and results skipped in move text), or
+        ``None``."""
+        moves = self._moves
+        if moves is None:
+            moves = tokens = self.tokens
+            if not self.clean:
+                # A move number ends in a dot, a move never does: the cheap test first.
+                number = _MOVE_NUMBER.fullmatch
+                moves = [tok for tok in tokens if not (tok[-1] == "." and number(tok) or tok in _RESULT_WORDS)]
+            self._moves = moves
+        return moves[ply] if 0 <= ply < len(moves) else None
 
 
 def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str, chunk: Chunk) -> GameReport:
@@ -362,7 +360,7 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
                 continue
             if termination in _RULED_LOSS and value == "1/2-1/2":
                 # A draw recorded where the rules name a loser: agreed, or the arbiter saw it otherwise.
-                warnings.append(ErrorInfo("rule-violation", plies - 1, _token_at(g.tokens, plies - 1, g.clean),
+                warnings.append(ErrorInfo("rule-violation", plies - 1, g.move_token(plies - 1),
                                           _sentence(f"the record says {value}, but {reason}")))
                 break
             mismatch = ErrorInfo("result-mismatch", None, text, _sentence(
