@@ -90,7 +90,8 @@ def test_report_json_of_a_valid_game_is_the_json_of_its_fields() -> None:
     odd = 'a"b\\c' + chr(0x2028) + b"\xff".decode("utf-8", "surrogateescape") + "棋"
     reports = [GameReport("a.pgn", 1, 1, True, 2, None, "1-0", "1-0", "CHECKMATE", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"),
                GameReport(odd, 2, None, True, 0, None, odd, None, None, None),
-               GameReport("b.pgn", 3, 7, True, 1, None, None, None, None, odd)]
+               GameReport("b.pgn", 3, 7, True, 1, None, None, None, None, odd),
+               GameReport("c.pgn", 4, 9, True, 1, None, odd * 40, "1-0", None, None)]   # a string not kept
     for r in reports + run(SAMPLE):
         assert r.to_json() == V.json_text(r.to_dict())
     assert json.loads(reports[1].to_json())["source"] == odd and json.loads(reports[2].to_json())["final_fen"] == odd

@@ -128,12 +128,15 @@ _FEN_TEXT = re.compile(r"[0-9A-Za-z/ -]*").fullmatch
 
 
 def _json_word(value: Optional[str]) -> str:
-    """:func:`json_text` of ``value``, a string that recurs or ``None``, kept once made (at most 1024)."""
+    """:func:`json_text` of ``value``, a string that recurs or ``None``, kept once made (at most 1024 strings of
+    at most 256 characters)."""
     text = _JSON_WORDS.get(value)
     if text is None:
-        if len(_JSON_WORDS) >= 1024:
-            _JSON_WORDS.clear()
-        text = _JSON_WORDS[value] = json_text(value)
+        text = json_text(value)
+        if value is None or len(value) <= 256:
+            if len(_JSON_WORDS) >= 1024:
+                _JSON_WORDS.clear()
+            _JSON_WORDS[value] = text
     return text
 
 
