@@ -25,6 +25,12 @@
  * offset of the token where it stopped (len when it reached the end; the
  * offset of the first token that would not fit when cap was reached).
  * Returns XQ_E_ARG for NULL pointers or cap < 0.
+ *
+ * int xq_text_ending(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *loops,
+ *                    char *fen, size_t cap, int *out);
+ *
+ * What a validator asks of the position a replay reached, in one call: its legal moves, halfmove clock,
+ * repetition loops (xq_repetition_loops, for games of 4 plies or more with legal moves) and FEN.
  */
 #include "xq.h"
 
@@ -242,4 +248,20 @@ int xq_play_text(xq_pos *pos, const char *text, size_t len, xq_undo *undos, int 
         ply++;
         i = j;
     }
+}
+
+int xq_text_ending(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *loops,
+                   char *fen, size_t cap, int *out) {
+    if (!pos || !fen || !out || n < 0 || (n && !undos)) return XQ_E_ARG;
+    int legal = xq_count_legal(pos);
+    if (legal < 0) return legal;
+    out[0] = legal;
+    out[1] = pos->halfmove;
+    out[2] = out[3] = 0;
+    if (legal && n >= 4) {
+        if (!loops) return XQ_E_ARG;
+        out[2] = xq_repetition_loops(pos, undos, n, count, flags, loops);
+        out[3] = loops[n].count;
+    }
+    return xq_pos_fen(pos, fen, cap);
 }

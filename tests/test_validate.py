@@ -84,6 +84,19 @@ def test_csv_writer() -> None:
     assert rows[0]["error_ply"] == "0"
 
 
+def test_report_json_of_a_valid_game_is_the_json_of_its_fields() -> None:
+    """A report without error or warning is written field by field: the same line as json_text of its dict, with
+    text that JSON escapes in every string field (quotes, backslashes, U+2028, a name's undecodable bytes)."""
+    odd = 'a"b\\c' + chr(0x2028) + b"\xff".decode("utf-8", "surrogateescape") + "棋"
+    reports = [GameReport("a.pgn", 1, 1, True, 2, None, "1-0", "1-0", "CHECKMATE", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"),
+               GameReport(odd, 2, None, True, 0, None, odd, None, None, None),
+               GameReport("b.pgn", 3, 7, True, 1, None, None, None, None, odd),
+               GameReport("c.pgn", 4, 9, True, 1, None, odd * 40, "1-0", None, None)]   # a string not kept
+    for r in reports + run(SAMPLE):
+        assert r.to_json() == V.json_text(r.to_dict())
+    assert json.loads(reports[1].to_json())["source"] == odd and json.loads(reports[2].to_json())["final_fen"] == odd
+
+
 def test_jsonl_writer_round_trip() -> None:
     reports = run(SAMPLE / "ccpd-known-bad-3.chinese.pgn")
     buf = io.StringIO()
@@ -277,6 +290,32 @@ def test_chunk_size_does_not_change_reports(master_subset: Tuple[Path, List[str]
     assert b"".join(c.data for c in chunks) == path.read_bytes()
     assert lines_of(run(path, chunk_bytes=4096)) == lines_of(reports)
     assert lines_of(run(path, chunk_bytes=1 << 30)) == lines_of(reports)
+
+
+@pytest.mark.parametrize("enc", ["utf-8", "gb18030", "big5"])
+def test_chunk_text_is_the_chunk_decoded(tmp_path: Path, enc: str) -> None:
+    """The text the chunker hands on with each chunk (cut out of its blocks' text) is the chunk's bytes decoded as
+    a worker decodes them: in blocks decoded whole and in blocks decoded a line at a time (damaged bytes), cut
+    near their end or (after a long game) near their start, with CR LF lines and lines cut at the line limit."""
+    games = []
+    for i in range(3000):
+        moves = "1. 炮二平五 馬８進７ 2. 馬二進三 車９平８" if i % 3 else "1. h2e2 h9g7"
+        end = "\r\n" if i % 11 == 5 else "\n"
+        # Two games with a comment of 12,000 lines: a block whose last game start comes early.
+        comment = " {" + "\n長長".join([""] * 12000) + "}" if i in (700, 1500) else ""
+        games.append(f'[Event "第{i}局"]{end}[Result "*"]{end}{end}{moves}{comment} *{end}')
+    data = "\n".join(games).encode(enc)
+    damaged = data[:40000] + b"\xff\xfe broken\n" + data[40000:]   # a line no codec decodes strictly
+    long_line = data[:90000] + b"%" + b"x" * (pgn.MAX_LINE_BYTES + 10) + b"\n" + data[90000:]
+    for name, content in (("plain", data), ("damaged", damaged), ("long", long_line)):
+        path = tmp_path / f"{name}.{enc}.pgn"
+        path.write_bytes(content)
+        for chunk_bytes in (1024, 20000, 1 << 30):
+            spans = list(C.spans_text([str(path)], "auto", chunk_bytes))
+            assert len(spans) > (3 if chunk_bytes < 1 << 20 else 0)
+            for chunk, _, text in spans:
+                assert text == "\n".join(block.text for block in C.chunk_lines(chunk).blocks()), (name, chunk_bytes)
+        assert lines_of(run(path, chunk_bytes=1024)) == lines_of(run(path, chunk_bytes=1 << 30))
 
 
 def test_chunks_never_cut_inside_a_comment(tmp_path: Path) -> None:

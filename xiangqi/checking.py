@@ -181,22 +181,6 @@ def _replayer() -> _Replayer:
 # Rulings (xiangqi.rules)
 # =====================================================================================================================
 
-def _token_at(tokens: Sequence[str], ply: int, clean: bool) -> Optional[str]:
-    """The text of the move token played at ``ply`` (move numbers and results skipped in move text)."""
-    if clean:
-        return tokens[ply] if 0 <= ply < len(tokens) else None
-    k = -1
-    number = _MOVE_NUMBER.fullmatch
-    for tok in tokens:
-        # A move number ends in a dot, a move never does: the cheap test first (this runs once per token).
-        if tok[-1] == "." and number(tok) or tok in _RESULT_WORDS:
-            continue
-        k += 1
-        if k == ply:
-            return tok
-    return None
-
-
 def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) -> Tuple[Optional[Any], List[ErrorInfo]]:
     """The repetition or natural-limit ruling at the end of a game, and the forbidden repetitions before it.
 
@@ -222,7 +206,7 @@ def _rulings(rp: _Replayer, g: "_GameText", plies: int, rs: Any, suspects: int) 
         ply = ruling.ply - 1
         reason = ruling.outcome().reason.rstrip(".")
         more = f"; the same ruling applied again up to ply {last}" if n > 1 else ""
-        warnings.append(ErrorInfo("rule-violation", ply, _token_at(g.tokens, ply, g.clean),
+        warnings.append(ErrorInfo("rule-violation", ply, g.move_token(ply),
                                   _sentence(f"{reason}; play went on{more}")))
     return outcome, warnings
 
@@ -269,7 +253,7 @@ class _GameText:
     """One game as scanned: first line, tags, move tokens and the result token."""
 
     __slots__ = ("line", "headers", "_tokens", "movetext", "result", "clean", "last", "errors", "damage",
-                 "notation")
+                 "notation", "_moves")
 
     def __init__(self, line: Optional[int], headers: Dict[str, str], tokens: Optional[List[str]],
                  result: Optional[str], clean: bool, movetext: Optional[str] = None,
@@ -285,6 +269,7 @@ class _GameText:
         self.errors: Sequence[Any] = ()
         #: The first damage of the game's lines (a cut line, a limit, a damaged tag line): its first problem.
         self.damage: Optional[Any] = None
+        self._moves: Optional[List[str]] = None
 
     @property
     def tokens(self) -> List[str]:
@@ -292,6 +277,19 @@ class _GameText:
         if self._tokens is None:
             self._tokens = (self.movetext or "").split()
         return self._tokens
+
+    def move_token(self, ply: int) -> Optional[str]:
+        """The text of the move token played at ``ply`` (move numbers and results skipped in move text), or
+        ``None``."""
+        moves = self._moves
+        if moves is None:
+            moves = tokens = self.tokens
+            if not self.clean:
+                # A move number ends in a dot, a move never does: the cheap test first.
+                number = _MOVE_NUMBER.fullmatch
+                moves = [tok for tok in tokens if not (tok[-1] == "." and number(tok) or tok in _RESULT_WORDS)]
+            self._moves = moves
+        return moves[ply] if 0 <= ply < len(moves) else None
 
 
 def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str, chunk: Chunk) -> GameReport:
@@ -315,7 +313,6 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
     if result_tok is None:
         result_tok = g.result
     recorded = tag_result if tag_result is not None else result_tok
-    final_fen = rp.fen()
     truncated = g.last and chunk.last and result_tok is None and (
         chunk.cut or not chunk.eof_newline or tag_result is not None or error is not None and
         rep is not None and rep.last_token_failed)
@@ -331,14 +328,14 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
         e = g.errors[0]
         error = ErrorInfo("parse-error", e.ply, e.token or None, _sentence(e.reason))
     if error is not None:
-        return _report(source, index, g.line, False, plies, error, recorded, None, None, final_fen)
+        return _report(source, index, g.line, False, plies, error, recorded, None, None, rp.fen())
     computed: Optional[str] = None
     termination: Optional[str] = None
     reason = ""
     warnings: List[ErrorInfo] = []
     player = rp.player
     rs, c, flags, limit, _vary = rp.rule_set(rules)
-    legal, halfmove, suspects, end_count = player.ending(plies, c, flags)
+    legal, halfmove, suspects, end_count, final_fen = player.ending(plies, c, flags)
     if legal == 0:
         ended = no_move_outcome(bool(player.side()), player.in_check())
         computed = ended.result()
@@ -363,7 +360,7 @@ def _check_game(rp: _Replayer, source: str, index: int, g: _GameText, rules: str
                 continue
             if termination in _RULED_LOSS and value == "1/2-1/2":
                 # A draw recorded where the rules name a loser: agreed, or the arbiter saw it otherwise.
-                warnings.append(ErrorInfo("rule-violation", plies - 1, _token_at(g.tokens, plies - 1, g.clean),
+                warnings.append(ErrorInfo("rule-violation", plies - 1, g.move_token(plies - 1),
                                           _sentence(f"the record says {value}, but {reason}")))
                 break
             mismatch = ErrorInfo("result-mismatch", None, text, _sentence(
@@ -431,7 +428,7 @@ def _read_game_text(raw: pgn.GameLines) -> _GameText:
     return g
 
 
-def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) -> List[GameReport]:
+def _pgn_reports(chunk: Chunk, rules: str, text: Optional[str] = None) -> List[GameReport]:
     rp = _replayer()
     src = chunk.source
     out: List[GameReport] = []
@@ -439,7 +436,7 @@ def _pgn_reports(chunk: Chunk, rules: str, lines: Optional[List[str]] = None) ->
     if stream is not None:   # the rest of a file read as lines, within the splitter's limits (no text held)
         games = pgn.split_games(stream, chunk.line_offset, long_lines=stream.long_lines)
     else:
-        games = pgn.split_games(_chunk_text(chunk) if lines is None else "\n".join(lines), chunk.line_offset,
+        games = pgn.split_games(_chunk_text(chunk) if text is None else text, chunk.line_offset,
                                 long_lines=list(chunk.long_lines) if chunk.long_lines else None)
     raw = next(games, None)
     while raw is not None:
@@ -511,13 +508,13 @@ def _parse_error(chunk: Chunk, index: int, line: Optional[int], message: str) ->
                       None, None, None, None)
 
 
-def validate_chunk(chunk: Chunk, rules: str = "axf", lines: Optional[List[str]] = None) -> List[GameReport]:
+def validate_chunk(chunk: Chunk, rules: str = "axf", text: Optional[str] = None) -> List[GameReport]:
     """Check every game of one chunk; indices count from 1 within the chunk.
 
     This is the function workers run (module level, so executors can pickle
     it by reference). Bad data never raises: it is the reports' ``error``.
-    ``lines`` are the chunk's decoded lines when the caller has them
-    (:func:`xiangqi.chunks.spans_lines`), which spares decoding them again.
+    ``text`` is the chunk's decoded text when the caller has it
+    (:func:`xiangqi.chunks.spans_text`), which spares decoding it again.
 
     >>> from xiangqi.chunks import iter_chunks
     >>> [(r.index, r.ok) for chunk in iter_chunks([_example_pgn()]) for r in validate_chunk(chunk, rules="cxa")]
@@ -526,7 +523,7 @@ def validate_chunk(chunk: Chunk, rules: str = "axf", lines: Optional[List[str]] 
     if chunk.read_error is not None and not chunk.data:
         return [_parse_error(chunk, 1, None, chunk.read_error)]
     streamed = formats.FORMATS[chunk.fmt].streamed
-    out = _pgn_reports(chunk, rules, lines) if streamed else _reader_reports(chunk, rules)
+    out = _pgn_reports(chunk, rules, text) if streamed else _reader_reports(chunk, rules)
     if chunk.cut and not streamed and out and out[-1].ok:
         last = out[-1]
         out[-1] = dataclasses.replace(last, ok=False, error=ErrorInfo(

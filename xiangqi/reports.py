@@ -111,10 +111,43 @@ class GameReport:
         >>> next(validate(_example_pgn())).to_json()
         '{"source":"...games.pgn","index":1,"line":1,"ok":true,"plies":2,"error":null,...}'
         """
+        if self.error is None and not self.warnings:   # most reports: written field by field
+            return (f'{{"source":{_json_word(self.source)},"index":{self.index},'
+                    f'"line":{"null" if self.line is None else self.line},"ok":{"true" if self.ok else "false"},'
+                    f'"plies":{self.plies},"error":null,"result_recorded":{_json_word(self.result_recorded)},'
+                    f'"result_computed":{_json_word(self.result_computed)},'
+                    f'"termination":{_json_word(self.termination)},"final_fen":{_json_fen(self.final_fen)},'
+                    f'"warnings":[]}}')
         return json_text(self.to_dict())
 
 
+#: :func:`json_text` of the strings that recur from report to report (file names, results, terminations).
+_JSON_WORDS: Dict[Optional[str], str] = {}
+#: The characters of a FEN as the C core writes it: none that JSON escapes.
+_FEN_TEXT = re.compile(r"[0-9A-Za-z/ -]*").fullmatch
+
+
+def _json_word(value: Optional[str]) -> str:
+    """:func:`json_text` of ``value``, a string that recurs or ``None``, kept once made (at most 1024 strings of
+    at most 256 characters)."""
+    text = _JSON_WORDS.get(value)
+    if text is None:
+        text = json_text(value)
+        if value is None or len(value) <= 256:
+            if len(_JSON_WORDS) >= 1024:
+                _JSON_WORDS.clear()
+            _JSON_WORDS[value] = text
+    return text
+
+
+def _json_fen(fen: Optional[str]) -> str:
+    """:func:`json_text` of a final FEN (or ``None``): the FEN in quotes when it holds nothing to escape."""
+    return f'"{fen}"' if fen is not None and _FEN_TEXT(fen) is not None else json_text(fen)
+
+
 _SURROGATE = re.compile("[\\ud800-\\udfff]")
+#: Compact JSON with UTF-8 text kept as is (made once: ``json.dumps`` with these options makes one a call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def json_text(value: object) -> str:
@@ -138,7 +171,7 @@ def json_text(value: object) -> str:
     >>> line = json_text({"source": "a" + chr(0x2028) + "b.pgn"}); line, len(line.splitlines())
     ('{"source":"a\\\\u2028b.pgn"}', 1)
     """
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = _ENCODER.encode(value)
     if text.isascii():
         return text
     try:

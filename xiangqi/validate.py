@@ -313,8 +313,9 @@ def _validate_files(args: argparse.Namespace, inputs: List[Tuple[str, List[str]]
                     writer.write(r)
                 if html_report is not None:
                     html_report.add(r)
-                progress.update(files=summary.files, games=summary.games, plies=summary.plies,
-                                errors=summary.invalid)
+                if progress.active:
+                    progress.update(files=summary.files, games=summary.games, plies=summary.plies,
+                                    errors=summary.invalid)
     finally:
         progress.close()
         if report_stream is not None and report_stream is not summary_stream and args.report != "-":

@@ -267,6 +267,14 @@ int main(void) {
     CHECK(xq_play_text(&pos, text, strlen(text), undos, 16, &stopped) == 3
               && strcmp(text + stopped, "xx") == 0,
           "xq_play_text plays three moves and stops at the token it cannot read");
+    /* The end of that replay in one call: legal moves, halfmove clock (no loops under 4 plies) and FEN. */
+    char end_fen[XQ_FEN_MAX];
+    int end[4];
+    int end_len = xq_text_ending(&pos, undos, 3, 3, 0, NULL, end_fen, sizeof end_fen, end);
+    CHECK(end_len > 0 && (size_t)end_len == strlen(end_fen) && end[0] == xq_count_legal(&pos) && end[1] == 3
+              && end[2] == 0 && end[3] == 0
+              && strcmp(end_fen, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2") == 0,
+          "xq_text_ending: Black to move after three plies");
 
     /* Where games begin in PGN text, and whether bytes are plain UTF-8. */
     const char *pgn = "[Event \"a\"]\n\n1. h2e2 *\n\n[Event \"b\"]\n\n1. h2e2 *\n";

@@ -45,8 +45,10 @@ class TextPlayer:
         self.grow(1024)
         self._starts: Dict[str, Any] = {}
         self._fen_buf: Any = ffi.new("char[]", FEN_MAX)
-        self._repetition_loops = lib.xq_repetition_loops
         self._count_legal = lib.xq_count_legal
+        self._text_ending = lib.xq_text_ending
+        self._ending_out: Any = ffi.new("int[4]")
+        self._unpack = ffi.unpack
         self._loops_cap = 0
         self._loops: Any = None
 
@@ -142,22 +144,22 @@ class TextPlayer:
         """Whether the side to move in this player's position is in check."""
         return bool(lib.xq_pos_in_check(self.pos))
 
-    def ending(self, plies: int, count: int, flags: int) -> Tuple[int, int, int, int]:
-        """What judging the end of the game just played (``plies`` moves) asks of the C core, in one call: the
-        number of legal moves in the last position, its halfmove clock, and, when it has legal moves and the
-        game at least 4 plies, ``xq_repetition_loops`` over the game into this player's loop buffer (read with
-        :meth:`loops`): how many due positions have a side whose every loop move attacks (negative: the C core
-        refused the history) and how often the last position occurred (else 0 and 0)."""
-        pos = self.pos
-        legal = int(self._count_legal(pos))
-        if not legal or plies < 4:
-            return legal, int(pos.halfmove), 0, 0
+    def ending(self, plies: int, count: int, flags: int) -> Tuple[int, int, int, int, str]:
+        """What judging the end of the game just played (``plies`` moves) asks of the C core, in one call
+        (``xq_text_ending``): the number of legal moves in the last position, its halfmove clock, and, when it
+        has legal moves and the game at least 4 plies, ``xq_repetition_loops`` over the game into this player's
+        loop buffer (read with :meth:`loops`): how many due positions have a side whose every loop move attacks
+        (negative: the C core refused the history) and how often the last position occurred (else 0 and 0);
+        and the last position's FEN."""
         if self._loops_cap <= plies:
             self._loops_cap = 2 * plies + 2
             self._loops = ffi.new("xq_rep_info[]", self._loops_cap)
-        loops = self._loops
-        suspects = int(self._repetition_loops(pos, self.undo, plies, count, flags, loops))
-        return legal, int(pos.halfmove), suspects, int(loops[plies].count)
+        out = self._ending_out
+        n = self._text_ending(self.pos, self.undo, plies, count, flags, self._loops, self._fen_buf, FEN_MAX, out)
+        if n < 0:  # pragma: no cover - only for bad arguments
+            raise_internal(n, "xq_text_ending")
+        legal, halfmove, suspects, end_count = self._unpack(out, 4)
+        return legal, halfmove, suspects, end_count, self._unpack(self._fen_buf, n).decode("ascii")
 
     def loops(self, suspects: int) -> NativeLoops:
         """The loop summary of the last :meth:`ending` (``suspects`` is what it returned)."""
