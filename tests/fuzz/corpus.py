@@ -228,6 +228,16 @@ def _seeds(big: bool) -> Tuple[Seed, ...]:
         add("filename", f"name-{name.hex()}", name)
     for plies in (200, 1000):
         add("pickle", f"pickle-{plies}-plies", _long_game(plies))
+    # read_headers and skip_game: the plain-game marks of the C scan against the usual path (plain games in UTF-8,
+    # GB18030 and Big5, with a comment, a variation, CR LF, a tag-like move line, a game start inside a comment).
+    plain = _games("a", "b", "c") + _CHINESE * 3
+    add("headers", "plain-utf8", plain.encode())
+    add("headers", "plain-gb18030", plain.encode("gb18030"))
+    add("headers", "plain-big5", (_games("a", "b") + _CHINESE.translate(str.maketrans("马进车", "馬進車")) * 2).encode("big5"))
+    add("headers", "mixed-forms", (_games("a") + _GAME.format(name="c").replace("1. h2e2", "1. h2e2 {x}")
+                                   + _GAME.format(name="v").replace("h9g7", "h9g7 (1... h7e7)")
+                                   + _games("crlf").replace("\n", "\r\n") + _games("d")
+                                   + '[Event "t"]\n\n1. h2e2\n[x] *\n\n{ [Event "in"]\n }' + _games("e")).encode())
     # Notation and FEN.
     for text in ("炮二平五", "C2.5", "h2e2", "H3-E3", "马８进７", "前炮平四", "a10a9", "+", "１２３", "0000", "--"):
         add("notation", f"move-{text}", text.encode())
