@@ -1082,7 +1082,7 @@ class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
     __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain", "strict",
-                 "raw")
+                 "raw", "queued")
 
     def __init__(self) -> None:
         self.text: Optional[bool] = None   # whether the handle reads str, once known
@@ -1103,6 +1103,9 @@ class _SeekState:
         #: A text file's byte stream, when :func:`_read_plain_text` may read it (``False``: it may not; ``None``:
         #: not known yet).
         self.raw: Any = None
+        #: The games after the first of the last piece :func:`_read_piece` split (the splitter read them all at
+        #: once): (their offset, their lines, their bytes, their lines' count), in file order.
+        self.queued: Deque[Tuple[int, GameLines, int, int]] = collections.deque()
 
 
 #: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
@@ -1125,6 +1128,17 @@ def _read_block(handle: Any, start: int, state: _SeekState) -> Tuple[bytes, List
     starts = [] if found is None else found[0]
     state.block, state.block_at, state.starts, state.plain = data, start, starts, None
     return data, starts
+
+
+def _block_serves(state: _SeekState, at: int) -> bool:
+    """Whether the game at offset ``at`` of the kept block is read from that block rather than from a block read
+    again from it: when the block's scan found a game start after it, or when ``at`` lies in the first half of
+    the block (the scan from there would mostly go over the same bytes). A stretch of games without sure starts
+    is so scanned about twice, not once per game."""
+    starts = state.starts
+    if at < 0 or at >= len(state.block):
+        return False
+    return bool(starts) and at < starts[-1] or 2 * at < len(state.block)
 
 
 _PAIRS: Dict[str, bytes] = {}
@@ -1181,8 +1195,7 @@ def _read_plain(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
         return None
     block_at = state.block_at
     at = start - block_at
-    starts = state.starts
-    if at < 0 or not starts or at >= starts[-1]:   # the kept block does not hold the game whole
+    if not _block_serves(state, at):   # the kept block does not hold the game whole
         if state.encoding not in SCAN_KINDS:
             return None
         _read_block(handle, start, state)
@@ -1256,8 +1269,15 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
     A block of 64 KiB is cut at the first place after ``start`` where a game surely begins, found by the C
     scan (:func:`game_starts_in_bytes`); the games before it are those the line-by-line reading gives. Taken
     only where the piece decodes strictly and holds no bare carriage return; a game longer than the block is
-    read line by line. The block and its starts are kept: the next games are cut out of it without reading.
+    read line by line. The block and its starts are kept: the next games are cut out of it without reading,
+    and the games of a piece after its first are kept as the splitter gave them (:attr:`_SeekState.queued`).
     """
+    queued = state.queued
+    if queued:
+        if queued[0][0] == start:
+            _, chunk, size, lines = queued.popleft()
+            return chunk, size, lines
+        queued.clear()
     if state.encoding not in SCAN_KINDS:
         return None
     at = start - state.block_at
@@ -1267,6 +1287,8 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         # A game the last block's scan found whole (from one of its starts, as a scan from here would).
         data, cut = state.block[at:starts[k]], starts[k] - at
     else:
+        if _block_serves(state, at):
+            return None                        # no game start ahead in the block: read line by line
         data, starts = _read_block(handle, start, state)
         cut = next((at for at in starts if at > 0), 0)
         if not cut:
@@ -1283,16 +1305,18 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
     plain = split_plain(text[:-1], state.lineno) if text[:1] == "[" else None
     if plain is not None:   # one game of the common form (what split_games makes of the piece)
         return plain, cut, piece.count(b"\n")
-    games = split_games(text[:-1], state.lineno)
-    chunk = next(games)
-    after = next(games, None)
-    if after is None:
-        return chunk, cut, piece.count(b"\n")
-    lines = after.first_line - 1 - state.lineno
-    at = -1
-    for _ in range(lines):
-        at = piece.index(b"\n", at + 1)
-    return chunk, at + 1, lines
+    games = list(split_games(text[:-1], state.lineno))
+    # Each game takes the lines up to the next one's first line; the last, the rest of the piece.
+    bounds = [state.lineno, *(game.first_line - 1 for game in games[1:]), state.lineno + piece.count(b"\n")]
+    offset, pos, line = start, 0, bounds[0]
+    for game, end in zip(games, bounds[1:]):
+        size = pos
+        for _ in range(end - line):
+            pos = piece.index(b"\n", pos) + 1
+        queued.append((offset, game, pos - size, end - line))
+        offset, line = start + pos, end
+    _, chunk, size, lines = queued.popleft()
+    return chunk, size, lines
 
 
 def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int = -1,
@@ -1303,8 +1327,8 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int =
         start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
         state.lineno = 0
-        state.starts = []
-        state.plain = None
+        state.block, state.block_at, state.starts, state.plain = b"", -1, [], None
+        state.queued.clear()
         if not text:
             if sniffed is None:
                 sample = handle.read(SNIFF_BYTES)
