@@ -12,7 +12,7 @@ import itertools
 import re
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
-from xiangqi._encoding import TextBlock
+from xiangqi._encoding import TextBlock, TextLines
 from xiangqi._ffi import scan as _scan
 from xiangqi.errors import InvalidRecordError
 from xiangqi.game import GameError
@@ -298,7 +298,85 @@ def _line_pieces(text: str, piece: int) -> Iterator[List[str]]:
         pos = cut + 1
 
 
-def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
+#: Characters of text :func:`_split_blocks` holds without a place where a game surely begins before the rest of the
+#: file goes through the line loop (whose limits bound what it keeps of a game without end).
+_HELD_CHARS = 4 * MAX_GAME_CHARS + MAX_LINE_BYTES
+
+
+def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
+    """:func:`split_games` of the lines of ``lines``, a block at a time, cut where a game surely begins
+    (:func:`game_starts_in_block`: the C scan of a block's bytes where it decoded strictly): the line loop's
+    state there is the one it starts in, so the text between two such places is split apart
+    (:func:`split_piece`). A strictly decoded block is decoded a piece at a time; another is cut at its last
+    such place only. Text held longer than :data:`_HELD_CHARS` without one goes, with the rest of the file,
+    through the line loop. A file decoded whole (UTF-16, UTF-32) is read by the line loop."""
+    held: List[str] = []    # the text since the last game start: whole lines, each with its "\n" (but the last)
+    size = 0
+    in_comment = False
+    blocks = lines.blocks()
+    encoding = lines.encoding
+    for block in blocks:
+        if lines.whole:
+            yield from _split_lines(iter(block.lines), lineno)
+            continue
+        data = block.data
+        if not data:
+            continue
+        starts, in_comment = game_starts_in_block(block, encoding, in_comment)
+        if not starts:
+            text = block.text
+            held.append(text + "\n" if data.endswith(b"\n") else text)
+            size += len(text)
+            if size > _HELD_CHARS:
+                rest = itertools.chain(_iter_lines("".join(held)[:-1]),
+                                       itertools.chain.from_iterable(block.lines for block in blocks))
+                yield from _split_lines(rest, lineno)
+                return
+            continue
+        if block.strict:
+            # Each piece decoded alone (the block is its bytes decoded in one piece, nothing replaced).
+            cut = 0
+            for start in starts:
+                held.append(data[cut:start].decode(encoding))
+                piece = "".join(held)
+                if piece:
+                    yield from split_piece(piece[:-1], lineno)
+                lineno += piece.count("\n")
+                held, cut = [], start
+            tail = data[cut:].decode(encoding)
+        else:
+            # The "\n" before the last start's line: counted back from the end over the lines after it.
+            text = block.text
+            at = len(text)
+            for _ in range(data.count(b"\n", starts[-1]) + (not data.endswith(b"\n"))):
+                at = text.rfind("\n", 0, at)
+            held.append(text[:at + 1])
+            piece = "".join(held)
+            if piece:
+                yield from split_piece(piece[:-1], lineno)
+            lineno += piece.count("\n")
+            tail = text[at + 1:] + "\n" if data.endswith(b"\n") else text[at + 1:]
+        held, size = [tail], len(tail)
+    piece = "".join(held)
+    if piece:
+        yield from split_piece(piece[:-1] if piece.endswith("\n") else piece, lineno)
+
+
+def split_piece(body: str, lineno: int) -> Iterator[GameLines]:
+    """:func:`split_games` of ``body``, whole lines joined by ``\\n`` that begin where a game surely begins (or
+    the file) and end before another such place (or the file's end): :func:`split_plain`'s one game when it
+    has the common form, else the games the line loop makes of it.
+
+    >>> [game.tags for game in split_piece('[Event "A"]\\n\\n1. h2e2 *', 0)]
+    [[('Event', 'A')]]
+    """
+    game = split_plain(body, lineno) if body[:1] == "[" else None
+    if game is not None:
+        return iter((game,))
+    return _split_text(body, lineno) if body else iter(())
+
+
+def split_games(lines: Union[Iterator[str], str, TextLines], lineno: int = 0, *,
                 long_lines: Optional[List[int]] = None) -> Iterator[GameLines]:
     """Group numbered lines into games.
 
@@ -306,8 +384,10 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
     string: games of the common form (tag lines, blank lines, plain move
     text) are then cut out of the text by a scan of the text, between places
     where a game surely begins (:func:`game_starts`), and the rest goes
-    through the line loop, with the same result. ``lineno`` is the number of
-    lines before the first.
+    through the line loop, with the same result. ``lines`` may also be the
+    :class:`~xiangqi._encoding.TextLines` of a file, read a block at a time
+    and cut where the C scan of a block's bytes finds a game start
+    (:func:`_split_blocks`). ``lineno`` is the number of lines before the first.
 
     A game ends where the next one's tags begin, or after a result token
     when the next move text starts again at move 1. Tag-like lines inside a
@@ -333,6 +413,8 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
     """
     if isinstance(lines, str):
         games = _split_text(lines, lineno) if lines else iter(())
+    elif isinstance(lines, TextLines):
+        games = _split_blocks(lines, lineno)
     else:
         games = _split_lines(lines, lineno)
     if long_lines is None:

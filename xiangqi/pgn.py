@@ -44,7 +44,7 @@ from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
 from xiangqi._ffi.scan import DOUBLE_BYTE, double_byte_plain, pgn_plain_games
 from xiangqi import _pgn_split
 from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_starts, game_starts_in_bytes, split_games,  # noqa: F401
-                                plain_tags, split_plain)
+                                plain_tags, split_piece, split_plain)
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
@@ -53,7 +53,7 @@ from xiangqi.game import (RESULT_WORDS, misplaced_start_board, start_board, NAG_
                           MoveErrors)
 from xiangqi.pgn_writer import (NOTATIONS, SKIP, BaseVisitor, FileExporter, ResultT, SkipType,  # noqa: F401
                                 StringExporter, game_to_string, write_game)
-from xiangqi.source import GZIP_MAGIC, Handle, Source, is_text_handle, text_lines
+from xiangqi.source import GZIP_MAGIC, Handle, Source, is_text_handle, open_text, text_lines
 
 __all__ = [
     "TAG_ROSTER", "RESULTS", "NOTATIONS",
@@ -1302,10 +1302,11 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         return None
     if start == 0:
         text = text.lstrip("\ufeff")
-    plain = split_plain(text[:-1], state.lineno) if text[:1] == "[" else None
-    if plain is not None:   # one game of the common form (what split_games makes of the piece)
-        return plain, cut, piece.count(b"\n")
-    games = list(split_games(text[:-1], state.lineno))
+    games = list(split_piece(text[:-1], state.lineno))
+    if not games:
+        return None
+    if len(games) == 1:
+        return games[0], cut, piece.count(b"\n")
     # Each game takes the lines up to the next one's first line; the last, the rest of the piece.
     bounds = [state.lineno, *(game.first_line - 1 for game in games[1:]), state.lineno + piece.count(b"\n")]
     offset, pos, line = start, 0, bounds[0]
@@ -1542,15 +1543,14 @@ def _last_line(chunk: GameLines) -> int:
 
 def _chunks(source: Source,
             encoding: Optional[str] = None) -> Iterator[Tuple[GameLines, Optional[InvalidRecordError]]]:
-    """The games of ``source`` as the splitter cuts them, each with ``None``, or the last with the damage that
-    ended the input early (damaged compressed data; a game without lines when none came before it). A line
-    cut at :data:`MAX_LINE_BYTES` is an error of its game (:class:`InvalidRecordError`), as are the
-    splitter's limits (:func:`split_games`)."""
+    """The games of ``source`` as the splitter cuts them (a binary source a block at a time, a text file line by
+    line), each with ``None``, or the last with the damage that ended the input early (damaged compressed data;
+    a game without lines when none came before it). A line cut at :data:`MAX_LINE_BYTES` is an error of its
+    game (:class:`InvalidRecordError`), as are the splitter's limits (:func:`split_games`)."""
     cut: List[int] = []
     held: Optional[GameLines] = None
     try:
-        for chunk in split_games(text_lines(source, encoding, long_lines=cut, max_line=MAX_LINE_BYTES),
-                                 long_lines=cut):
+        for chunk in _source_games(source, encoding, cut):
             if held is not None:
                 yield held, None
             held = chunk
@@ -1559,6 +1559,17 @@ def _chunks(source: Source,
         return
     if held is not None:
         yield held, None
+
+
+def _source_games(source: Source, encoding: Optional[str], cut: List[int]) -> Iterator[GameLines]:
+    """:func:`split_games` of the lines of ``source``, the numbers of the lines cut at :data:`MAX_LINE_BYTES`
+    gathered in ``cut``."""
+    if is_text_handle(source):
+        yield from split_games(text_lines(source), long_lines=cut)
+        return
+    with open_text(source, encoding, max_line=MAX_LINE_BYTES, lazy=True) as lines:  # type: ignore[arg-type]
+        lines.long_lines = cut
+        yield from split_games(lines, long_lines=cut)
 
 
 def _damage_error(exc: InvalidRecordError, ply: int, chunk: GameLines) -> GameError:
