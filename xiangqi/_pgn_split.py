@@ -199,6 +199,7 @@ _PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "
 _LINE_LOOP_LINE = re.compile(r"\n[^\S\n]*(?:[\[%]|1\s*\.)")
 #: Blank lines at the start of a text (one character class up to the last newline: see :data:`_STRUCTURE`).
 _LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c\n]*\n)?")
+_LEADING_BYTE_BLANKS = re.compile(rb"(?:[ \t\r\x0b\x0c\n]*\n)?")
 
 
 def split_plain(body: str, lineno: int) -> Optional[GameLines]:
@@ -221,10 +222,16 @@ def split_plain(body: str, lineno: int) -> Optional[GameLines]:
     if text[0] in "[%" or text[0].isspace() or "{" in text or ";" in text \
             or eol >= 0 and _LINE_LOOP_LINE.search(body, eol) is not None:
         return None
+    return _plain_game(head, text, lineno, lineno + 1 + body.count("\n", 0, start))
+
+
+def _plain_game(head: str, text: str, lineno: int, movetext_start: int) -> GameLines:
+    """The game of the common form whose tag lines are ``head`` and move text ``text`` (from line
+    ``movetext_start``), ``lineno`` lines before it: its tags and lines are read when asked for."""
     game = GameLines(lineno + 1)
     game._head = head
     game._tags = game._tag_lines = None
-    game.movetext_start = lineno + 1 + body.count("\n", 0, start)
+    game.movetext_start = movetext_start
     game._lines = None
     game._text = text
     return game
@@ -334,9 +341,22 @@ def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
                 return
             continue
         if block.strict:
-            # Each piece decoded alone (the block is its bytes decoded in one piece, nothing replaced).
+            # Each piece decoded alone (the block is its bytes decoded in one piece, nothing replaced); a game the
+            # C check marks as of the common form (xq_pgn_plain_games) is made from its bytes at once.
             cut = 0
-            for start in starts:
+            kind = SCAN_KINDS.get(encoding.replace("_", "-").lower())
+            info = [-1] * 3 * len(starts) if kind is None else _scan.pgn_plain_games(data, kind, starts)
+            for k, start in enumerate(starts):
+                head = info[3 * k]
+                if head >= 0 and not held:
+                    blank = _LEADING_BYTE_BLANKS.match(data, cut + head + 1)
+                    assert blank is not None   # it matches the empty string
+                    yield _plain_game(data[cut:cut + head].decode(encoding),
+                                      data[blank.end():start - 1].decode(encoding), lineno,
+                                      lineno + 1 + data.count(b"\n", cut, blank.end()))
+                    lineno += info[3 * k + 2]
+                    cut = start
+                    continue
                 held.append(data[cut:start].decode(encoding))
                 piece = "".join(held)
                 if piece:
