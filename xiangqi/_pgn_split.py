@@ -312,16 +312,17 @@ _HELD_CHARS = 4 * MAX_GAME_CHARS + MAX_LINE_BYTES
 
 def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
     """:func:`split_games` of the lines of ``lines``, a block at a time, cut where a game surely begins
-    (:func:`game_starts_in_block`: the C scan of a block's bytes where it decoded strictly): the line loop's
-    state there is the one it starts in, so the text between two such places is split apart
-    (:func:`split_piece`). A strictly decoded block is decoded a piece at a time; another is cut at its last
-    such place only. Text held longer than :data:`_HELD_CHARS` without one goes, with the rest of the file,
-    through the line loop. A file decoded whole (UTF-16, UTF-32) is read by the line loop."""
-    held: List[str] = []    # the text since the last game start: whole lines, each with its "\n" (but the last)
+    (:func:`game_starts_in_block`: the C scan of a block's bytes where it decoded strictly), where the line
+    loop's state is the one it starts in: a game the C check marks as of the common form
+    (``xq_pgn_plain_games``, in a strictly decoded block) is made from its bytes, the text between such games
+    goes through the line loop. Text held longer than :data:`_HELD_CHARS` without such a place goes, with the
+    rest of the file, through the line loop. A file decoded whole (UTF-16, UTF-32) is read by the line loop."""
+    held: List[str] = []    # text not split yet, from a game start: whole lines, each with its "\n" (but the last)
     size = 0
     in_comment = False
     blocks = lines.blocks()
     encoding = lines.encoding
+    kind = SCAN_KINDS.get(encoding.replace("_", "-").lower())
     for block in blocks:
         if lines.whole:
             yield from _split_lines(iter(block.lines), lineno)
@@ -341,28 +342,25 @@ def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
                 return
             continue
         if block.strict:
-            # Each piece decoded alone (the block is its bytes decoded in one piece, nothing replaced); a game the
-            # C check marks as of the common form (xq_pgn_plain_games) is made from its bytes at once.
-            cut = 0
-            kind = SCAN_KINDS.get(encoding.replace("_", "-").lower())
+            # Each piece decoded alone (the block is its bytes decoded in one piece, nothing replaced).
             info = [-1] * 3 * len(starts) if kind is None else _scan.pgn_plain_games(data, kind, starts)
+            cut = 0
             for k, start in enumerate(starts):
                 head = info[3 * k]
-                if head >= 0 and not held:
+                if head >= 0 and (cut or not held):   # a game that begins at a start, of the common form
+                    if held:
+                        yield from _line_loop(held, lineno)
+                        lineno += _lines_of(held)
+                        held = []
                     blank = _LEADING_BYTE_BLANKS.match(data, cut + head + 1)
                     assert blank is not None   # it matches the empty string
                     yield _plain_game(data[cut:cut + head].decode(encoding),
                                       data[blank.end():start - 1].decode(encoding), lineno,
                                       lineno + 1 + data.count(b"\n", cut, blank.end()))
                     lineno += info[3 * k + 2]
-                    cut = start
-                    continue
-                held.append(data[cut:start].decode(encoding))
-                piece = "".join(held)
-                if piece:
-                    yield from split_piece(piece[:-1], lineno)
-                lineno += piece.count("\n")
-                held, cut = [], start
+                else:
+                    held.append(data[cut:start].decode(encoding))
+                cut = start
             tail = data[cut:].decode(encoding)
         else:
             # The "\n" before the last start's line: counted back from the end over the lines after it.
@@ -371,15 +369,23 @@ def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
             for _ in range(data.count(b"\n", starts[-1]) + (not data.endswith(b"\n"))):
                 at = text.rfind("\n", 0, at)
             held.append(text[:at + 1])
-            piece = "".join(held)
-            if piece:
-                yield from split_piece(piece[:-1], lineno)
-            lineno += piece.count("\n")
             tail = text[at + 1:] + "\n" if data.endswith(b"\n") else text[at + 1:]
+        if held:
+            yield from _line_loop(held, lineno)
+            lineno += _lines_of(held)
         held, size = [tail], len(tail)
-    piece = "".join(held)
-    if piece:
-        yield from split_piece(piece[:-1] if piece.endswith("\n") else piece, lineno)
+    yield from _line_loop(held, lineno)
+
+
+def _line_loop(held: List[str], lineno: int) -> Iterator[GameLines]:
+    """The line loop over the text ``held`` (whole lines, each with its ``\\n`` but maybe the last)."""
+    text = "".join(held)
+    return _split_lines(_iter_lines(text[:-1] if text.endswith("\n") else text), lineno) if text else iter(())
+
+
+def _lines_of(held: List[str]) -> int:
+    """The lines of ``held``, whole lines each with its ``\\n``."""
+    return sum(part.count("\n") for part in held)
 
 
 def split_piece(body: str, lineno: int) -> Iterator[GameLines]:
