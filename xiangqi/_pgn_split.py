@@ -412,8 +412,9 @@ def split_games(lines: Union[Iterator[str], str, TextLines], lineno: int = 0, *,
     where a game surely begins (:func:`game_starts`), and the rest goes
     through the line loop, with the same result. ``lines`` may also be the
     :class:`~xiangqi._encoding.TextLines` of a file, read a block at a time
-    and cut where the C scan of a block's bytes finds a game start
-    (:func:`_split_blocks`). ``lineno`` is the number of lines before the first.
+    and cut where the C scan of a block's bytes finds a game start (as
+    :func:`game_starts_in_bytes`), a game of the common form made from its
+    bytes. ``lineno`` is the number of lines before the first.
 
     A game ends where the next one's tags begin, or after a result token
     when the next move text starts again at move 1. Tag-like lines inside a
