@@ -107,6 +107,7 @@ _TRICKY = [
     '[Event "a"]\r\r1. h2e2 h9g7 *\r\r[Event "b"]\r\r1. h2e2 {one\r\r[Event "c"]\r} *\r\r'
     '[Event "d"]\n\n1. h2e2\rh9g7 *\n\n[Event "e"]\r\n\r\n1. h2e2 *\r\n',
     '[Event "long"]\n\n' + "1. h0g2 h9g7 2. g2h0 g7h9 " * 2000 + "*\n\n[Event \"after\"]\n\n1. h2e2 *\n",
+    '[Event "a"]\n\n1. h2e2 h9\ufeffg7 *\n\n[Event "b"]\n\n1. \ufeffh2e2 *\n\n[Event "c"]\n\n1. h2e2 *\n',
 ]
 
 
@@ -129,6 +130,18 @@ def test_read_game_on_a_binary_file_gives_the_games_of_read_games(text: str, enc
         handle.seek(offset)
         game = read_game(handle)
         assert game is not None and (dict(game.headers), game.mainline_moves()) == expected[k][:2]
+
+
+def test_a_lone_carriage_return_in_a_tag_line_reads_as_in_read_games() -> None:
+    """The C scan of a block sees the lines every reading of bytes sees (a lone CR ends one): the damaged tag line
+    before the CR begins a game after move text, whether the file is read from its start or from that game."""
+    data = b'[Event "a"]\n\n1. h2e2 *\n\n[Event "Du\r Hung"]\n[Red "x"]\n\n1. h2e2 *\n\n[Event "c"]\n\n1. h2e2 *\n'
+    expected = [(dict(g.headers), g.mainline_moves(), [str(e) for e in g.errors]) for g in read_games(data)]
+    assert "damaged tag line" in expected[1][2][0]
+    handle = io.BytesIO(data)
+    got = [(dict(g.headers), g.mainline_moves(), [str(e) for e in g.errors])
+           for g in iter(lambda: read_game(handle), None)]
+    assert got == expected
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "gb18030"])

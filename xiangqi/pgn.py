@@ -38,7 +38,7 @@ import weakref
 from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, TypeVar, overload
 
 from xiangqi import notation as _notation
-from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
+from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding, lone_cr_as_lf
 from xiangqi._ffi import utf8_plain
 from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
 from xiangqi._ffi.scan import DOUBLE_BYTE, double_byte_plain, pgn_plain_games
@@ -1123,7 +1123,7 @@ def _read_block(handle: Any, start: int, state: _SeekState) -> Tuple[bytes, List
     and keeps both in ``state``."""
     block = handle.read(_PIECE_BYTES)
     handle.seek(start)
-    data = block[:block.rfind(b"\n") + 1]
+    data = lone_cr_as_lf(block[:block.rfind(b"\n") + 1])   # the lines every reading of the bytes sees
     found = game_starts_in_bytes(data, state.encoding) if data else None
     starts = [] if found is None else found[0]
     state.block, state.block_at, state.starts, state.plain = data, start, starts, None
@@ -1267,10 +1267,11 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
     takes; ``None`` (the handle back at ``start``) to read it line by line.
 
     A block of 64 KiB is cut at the first place after ``start`` where a game surely begins, found by the C
-    scan (:func:`game_starts_in_bytes`); the games before it are those the line-by-line reading gives. Taken
-    only where the piece decodes strictly and holds no bare carriage return; a game longer than the block is
-    read line by line. The block and its starts are kept: the next games are cut out of it without reading,
-    and the games of a piece after its first are kept as the splitter gave them (:attr:`_SeekState.queued`).
+    scan (:func:`game_starts_in_bytes`) of its lines (a lone carriage return ends one); the games before it
+    are those the line-by-line reading gives. Taken only where the piece decodes strictly; a game longer than
+    the block is read line by line. The block and its starts are kept: the next games are cut out of it without
+    reading, and the games of a piece after its first are kept as the splitter gave them
+    (:attr:`_SeekState.queued`).
     """
     queued = state.queued
     if queued:
@@ -1298,10 +1299,8 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         text = piece.decode(state.encoding)
     except UnicodeDecodeError:
         return None
-    if "\r" in text and text.count("\r") != text.count("\r\n"):
-        return None
-    if start == 0:
-        text = text.lstrip("\ufeff")
+    if "\ufeff" in text:   # dropped wherever it stands, as every reading of bytes does (LineDecoder, TextLines)
+        text = text.replace("\ufeff", "")
     games = list(split_piece(text[:-1], state.lineno))
     if not games:
         return None
