@@ -388,20 +388,6 @@ def _lines_of(held: List[str]) -> int:
     return sum(part.count("\n") for part in held)
 
 
-def split_piece(body: str, lineno: int) -> Iterator[GameLines]:
-    """:func:`split_games` of ``body``, whole lines joined by ``\\n`` that begin where a game surely begins (or
-    the file) and end before another such place (or the file's end): :func:`split_plain`'s one game when it
-    has the common form, else the games the line loop makes of it.
-
-    >>> [game.tags for game in split_piece('[Event "A"]\\n\\n1. h2e2 *', 0)]
-    [[('Event', 'A')]]
-    """
-    game = split_plain(body, lineno) if body[:1] == "[" else None
-    if game is not None:
-        return iter((game,))
-    return _split_text(body, lineno) if body else iter(())
-
-
 def split_games(lines: Union[Iterator[str], str, TextLines], lineno: int = 0, *,
                 long_lines: Optional[List[int]] = None) -> Iterator[GameLines]:
     """Group numbered lines into games.

@@ -44,7 +44,7 @@ from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
 from xiangqi._ffi.scan import DOUBLE_BYTE, double_byte_plain, pgn_plain_games
 from xiangqi import _pgn_split
 from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_starts, game_starts_in_bytes, split_games,  # noqa: F401
-                                plain_tags, split_piece, split_plain)
+                                plain_tags, split_plain)
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
@@ -1195,7 +1195,9 @@ def _read_plain(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
         return None
     block_at = state.block_at
     at = start - block_at
-    if not _block_serves(state, at):   # the kept block does not hold the game whole
+    starts = state.starts
+    if (at < 0 or not starts or at >= starts[-1]) and not _block_serves(state, at):
+        # the kept block does not hold the game whole
         if state.encoding not in SCAN_KINDS:
             return None
         _read_block(handle, start, state)
@@ -1301,7 +1303,10 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         return None
     if "\ufeff" in text:   # dropped wherever it stands, as every reading of bytes does (LineDecoder, TextLines)
         text = text.replace("\ufeff", "")
-    games = list(split_piece(text[:-1], state.lineno))
+    plain = split_plain(text[:-1], state.lineno) if text[:1] == "[" else None
+    if plain is not None:   # one game of the common form (what split_games makes of the piece)
+        return plain, cut, piece.count(b"\n")
+    games = list(split_games(text[:-1], state.lineno))
     if not games:
         return None
     if len(games) == 1:
