@@ -389,9 +389,10 @@ def open_text(source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryvie
     ...     lines.encoding, [block.lines for block in lines.blocks()]
     ('gb18030', [['一 炮二平五', '二']])
 
-    Raises (on leaving the block, once every line was read, unless the block raised):
-        * :exc:`~xiangqi.errors.InvalidRecordError` when compressed data is damaged;
-        * :exc:`OSError` when a path cannot be opened or a read fails.
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidRecordError` when compressed data is damaged (on leaving the block, unless
+          it raised);
+        * :exc:`OSError` when a path cannot be opened or a read fails (a failed read on leaving the block).
     """
     src = ByteSource(source)
     try:
