@@ -347,7 +347,9 @@ def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
             cut = 0
             for k, start in enumerate(starts):
                 head = info[3 * k]
-                if head >= 0 and (cut or not held):   # a game that begins at a start, of the common form
+                # A game that begins at a start, of the common form, within the game's limit (in bytes, at least
+                # its characters: a longer one goes to the line loop, which keeps the limit).
+                if head >= 0 and (cut or not held) and start - cut <= MAX_GAME_CHARS:
                     if held:
                         yield from _line_loop(held, lineno)
                         lineno += _lines_of(held)
