@@ -107,6 +107,7 @@ _TRICKY = [
     '[Event "a"]\r\r1. h2e2 h9g7 *\r\r[Event "b"]\r\r1. h2e2 {one\r\r[Event "c"]\r} *\r\r'
     '[Event "d"]\n\n1. h2e2\rh9g7 *\n\n[Event "e"]\r\n\r\n1. h2e2 *\r\n',
     '[Event "long"]\n\n' + "1. h0g2 h9g7 2. g2h0 g7h9 " * 2000 + "*\n\n[Event \"after\"]\n\n1. h2e2 *\n",
+    '[Event "a"]\n\n1. h2e2 h9\ufeffg7 *\n\n[Event "b"]\n\n1. \ufeffh2e2 *\n\n[Event "c"]\n\n1. h2e2 *\n',
 ]
 
 
@@ -131,6 +132,18 @@ def test_read_game_on_a_binary_file_gives_the_games_of_read_games(text: str, enc
         assert game is not None and (dict(game.headers), game.mainline_moves()) == expected[k][:2]
 
 
+def test_a_lone_carriage_return_in_a_tag_line_reads_as_in_read_games() -> None:
+    """The C scan of a block sees the lines every reading of bytes sees (a lone CR ends one): the damaged tag line
+    before the CR begins a game after move text, whether the file is read from its start or from that game."""
+    data = b'[Event "a"]\n\n1. h2e2 *\n\n[Event "Du\r Hung"]\n[Red "x"]\n\n1. h2e2 *\n\n[Event "c"]\n\n1. h2e2 *\n'
+    expected = [(dict(g.headers), g.mainline_moves(), [str(e) for e in g.errors]) for g in read_games(data)]
+    assert "damaged tag line" in expected[1][2][0]
+    handle = io.BytesIO(data)
+    got = [(dict(g.headers), g.mainline_moves(), [str(e) for e in g.errors])
+           for g in iter(lambda: read_game(handle), None)]
+    assert got == expected
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "gb18030"])
 @pytest.mark.parametrize("text", _TRICKY, ids=range(len(_TRICKY)))
 def test_read_headers_and_skip_game_on_a_binary_file_follow_read_games(text: str, encoding: str) -> None:
@@ -152,3 +165,33 @@ def test_read_headers_and_skip_game_on_a_binary_file_follow_read_games(text: str
     for k in reversed(range(len(expected))):
         handle.seek(offsets[k])
         assert dict(read_headers(handle) or {}) == expected[k]
+
+
+# --- read_games reads a file a block at a time, cut where the C scan finds a game start -----------------------------
+
+def _cut_games(lines: object) -> List[object]:
+    return [(g.first_line, g.tags, g.movetext_start, g.movetext, [(e.line, str(e)) for e in g.errors])
+            for g in split_games(lines)]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
+@pytest.mark.parametrize("text", _TRICKY, ids=range(len(_TRICKY)))
+def test_the_blocks_of_a_file_split_as_its_lines(text: str, encoding: str) -> None:
+    """Split a block at a time (each cut at the last game start the scan finds in it, or decoded a game at a time
+    where it decoded strictly), a file of several blocks gives the games, lines and errors of the line loop."""
+    text = text * (300_000 // len(text) + 1)   # more than one block of TextLines
+    data = text.encode(encoding, "replace").replace(b"\xef\xbb\xbf", b"") if encoding != "utf-8" else text.encode()
+    data = data[:len(data) - 7]                # the last game cut short, without a last line end
+    by_lines = _cut_games(iter(TextLines(io.BytesIO(data).read)))
+    assert _cut_games(TextLines(io.BytesIO(data).read)) == by_lines
+    assert _cut_games(TextLines(io.BytesIO(data).read, lazy=True)) == by_lines
+    assert len(by_lines) > 1
+
+
+def test_a_file_without_game_starts_is_split_by_the_line_loop_past_the_held_text() -> None:
+    """Text without a sure game start for longer than a game may be goes through the line loop (its limits)."""
+    data = b'[Event "a"]\n\n1. h2e2 *\n\n[Event "b"]\n\n1. h2e2 {' + b"1. h0g2 h9g7\n" * 200_000 + b"}\n\n" \
+        + _games("cd", "\n")
+    games = _cut_games(TextLines(io.BytesIO(data).read))
+    assert games == _cut_games(iter(TextLines(io.BytesIO(data).read)))
+    assert [dict(g[1]).get("Event") for g in games] == ["a", "b", "c", "d"]

@@ -28,8 +28,8 @@ from typing import Callable, Iterator, List, Optional, Union
 
 from xiangqi import _ffi
 
-__all__ = ["detect_encoding", "LineDecoder", "TextBlock", "TextLines", "iter_text_lines", "SNIFF_BYTES",
-           "BLOCK_BYTES", "WIDE_ENCODINGS"]
+__all__ = ["detect_encoding", "LineDecoder", "TextBlock", "TextLines", "iter_text_lines", "lone_cr_as_lf",
+           "SNIFF_BYTES", "BLOCK_BYTES", "WIDE_ENCODINGS"]
 
 #: Encodings tried for non-UTF-8 text, in order of preference on a tie.
 _CANDIDATES = ("gb18030", "big5")
@@ -322,6 +322,19 @@ def _has_line_over(data: bytes, limit: int) -> bool:
 _BARE_CR = re.compile(rb"\r(?!\n)")
 
 
+def lone_cr_as_lf(data: bytes) -> bytes:
+    """``data`` with each carriage return that no line feed follows made a line feed (the same length): a lone CR
+    ends a line in every reading of bytes (a file may join games with different line ends). ``data`` holds whole
+    lines, or its last CR is known to be followed by what follows it in ``data``.
+
+    >>> lone_cr_as_lf(b"a\\rb\\r\\nc\\n")
+    b'a\\nb\\r\\nc\\n'
+    """
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+        return _BARE_CR.sub(b"\n", data)
+    return data
+
+
 class TextLines:
     """The text lines of a binary stream (``read``: its ``read`` method), read and decoded a block at a time.
 
@@ -398,10 +411,9 @@ class TextLines:
             elif b"\r" in block:
                 if block[-1] == 0x0D:       # a CR that ends a read: whether LF follows is in the next one
                     block += read(1)
-                if block.count(b"\r") != block.count(b"\r\n"):
-                    # A bare CR ends its line here too: a file whose first lines end in CR LF or LF and later
-                    # ones in CR alone (games joined from several sources) kept those later lines as one.
-                    block = _BARE_CR.sub(b"\n", block)
+                # A bare CR ends its line here too: a file whose first lines end in CR LF or LF and later
+                # ones in CR alone (games joined from several sources) kept those later lines as one.
+                block = lone_cr_as_lf(block)
             if skipped >= 0:
                 nl = block.find(b"\n")
                 if nl < 0:

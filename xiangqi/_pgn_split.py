@@ -12,7 +12,7 @@ import itertools
 import re
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
-from xiangqi._encoding import TextBlock
+from xiangqi._encoding import TextBlock, TextLines
 from xiangqi._ffi import scan as _scan
 from xiangqi.errors import InvalidRecordError
 from xiangqi.game import GameError
@@ -199,6 +199,7 @@ _PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "
 _LINE_LOOP_LINE = re.compile(r"\n[^\S\n]*(?:[\[%]|1\s*\.)")
 #: Blank lines at the start of a text (one character class up to the last newline: see :data:`_STRUCTURE`).
 _LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c\n]*\n)?")
+_LEADING_BYTE_BLANKS = re.compile(rb"(?:[ \t\r\x0b\x0c\n]*\n)?")
 
 
 def split_plain(body: str, lineno: int) -> Optional[GameLines]:
@@ -221,10 +222,16 @@ def split_plain(body: str, lineno: int) -> Optional[GameLines]:
     if text[0] in "[%" or text[0].isspace() or "{" in text or ";" in text \
             or eol >= 0 and _LINE_LOOP_LINE.search(body, eol) is not None:
         return None
+    return _plain_game(head, text, lineno, lineno + 1 + body.count("\n", 0, start))
+
+
+def _plain_game(head: str, text: str, lineno: int, movetext_start: int) -> GameLines:
+    """The game of the common form whose tag lines are ``head`` and move text ``text`` (from line
+    ``movetext_start``), ``lineno`` lines before it: its tags and lines are read when asked for."""
     game = GameLines(lineno + 1)
     game._head = head
     game._tags = game._tag_lines = None
-    game.movetext_start = lineno + 1 + body.count("\n", 0, start)
+    game.movetext_start = movetext_start
     game._lines = None
     game._text = text
     return game
@@ -298,7 +305,92 @@ def _line_pieces(text: str, piece: int) -> Iterator[List[str]]:
         pos = cut + 1
 
 
-def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
+#: Characters of text :func:`_split_blocks` holds without a place where a game surely begins before the rest of the
+#: file goes through the line loop (whose limits bound what it keeps of a game without end).
+_HELD_CHARS = 4 * MAX_GAME_CHARS + MAX_LINE_BYTES
+
+
+def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
+    """:func:`split_games` of the lines of ``lines``, a block at a time, cut where a game surely begins
+    (:func:`game_starts_in_block`: the C scan of a block's bytes where it decoded strictly), where the line
+    loop's state is the one it starts in: a game the C check marks as of the common form
+    (``xq_pgn_plain_games``, in a strictly decoded block) is made from its bytes, the text between such games
+    goes through the line loop. Text held longer than :data:`_HELD_CHARS` without such a place goes, with the
+    rest of the file, through the line loop. A file decoded whole (UTF-16, UTF-32) is read by the line loop."""
+    held: List[str] = []    # text not split yet, from a game start: whole lines, each with its "\n" (but the last)
+    size = 0
+    in_comment = False
+    blocks = lines.blocks()
+    encoding = lines.encoding
+    kind = SCAN_KINDS.get(encoding.replace("_", "-").lower())
+    for block in blocks:
+        if lines.whole:
+            yield from _split_lines(iter(block.lines), lineno)
+            continue
+        data = block.data
+        if not data:
+            continue
+        starts, in_comment = game_starts_in_block(block, encoding, in_comment)
+        if not starts:
+            text = block.text
+            held.append(text + "\n" if data.endswith(b"\n") else text)
+            size += len(text)
+            if size > _HELD_CHARS:
+                rest = itertools.chain(_iter_lines("".join(held)[:-1]),
+                                       itertools.chain.from_iterable(block.lines for block in blocks))
+                yield from _split_lines(rest, lineno)
+                return
+            continue
+        if block.strict:
+            # Each piece decoded alone (the block is its bytes decoded in one piece, nothing replaced).
+            info = [-1] * 3 * len(starts) if kind is None else _scan.pgn_plain_games(data, kind, starts)
+            cut = 0
+            for k, start in enumerate(starts):
+                head = info[3 * k]
+                # A game that begins at a start, of the common form, within the game's limit (in bytes, at least
+                # its characters: a longer one goes to the line loop, which keeps the limit).
+                if head >= 0 and (cut or not held) and start - cut <= MAX_GAME_CHARS:
+                    if held:
+                        yield from _line_loop(held, lineno)
+                        lineno += _lines_of(held)
+                        held = []
+                    blank = _LEADING_BYTE_BLANKS.match(data, cut + head + 1)
+                    assert blank is not None   # it matches the empty string
+                    yield _plain_game(data[cut:cut + head].decode(encoding),
+                                      data[blank.end():start - 1].decode(encoding), lineno,
+                                      lineno + 1 + data.count(b"\n", cut, blank.end()))
+                    lineno += info[3 * k + 2]
+                else:
+                    held.append(data[cut:start].decode(encoding))
+                cut = start
+            tail = data[cut:].decode(encoding)
+        else:
+            # The "\n" before the last start's line: counted back from the end over the lines after it.
+            text = block.text
+            at = len(text)
+            for _ in range(data.count(b"\n", starts[-1]) + (not data.endswith(b"\n"))):
+                at = text.rfind("\n", 0, at)
+            held.append(text[:at + 1])
+            tail = text[at + 1:] + "\n" if data.endswith(b"\n") else text[at + 1:]
+        if held:
+            yield from _line_loop(held, lineno)
+            lineno += _lines_of(held)
+        held, size = [tail], len(tail)
+    yield from _line_loop(held, lineno)
+
+
+def _line_loop(held: List[str], lineno: int) -> Iterator[GameLines]:
+    """The line loop over the text ``held`` (whole lines, each with its ``\\n`` but maybe the last)."""
+    text = "".join(held)
+    return _split_lines(_iter_lines(text[:-1] if text.endswith("\n") else text), lineno) if text else iter(())
+
+
+def _lines_of(held: List[str]) -> int:
+    """The lines of ``held``, whole lines each with its ``\\n``."""
+    return sum(part.count("\n") for part in held)
+
+
+def split_games(lines: Union[Iterator[str], str, TextLines], lineno: int = 0, *,
                 long_lines: Optional[List[int]] = None) -> Iterator[GameLines]:
     """Group numbered lines into games.
 
@@ -306,8 +398,11 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
     string: games of the common form (tag lines, blank lines, plain move
     text) are then cut out of the text by a scan of the text, between places
     where a game surely begins (:func:`game_starts`), and the rest goes
-    through the line loop, with the same result. ``lineno`` is the number of
-    lines before the first.
+    through the line loop, with the same result. ``lines`` may also be the
+    :class:`~xiangqi._encoding.TextLines` of a file, read a block at a time
+    and cut where the C scan of a block's bytes finds a game start (as
+    :func:`game_starts_in_bytes`), a game of the common form made from its
+    bytes. ``lineno`` is the number of lines before the first.
 
     A game ends where the next one's tags begin, or after a result token
     when the next move text starts again at move 1. Tag-like lines inside a
@@ -333,6 +428,8 @@ def split_games(lines: Union[Iterator[str], str], lineno: int = 0, *,
     """
     if isinstance(lines, str):
         games = _split_text(lines, lineno) if lines else iter(())
+    elif isinstance(lines, TextLines):
+        games = _split_blocks(lines, lineno)
     else:
         games = _split_lines(lines, lineno)
     if long_lines is None:

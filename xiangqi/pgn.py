@@ -38,7 +38,7 @@ import weakref
 from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, TypeVar, overload
 
 from xiangqi import notation as _notation
-from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding
+from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding, lone_cr_as_lf
 from xiangqi._ffi import utf8_plain
 from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
 from xiangqi._ffi.scan import DOUBLE_BYTE, double_byte_plain, pgn_plain_games
@@ -53,7 +53,7 @@ from xiangqi.game import (RESULT_WORDS, misplaced_start_board, start_board, NAG_
                           Headers, HeadersBuilder, MoveErrors, join_comments)
 from xiangqi.pgn_writer import (NOTATIONS, SKIP, BaseVisitor, FileExporter, ResultT, SkipType,  # noqa: F401
                                 StringExporter, game_to_string, write_game)
-from xiangqi.source import GZIP_MAGIC, Handle, Source, is_text_handle, text_lines
+from xiangqi.source import GZIP_MAGIC, Handle, Source, is_text_handle, open_text, text_lines
 
 __all__ = [
     "TAG_ROSTER", "RESULTS", "NOTATIONS",
@@ -958,7 +958,7 @@ class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
     __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain", "strict",
-                 "raw")
+                 "raw", "queued")
 
     def __init__(self) -> None:
         self.text: Optional[bool] = None   # whether the handle reads str, once known
@@ -979,6 +979,9 @@ class _SeekState:
         #: A text file's byte stream, when :func:`_read_plain_text` may read it (``False``: it may not; ``None``:
         #: not known yet).
         self.raw: Any = None
+        #: The games after the first of the last piece :func:`_read_piece` split (the splitter read them all at
+        #: once): (their offset, their lines, their bytes, their lines' count), in file order.
+        self.queued: Deque[Tuple[int, GameLines, int, int]] = collections.deque()
 
 
 #: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
@@ -996,11 +999,22 @@ def _read_block(handle: Any, start: int, state: _SeekState) -> Tuple[bytes, List
     and keeps both in ``state``."""
     block = handle.read(_PIECE_BYTES)
     handle.seek(start)
-    data = block[:block.rfind(b"\n") + 1]
+    data = lone_cr_as_lf(block[:block.rfind(b"\n") + 1])   # the lines every reading of the bytes sees
     found = game_starts_in_bytes(data, state.encoding) if data else None
     starts = [] if found is None else found[0]
     state.block, state.block_at, state.starts, state.plain = data, start, starts, None
     return data, starts
+
+
+def _block_serves(state: _SeekState, at: int) -> bool:
+    """Whether the game at offset ``at`` of the kept block is read from that block rather than from a block read
+    again from it: when the block's scan found a game start after it, or when ``at`` lies in the first half of
+    the block (the scan from there would mostly go over the same bytes). A stretch of games without sure starts
+    is so scanned about twice, not once per game."""
+    starts = state.starts
+    if at < 0 or at >= len(state.block):
+        return False
+    return bool(starts) and at < starts[-1] or 2 * at < len(state.block)
 
 
 _PAIRS: Dict[str, bytes] = {}
@@ -1058,7 +1072,8 @@ def _read_plain(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
     block_at = state.block_at
     at = start - block_at
     starts = state.starts
-    if at < 0 or not starts or at >= starts[-1]:   # the kept block does not hold the game whole
+    if (at < 0 or not starts or at >= starts[-1]) and not _block_serves(state, at):
+        # the kept block does not hold the game whole
         if state.encoding not in SCAN_KINDS:
             return None
         _read_block(handle, start, state)
@@ -1130,10 +1145,18 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
     takes; ``None`` (the handle back at ``start``) to read it line by line.
 
     A block of 64 KiB is cut at the first place after ``start`` where a game surely begins, found by the C
-    scan (:func:`game_starts_in_bytes`); the games before it are those the line-by-line reading gives. Taken
-    only where the piece decodes strictly and holds no bare carriage return; a game longer than the block is
-    read line by line. The block and its starts are kept: the next games are cut out of it without reading.
+    scan (:func:`game_starts_in_bytes`) of its lines (a lone carriage return ends one); the games before it
+    are those the line-by-line reading gives. Taken only where the piece decodes strictly; a game longer than
+    the block is read line by line. The block and its starts are kept: the next games are cut out of it without
+    reading, and the games of a piece after its first are kept as the splitter gave them
+    (:attr:`_SeekState.queued`).
     """
+    queued = state.queued
+    if queued:
+        if queued[0][0] == start:
+            _, chunk, size, lines = queued.popleft()
+            return chunk, size, lines
+        queued.clear()
     if state.encoding not in SCAN_KINDS:
         return None
     at = start - state.block_at
@@ -1143,6 +1166,8 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         # A game the last block's scan found whole (from one of its starts, as a scan from here would).
         data, cut = state.block[at:starts[k]], starts[k] - at
     else:
+        if _block_serves(state, at):
+            return None                        # no game start ahead in the block: read line by line
         data, starts = _read_block(handle, start, state)
         cut = next((at for at in starts if at > 0), 0)
         if not cut:
@@ -1152,23 +1177,27 @@ def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[Ga
         text = piece.decode(state.encoding)
     except UnicodeDecodeError:
         return None
-    if "\r" in text and text.count("\r") != text.count("\r\n"):
-        return None
-    if start == 0:
-        text = text.lstrip("\ufeff")
+    if "\ufeff" in text:   # dropped wherever it stands, as every reading of bytes does (LineDecoder, TextLines)
+        text = text.replace("\ufeff", "")
     plain = split_plain(text[:-1], state.lineno) if text[:1] == "[" else None
     if plain is not None:   # one game of the common form (what split_games makes of the piece)
         return plain, cut, piece.count(b"\n")
-    games = split_games(text[:-1], state.lineno)
-    chunk = next(games)
-    after = next(games, None)
-    if after is None:
-        return chunk, cut, piece.count(b"\n")
-    lines = after.first_line - 1 - state.lineno
-    at = -1
-    for _ in range(lines):
-        at = piece.index(b"\n", at + 1)
-    return chunk, at + 1, lines
+    games = list(split_games(text[:-1], state.lineno))
+    if not games:
+        return None
+    if len(games) == 1:
+        return games[0], cut, piece.count(b"\n")
+    # Each game takes the lines up to the next one's first line; the last, the rest of the piece.
+    bounds = [state.lineno, *(game.first_line - 1 for game in games[1:]), state.lineno + piece.count(b"\n")]
+    offset, pos, line = start, 0, bounds[0]
+    for game, end in zip(games, bounds[1:]):
+        size = pos
+        for _ in range(end - line):
+            pos = piece.index(b"\n", pos) + 1
+        queued.append((offset, game, pos - size, end - line))
+        offset, line = start + pos, end
+    _, chunk, size, lines = queued.popleft()
+    return chunk, size, lines
 
 
 def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int = -1,
@@ -1179,8 +1208,8 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int =
         start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
         state.lineno = 0
-        state.starts = []
-        state.plain = None
+        state.block, state.block_at, state.starts, state.plain = b"", -1, [], None
+        state.queued.clear()
         if not text:
             if sniffed is None:
                 sample = handle.read(SNIFF_BYTES)
@@ -1394,15 +1423,14 @@ def _last_line(chunk: GameLines) -> int:
 
 def _chunks(source: Source,
             encoding: Optional[str] = None) -> Iterator[Tuple[GameLines, Optional[InvalidRecordError]]]:
-    """The games of ``source`` as the splitter cuts them, each with ``None``, or the last with the damage that
-    ended the input early (damaged compressed data; a game without lines when none came before it). A line
-    cut at :data:`MAX_LINE_BYTES` is an error of its game (:class:`InvalidRecordError`), as are the
-    splitter's limits (:func:`split_games`)."""
+    """The games of ``source`` as the splitter cuts them (a binary source a block at a time, a text file line by
+    line), each with ``None``, or the last with the damage that ended the input early (damaged compressed data;
+    a game without lines when none came before it). A line cut at :data:`MAX_LINE_BYTES` is an error of its
+    game (:class:`InvalidRecordError`), as are the splitter's limits (:func:`split_games`)."""
     cut: List[int] = []
     held: Optional[GameLines] = None
     try:
-        for chunk in split_games(text_lines(source, encoding, long_lines=cut, max_line=MAX_LINE_BYTES),
-                                 long_lines=cut):
+        for chunk in _source_games(source, encoding, cut):
             if held is not None:
                 yield held, None
             held = chunk
@@ -1411,6 +1439,17 @@ def _chunks(source: Source,
         return
     if held is not None:
         yield held, None
+
+
+def _source_games(source: Source, encoding: Optional[str], cut: List[int]) -> Iterator[GameLines]:
+    """:func:`split_games` of the lines of ``source``, the numbers of the lines cut at :data:`MAX_LINE_BYTES`
+    gathered in ``cut``."""
+    if is_text_handle(source):
+        yield from split_games(text_lines(source), long_lines=cut)
+        return
+    with open_text(source, encoding, max_line=MAX_LINE_BYTES, lazy=True) as lines:  # type: ignore[arg-type]
+        lines.long_lines = cut
+        yield from split_games(lines, long_lines=cut)
 
 
 def _damage_error(exc: InvalidRecordError, ply: int, chunk: GameLines) -> GameError:

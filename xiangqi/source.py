@@ -22,6 +22,7 @@ input reads the same everywhere:
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
@@ -31,7 +32,8 @@ from typing import IO, Any, Callable, Iterator, List, Optional, Protocol, Union
 from xiangqi._encoding import MAX_LINE_BYTES, TextLines
 from xiangqi.errors import InvalidRecordError
 
-__all__ = ["GZIP_MAGIC", "Source", "Handle", "ByteSource", "Gunzip", "is_text_handle", "text_lines", "poll_reader"]
+__all__ = ["GZIP_MAGIC", "Source", "Handle", "ByteSource", "Gunzip", "is_text_handle", "text_lines", "open_text",
+           "poll_reader"]
 
 #: The first two bytes of a gzip member.
 GZIP_MAGIC = b"\x1f\x8b"
@@ -368,12 +370,33 @@ def text_lines(source: Source, encoding: Optional[str] = None, *,
     if is_text_handle(source):
         yield from _handle_lines(source)  # type: ignore[arg-type]
         return
-    src = ByteSource(source)  # type: ignore[arg-type]
-    try:
-        lines = TextLines(src.read, encoding, max_line=max_line)
+    with open_text(source, encoding, max_line=max_line) as lines:  # type: ignore[arg-type]
         if long_lines is not None:
             lines.long_lines = long_lines
         yield from lines
+
+
+@contextlib.contextmanager
+def open_text(source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]],
+              encoding: Optional[str] = None, *, max_line: int = MAX_LINE_BYTES,
+              lazy: bool = False) -> Iterator[TextLines]:
+    """The :class:`~xiangqi._encoding.TextLines` of a path, ``bytes`` or an open binary file (read by
+    :class:`ByteSource`, ``encoding`` overriding detection), the file closed on leaving the block: what
+    :func:`text_lines` reads, for a reader that takes the lines a block at a time (``lazy``: strict UTF-8
+    blocks are decoded only when their text is asked for, see :class:`~xiangqi._encoding.TextLines`).
+
+    >>> with open_text("一 炮二平五\\n二\\n".encode("gb18030")) as lines:
+    ...     lines.encoding, [block.lines for block in lines.blocks()]
+    ('gb18030', [['一 炮二平五', '二']])
+
+    Raises:
+        * :exc:`~xiangqi.errors.InvalidRecordError` when compressed data is damaged (on leaving the block, unless
+          it raised);
+        * :exc:`OSError` when a path cannot be opened or a read fails (a failed read on leaving the block).
+    """
+    src = ByteSource(source)
+    try:
+        yield TextLines(src.read, encoding, max_line=max_line, lazy=lazy)
     finally:
         src.close()
     if src.read_error is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, List
 
 import numpy as np
 
@@ -175,10 +175,41 @@ def _legal_mask_agrees(arr: "np.ndarray[Any, Any]", ok: "np.ndarray[Any, Any]") 
             assert unnamed, (fens[i], int(status[i]))
 
 
+def headers(data: bytes) -> None:
+    """pgn.read_headers and skip_game on a binary handle (the fast path: C marks of plain games in a kept block)
+    give the headers, offsets and skips of the reader's usual path (taken by visitors of another class)."""
+    import io
+
+    from xiangqi.pgn import HeadersBuilder, SkipVisitor, read_game, read_headers, skip_game
+
+    class Usual(HeadersBuilder):
+        pass
+
+    class UsualSkip(SkipVisitor):
+        pass
+
+    def walk(read: Any) -> List[Any]:
+        handle, out = io.BytesIO(data), []
+        try:
+            for _ in range(20_000):
+                got = read(handle)
+                if got is None or got is False:
+                    break
+                out.append((dict(got) if got is not True else True, handle.tell()))
+        except Exception as exc:
+            if not _typed(exc):
+                raise
+            out.append((type(exc).__name__, str(exc)))
+        return out
+
+    assert walk(read_headers) == walk(lambda h: read_game(h, Visitor=Usual))
+    assert walk(skip_game) == walk(lambda h: read_game(h, Visitor=UsualSkip))
+
+
 #: name -> target. The names are the corpus's and the runner's.
 TARGETS: Dict[str, Target] = {
     "pgn": pgn, "xqf": xqf, "dhtmlxq": dhtmlxq, "validate": validate, "notation": notation, "fen": fen,
-    "packed": packed,
+    "packed": packed, "headers": headers,
 }
 
 
