@@ -290,9 +290,16 @@ static int repetition_back(const xq_search *s, int ply) {
     return 0;
 }
 
+/* Returned by judge_loop for a loop that ends nothing yet. */
+#define LOOP_OPEN (INF + 1)
+
 /* The score, for the side to move at `ply`, of the loop closed there by a
    position seen `back` plies earlier: the rulings' verdict on the loop's
-   moves (s->undos), a loss scoring as a mate at this ply. */
+   moves (s->undos). A loss for the side that closed it scores as a mate at
+   this ply; a loop that draws, a draw. A loss for the side to move is
+   LOOP_OPEN: the loop was closed by the other side's move, and the side
+   that breaks the rule has not repeated yet and may still vary (playing
+   its loop move again closes a loop of its own, judged a ply later). */
 static int judge_loop(xq_search *s, int ply, int back) {
     int idx = s->n_keys + ply;
     int us = s->pos.side;
@@ -317,7 +324,7 @@ static int judge_loop(xq_search *s, int ply, int back) {
         cached->loser = (int8_t)loser;
     }
     if (loser < 0) return DRAW;
-    return loser == us ? -XQ_MATE_SCORE + ply : XQ_MATE_SCORE - ply;
+    return loser == us ? LOOP_OPEN : XQ_MATE_SCORE - ply;
 }
 
 /* Whether the position at `ply` is a draw by the natural move limit: at
@@ -565,7 +572,10 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
     if (ply > 0) {
         if (out_of_budget(s)) return 0;
         int back = repetition_back(s, ply);
-        if (back) return judge_loop(s, ply, back);
+        if (back) {
+            int verdict = judge_loop(s, ply, back);
+            if (verdict != LOOP_OPEN) return verdict;
+        }
         if (natural_draw(s, ply)) return DRAW;
         /* Mate-distance pruning: no line from here beats a mate already found nearer the root. */
         if (alpha < -XQ_MATE_SCORE + ply) alpha = -XQ_MATE_SCORE + ply;
