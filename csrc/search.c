@@ -278,21 +278,30 @@ static void tt_store(xq_search *s, uint64_t key, int depth, int score, int bound
 
 /* How many plies back the position at `ply` occurred before with the same
    side to move since the last capture (on the path or in the game), the
-   nearest occurrence; 0 when it did not. */
-static int repetition_back(const xq_search *s, int ply) {
+   nearest occurrence at least `from` plies back; 0 when it did not. */
+static int repetition_back(const xq_search *s, int ply, int from) {
     int idx = s->n_keys + ply;
     uint64_t key = s->keys[idx];
     /* Not across a null move: the positions before it are not of this line. */
     int span = idx - s->rep_floor[ply];
     int reach = s->pos.halfmove < span ? s->pos.halfmove : span;
-    for (int back = 4; back <= reach; back += 2)
+    for (int back = from; back <= reach; back += 2)
         if (s->keys[idx - back] == key) return back;
     return 0;
 }
 
+/* Returned by judge_loop for a loop that ends nothing yet. */
+#define LOOP_OPEN (INF + 1)
+
 /* The score, for the side to move at `ply`, of the loop closed there by a
    position seen `back` plies earlier: the rulings' verdict on the loop's
-   moves (s->undos), a loss scoring as a mate at this ply. */
+   moves (s->undos). A loss for the side that closed it scores as a mate at
+   this ply; a loop that draws, a draw. A loss for the side to move is
+   LOOP_OPEN at the position's second occurrence: the loop was closed by
+   the other side's move, and the side that breaks the rule has not
+   repeated yet and may still vary (playing its loop move again closes a
+   loop of its own, judged a ply later). At the third occurrence the game
+   is judged whoever closed it: a loss. */
 static int judge_loop(xq_search *s, int ply, int back) {
     int idx = s->n_keys + ply;
     int us = s->pos.side;
@@ -317,7 +326,8 @@ static int judge_loop(xq_search *s, int ply, int back) {
         cached->loser = (int8_t)loser;
     }
     if (loser < 0) return DRAW;
-    return loser == us ? -XQ_MATE_SCORE + ply : XQ_MATE_SCORE - ply;
+    if (loser != us) return XQ_MATE_SCORE - ply;
+    return repetition_back(s, ply, back + 2) ? -XQ_MATE_SCORE + ply : LOOP_OPEN;
 }
 
 /* Whether the position at `ply` is a draw by the natural move limit: at
@@ -564,8 +574,11 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
     s->in_check[ply] = (uint8_t)in_check;
     if (ply > 0) {
         if (out_of_budget(s)) return 0;
-        int back = repetition_back(s, ply);
-        if (back) return judge_loop(s, ply, back);
+        int back = repetition_back(s, ply, 4);
+        if (back) {
+            int verdict = judge_loop(s, ply, back);
+            if (verdict != LOOP_OPEN) return verdict;
+        }
         if (natural_draw(s, ply)) return DRAW;
         /* Mate-distance pruning: no line from here beats a mate already found nearer the root. */
         if (alpha < -XQ_MATE_SCORE + ply) alpha = -XQ_MATE_SCORE + ply;

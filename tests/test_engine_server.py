@@ -600,6 +600,22 @@ def test_every_go_gets_a_bestmove(protocol: str) -> None:
         pipe.close()
 
 
+def test_a_clock_move_takes_about_its_share() -> None:
+    """A clock is shared over the moves to go (30 unless given) with three quarters of the increment. The depth
+    begun before the soft limit runs on past it (about half as long again), so the soft limit is 0.7 of the share
+    and a search takes about the share: at 10+0.1 the engine spent 0.43 s a move while its clock was above 3 s (Fairy-
+    Stockfish 0.31 s) when the soft limit was the whole share. The hard limit stays four times the share."""
+    from xiangqi.engine_server import time_budget
+    from xiangqi.uci import Go
+
+    for clock, inc, togo in ((10000, 100, None), (3000, 100, None), (60000, 0, None), (60000, 1000, 10)):
+        share = min((clock - 15) / (togo or 30) + inc * 0.75, (clock - 15) * 0.5) / 1000
+        for red in (True, False):
+            go = Go(red_time=clock, black_time=clock, red_inc=inc, black_inc=inc, movestogo=togo)
+            hard, soft = time_budget(go, red)
+            assert soft == pytest.approx(0.7 * share) and hard == pytest.approx(min(4 * share, (clock - 15) * 0.0008))
+
+
 def test_movetime_uses_its_time_and_never_overruns(uci: Pipe) -> None:
     """``go movetime 10`` thinks about 10 ms (it kept 15 ms back and answered in 3), and no movetime is overrun by
     more than 20 ms in the median (the clock is looked at every 256 nodes inside an iteration)."""

@@ -228,13 +228,31 @@ def test_a_game_from_the_loop_is_not_lost_by_a_rule(fen: str, loop: List[str], r
 
 
 @pytest.mark.parametrize("rules", ["axf", "cxa"])
-def test_the_other_side_repeats_to_win(rules: str) -> None:
-    # Black completes the loop of Red's checks: the repetition wins (a loss for Red scores as a mate).
+def test_the_other_side_repeats_but_wins_no_mate(rules: str) -> None:
+    # Black completes the loop of Red's checks. The game goes on (Red, to move, has not repeated its check and may
+    # vary): no mate, but Red must give up its checks, so Black keeps its extra rook.
     board = Board(PERPETUAL_CHECK)
     for iccs in PERPETUAL_CHECK_LOOP[:3]:
         board.push_iccs(iccs)
     result = Searcher(hash_mb=4, rules=rules).search(board, depth=3)
+    assert result.best == Move.from_iccs("d8d9")
+    board.push(result.best)
+    assert board.outcome(rules=rules) is None
+    assert result.info.mate is None and result.info.score > 300
+
+
+@pytest.mark.parametrize("rules", ["axf", "cxa"])
+def test_the_other_side_repeats_a_third_time_to_win(rules: str) -> None:
+    # The loop has been played once; Black's evasion now brings its first position a third time, which ends the
+    # game whoever moved last: Red's perpetual check loses, and Black's repeating move scores as a mate.
+    board = Board(PERPETUAL_CHECK)
+    for iccs in PERPETUAL_CHECK_LOOP + PERPETUAL_CHECK_LOOP[:3]:
+        board.push_iccs(iccs)
+    result = Searcher(hash_mb=4, rules=rules).search(board, depth=3)
     assert result.best == Move.from_iccs("d8d9") and result.info.mate == 1
+    board.push(result.best)
+    outcome = board.outcome(rules=rules)
+    assert outcome is not None and outcome.winner is False
 
 
 def test_an_allowed_loop_is_still_a_draw() -> None:

@@ -47,6 +47,9 @@ _MAX_HASH_MB = 4096
 _MOVE_OVERHEAD_MS = 15
 # Moves a sudden-death clock is shared over.
 _MOVES_LEFT_GUESS = 30
+# The soft limit as a part of a move's share of the clock: the depth begun before it runs on past it (each takes
+# about half as long again as all before it), so a search ended by it takes about its share.
+_SOFT_SHARE = 0.7
 _MAX_PERFT_DEPTH = 8
 # The longest time budget a search is given (seconds; about 31 years): a longer one is no limit at all.
 _MAX_SECONDS = 1e9
@@ -56,13 +59,14 @@ def time_budget(go: Go, red: bool) -> Tuple[Optional[float], Optional[float]]:
     """How long our engine thinks under ``go`` with ``red`` (or Black) to move: (hard, soft) in seconds, or
     ``None`` where the go line sets no time. The hard limit ends the search (the C search looks at the clock
     every 256 nodes); no new depth starts after the soft one. A movetime is used but for a margin for the
-    answer to reach the GUI (15 ms, at most a fifth of it); a clock is shared over the moves to go (30 if
-    unknown), with three quarters of the increment.
+    answer to reach the GUI (15 ms, at most a fifth of it). A clock is shared over the moves to go (30 if
+    unknown), with three quarters of the increment: the soft limit is 0.7 of that share, since the depth begun
+    before it runs on past it, and the hard one four times the share (at most 0.8 of the clock).
 
     >>> time_budget(Go(movetime=10), True), time_budget(Go(movetime=1000), True)
     ((0.008, None), (0.985, None))
     >>> time_budget(Go(red_time=60000, black_time=1000, red_inc=1000), True)
-    (10.998, 2.7495)
+    (10.998, 1.92465)
     >>> time_budget(Go(movetime=10 ** 13), True), time_budget(Go(depth=5), True)
     ((1000000000.0, None), (None, None))
     """
@@ -73,8 +77,9 @@ def time_budget(go: Go, red: bool) -> Tuple[Optional[float], Optional[float]]:
     if own_time is not None:
         avail = max(own_time - _MOVE_OVERHEAD_MS, 1)
         moves = go.movestogo or _MOVES_LEFT_GUESS
-        soft = min(avail / moves + (own_inc or 0) * 0.75, avail * 0.5)
-        hard = min(soft * 4, avail * 0.8)
+        share = min(avail / moves + (own_inc or 0) * 0.75, avail * 0.5)
+        soft = share * _SOFT_SHARE
+        hard = min(share * 4, avail * 0.8)
         return min(max(hard, 1) / 1000, _MAX_SECONDS), min(max(soft, 1) / 1000, _MAX_SECONDS)
     return None, None
 
