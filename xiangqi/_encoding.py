@@ -48,22 +48,34 @@ SNIFF_BYTES = 1 << 16
 
 @lru_cache(maxsize=1)
 def _common_chars() -> frozenset[str]:
-    """GB2312 level-1 hanzi plus the Big5 frequently-used block (~7,000 characters)."""
+    """GB2312 level-1 hanzi plus the Big5 frequently-used block (~7,000 characters): the pairs of those ranges
+    that decode, each pair decoded alone (:func:`_pairs_decoded`)."""
     chars: set[str] = set()
-    for lead in range(0xB0, 0xD8):
-        for trail in range(0xA1, 0xFF):
-            try:
-                chars.add(bytes((lead, trail)).decode("gb2312"))
-            except UnicodeDecodeError:
-                pass
-    for lead in range(0xA4, 0xC7):
-        for trail in list(range(0x40, 0x7F)) + list(range(0xA1, 0xFF)):
-            try:
-                chars.add(bytes((lead, trail)).decode("big5"))
-            except UnicodeDecodeError:
-                pass
+    chars.update(_pairs_decoded("gb2312", range(0xB0, 0xD8), bytes(range(0xA1, 0xFF))))
+    chars.update(_pairs_decoded("big5", range(0xA4, 0xC7), bytes([*range(0x40, 0x7F), *range(0xA1, 0xFF)])))
+    chars.discard("\ufffd")   # the pairs that do not decode
     chars.update(_XIANGQI_CHARS)
     return frozenset(chars)
+
+
+def _pairs_decoded(encoding: str, leads: range, trails: bytes) -> List[str]:
+    """Each pair of a lead byte of ``leads`` and a trail byte of ``trails`` (lead-major) as ``encoding`` decodes it
+    alone, or ``"\ufffd"`` where it does not: one decoding of all of them, each pair followed by ``\n`` (a failing
+    pair's bytes replaced by U+FFFD, which no pair decodes to).
+
+    >>> _pairs_decoded("big5", range(0xA4, 0xA5), b"\\x40\\x41")
+    ['一', '乙']
+    """
+    n, width = len(leads) * len(trails), len(trails)
+    raw = bytearray(3 * n)
+    raw[0::3] = b"".join(bytes((lead,)) * width for lead in leads)
+    raw[1::3] = trails * len(leads)
+    raw[2::3] = b"\n" * n
+    pieces = raw.decode(encoding, "replace").split("\n")
+    pieces.pop()
+    if len(pieces) != n:   # a replacement took a "\n" along: no codec here does
+        raise ValueError(f"the pairs of {encoding} do not decode apart")
+    return ["\ufffd" if "\ufffd" in piece else piece for piece in pieces]
 
 
 _XIANGQI_SET = frozenset(_XIANGQI_CHARS)
@@ -306,8 +318,6 @@ class TextBlock:
 DOUBLE_BYTE_ENCODINGS = frozenset(("gb18030", "gbk", "gb2312", "cp936", "big5", "cp950", "big5hkscs"))
 
 _PAIRS: Dict[str, bytes] = {}
-#: Byte 1 where a length is 1.
-_LENGTH_ONE = bytes([0, 1] + [0] * 254)
 
 
 def decoding_pairs(encoding: str) -> Optional[bytes]:
@@ -327,18 +337,9 @@ def decoding_pairs(encoding: str) -> Optional[bytes]:
     table = _PAIRS.get(encoding)
     if table is None:
         leads, trails = range(0x81, 0xFF), bytes(range(0x30, 0xFF))
-        n, width = len(leads) * len(trails), len(trails)
-        raw = bytearray(3 * n)
-        raw[0::3] = b"".join(bytes((lead,)) * width for lead in leads)
-        raw[1::3] = trails * len(leads)
-        raw[2::3] = b"\n" * n
-        # U+FFFD (a failing pair: no pair decodes to it) and U+FEFF count as two characters: not one.
-        text = raw.decode(encoding, "replace").replace("\ufffd", "??").replace("\ufeff", "??")
-        pieces = text.split("\n")
-        pieces.pop()
-        if len(pieces) != n:   # a replacement took a "\n" along: no codec here does
-            raise ValueError(f"the pairs of {encoding} do not decode apart")
-        one = bytes(map(len, pieces)).translate(_LENGTH_ONE)
+        width = len(trails)
+        pieces = _pairs_decoded(encoding, leads, trails)
+        one = bytes(len(piece) == 1 and piece not in "\ufffd\ufeff" for piece in pieces)
         made = bytearray(1 << 15)
         for k, lead in enumerate(leads):
             at = (lead - 0x80) * 256 + 0x30
