@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from xiangqi import pgn
-from xiangqi._encoding import LineDecoder
+from xiangqi._encoding import DOUBLE_BYTE_ENCODINGS, LineDecoder, decodes_strictly, decoding_pairs
 
 from conftest import SHARED_DIR
 
@@ -139,10 +139,11 @@ def test_other_encodings_and_undecided_text_are_left_to_python() -> None:
 
 
 def test_utf8_plain_is_what_the_decoder_takes_whole() -> None:
-    """xq_utf8_plain (the chunker's test that a block decodes as it is) agrees with Python's strict UTF-8
-    decoder and its U+FEFF check: on every code point (surrogates too), alone and after ASCII, and on
-    random byte strings of lead, continuation and invalid bytes."""
-    from xiangqi._encoding import _strict_utf8
+    """xq_utf8_plain (:func:`decodes_strictly` in UTF-8: the chunker's test that a block decodes as it is)
+    agrees with Python's strict UTF-8 decoder and its U+FEFF check: on every code point (surrogates too), alone
+    and after ASCII, and on random byte strings of lead, continuation and invalid bytes."""
+    def _strict_utf8(data: bytes) -> bool:
+        return decodes_strictly(data, "utf-8")
 
     def python(data: bytes) -> bool:
         try:
@@ -177,3 +178,38 @@ def test_lazy_blocks_read_as_decoded_ones() -> None:
             tl = TextLines(io.BytesIO(data).read, block_size=4096, max_line=100_000, lazy=lazy)
             return [(b.offset, b.line, b.data, b.strict, b.text, b.lines) for b in tl.blocks()]
         assert blocks(True) == blocks(False)
+
+
+@pytest.mark.parametrize("enc", sorted(DOUBLE_BYTE_ENCODINGS))
+def test_decoding_pairs_is_each_pair_decoded_alone(enc: str) -> None:
+    """The table the double-byte check reads (made from one decoding of every pair) marks exactly the pairs that
+    the codec decodes alone, strictly, to one character other than U+FEFF."""
+    want = bytearray(1 << 15)
+    for lead in range(0x81, 0xFF):
+        for trail in range(0x30, 0xFF):
+            try:
+                char = bytes((lead, trail)).decode(enc)
+            except UnicodeDecodeError:
+                continue
+            want[(lead - 0x80) * 256 + trail] = len(char) == 1 and char != "\ufeff"
+    assert decoding_pairs(enc) == bytes(want)
+    assert sum(want) > 7000   # GB2312 has 7,445 characters, the others more
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["utf-8", "gb18030", "big5"]),
+       st.lists(st.sampled_from(["炮二平五", "馬８進７", "車", "[", "\n", "a", "\ufeff", "€"]), max_size=12),
+       st.binary(max_size=6))
+def test_decodes_strictly_is_a_strict_decoding(enc: str, words: List[str], noise: bytes) -> None:
+    """A block the C check calls strict decodes strictly without U+FEFF; pure ASCII always is; a block of
+    characters the encoding has (no U+FEFF) is found so."""
+    text = "".join(words)
+    try:
+        data = text.encode(enc)
+    except UnicodeEncodeError:
+        data = text.encode("utf-8")
+    for block in (data, noise + data, data + noise):
+        if decodes_strictly(block, enc):
+            assert "\ufeff" not in block.decode(enc)
+    if "\ufeff" not in text and data == text.encode(enc, "ignore"):
+        assert decodes_strictly(data, enc)

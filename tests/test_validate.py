@@ -293,10 +293,11 @@ def test_chunk_size_does_not_change_reports(master_subset: Tuple[Path, List[str]
 
 
 @pytest.mark.parametrize("enc", ["utf-8", "gb18030", "big5"])
-def test_chunk_text_is_the_chunk_decoded(tmp_path: Path, enc: str) -> None:
-    """The text the chunker hands on with each chunk (cut out of its blocks' text) is the chunk's bytes decoded as
-    a worker decodes them: in blocks decoded whole and in blocks decoded a line at a time (damaged bytes), cut
-    near their end or (after a long game) near their start, with CR LF lines and lines cut at the line limit."""
+def test_chunk_strict_mark_is_the_chunk_decoding(tmp_path: Path, enc: str) -> None:
+    """A chunk marked ``strict`` (every block it comes from decoded strictly) decodes strictly, and its checker's
+    lines (decoded only when asked for) are those of its bytes decoded as a chunk without the mark decodes them:
+    in blocks decoded whole and in blocks decoded a line at a time (damaged bytes), a chunk cut near a block's end
+    or (after a long game) near its start, with CR LF lines and lines cut at the line limit."""
     games = []
     for i in range(3000):
         moves = "1. 炮二平五 馬８進７ 2. 馬二進三 車９平８" if i % 3 else "1. h2e2 h9g7"
@@ -311,10 +312,17 @@ def test_chunk_text_is_the_chunk_decoded(tmp_path: Path, enc: str) -> None:
         path = tmp_path / f"{name}.{enc}.pgn"
         path.write_bytes(content)
         for chunk_bytes in (1024, 20000, 1 << 30):
-            spans = list(C.spans_text([str(path)], "auto", chunk_bytes))
-            assert len(spans) > (3 if chunk_bytes < 1 << 20 else 0)
-            for chunk, _, text in spans:
-                assert text == "\n".join(block.text for block in C.chunk_lines(chunk).blocks()), (name, chunk_bytes)
+            chunks = list(C.iter_chunks([str(path)], chunk_bytes=chunk_bytes))
+            assert len(chunks) > (3 if chunk_bytes < 1 << 20 else 0)
+            marked = [chunk.strict for chunk in chunks]
+            if name != "long":   # (a line cut at the limit is recorded apart: its block may decode strictly)
+                assert all(marked) if name == "plain" else not all(marked), (name, chunk_bytes)
+            for chunk in chunks:
+                lines = [block.lines for block in C.chunk_lines(chunk).blocks()]
+                unmarked = dataclasses.replace(chunk, strict=False)
+                assert lines == [block.lines for block in C.chunk_lines(unmarked).blocks()], (name, chunk_bytes)
+                if chunk.strict:
+                    assert "\ufeff" not in chunk.data.decode(enc)
         assert lines_of(run(path, chunk_bytes=1024)) == lines_of(run(path, chunk_bytes=1 << 30))
 
 

@@ -24,9 +24,10 @@ from __future__ import annotations
 import codecs
 import re
 from functools import lru_cache
-from typing import Callable, Iterator, List, Optional, Union
+from typing import Callable, Dict, Iterator, List, Optional, Union
 
 from xiangqi import _ffi
+from xiangqi._ffi.scan import double_byte_plain
 
 __all__ = ["detect_encoding", "LineDecoder", "TextBlock", "TextLines", "iter_text_lines", "lone_cr_as_lf",
            "SNIFF_BYTES", "BLOCK_BYTES", "WIDE_ENCODINGS"]
@@ -47,22 +48,34 @@ SNIFF_BYTES = 1 << 16
 
 @lru_cache(maxsize=1)
 def _common_chars() -> frozenset[str]:
-    """GB2312 level-1 hanzi plus the Big5 frequently-used block (~7,000 characters)."""
+    """GB2312 level-1 hanzi plus the Big5 frequently-used block (~7,000 characters): the pairs of those ranges
+    that decode, each pair decoded alone (:func:`_pairs_decoded`)."""
     chars: set[str] = set()
-    for lead in range(0xB0, 0xD8):
-        for trail in range(0xA1, 0xFF):
-            try:
-                chars.add(bytes((lead, trail)).decode("gb2312"))
-            except UnicodeDecodeError:
-                pass
-    for lead in range(0xA4, 0xC7):
-        for trail in list(range(0x40, 0x7F)) + list(range(0xA1, 0xFF)):
-            try:
-                chars.add(bytes((lead, trail)).decode("big5"))
-            except UnicodeDecodeError:
-                pass
+    chars.update(_pairs_decoded("gb2312", range(0xB0, 0xD8), bytes(range(0xA1, 0xFF))))
+    chars.update(_pairs_decoded("big5", range(0xA4, 0xC7), bytes([*range(0x40, 0x7F), *range(0xA1, 0xFF)])))
+    chars.discard("\ufffd")   # the pairs that do not decode
     chars.update(_XIANGQI_CHARS)
     return frozenset(chars)
+
+
+def _pairs_decoded(encoding: str, leads: range, trails: bytes) -> List[str]:
+    """Each pair of a lead byte of ``leads`` and a trail byte of ``trails`` (lead-major) as ``encoding`` decodes it
+    alone, or ``"\ufffd"`` where it does not: one decoding of all of them, each pair followed by ``\n`` (a failing
+    pair's bytes replaced by U+FFFD, which no pair decodes to).
+
+    >>> _pairs_decoded("big5", range(0xA4, 0xA5), b"\\x40\\x41")
+    ['一', '乙']
+    """
+    n, width = len(leads) * len(trails), len(trails)
+    raw = bytearray(3 * n)
+    raw[0::3] = b"".join(bytes((lead,)) * width for lead in leads)
+    raw[1::3] = trails * len(leads)
+    raw[2::3] = b"\n" * n
+    pieces = raw.decode(encoding, "replace").split("\n")
+    pieces.pop()
+    if len(pieces) != n:   # a replacement took a "\n" along: no codec here does
+        raise ValueError(f"the pairs of {encoding} do not decode apart")
+    return ["\ufffd" if "\ufffd" in piece else piece for piece in pieces]
 
 
 _XIANGQI_SET = frozenset(_XIANGQI_CHARS)
@@ -260,10 +273,10 @@ class TextBlock:
     ``strict`` (the lines are ``data`` decoded strictly in one piece, nothing replaced or dropped; a strict
     UTF-8 block may be decoded only when its text or lines are first asked for)."""
 
-    __slots__ = ("offset", "line", "data", "_lines", "strict", "_text", "_count")
+    __slots__ = ("offset", "line", "data", "_lines", "strict", "_text", "_count", "_encoding")
 
     def __init__(self, offset: int, line: int, data: bytes, lines: Optional[List[str]], strict: bool = False,
-                 text: Optional[str] = None) -> None:
+                 text: Optional[str] = None, encoding: str = "utf-8") -> None:
         self.offset = offset
         self.line = line
         self.data = data
@@ -271,6 +284,7 @@ class TextBlock:
         self.strict = strict  # the bytes never pays for it)
         self._text = text
         self._count = -1
+        self._encoding = encoding   # what a strict block not decoded when read decodes with
 
     @property
     def lines(self) -> List[str]:
@@ -292,18 +306,62 @@ class TextBlock:
     def text(self) -> str:
         """The lines joined by ``\\n`` (without a last one)."""
         if self._text is None:
-            if self._lines is None:   # strict UTF-8, not decoded when read (TextLines with lazy=True)
+            if self._lines is None:   # strict, not decoded when read (TextLines with lazy=True or strict=True)
                 data = self.data
-                self._text = (data[:-1] if data.endswith(b"\n") else data).decode("utf-8")
+                self._text = (data[:-1] if data.endswith(b"\n") else data).decode(self._encoding)
             else:
                 self._text = "\n".join(self._lines)
         return self._text
 
 
-def _strict_utf8(data: bytes) -> bool:
-    """Whether ``data`` decodes as UTF-8 strictly and holds no U+FEFF (what :meth:`LineDecoder.decode_text`
-    takes whole), found by the C core without decoding it."""
-    return _ffi.utf8_plain(data)
+#: The double-byte encodings (lead byte 0x81-0xFE) whose bytes the C core checks against a table of pairs.
+DOUBLE_BYTE_ENCODINGS = frozenset(("gb18030", "gbk", "gb2312", "cp936", "big5", "cp950", "big5hkscs"))
+
+_PAIRS: Dict[str, bytes] = {}
+
+
+def decoding_pairs(encoding: str) -> Optional[bytes]:
+    """For an encoding of :data:`DOUBLE_BYTE_ENCODINGS`, the table ``xq_double_byte_plain`` reads (32,768 bytes,
+    ``[(lead - 0x80) * 256 + trail]``): which pairs of a lead byte 0x81-0xFE and a trail byte 0x30-0xFE decode
+    strictly to one character other than U+FEFF, each pair as the codec decodes it alone; ``None`` for another
+    encoding. Made once per encoding, from one decoding of every pair (each followed by ``\n``, a failing
+    pair's bytes replaced by U+FFFD).
+
+    >>> table = decoding_pairs("gb18030")
+    >>> table[(0xB0 - 0x80) * 256 + 0xA1], table[(0x81 - 0x80) * 256 + 0x30], decoding_pairs("utf-8")
+    (1, 0, None)
+    """
+    encoding = encoding.replace("_", "-").lower()
+    if encoding not in DOUBLE_BYTE_ENCODINGS:
+        return None
+    table = _PAIRS.get(encoding)
+    if table is None:
+        leads, trails = range(0x81, 0xFF), bytes(range(0x30, 0xFF))
+        width = len(trails)
+        pieces = _pairs_decoded(encoding, leads, trails)
+        one = bytes(len(piece) == 1 and piece not in "\ufffd\ufeff" for piece in pieces)
+        made = bytearray(1 << 15)
+        for k, lead in enumerate(leads):
+            at = (lead - 0x80) * 256 + 0x30
+            made[at:at + width] = one[k * width:(k + 1) * width]
+        table = _PAIRS[encoding] = bytes(made)
+    return table
+
+
+def decodes_strictly(data: bytes, encoding: str) -> bool:
+    """Whether ``data`` is known to decode strictly in ``encoding`` and to hold no U+FEFF (what
+    :meth:`LineDecoder.decode_text` takes whole), found without decoding it: ASCII, or checked by the C core in
+    UTF-8 and in the double-byte encodings (against :func:`decoding_pairs`); ``False`` where it is not known.
+
+    >>> decodes_strictly("炮二平五".encode("big5"), "big5"), decodes_strictly(b"\\xef\\xbb\\xbf1.", "utf-8")
+    (True, False)
+    """
+    if data.isascii():
+        return True
+    if encoding == "utf-8":
+        return _ffi.utf8_plain(data)
+    pairs = decoding_pairs(encoding)
+    return pairs is not None and double_byte_plain(data, pairs)
 
 
 def _has_line_over(data: bytes, limit: int) -> bool:
@@ -358,11 +416,14 @@ class TextLines:
 
     def __init__(self, read: "Callable[[int], bytes]", encoding: Optional[str] = None,
                  block_size: int = BLOCK_BYTES, *, cr: Optional[bool] = None,
-                 max_line: int = MAX_LINE_BYTES, lazy: bool = False) -> None:
+                 max_line: int = MAX_LINE_BYTES, lazy: bool = False, strict: bool = False) -> None:
         self._read = read
-        # Blocks that are strict UTF-8 (known by the C core without decoding them) are decoded only when their
-        # text is asked for: a chunker that reads only the bytes never pays for it.
+        # Blocks known to decode strictly (:func:`decodes_strictly`, without decoding them) are decoded only when their
+        # text is asked for: a chunker that reads only the bytes never pays for it. With ``strict`` the bytes are
+        # known to decode strictly in ``encoding`` without U+FEFF (they did when the file was read): every
+        # block is taken as such, decoded only when its text is asked for.
         self._lazy = lazy
+        self._strict = strict
         self.max_line = max_line
         #: The 1-based numbers of the lines cut at :attr:`max_line` bytes, as they are read.
         self.long_lines: List[int] = []
@@ -393,7 +454,8 @@ class TextLines:
                 yield TextBlock(0, 0, data, lines)
             return
         cr, decode = self.cr, self.decoder.decode_lines
-        lazy = self._lazy and self.encoding == "utf-8"
+        lazy = self._lazy
+        known = self._strict
         carry: List[Union[bytes, memoryview]] = []   # an unfinished line's bytes
         held = 0                  # their length
         skipped = -1              # within a line cut at max_line: the bytes of it skipped so far (else -1)
@@ -467,8 +529,10 @@ class TextLines:
             # A line over max_line that lies within this block is cut too (the usual block is not split again).
             if used > self.max_line and _has_line_over(data, self.max_line):
                 data = self._cut_within(data, line)
-            if lazy and _strict_utf8(data):
-                text_block = TextBlock(offset, line, data, None, True)
+            if known:
+                text_block = TextBlock(offset, line, data, None, True, None, self.encoding)
+            elif lazy and decodes_strictly(data, self.encoding):
+                text_block = TextBlock(offset, line, data, None, True, None, self.encoding)
             else:
                 text_block = TextBlock(offset, line, data, *self.decoder.decode_text(data))
             yield text_block

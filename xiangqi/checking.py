@@ -428,15 +428,15 @@ def _read_game_text(raw: pgn.GameLines) -> _GameText:
     return g
 
 
-def _pgn_reports(chunk: Chunk, rules: str, text: Optional[str] = None) -> List[GameReport]:
+def _pgn_reports(chunk: Chunk, rules: str) -> List[GameReport]:
     rp = _replayer()
     src = chunk.source
     out: List[GameReport] = []
     stream = chunk.stream
     if stream is not None:   # the rest of a file read as lines, within the splitter's limits (no text held)
         games = pgn.split_games(stream, chunk.line_offset, long_lines=stream.long_lines)
-    else:
-        games = pgn.split_games(_chunk_text(chunk) if text is None else text, chunk.line_offset,
+    else:   # the one splitter of a file's blocks: a game the C scan marks plain is made from its bytes
+        games = pgn.split_games(chunk_lines(chunk), chunk.line_offset,
                                 long_lines=list(chunk.long_lines) if chunk.long_lines else None)
     raw = next(games, None)
     while raw is not None:
@@ -508,13 +508,11 @@ def _parse_error(chunk: Chunk, index: int, line: Optional[int], message: str) ->
                       None, None, None, None)
 
 
-def validate_chunk(chunk: Chunk, rules: str = "axf", text: Optional[str] = None) -> List[GameReport]:
+def validate_chunk(chunk: Chunk, rules: str = "axf") -> List[GameReport]:
     """Check every game of one chunk; indices count from 1 within the chunk.
 
     This is the function workers run (module level, so executors can pickle
     it by reference). Bad data never raises: it is the reports' ``error``.
-    ``text`` is the chunk's decoded text when the caller has it
-    (:func:`xiangqi.chunks.spans_text`), which spares decoding it again.
 
     >>> from xiangqi.chunks import iter_chunks
     >>> [(r.index, r.ok) for chunk in iter_chunks([_example_pgn()]) for r in validate_chunk(chunk, rules="cxa")]
@@ -523,7 +521,7 @@ def validate_chunk(chunk: Chunk, rules: str = "axf", text: Optional[str] = None)
     if chunk.read_error is not None and not chunk.data:
         return [_parse_error(chunk, 1, None, chunk.read_error)]
     streamed = formats.FORMATS[chunk.fmt].streamed
-    out = _pgn_reports(chunk, rules, text) if streamed else _reader_reports(chunk, rules)
+    out = _pgn_reports(chunk, rules) if streamed else _reader_reports(chunk, rules)
     if chunk.cut and not streamed and out and out[-1].ok:
         last = out[-1]
         out[-1] = dataclasses.replace(last, ok=False, error=ErrorInfo(

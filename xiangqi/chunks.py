@@ -28,7 +28,7 @@ from xiangqi._pgn_split import game_starts_in_block
 from xiangqi.source import ByteSource
 
 __all__ = ["DEFAULT_CHUNK_BYTES", "HELD_MAX_BYTES", "Chunk", "LineStream", "iter_chunks", "ChunkSizes", "spans",
-           "spans_text", "expand_paths", "detect_format", "format_names", "checked_format", "chunk_lines"]
+           "expand_paths", "detect_format", "format_names", "checked_format", "chunk_lines"]
 
 #: Target size of a chunk of PGN text handed to one worker (whole games are kept together).
 DEFAULT_CHUNK_BYTES = 256 * 1024
@@ -150,7 +150,9 @@ class Chunk:
     ``.gz``), ``read_error`` why nothing could be read, ``cr`` that the
     file's lines end in a bare carriage return, ``long_lines`` the (1-based)
     numbers of its lines that reading cut at :data:`xiangqi.pgn.MAX_LINE_BYTES`
-    (``data`` holds what was kept of them). Chunks are plain picklable data, so
+    (``data`` holds what was kept of them), ``strict`` that the file's reading
+    decoded every line of ``data`` strictly (nothing replaced, no U+FEFF), so
+    that its checker decodes only what it reads (:func:`chunk_lines`). Chunks are plain picklable data, so
     any executor (processes, Dask) can run :func:`xiangqi.checking.validate_chunk` on them.
 
     Except one kind: where a PGN file goes on for more than :data:`HELD_MAX_BYTES` without a place to cut it
@@ -178,6 +180,7 @@ class Chunk:
     cr: bool = False
     long_lines: Tuple[int, ...] = ()
     stream: Optional["LineStream"] = dataclasses.field(default=None, compare=False, repr=False)
+    strict: bool = False
 
 
 def _read_error_text(exc: BaseException) -> str:
@@ -241,25 +244,6 @@ def spans(files: Sequence[str], fmt: str, chunk_bytes: Union[int, ChunkSizes]) -
     Raises:
         * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`xiangqi.formats.FORMATS`.
     """
-    for chunk, offset, _ in spans_text(files, fmt, chunk_bytes, keep_text=False):
-        yield chunk, offset
-
-
-#: A chunk, the file offset of its data (or ``None``) and its decoded text when the parent has it.
-_Span = Tuple[Chunk, Optional[int], Optional[str]]
-
-
-def spans_text(files: Sequence[str], fmt: str, chunk_bytes: Union[int, ChunkSizes],
-               keep_text: bool = True) -> Iterator[_Span]:
-    """:func:`spans` with each PGN chunk's decoded text, its lines joined by ``\\n`` (decoded once, where the
-    chunk is checked here; not decoded at all without ``keep_text``, when workers read the chunks).
-
-    >>> [(chunk.last, text) for chunk, _, text in spans_text([_example_pgn()], "auto", DEFAULT_CHUNK_BYTES)]
-    [(True, '[Event "A"]\\n\\n1. h2e2 h9g7 *\\n\\n[Event "B"]\\n\\n1. h2e2 h2e2 *')]
-
-    Raises:
-        * :exc:`ValueError` when ``fmt`` is not ``"auto"`` or a format of :data:`xiangqi.formats.FORMATS`.
-    """
     checked_format(fmt)
     sizes = chunk_bytes if isinstance(chunk_bytes, ChunkSizes) else ChunkSizes(chunk_bytes)
     for number, path in enumerate(files):
@@ -267,7 +251,7 @@ def spans_text(files: Sequence[str], fmt: str, chunk_bytes: Union[int, ChunkSize
             src = ByteSource(path)
         except OSError as exc:
             yield Chunk(path, "pgn", b"", read_error=f"cannot open the file: {_read_error_text(exc)}",
-                        file_number=number), None, None
+                        file_number=number), None
             continue
         try:
             if fmt != "auto":
@@ -280,9 +264,9 @@ def spans_text(files: Sequence[str], fmt: str, chunk_bytes: Union[int, ChunkSize
                 data = src.read_all()
                 enc = None if formats.FORMATS[kind].binary else detect_encoding(data[:_SNIFF])
                 yield Chunk(path, kind, data, enc, 0, True, data.endswith(b"\n"), src.damage is not None,
-                            src.damage if not data else None, number), 0 if src.plain else None, None
+                            src.damage if not data else None, number), 0 if src.plain else None
                 continue
-            yield from _pgn_chunks(path, src, sizes, number, keep_text)
+            yield from _pgn_chunks(path, src, sizes, number)
         finally:
             src.close()
 
@@ -366,16 +350,16 @@ class LineStream:
         self.damage = self._damage()
 
 
-def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep_text: bool) -> Iterator[_Span]:
+def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int) -> Iterator[Tuple[Chunk, Optional[int]]]:
     """Cut a PGN file into chunks of about the size ``sizes`` asks for where the PGN reader surely begins a game
     (:func:`xiangqi.pgn.game_starts`, on the decoded text), so that each chunk reads apart as it reads in
     the whole file."""
     chunk_bytes = sizes.after(sizes.done)
     lines = TextLines(src.read, block_size=max(sizes.cap, 1 << 16), max_line=pgn.MAX_LINE_BYTES,
-                      lazy=not keep_text)   # the workers decode the chunks: here only the C scan reads them
+                      lazy=True)   # the checkers decode the chunks: here only the C scan reads them
     enc, cr = lines.encoding, lines.cr
     parts: List[Union[bytes, memoryview]] = []   # the bytes of the chunk being gathered (views: one copy, the join)
-    texts: List[str] = []     # and its text with keep_text: a piece of a block's text per block, whole lines
+    strict = True             # whether every block they come from decoded strictly
     held_lines = 0            # how many lines it holds
     size = 0                  # the length of parts
     start = 0                 # the chunk's offset in the (decompressed) data
@@ -386,23 +370,16 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
         data = block.data
         if lines.whole:       # UTF-16 or UTF-32: one chunk
             parts.append(data)
-            if block.line_count:
-                texts.append(block.text)
             held_lines += block.line_count
             continue
+        strict = strict and block.strict
         starts, in_comment = game_starts_in_block(block, enc, in_comment)
         # A chunk ends at the last game start before it holds chunk_bytes, or at the first one after a
-        # bigger game. One checked here (keep_text) ends at the last game start of the block that brings it to
-        # chunk_bytes: its text is cut out of the block's text near the block's end, where finding the place
-        # costs little (the decoding of the bytes after it).
+        # bigger game.
         cuts: List[int] = []
         done = 0
         held = -1
         handed = sizes.done   # the bytes of the chunks before the next cut
-        if keep_text:
-            if starts and size + len(data) >= chunk_bytes and (starts[-1] or size):
-                cuts.append(starts[-1])
-            starts = []
         for s in starts:
             if size + s - done >= chunk_bytes:
                 if held >= 0:
@@ -419,24 +396,19 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
             chunk_bytes = sizes.after(handed + size + held - done)
         done = 0              # bytes of this block already in chunks
         line = 0              # the number in the block of the line starting there
-        text = _BlockText(block, enc) if keep_text else None
         for at in cuts:
             k = data.count(b"\n", done, at)
             parts.append(memoryview(data)[done:at])
-            if text is not None and k:
-                texts.append(text.piece(done, at, line, line + k))
             line += k
             piece = b"".join(parts)
             yield Chunk(path, "pgn", piece, enc, line_offset, False, True, False, None, number, cr,
-                        _cut_lines(lines.long_lines, line_offset, line_offset + held_lines + k)), \
-                start if src.plain and not lines.long_lines else None, "\n".join(texts) if keep_text else None
+                        _cut_lines(lines.long_lines, line_offset, line_offset + held_lines + k), strict=strict), \
+                start if src.plain and not lines.long_lines else None
             start += len(piece)
             sizes.done += len(piece)
             line_offset += held_lines + k
-            parts, texts, size, done, held_lines = [], [], 0, at, 0
+            parts, size, done, held_lines, strict = [], 0, at, 0, block.strict
         parts.append(memoryview(data)[done:])
-        if text is not None and line < block.line_count:
-            texts.append(text.piece(done, None, line, block.line_count))
         held_lines += block.line_count - line
         size += len(data) - done
         if size > HELD_MAX_BYTES + sizes.cap and not lines.whole:
@@ -447,8 +419,7 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
             lines.long_lines = [n for n in lines.long_lines if n > line_offset]
             stream = LineStream(kept, lines, blocks, lambda: src.damage)
             del kept
-            yield Chunk(path, "pgn", b"", enc, line_offset, True, True, False, None, number, cr, (), stream), \
-                None, None
+            yield Chunk(path, "pgn", b"", enc, line_offset, True, True, False, None, number, cr, (), stream), None
             stream.close()
             return
     piece = b"".join(parts)
@@ -456,44 +427,8 @@ def _pgn_chunks(path: str, src: ByteSource, sizes: ChunkSizes, number: int, keep
     damaged = src.damage
     yield Chunk(path, "pgn", piece, enc, line_offset, True, piece.endswith(b"\n") or lines.whole, damaged is not None,
                 damaged if not piece and line_offset == 0 else None, number, cr,
-                _cut_lines(lines.long_lines, line_offset, None)), \
-        start if src.plain and not lines.long_lines else None, "\n".join(texts) if keep_text else None
-
-
-class _BlockText:
-    """Pieces of a block's text: the lines from byte ``start`` (a line start) up to byte ``end`` or to the end of the
-    block (:meth:`piece`), cut out of the block's text (not joined again from its lines). In a block that decoded
-    strictly, a byte offset's place in the text is the length of the bytes before it, or after it, decoded (the
-    shorter side); otherwise the piece is joined from the block's lines ``first`` up to ``last``.
-
-    >>> block = TextLines(io.BytesIO("甲\\n乙乙\\n\\nc\\n".encode("gb18030")).read, "gb18030").blocks().__next__()
-    >>> text = _BlockText(block, "gb18030"); text.piece(0, 8, 0, 2), text.piece(8, None, 2, 4)
-    ('甲\\n乙乙', '\\nc')
-    """
-
-    __slots__ = ("block", "encoding", "text", "size")
-
-    def __init__(self, block: TextBlock, encoding: str) -> None:
-        self.block = block
-        self.encoding = encoding
-        self.text = block.text
-        self.size = len(self.text) + block.data.endswith(b"\n")   # the characters of the data
-
-    def _place(self, at: int) -> int:
-        data = self.block.data
-        if 2 * at <= len(data):
-            return len(data[:at].decode(self.encoding))
-        return self.size - len(data[at:].decode(self.encoding))
-
-    def piece(self, start: int, end: Optional[int], first: int, last: int) -> str:
-        """The lines of bytes ``start`` to ``end`` (``None``: the end of the block), lines ``first`` to ``last - 1``
-        of the block, joined by ``\\n``."""
-        if not self.block.strict:
-            return "\n".join(self.block.lines[first:last])
-        if start == 0 and end is None:
-            return self.text
-        a = self._place(start)
-        return self.text[a:] if end is None else self.text[a:self._place(end) - 1]
+                _cut_lines(lines.long_lines, line_offset, None), strict=strict and not lines.whole), \
+        start if src.plain and not lines.long_lines else None
 
 
 def chunk_lines(chunk: Chunk) -> TextLines:
@@ -504,7 +439,8 @@ def chunk_lines(chunk: Chunk) -> TextLines:
     """
     # No line limit here: a PGN chunk's lines were cut, where they were, by the parent's reading (a chunk read
     # from file offsets has no cut line: the offsets are not given after one).
-    return TextLines(io.BytesIO(chunk.data).read, chunk.encoding or "utf-8", cr=chunk.cr, max_line=sys.maxsize)
+    return TextLines(io.BytesIO(chunk.data).read, chunk.encoding or "utf-8", max(len(chunk.data), 1), cr=chunk.cr,
+                     max_line=sys.maxsize, lazy=True, strict=chunk.strict)
 
 
 def _cut_lines(long_lines: List[int], before: int, last: Optional[int]) -> Tuple[int, ...]:

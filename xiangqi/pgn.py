@@ -38,10 +38,9 @@ import weakref
 from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, TypeVar, overload
 
 from xiangqi import notation as _notation
-from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, detect_encoding, lone_cr_as_lf
-from xiangqi._ffi import utf8_plain
+from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, decodes_strictly, detect_encoding, lone_cr_as_lf
 from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
-from xiangqi._ffi.scan import DOUBLE_BYTE, double_byte_plain, pgn_plain_games
+from xiangqi._ffi.scan import pgn_plain_games
 from xiangqi import _pgn_split
 from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_starts, game_starts_in_bytes, split_games,  # noqa: F401
                                 plain_tags, split_plain)
@@ -1017,29 +1016,6 @@ def _block_serves(state: _SeekState, at: int) -> bool:
     return bool(starts) and at < starts[-1] or 2 * at < len(state.block)
 
 
-_PAIRS: Dict[str, bytes] = {}
-
-
-def _decoding_pairs(encoding: str) -> Optional[bytes]:
-    """For a double-byte encoding of :data:`SCAN_KINDS`, the table ``xq_double_byte_plain`` reads: which pairs
-    of a lead byte 0x81-0xFE and a trail byte 0x30-0xFE decode strictly to one character other than U+FEFF,
-    each pair decoded alone by the codec (made once per encoding: about 20 ms); ``None`` for another
-    encoding."""
-    if SCAN_KINDS.get(encoding) != DOUBLE_BYTE:
-        return None
-    if encoding not in _PAIRS:
-        table = bytearray(1 << 15)
-        for lead in range(0x81, 0xFF):
-            for trail in range(0x30, 0xFF):
-                try:
-                    char = bytes((lead, trail)).decode(encoding)
-                except UnicodeDecodeError:
-                    continue
-                table[(lead - 0x80) * 256 + trail] = len(char) == 1 and char != "\ufeff"
-        _PAIRS[encoding] = bytes(table)
-    return _PAIRS[encoding]
-
-
 def _plain_games(state: _SeekState) -> Dict[int, Tuple[int, int, int]]:
     """:attr:`_SeekState.plain` of the kept block, and :attr:`_SeekState.strict`: whether the block is known to
     decode strictly without U+FEFF (ASCII alone, or checked in C: UTF-8, or a double-byte encoding against
@@ -1047,13 +1023,7 @@ def _plain_games(state: _SeekState) -> Dict[int, Tuple[int, int, int]]:
     :func:`_read_piece` reads them); the games of a double-byte block that is not are decoded one at a time
     by :func:`_read_plain` (the strict decoding :func:`_read_piece` does)."""
     data, encoding = state.block, state.encoding
-    if data.isascii():
-        state.strict = True
-    elif encoding == "utf-8":
-        state.strict = utf8_plain(data)
-    else:
-        pairs = _decoding_pairs(encoding)
-        state.strict = pairs is not None and double_byte_plain(data, pairs)
+    state.strict = decodes_strictly(data, encoding)
     if not state.strict and state.encoding in ("utf-8", "ascii"):
         return {}
     info = pgn_plain_games(data, SCAN_KINDS[state.encoding], state.starts)

@@ -26,7 +26,7 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequenc
 
 from xiangqi import formats
 from xiangqi.checking import validate_chunk
-from xiangqi.chunks import DEFAULT_CHUNK_BYTES, Chunk, ChunkSizes, iter_chunks, spans, spans_text
+from xiangqi.chunks import DEFAULT_CHUNK_BYTES, Chunk, ChunkSizes, iter_chunks, spans
 from xiangqi.reports import ErrorInfo, GameReport
 
 __all__ = ["SERIAL_BYTES", "BYTES_PER_WORKER", "LOOKAHEAD_CHUNKS", "LOOKAHEAD_BYTES", "PoolSettings", "run",
@@ -148,8 +148,8 @@ def run(files: List[str], rules: str, jobs: int, executor: Optional[concurrent.f
         return reports
 
     if executor is None and jobs == 1:
-        for chunk, _, text in spans_text(files, fmt, chunk_bytes):
-            yield from renumber(chunk, validate_chunk(chunk, rules, text))
+        for chunk, _ in spans(files, fmt, chunk_bytes):
+            yield from renumber(chunk, validate_chunk(chunk, rules))
         return
     own: Optional[concurrent.futures.Executor] = None
     if executor is None:
