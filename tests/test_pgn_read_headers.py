@@ -119,6 +119,33 @@ def test_read_headers_and_skip_game_agree_on_uncommon_forms(encoding: str) -> No
     assert _skips(data, True) == _skips(data, False)
 
 
+_TAG_LINES = [
+    # Tag lines of the common form that the tags of a whole block, parsed at once, must cut as each game's alone:
+    # quotes and brackets inside a value (a '"]' and a ' "' before its end), escapes in one game of many, an
+    # empty value, one tag alone, a name of digits, Chinese text.
+    '[Event "a"] b"]\n[Red " \"x\" ["]',
+    '[Event "c \\\\ d"]\n[Black ""]',
+    '[Event "e"]',
+    '[1 "f"]\n[Event "紅 "黑""]\n[Site "]"]',
+]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
+def test_read_headers_of_a_block_cut_as_each_game_alone(encoding: str) -> None:
+    plain = '[Event "p"]\n[Red "R"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n'
+    text = "".join(plain * 2 + head + "\n\n1. h2e2 *\n\n" for head in _TAG_LINES * 3) + plain
+    data = text.encode(encoding, "replace")
+    assert _walk(data, True, 4) == _walk(data, False, 4)
+    handle = io.BytesIO(data)
+    first = [dict(read_headers(handle) or {}) for _ in range(5)]
+    assert first[2] == {"Event": 'a"] b', "Red": ' "x" ['} and first[4] == {"Event": "p", "Red": "R"}
+    # A game read again after a seek back gives its headers again (each is handed out once from the block).
+    handle.seek(0)
+    skip_game(handle)
+    skip_game(handle)
+    assert dict(read_headers(handle) or {}) == first[2]
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
 @pytest.mark.parametrize("bad", [b"\xff", b"\x80", b"\xa4", b"\xfe\x30"])
 def test_read_headers_and_skip_game_agree_where_bytes_do_not_decode(encoding: str, bad: bytes) -> None:
