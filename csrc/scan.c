@@ -272,10 +272,19 @@ static int plain_game(const unsigned char *g, size_t n, int double_byte, size_t 
         while (k < blen && is_name_start(g[k])) k++;
         if (k == i + 1 || k + 1 >= blen || g[k] != ' ' || g[k + 1] != '"') return 0;
         size_t open = k + 1, last = blen, before = blen;
-        for (k = open + 1; k < blen && g[k] != '\n';) {
-            before = last;
-            last = k;
-            k += char_len(g[k], double_byte, blen - k);
+        if (double_byte) {
+            for (k = open + 1; k < blen && g[k] != '\n';) {
+                before = last;
+                last = k;
+                k += char_len(g[k], double_byte, blen - k);
+            }
+        } else {
+            /* In UTF-8 every byte of the line is its own character to these checks (a byte of a longer
+               character is never '"' or ']'): the last two are the bytes before the line's end. */
+            const unsigned char *end = memchr(g + open + 1, '\n', blen - open - 1);
+            k = end ? (size_t)(end - g) : blen;
+            if (k >= open + 2) last = k - 1;
+            if (k >= open + 3) before = k - 2;
         }
         /* The line ends in '"' ']' (two characters after the opening quote). */
         if (last == blen || before == blen || before <= open || g[last] != ']' || g[before] != '"' ||

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any, List, Optional, Tuple
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+from xiangqi.errors import InvalidRecordError
 from xiangqi.pgn import HeadersBuilder, SkipVisitor, read_game, read_headers, skip_game
 
 GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
@@ -144,6 +146,44 @@ def test_read_headers_of_a_block_cut_as_each_game_alone(encoding: str) -> None:
     skip_game(handle)
     skip_game(handle)
     assert dict(read_headers(handle) or {}) == first[2]
+
+
+#: Pieces of a tag line's value part (between ``[Event `` and ``]``), which the C check reads near its ends (the
+#: quote that opens the value, the last two characters '"' and ']'): short values, quotes and brackets, Chinese
+#: text, lines short of the form.
+_LINE_ENDS = ['"', '""', '"]', '"x', 'x"', '"]"', ']', '炮', '"炮"', '炮"', ' ', '\\"', "\\", "]]", "x"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_LINE_ENDS), max_size=5), min_size=1, max_size=6),
+       st.sampled_from(["utf-8", "gb18030", "big5"]))
+def test_read_headers_agree_on_generated_tag_lines(values: List[List[str]], encoding: str) -> None:
+    plain = '[Event "p"]\n\n1. h2e2 *\n\n'
+    heads = ["\n".join(f'[Event {"".join(parts)}]' for parts in line) for line in values]
+    text = "".join(plain + head + "\n\n1. h2e2 *\n\n" for head in heads if head) + plain
+    data = text.encode(encoding, "replace")
+    assert _raising_walk(data, True) == _raising_walk(data, False)
+    assert _skips(data, True) == _skips(data, False)
+
+
+class _RaisingHeaders(HeadersBuilder):
+    """HeadersBuilder by another class that raises the errors as it does: the reader's usual path."""
+
+
+def _raising_walk(data: bytes, fast: bool) -> List[Tuple[object, int]]:
+    """The headers of each game, or the error read_headers raised there, and the offset after it."""
+    handle = io.BytesIO(data)
+    steps: List[Tuple[object, int]] = []
+    for _ in range(1000):
+        try:
+            headers = read_headers(handle) if fast else read_game(handle, Visitor=_RaisingHeaders)
+        except InvalidRecordError as exc:
+            steps.append((str(exc), handle.tell()))
+            continue
+        if headers is None:
+            break
+        steps.append((dict(headers), handle.tell()))
+    return steps
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])

@@ -1355,16 +1355,27 @@ def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[obje
           default; :class:`GameBuilder` keeps them in ``game.errors``).
     """
     if Visitor is HeadersBuilder or Visitor is SkipVisitor:
-        # Only the tags, or nothing: a game of the common form in a file read before is found in the kept block
-        # without reading its move text (what the lines read below would give, see _read_plain).
-        tags = Visitor is HeadersBuilder
-        known = _known_state(handle)
-        if known is not None:
-            found = _read_plain(handle, known, tags) if known.text is False else _read_plain_text(handle, known, tags)
-            if found is not None:
-                return found
+        found = _read_known(handle, Visitor is HeadersBuilder)
+        if found is not None:
+            return found
+    return _read_visited(handle, GameBuilder if Visitor is None else Visitor)
+
+
+def _read_known(handle: Any, tags: bool) -> object:
+    """Only the tags (``tags``: the :class:`Headers`), or nothing (``True``): a game of the common form in a file
+    read before, found in the kept block without reading its move text (what :func:`_read_visited` would give,
+    see :func:`_read_plain`); ``None`` (the handle not moved) otherwise."""
+    known = _known_state(handle)
+    if known is None:
+        return None
+    return _read_plain(handle, known, tags) if known.text is False else _read_plain_text(handle, known, tags)
+
+
+def _read_visited(handle: Any, Visitor: Callable[[], BaseVisitor[Any]]) -> Any:
+    """The next game handed to ``Visitor()`` (its result), or ``None`` at the end: :func:`read_game`'s usual
+    path."""
     chunk = _read_chunk(handle)
-    return None if chunk is None else _visit(chunk, GameBuilder if Visitor is None else Visitor, None)
+    return None if chunk is None else _visit(chunk, Visitor, None)
 
 
 def read_headers(handle: Handle) -> Optional[Headers]:
@@ -1379,7 +1390,8 @@ def read_headers(handle: Handle) -> Optional[Headers]:
     Raises:
         * :exc:`OSError` when reading the file fails.
     """
-    return read_game(handle, Visitor=HeadersBuilder)
+    found = _read_known(handle, True)   # read_game's path for HeadersBuilder, without its dispatch
+    return _read_visited(handle, HeadersBuilder) if found is None else found  # type: ignore[return-value]
 
 
 def skip_game(handle: Handle) -> bool:
@@ -1393,16 +1405,27 @@ def skip_game(handle: Handle) -> bool:
     Raises:
         * :exc:`OSError` when reading the file fails.
     """
-    return bool(read_game(handle, Visitor=SkipVisitor))
+    return _read_known(handle, False) is not None or bool(_read_visited(handle, SkipVisitor))
+
+
+#: The handle :func:`_known_state` last found (a weak reference) and its state: a loop of reads asks about one
+#: handle again and again (a look-up in :data:`_READERS` makes a weak reference each time).
+_LAST_KNOWN: List[Any] = [None, None]
 
 
 def _known_state(handle: Any) -> Optional[_SeekState]:
     """The state of a seekable ``handle`` :func:`read_game` has read before, else ``None``."""
+    ref, known = _LAST_KNOWN
+    if ref is not None and ref() is handle:
+        return known  # type: ignore[no-any-return]
     try:
         known = _READERS.get(handle)
     except TypeError:  # not weak-referenceable
         return None
-    return known if type(known) is _SeekState else None
+    if type(known) is not _SeekState:
+        return None
+    _LAST_KNOWN[:] = [weakref.ref(handle), known]
+    return known
 
 
 def _read_chunk(handle: Any) -> Optional[GameLines]:
@@ -1437,6 +1460,7 @@ def _read_chunk(handle: Any) -> Optional[GameLines]:
 
 
 def _forget_handle(handle: Any) -> None:
+    _LAST_KNOWN[:] = [None, None]
     try:
         _READERS.pop(handle, None)
     except TypeError:
