@@ -229,6 +229,18 @@ int xq_utf8_plain(const char *data, size_t len) {
             i++;
             continue;
         }
+        /* Most characters of a Chinese record: three bytes led by E1-EC or EE (no range of its own for the
+           second byte, never U+FEFF), read straight on, one after the other. */
+        while (c >= 0xE1 && c <= 0xEE && c != 0xED && len - i >= 3 && (s[i + 1] & 0xC0) == 0x80 &&
+               (s[i + 2] & 0xC0) == 0x80) {
+            i += 3;
+            if (i >= len) return 1;
+            c = s[i];
+        }
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
         size_t n;
         unsigned char lo = 0x80, hi = 0xBF;  /* the range of the second byte */
         if (c >= 0xC2 && c <= 0xDF) {
