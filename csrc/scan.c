@@ -71,13 +71,13 @@ static inline size_t skip_ascii8(const unsigned char *s, size_t i, size_t len) {
     return i;
 }
 
-/* Past the bytes from i that are none of "\n", '{', '}', ';' (when braces) or "\n", '{', ';', eight at a time
-   (stops at most eight bytes before the first mark). */
-static inline size_t skip_unmarked8(const unsigned char *s, size_t i, size_t len, int braces) {
+/* Past the bytes from i that are none of "\n", '{', '}', ';', eight at a time (stops at most eight bytes before the
+   first mark). */
+static inline size_t skip_unmarked8(const unsigned char *s, size_t i, size_t len) {
     while (i + 8 <= len) {
         uint64_t w;
         memcpy(&w, s + i, 8);
-        if (has_byte(w, '\n') | has_byte(w, '{') | (braces ? has_byte(w, '}') : 0) | has_byte(w, ';')) break;
+        if (has_byte(w, '\n') | has_byte(w, '{') | has_byte(w, '}') | has_byte(w, ';')) break;
         i += 8;
     }
     return i;
@@ -134,7 +134,7 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
     while (i < len) {
         unsigned char k;
         if (!double_byte) {
-            i = skip_unmarked8(s, i, len, 1);   /* most of a line */
+            i = skip_unmarked8(s, i, len);   /* most of a line */
             if (i >= len) goto done;
         }
         while ((k = kind[s[i]]) != 1) {
@@ -268,6 +268,21 @@ int xq_utf8_plain(const char *data, size_t len) {
 /* ASCII white space as Python's str.isspace takes it (\s of a str pattern), without "\n". */
 static inline int is_py_space_not_nl(unsigned char c) { return c != '\n' && is_py_space(c); }
 
+/* Whether the line of move text at g[q] (after the first) may stand in a game of the plain form: after white
+   space, not '[', '%', a non-ASCII character, nor "1" white space "." (or a non-ASCII character after "1"). */
+static inline int plain_line_start(const unsigned char *g, size_t q, size_t blen) {
+    while (q < blen && is_py_space_not_nl(g[q])) q++;
+    if (q >= blen) return 1;
+    unsigned char c = g[q];
+    if (c >= 0x80 || c == '[' || c == '%') return 0;
+    if (c == '1') {
+        size_t r = q + 1;
+        while (r < blen && is_py_space(g[r])) r++;
+        if (r < blen && (g[r] >= 0x80 || g[r] == '.')) return 0;
+    }
+    return 1;
+}
+
 /* Whether the game g[0..n) (g[n-1] is the "\n" before the next game start) has the form
    xiangqi._pgn_split.split_plain accepts, for sure: sets *head to the offset of its first "\n\n" and
    *lines to its number of lines.
@@ -324,11 +339,18 @@ static int plain_game(const unsigned char *g, size_t n, int double_byte, size_t 
     if (c >= 0x80 || c == '[' || c == '%' || is_py_space(c)) return 0;
     /* The move text: no '{' or ';'; no line after its first starting (after white space) with '[', '%' or
        "1" white space ".". */
-    for (size_t k = start; k < blen;) {
-        if (!double_byte) {
-            k = skip_unmarked8(g, k, blen, 0);   /* most of a line */
-            if (k >= blen) break;
+    if (!double_byte) {
+        /* Every byte a character to these checks: the marks and line ends are found by memchr. */
+        if (memchr(g + start, '{', blen - start) || memchr(g + start, ';', blen - start)) return 0;
+        for (const unsigned char *p = memchr(g + start, '\n', blen - start); p;
+             p = memchr(p + 1, '\n', blen - (size_t)(p + 1 - g))) {
+            nl++;
+            if (!plain_line_start(g, (size_t)(p - g) + 1, blen)) return 0;
         }
+        *lines = nl;
+        return 1;
+    }
+    for (size_t k = start; k < blen;) {
         c = g[k];
         if (c == '{' || c == ';') return 0;
         if (c != '\n') {
@@ -336,17 +358,7 @@ static int plain_game(const unsigned char *g, size_t n, int double_byte, size_t 
             continue;
         }
         nl++;
-        size_t q = k + 1;
-        while (q < blen && is_py_space_not_nl(g[q])) q++;
-        if (q < blen) {
-            c = g[q];
-            if (c >= 0x80 || c == '[' || c == '%') return 0;
-            if (c == '1') {
-                size_t r = q + 1;
-                while (r < blen && is_py_space(g[r])) r++;
-                if (r < blen && (g[r] >= 0x80 || g[r] == '.')) return 0;
-            }
-        }
+        if (!plain_line_start(g, k + 1, blen)) return 0;
         k++;
     }
     *lines = nl;
