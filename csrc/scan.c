@@ -48,13 +48,6 @@ static inline int is_name_char(unsigned char c) {
     return is_name_start(c) || c == '_' || c == '+' || c == '#' || c == '=' || c == ':' || c == '-';
 }
 
-/* Whether one of the eight bytes of w is c (the classic test for a zero byte, on w ^ c in every byte: exact,
-   since a borrow only runs on from a byte that is zero). */
-static inline uint64_t has_byte(uint64_t w, unsigned char c) {
-    uint64_t x = w ^ (0x0101010101010101ULL * c);
-    return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
-}
-
 /* The length of the character starting with byte c. */
 static inline size_t char_len(unsigned char c, int double_byte, size_t left) {
     return double_byte && c >= 0x81 && c != 0xFF && left >= 2 ? 2 : 1;
@@ -71,16 +64,10 @@ static inline size_t skip_ascii8(const unsigned char *s, size_t i, size_t len) {
     return i;
 }
 
-/* Past the bytes from i that are none of "\n", '{', '}', ';', eight at a time (stops at most eight bytes before the
-   first mark). */
-static inline size_t skip_unmarked8(const unsigned char *s, size_t i, size_t len) {
-    while (i + 8 <= len) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (has_byte(w, '\n') | has_byte(w, '{') | has_byte(w, '}') | has_byte(w, ';')) break;
-        i += 8;
-    }
-    return i;
+/* The offset of the first byte c in s[i..end), or end. */
+static inline size_t next_byte(const unsigned char *s, size_t i, size_t end, unsigned char c) {
+    const unsigned char *p = i < end ? memchr(s + i, c, end - i) : NULL;
+    return p ? (size_t)(p - s) : end;
 }
 
 /* Reads the tag-like line s[0..n) (no "\n"), which starts with optional blanks and '['.
@@ -131,15 +118,25 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
     kind['{'] = kind['}'] = kind[';'] = kind['\n'] = 1;
     if (double_byte)
         for (int b = 0x81; b < 0xFF; b++) kind[b] = 2;
+    /* In UTF-8 the next of each comment mark is found by memchr and kept until the scan passes it (most texts
+       have none): the next mark is then the first of these and the next "\n" before them. */
+    size_t next_open = next_byte(s, 0, len, '{'), next_close = next_byte(s, 0, len, '}'),
+           next_semi = next_byte(s, 0, len, ';');
     while (i < len) {
-        unsigned char k;
         if (!double_byte) {
-            i = skip_unmarked8(s, i, len);   /* most of a line */
+            if (next_open < i) next_open = next_byte(s, i, len, '{');
+            if (next_close < i) next_close = next_byte(s, i, len, '}');
+            if (next_semi < i) next_semi = next_byte(s, i, len, ';');
+            size_t mark = next_open < next_close ? next_open : next_close;
+            if (next_semi < mark) mark = next_semi;
+            i = next_byte(s, i, mark, '\n');
             if (i >= len) goto done;
-        }
-        while ((k = kind[s[i]]) != 1) {
-            i += k ? 2 : 1;
-            if (i >= len) goto done;
+        } else {
+            unsigned char k;
+            while ((k = kind[s[i]]) != 1) {
+                i += k ? 2 : 1;
+                if (i >= len) goto done;
+            }
         }
         unsigned char c = s[i];
         if (c == '{') {
