@@ -64,6 +64,9 @@ static inline size_t skip_ascii8(const unsigned char *s, size_t i, size_t len) {
     return i;
 }
 
+/* How far ahead xq_pgn_game_starts looks for a comment mark at a time. */
+#define MARK_WINDOW ((size_t)1 << 12)
+
 /* The offset of the first byte c in s[i..end), or end. */
 static inline size_t next_byte(const unsigned char *s, size_t i, size_t end, unsigned char c) {
     const unsigned char *p = i < end ? memchr(s + i, c, end - i) : NULL;
@@ -119,14 +122,16 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
     if (double_byte)
         for (int b = 0x81; b < 0xFF; b++) kind[b] = 2;
     /* In UTF-8 the next of each comment mark is found by memchr and kept until the scan passes it (most texts
-       have none): the next mark is then the first of these and the next "\n" before them. */
-    size_t next_open = next_byte(s, 0, len, '{'), next_close = next_byte(s, 0, len, '}'),
-           next_semi = next_byte(s, 0, len, ';');
+       have none): the next mark is then the first of these and the next "\n" before them. A search looks at
+       most MARK_WINDOW bytes ahead (none of that mark before its result), so that a scan that stops early
+       has not searched the rest of the text. */
+    size_t next_open = 0, next_close = 0, next_semi = 0;
     while (i < len) {
         if (!double_byte) {
-            if (next_open < i) next_open = next_byte(s, i, len, '{');
-            if (next_close < i) next_close = next_byte(s, i, len, '}');
-            if (next_semi < i) next_semi = next_byte(s, i, len, ';');
+            size_t window = len - i > MARK_WINDOW ? i + MARK_WINDOW : len;
+            if (next_open <= i) next_open = next_byte(s, i, window, '{');
+            if (next_close <= i) next_close = next_byte(s, i, window, '}');
+            if (next_semi <= i) next_semi = next_byte(s, i, window, ';');
             size_t mark = next_open < next_close ? next_open : next_close;
             if (next_semi < mark) mark = next_semi;
             i = next_byte(s, i, mark, '\n');
