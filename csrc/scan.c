@@ -48,13 +48,6 @@ static inline int is_name_char(unsigned char c) {
     return is_name_start(c) || c == '_' || c == '+' || c == '#' || c == '=' || c == ':' || c == '-';
 }
 
-/* Whether one of the eight bytes of w is c (the classic test for a zero byte, on w ^ c in every byte: exact,
-   since a borrow only runs on from a byte that is zero). */
-static inline uint64_t has_byte(uint64_t w, unsigned char c) {
-    uint64_t x = w ^ (0x0101010101010101ULL * c);
-    return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
-}
-
 /* The length of the character starting with byte c. */
 static inline size_t char_len(unsigned char c, int double_byte, size_t left) {
     return double_byte && c >= 0x81 && c != 0xFF && left >= 2 ? 2 : 1;
@@ -71,16 +64,13 @@ static inline size_t skip_ascii8(const unsigned char *s, size_t i, size_t len) {
     return i;
 }
 
-/* Past the bytes from i that are none of "\n", '{', '}', ';' (when braces) or "\n", '{', ';', eight at a time
-   (stops at most eight bytes before the first mark). */
-static inline size_t skip_unmarked8(const unsigned char *s, size_t i, size_t len, int braces) {
-    while (i + 8 <= len) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (has_byte(w, '\n') | has_byte(w, '{') | (braces ? has_byte(w, '}') : 0) | has_byte(w, ';')) break;
-        i += 8;
-    }
-    return i;
+/* How far ahead xq_pgn_game_starts looks for a comment mark at a time. */
+#define MARK_WINDOW ((size_t)1 << 12)
+
+/* The offset of the first byte c in s[i..end), or end. */
+static inline size_t next_byte(const unsigned char *s, size_t i, size_t end, unsigned char c) {
+    const unsigned char *p = i < end ? memchr(s + i, c, end - i) : NULL;
+    return p ? (size_t)(p - s) : end;
 }
 
 /* Reads the tag-like line s[0..n) (no "\n"), which starts with optional blanks and '['.
@@ -131,15 +121,27 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
     kind['{'] = kind['}'] = kind[';'] = kind['\n'] = 1;
     if (double_byte)
         for (int b = 0x81; b < 0xFF; b++) kind[b] = 2;
+    /* In UTF-8 the next of each comment mark is found by memchr and kept until the scan passes it (most texts
+       have none): the next mark is then the first of these and the next "\n" before them. A search looks at
+       most MARK_WINDOW bytes ahead (none of that mark before its result), so that a scan that stops early
+       has not searched the rest of the text. */
+    size_t next_open = 0, next_close = 0, next_semi = 0;
     while (i < len) {
-        unsigned char k;
         if (!double_byte) {
-            i = skip_unmarked8(s, i, len, 1);   /* most of a line */
+            size_t window = len - i > MARK_WINDOW ? i + MARK_WINDOW : len;
+            if (next_open <= i) next_open = next_byte(s, i, window, '{');
+            if (next_close <= i) next_close = next_byte(s, i, window, '}');
+            if (next_semi <= i) next_semi = next_byte(s, i, window, ';');
+            size_t mark = next_open < next_close ? next_open : next_close;
+            if (next_semi < mark) mark = next_semi;
+            i = next_byte(s, i, mark, '\n');
             if (i >= len) goto done;
-        }
-        while ((k = kind[s[i]]) != 1) {
-            i += k ? 2 : 1;
-            if (i >= len) goto done;
+        } else {
+            unsigned char k;
+            while ((k = kind[s[i]]) != 1) {
+                i += k ? 2 : 1;
+                if (i >= len) goto done;
+            }
         }
         unsigned char c = s[i];
         if (c == '{') {
@@ -229,6 +231,18 @@ int xq_utf8_plain(const char *data, size_t len) {
             i++;
             continue;
         }
+        /* Most characters of a Chinese record: three bytes led by E1-EC or EE (no range of its own for the
+           second byte, never U+FEFF), read straight on, one after the other. */
+        while (c >= 0xE1 && c <= 0xEE && c != 0xED && len - i >= 3 && (s[i + 1] & 0xC0) == 0x80 &&
+               (s[i + 2] & 0xC0) == 0x80) {
+            i += 3;
+            if (i >= len) return 1;
+            c = s[i];
+        }
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
         size_t n;
         unsigned char lo = 0x80, hi = 0xBF;  /* the range of the second byte */
         if (c >= 0xC2 && c <= 0xDF) {
@@ -256,6 +270,21 @@ int xq_utf8_plain(const char *data, size_t len) {
 /* ASCII white space as Python's str.isspace takes it (\s of a str pattern), without "\n". */
 static inline int is_py_space_not_nl(unsigned char c) { return c != '\n' && is_py_space(c); }
 
+/* Whether the line of move text at g[q] (after the first) may stand in a game of the plain form: after white
+   space, not '[', '%', a non-ASCII character, nor "1" white space "." (or a non-ASCII character after "1"). */
+static inline int plain_line_start(const unsigned char *g, size_t q, size_t blen) {
+    while (q < blen && is_py_space_not_nl(g[q])) q++;
+    if (q >= blen) return 1;
+    unsigned char c = g[q];
+    if (c >= 0x80 || c == '[' || c == '%') return 0;
+    if (c == '1') {
+        size_t r = q + 1;
+        while (r < blen && is_py_space(g[r])) r++;
+        if (r < blen && (g[r] >= 0x80 || g[r] == '.')) return 0;
+    }
+    return 1;
+}
+
 /* Whether the game g[0..n) (g[n-1] is the "\n" before the next game start) has the form
    xiangqi._pgn_split.split_plain accepts, for sure: sets *head to the offset of its first "\n\n" and
    *lines to its number of lines.
@@ -272,10 +301,19 @@ static int plain_game(const unsigned char *g, size_t n, int double_byte, size_t 
         while (k < blen && is_name_start(g[k])) k++;
         if (k == i + 1 || k + 1 >= blen || g[k] != ' ' || g[k + 1] != '"') return 0;
         size_t open = k + 1, last = blen, before = blen;
-        for (k = open + 1; k < blen && g[k] != '\n';) {
-            before = last;
-            last = k;
-            k += char_len(g[k], double_byte, blen - k);
+        if (double_byte) {
+            for (k = open + 1; k < blen && g[k] != '\n';) {
+                before = last;
+                last = k;
+                k += char_len(g[k], double_byte, blen - k);
+            }
+        } else {
+            /* In UTF-8 every byte of the line is its own character to these checks (a byte of a longer
+               character is never '"' or ']'): the last two are the bytes before the line's end. */
+            const unsigned char *end = memchr(g + open + 1, '\n', blen - open - 1);
+            k = end ? (size_t)(end - g) : blen;
+            if (k >= open + 2) last = k - 1;
+            if (k >= open + 3) before = k - 2;
         }
         /* The line ends in '"' ']' (two characters after the opening quote). */
         if (last == blen || before == blen || before <= open || g[last] != ']' || g[before] != '"' ||
@@ -303,11 +341,18 @@ static int plain_game(const unsigned char *g, size_t n, int double_byte, size_t 
     if (c >= 0x80 || c == '[' || c == '%' || is_py_space(c)) return 0;
     /* The move text: no '{' or ';'; no line after its first starting (after white space) with '[', '%' or
        "1" white space ".". */
-    for (size_t k = start; k < blen;) {
-        if (!double_byte) {
-            k = skip_unmarked8(g, k, blen, 0);   /* most of a line */
-            if (k >= blen) break;
+    if (!double_byte) {
+        /* Every byte a character to these checks: the marks and line ends are found by memchr. */
+        if (memchr(g + start, '{', blen - start) || memchr(g + start, ';', blen - start)) return 0;
+        for (const unsigned char *p = memchr(g + start, '\n', blen - start); p;
+             p = memchr(p + 1, '\n', blen - (size_t)(p + 1 - g))) {
+            nl++;
+            if (!plain_line_start(g, (size_t)(p - g) + 1, blen)) return 0;
         }
+        *lines = nl;
+        return 1;
+    }
+    for (size_t k = start; k < blen;) {
         c = g[k];
         if (c == '{' || c == ';') return 0;
         if (c != '\n') {
@@ -315,17 +360,7 @@ static int plain_game(const unsigned char *g, size_t n, int double_byte, size_t 
             continue;
         }
         nl++;
-        size_t q = k + 1;
-        while (q < blen && is_py_space_not_nl(g[q])) q++;
-        if (q < blen) {
-            c = g[q];
-            if (c >= 0x80 || c == '[' || c == '%') return 0;
-            if (c == '1') {
-                size_t r = q + 1;
-                while (r < blen && is_py_space(g[r])) r++;
-                if (r < blen && (g[r] >= 0x80 || g[r] == '.')) return 0;
-            }
-        }
+        if (!plain_line_start(g, k + 1, blen)) return 0;
         k++;
     }
     *lines = nl;

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any, List, Optional, Tuple
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+from xiangqi.errors import InvalidRecordError
 from xiangqi.pgn import HeadersBuilder, SkipVisitor, read_game, read_headers, skip_game
 
 GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
@@ -117,6 +119,71 @@ def test_read_headers_and_skip_game_agree_on_uncommon_forms(encoding: str) -> No
     for every in (1, 2, 3):
         assert _walk(data, True, every) == _walk(data, False, every)
     assert _skips(data, True) == _skips(data, False)
+
+
+_TAG_LINES = [
+    # Tag lines of the common form that the tags of a whole block, parsed at once, must cut as each game's alone:
+    # quotes and brackets inside a value (a '"]' and a ' "' before its end), escapes in one game of many, an
+    # empty value, one tag alone, a name of digits, Chinese text.
+    '[Event "a"] b"]\n[Red " \"x\" ["]',
+    '[Event "c \\\\ d"]\n[Black ""]',
+    '[Event "e"]',
+    '[1 "f"]\n[Event "紅 "黑""]\n[Site "]"]',
+]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])
+def test_read_headers_of_a_block_cut_as_each_game_alone(encoding: str) -> None:
+    plain = '[Event "p"]\n[Red "R"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n'
+    text = "".join(plain * 2 + head + "\n\n1. h2e2 *\n\n" for head in _TAG_LINES * 3) + plain
+    data = text.encode(encoding, "replace")
+    assert _walk(data, True, 4) == _walk(data, False, 4)
+    handle = io.BytesIO(data)
+    first = [dict(read_headers(handle) or {}) for _ in range(5)]
+    assert first[2] == {"Event": 'a"] b', "Red": ' "x" ['} and first[4] == {"Event": "p", "Red": "R"}
+    # A game read again after a seek back gives its headers again (each is handed out once from the block).
+    handle.seek(0)
+    skip_game(handle)
+    skip_game(handle)
+    assert dict(read_headers(handle) or {}) == first[2]
+
+
+#: Pieces of a tag line's value part (between ``[Event `` and ``]``), which the C check reads near its ends (the
+#: quote that opens the value, the last two characters '"' and ']'): short values, quotes and brackets, Chinese
+#: text, lines short of the form.
+_LINE_ENDS = ['"', '""', '"]', '"x', 'x"', '"]"', ']', '炮', '"炮"', '炮"', ' ', '\\"', "\\", "]]", "x"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_LINE_ENDS), max_size=5), min_size=1, max_size=6),
+       st.sampled_from(["utf-8", "gb18030", "big5"]))
+def test_read_headers_agree_on_generated_tag_lines(values: List[List[str]], encoding: str) -> None:
+    plain = '[Event "p"]\n\n1. h2e2 *\n\n'
+    heads = ["\n".join(f'[Event {"".join(parts)}]' for parts in line) for line in values]
+    text = "".join(plain + head + "\n\n1. h2e2 *\n\n" for head in heads if head) + plain
+    data = text.encode(encoding, "replace")
+    assert _raising_walk(data, True) == _raising_walk(data, False)
+    assert _skips(data, True) == _skips(data, False)
+
+
+class _RaisingHeaders(HeadersBuilder):
+    """HeadersBuilder by another class that raises the errors as it does: the reader's usual path."""
+
+
+def _raising_walk(data: bytes, fast: bool) -> List[Tuple[object, int]]:
+    """The headers of each game, or the error read_headers raised there, and the offset after it."""
+    handle = io.BytesIO(data)
+    steps: List[Tuple[object, int]] = []
+    for _ in range(1000):
+        try:
+            headers = read_headers(handle) if fast else read_game(handle, Visitor=_RaisingHeaders)
+        except InvalidRecordError as exc:
+            steps.append((str(exc), handle.tell()))
+            continue
+        if headers is None:
+            break
+        steps.append((dict(headers), handle.tell()))
+    return steps
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "big5"])

@@ -157,7 +157,7 @@ def test_utf8_plain_is_what_the_decoder_takes_whole() -> None:
     rnd = random.Random(5)
     pieces = [b"a", b"\n", b"\x80", b"\xbf", b"\xbb", b"\xc0", b"\xc1", b"\xc2", b"\xdf", b"\xe0", b"\xed", b"\xef",
               b"\xf0", b"\xf4", b"\xf5", b"\xff", b"\x8f", b"\x90", b"\x9f", b"\xa0", "炮".encode(), "😀".encode(),
-              b"\xef\xbb\xbf", b"12345678"]
+              b"\xef\xbb\xbf", b"12345678", b"\xe1", b"\xe7", b"\xec", b"\xee"]
     for _ in range(100_000):
         data = b"".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 12)))
         assert _strict_utf8(data) == python(data), data

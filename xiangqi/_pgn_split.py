@@ -176,6 +176,23 @@ def plain_tags(head: str) -> List[Tuple[str, str]]:
     return tags
 
 
+def plain_tag_words(heads: str) -> List[str]:
+    """The tags of ``heads`` as :func:`plain_tags` reads them, flat: name, value, name, value, ... The form for
+    the tag lines of many games joined by ``\\n`` (about 60% of the cost of :func:`plain_tags` there: no
+    tuple, one search for the literal ``"]\\n[`` between two tags; on one game's few tags the tuples cost less).
+
+    >>> plain_tag_words('[Event "A"]\\n[Red "Hu \\\\"Rong\\\\" Hua"]\\n[Event "B ["]')
+    ['Event', 'A', 'Red', 'Hu "Rong" Hua', 'Event', 'B [']
+    """
+    words = _PLAIN_TAG_SEP.split('"]\n' + heads)   # "", name, value, ..., name, value + '"]'
+    del words[0]
+    if words:
+        words[-1] = words[-1][:-2]
+    if "\\" in heads:
+        words = [_unescape(word) for word in words]   # a name (letters and digits) is left as it is
+    return words
+
+
 def _ends_with_result(movetext: List[str]) -> bool:
     """Whether the last non-blank move-text line ends with a result token."""
     for line in reversed(movetext):
@@ -191,6 +208,9 @@ _SLOW_FIRST = frozenset((" ", "\t", "[", "%", "1"))
 
 #: A tag line in the form the splitter's inner tag loop reads without the regular expression; a block of them.
 _PLAIN_TAG_LINE = re.compile(r'\[([A-Za-z0-9]+) "(.*)"\]$', re.M)
+#: What stands between two values of plain tag lines: the end of a line, the next line's name (the values hold
+#: no newline, so the literal ``"]\n[`` is found at the line ends alone).
+_PLAIN_TAG_SEP = re.compile(r'"\]\n\[([A-Za-z0-9]+) "')
 _PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "[^\n]*"\]')
 #: A line of move text that needs the splitter's line loop: a tag or ``%`` line, a line that may begin a new
 #: game at move 1 (searched from the end of the first move-text line; comment marks are looked for apart).

@@ -33,6 +33,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import collections
+import itertools
 import re
 import weakref
 from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, TypeVar, overload
@@ -43,7 +44,7 @@ from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
 from xiangqi._ffi.scan import pgn_plain_games
 from xiangqi import _pgn_split
 from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_starts, game_starts_in_bytes, split_games,  # noqa: F401
-                                plain_tags, split_plain)
+                                plain_tag_words, plain_tags, split_plain)
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
@@ -957,7 +958,7 @@ class _SeekState:
     """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
 
     __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain", "strict",
-                 "raw", "queued")
+                 "heads", "raw", "queued")
 
     def __init__(self) -> None:
         self.text: Optional[bool] = None   # whether the handle reads str, once known
@@ -975,6 +976,9 @@ class _SeekState:
         #: where they end, their lines). ``None`` until asked.
         self.plain: Optional[Dict[int, Tuple[int, int, int]]] = None
         self.strict = False
+        #: The headers of each game of :attr:`plain` of a strict block not yet handed out (its offset -> its
+        #: headers), parsed for all of them at once when a headers reading first asks. ``None`` until asked.
+        self.heads: Optional[Dict[int, Headers]] = None
         #: A text file's byte stream, when :func:`_read_plain_text` may read it (``False``: it may not; ``None``:
         #: not known yet).
         self.raw: Any = None
@@ -1001,7 +1005,7 @@ def _read_block(handle: Any, start: int, state: _SeekState) -> Tuple[bytes, List
     data = lone_cr_as_lf(block[:block.rfind(b"\n") + 1])   # the lines every reading of the bytes sees
     found = game_starts_in_bytes(data, state.encoding) if data else None
     starts = [] if found is None else found[0]
-    state.block, state.block_at, state.starts, state.plain = data, start, starts, None
+    state.block, state.block_at, state.starts, state.plain, state.heads = data, start, starts, None, None
     return data, starts
 
 
@@ -1031,11 +1035,26 @@ def _plain_games(state: _SeekState) -> Dict[int, Tuple[int, int, int]]:
             for at, i in zip([0, *state.starts], range(0, len(info), 3)) if info[i] >= 0}
 
 
-def _read_plain(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
+def _block_heads(state: _SeekState, plain: Dict[int, Tuple[int, int, int]]) -> Dict[int, Headers]:
+    """:attr:`_SeekState.heads` of a strict block: the tag lines of all its plain games decoded and parsed in one
+    go (:func:`plain_tag_words` of them joined, one tag a line), dealt out to the games a line count each."""
+    block = state.block
+    ats = list(plain)
+    words = iter(plain_tag_words(b"\n".join([block[at:at + plain[at][0]] for at in ats]).decode(state.encoding)))
+    pairs = zip(words, words)
+    count, new, islice = block.count, dict.__new__, itertools.islice
+    heads: Dict[int, Headers] = {}
+    for at in ats:
+        head = heads[at] = new(Headers)   # Headers.without_tag_roster(), as _headers_of makes it
+        head.update(islice(pairs, count(b"\n", at, at + plain[at][0]) + 1))
+    return heads
+
+
+def _read_plain(handle: Any, state: _SeekState, tags: bool) -> object:
     """The next game of a binary file (where the last read left it) when the kept block holds it and it surely
-    has the common form: what :func:`_read_piece` would read as ``split_plain``'s one game. Returns the text of
-    its tag lines (``tags``) or ``""``, the handle left at its end and the line count gone on; ``None`` (the
-    handle not moved) otherwise."""
+    has the common form: what :func:`_read_piece` would read as ``split_plain``'s one game. Returns its
+    :class:`Headers` (``tags``, as :class:`HeadersBuilder` makes them) or ``True``, the handle left at its end
+    and the line count gone on; ``None`` (the handle not moved) otherwise."""
     start = handle.tell()
     if start != state.pos:
         return None
@@ -1054,25 +1073,32 @@ def _read_plain(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
     got = plain.get(at)
     if got is None:
         return None
-    head, end, lines = got
-    if state.strict:
-        text = state.block[at:at + head].decode(state.encoding) if tags else ""
-    else:
-        try:
-            piece = state.block[at:end].decode(state.encoding)
-        except UnicodeDecodeError:
-            return None
-        if "\ufeff" in piece:
-            return None
-        text = piece[:piece.index("\n\n")] if tags else ""
+    _, end, lines = got
+    found: object = True
+    if tags:
+        if state.strict:
+            heads = state.heads
+            if heads is None:
+                heads = state.heads = _block_heads(state, plain)
+            found = heads.pop(at, None)   # each handed out once: a game read again parses its own tags
+            if found is None:
+                found = _headers_of(plain_tags(state.block[at:at + got[0]].decode(state.encoding)))
+        else:
+            try:
+                piece = state.block[at:end].decode(state.encoding)
+            except UnicodeDecodeError:
+                return None
+            if "\ufeff" in piece:
+                return None
+            found = _headers_of(plain_tags(piece[:piece.index("\n\n")]))
     end += block_at
     handle.seek(end)
     state.pos = end
     state.lineno += lines
-    return text
+    return found
 
 
-def _read_plain_text(handle: Any, state: _SeekState, tags: bool) -> Optional[str]:
+def _read_plain_text(handle: Any, state: _SeekState, tags: bool) -> object:
     """:func:`_read_plain` for a text file read before whose bytes are at hand (``handle.buffer``, seekable)
     in an encoding the C scan reads, decoded strictly: the game is taken from the bytes where the text layer's
     position is a plain byte offset (at a line start with nothing read ahead), and the text layer is put at the
@@ -1091,10 +1117,10 @@ def _read_plain_text(handle: Any, state: _SeekState, tags: bool) -> Optional[str
         handle.seek(start)
         if raw.tell() != start:
             return None
-    text = _read_plain(raw, state, tags)
-    if text is not None:
+    found = _read_plain(raw, state, tags)
+    if found is not None:
         handle.seek(state.pos)
-    return text
+    return found
 
 
 def _raw_of(handle: Any) -> Any:
@@ -1178,7 +1204,7 @@ def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int =
         start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
         state.lineno = 0
-        state.block, state.block_at, state.starts, state.plain = b"", -1, [], None
+        state.block, state.block_at, state.starts, state.plain, state.heads = b"", -1, [], None, None
         state.queued.clear()
         if not text:
             if sniffed is None:
@@ -1299,16 +1325,27 @@ def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[obje
           default; :class:`GameBuilder` keeps them in ``game.errors``).
     """
     if Visitor is HeadersBuilder or Visitor is SkipVisitor:
-        # Only the tags, or nothing: a game of the common form in a file read before is found in the kept block
-        # without reading its move text (what the lines read below would give, see _read_plain).
-        tags = Visitor is HeadersBuilder
-        known = _known_state(handle)
-        if known is not None:
-            text = _read_plain(handle, known, tags) if known.text is False else _read_plain_text(handle, known, tags)
-            if text is not None:
-                return _headers_of(plain_tags(text)) if tags else True
+        found = _read_known(handle, Visitor is HeadersBuilder)
+        if found is not None:
+            return found
+    return _read_visited(handle, GameBuilder if Visitor is None else Visitor)
+
+
+def _read_known(handle: Any, tags: bool) -> object:
+    """Only the tags (``tags``: the :class:`Headers`), or nothing (``True``): a game of the common form in a file
+    read before, found in the kept block without reading its move text (what :func:`_read_visited` would give,
+    see :func:`_read_plain`); ``None`` (the handle not moved) otherwise."""
+    known = _known_state(handle)
+    if known is None:
+        return None
+    return _read_plain(handle, known, tags) if known.text is False else _read_plain_text(handle, known, tags)
+
+
+def _read_visited(handle: Any, Visitor: Callable[[], BaseVisitor[Any]]) -> Any:
+    """The next game handed to ``Visitor()`` (its result), or ``None`` at the end: :func:`read_game`'s usual
+    path."""
     chunk = _read_chunk(handle)
-    return None if chunk is None else _visit(chunk, GameBuilder if Visitor is None else Visitor, None)
+    return None if chunk is None else _visit(chunk, Visitor, None)
 
 
 def read_headers(handle: Handle) -> Optional[Headers]:
@@ -1323,7 +1360,8 @@ def read_headers(handle: Handle) -> Optional[Headers]:
     Raises:
         * :exc:`OSError` when reading the file fails.
     """
-    return read_game(handle, Visitor=HeadersBuilder)
+    found = _read_known(handle, True)   # read_game's path for HeadersBuilder, without its dispatch
+    return _read_visited(handle, HeadersBuilder) if found is None else found  # type: ignore[return-value]
 
 
 def skip_game(handle: Handle) -> bool:
@@ -1337,16 +1375,27 @@ def skip_game(handle: Handle) -> bool:
     Raises:
         * :exc:`OSError` when reading the file fails.
     """
-    return bool(read_game(handle, Visitor=SkipVisitor))
+    return _read_known(handle, False) is not None or bool(_read_visited(handle, SkipVisitor))
+
+
+#: The handle :func:`_known_state` last found (a weak reference) and its state: a loop of reads asks about one
+#: handle again and again (a look-up in :data:`_READERS` makes a weak reference each time).
+_LAST_KNOWN: List[Any] = [None, None]
 
 
 def _known_state(handle: Any) -> Optional[_SeekState]:
     """The state of a seekable ``handle`` :func:`read_game` has read before, else ``None``."""
+    ref, known = _LAST_KNOWN
+    if ref is not None and ref() is handle:
+        return known  # type: ignore[no-any-return]
     try:
         known = _READERS.get(handle)
     except TypeError:  # not weak-referenceable
         return None
-    return known if type(known) is _SeekState else None
+    if type(known) is not _SeekState:
+        return None
+    _LAST_KNOWN[:] = [weakref.ref(handle), known]
+    return known
 
 
 def _read_chunk(handle: Any) -> Optional[GameLines]:
@@ -1381,6 +1430,7 @@ def _read_chunk(handle: Any) -> Optional[GameLines]:
 
 
 def _forget_handle(handle: Any) -> None:
+    _LAST_KNOWN[:] = [None, None]
     try:
         _READERS.pop(handle, None)
     except TypeError:
