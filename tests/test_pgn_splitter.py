@@ -188,6 +188,22 @@ def test_the_blocks_of_a_file_split_as_its_lines(text: str, encoding: str) -> No
     assert len(by_lines) > 1
 
 
+def test_a_last_line_without_its_newline_keeps_its_last_character_past_the_held_text() -> None:
+    """The held text handed to the line loop ends in the file's last line without a "\\n": its last character is
+    text, not a line end to drop (the last game read '1-' and a move 'h9g' where the line loop, a text handle and
+    the tree before the block splitter read '1-0' and 'h9g7')."""
+    from xiangqi.pgn import read_games
+
+    for last in ("1. h2e2 h9g7 1-0", "1. h2e2 {" + "x" * 1000 + "} h9g7"):
+        data = ("1. h2e2 h9g7 2. h0g2 i9h9 1-0\n" * 37_137 + last).encode()
+        blocks = list(read_games(data))
+        lines = list(read_games(io.StringIO(data.decode())))
+        assert [(g.headers["Result"], [m.iccs() for m in g.mainline_moves()], [str(e) for e in g.errors])
+                for g in blocks] == \
+            [(g.headers["Result"], [m.iccs() for m in g.mainline_moves()], [str(e) for e in g.errors]) for g in lines]
+        assert blocks[-1].mainline_moves()[-1].iccs() == "h9g7" and not blocks[-1].errors
+
+
 def test_a_file_without_game_starts_is_split_by_the_line_loop_past_the_held_text() -> None:
     """Text without a sure game start for longer than a game may be goes through the line loop (its limits)."""
     data = b'[Event "a"]\n\n1. h2e2 *\n\n[Event "b"]\n\n1. h2e2 {' + b"1. h0g2 h9g7\n" * 200_000 + b"}\n\n" \

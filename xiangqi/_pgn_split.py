@@ -216,7 +216,7 @@ _PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "
 _LINE_LOOP_LINE = re.compile(r"\n[^\S\n]*(?:[\[%]|1\s*\.)")
 #: Blank lines at the start of a text (one character class up to the last newline: see :data:`_STRUCTURE`).
 _LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c\n]*\n)?")
-_LEADING_BYTE_BLANKS = re.compile(rb"(?:[ \t\r\x0b\x0c\n]*\n)?")
+_LEADING_BYTE_BLANKS = re.compile(_LEADING_BLANKS.pattern.encode())
 
 
 def split_plain(body: str, lineno: int) -> Optional[GameLines]:
@@ -322,9 +322,10 @@ def _line_pieces(text: str, piece: int) -> Iterator[List[str]]:
         pos = cut + 1
 
 
-#: Characters of text :func:`_split_blocks` holds without a place where a game surely begins before the rest of the
-#: file goes through the line loop (whose limits bound what it keeps of a game without end).
-_HELD_CHARS = 4 * MAX_GAME_CHARS + MAX_LINE_BYTES
+#: Text a splitter of blocks holds without a place where a game surely begins (bytes in the chunker, characters in
+#: :func:`split_games`) before the rest of the file goes through the line loop, whose limits bound what it keeps of
+#: a game without end: four of the longest games kept and a line.
+HELD_MAX_BYTES = 4 * MAX_GAME_CHARS + MAX_LINE_BYTES
 
 
 def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
@@ -332,7 +333,7 @@ def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
     (:func:`game_starts_in_block`: the C scan of a block's bytes where it decoded strictly), where the line
     loop's state is the one it starts in: a game the C check marks as of the common form
     (``xq_pgn_plain_games``, in a strictly decoded block) is made from its bytes, the text between such games
-    goes through the line loop. Text held longer than :data:`_HELD_CHARS` without such a place goes, with the
+    goes through the line loop. Text held longer than :data:`HELD_MAX_BYTES` without such a place goes, with the
     rest of the file, through the line loop. A file decoded whole (UTF-16, UTF-32) is read by the line loop."""
     held: List[str] = []    # text not split yet, from a game start: whole lines, each with its "\n" (but the last)
     size = 0
@@ -352,8 +353,8 @@ def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
             text = block.text
             held.append(text + "\n" if data.endswith(b"\n") else text)
             size += len(text)
-            if size > _HELD_CHARS:
-                rest = itertools.chain(_iter_lines("".join(held)[:-1]),
+            if size > HELD_MAX_BYTES:
+                rest = itertools.chain(_held_lines(held),
                                        itertools.chain.from_iterable(block.lines for block in blocks))
                 yield from _split_lines(rest, lineno)
                 return
@@ -396,10 +397,15 @@ def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
     yield from _line_loop(held, lineno)
 
 
+def _held_lines(held: List[str]) -> Iterator[str]:
+    """The lines of the text ``held`` (whole lines, each with its ``\\n`` but maybe the last)."""
+    text = "".join(held)
+    return _iter_lines(text[:-1] if text.endswith("\n") else text)
+
+
 def _line_loop(held: List[str], lineno: int) -> Iterator[GameLines]:
     """The line loop over the text ``held`` (whole lines, each with its ``\\n`` but maybe the last)."""
-    text = "".join(held)
-    return _split_lines(_iter_lines(text[:-1] if text.endswith("\n") else text), lineno) if text else iter(())
+    return _split_lines(_held_lines(held), lineno) if any(held) else iter(())
 
 
 def _lines_of(held: List[str]) -> int:

@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from xiangqi import formats, pgn
 from xiangqi._encoding import TextBlock, TextLines, detect_encoding
+from xiangqi import _pgn_split
 from xiangqi._pgn_split import game_starts_in_block
 from xiangqi.source import ByteSource
 
@@ -273,9 +274,9 @@ def spans(files: Sequence[str], fmt: str, chunk_bytes: Union[int, ChunkSizes]) -
 
 #: The most bytes of a PGN file held without a place to cut them (a game start) beyond a chunk's size: past it, the
 #: rest of the file is a chunk read as a stream of lines (:attr:`Chunk.stream`), whose games the PGN reader's
-#: splitter keeps within its limits. Four bytes a character (UTF-8's widest) for :data:`xiangqi.pgn.MAX_GAME_CHARS`,
-#: and a line's worth more.
-HELD_MAX_BYTES = 4 * pgn.MAX_GAME_CHARS + pgn.MAX_LINE_BYTES
+#: splitter keeps within its limits (the limit :func:`xiangqi.pgn.split_games` holds text to as well). Four bytes a
+#: character (UTF-8's widest) for :data:`xiangqi.pgn.MAX_GAME_CHARS`, and a line's worth more.
+HELD_MAX_BYTES: int = _pgn_split.HELD_MAX_BYTES
 
 
 _GONE = "the lines of a chunk read as a stream are gone: check it before reading the next chunk"
