@@ -1002,7 +1002,12 @@ def _read_block(handle: Any, start: int, state: _SeekState) -> Tuple[bytes, List
     and keeps both in ``state``."""
     block = handle.read(_PIECE_BYTES)
     handle.seek(start)
-    data = lone_cr_as_lf(block[:block.rfind(b"\n") + 1])   # the lines every reading of the bytes sees
+    if len(block) == _PIECE_BYTES and block.endswith(b"\r"):
+        block = block[:-1]   # a CR whose LF may come in the next read
+    # The lines every reading of the bytes sees: lone CRs end lines before the block is cut at its last line end
+    # (a file of CR line ends has no LF, and cut first its blocks were empty: every game went line by line).
+    block = lone_cr_as_lf(block)
+    data = block[:block.rfind(b"\n") + 1]
     found = game_starts_in_bytes(data, state.encoding) if data else None
     starts = [] if found is None else found[0]
     state.block, state.block_at, state.starts, state.plain, state.heads = data, start, starts, None, None
