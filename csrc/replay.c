@@ -261,7 +261,7 @@ int xq_text_ending(const xq_pos *pos, const xq_undo *undos, int n, int count, in
     if (legal && n >= 4) {
         if (!loops) return XQ_E_ARG;
         out[2] = xq_repetition_loops(pos, undos, n, count, flags, loops);
-        out[3] = loops[n].count;
+        out[3] = out[2] < 0 ? 0 : loops[n].count;   /* a refused history leaves loops as they were */
     }
     return xq_pos_fen(pos, fen, cap);
 }

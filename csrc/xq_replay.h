@@ -18,7 +18,7 @@ int xq_play_text(xq_pos *pos, const char *text, size_t len, xq_undo *undos, int 
 /* What judging the end of a game just played on *pos (its n undo records, as xq_play_text leaves them) asks
    of the core, in one call: out[0] the number of legal moves of *pos, out[1] its halfmove clock, and, when it
    has legal moves and n >= 4, out[2] what xq_repetition_loops(pos, undos, n, count, flags, loops) returns
-   and out[3] loops[n].count (else 0 and 0; loops must hold n + 1 records); the FEN of *pos is written to
+   and out[3] loops[n].count (0 when out[2] is an error; else 0 and 0; loops must hold n + 1 records); the FEN of *pos is written to
    fen (cap bytes; XQ_FEN_MAX always suffices).  Returns the FEN's length, or XQ_E_ARG. */
 int xq_text_ending(const xq_pos *pos, const xq_undo *undos, int n, int count, int flags, xq_rep_info *loops,
                    char *fen, size_t cap, int *out);

@@ -608,12 +608,19 @@ def test_a_clock_move_takes_about_its_share() -> None:
     from xiangqi.engine_server import time_budget
     from xiangqi.uci import Go
 
-    for clock, inc, togo in ((10000, 100, None), (3000, 100, None), (60000, 0, None), (60000, 1000, 10)):
-        share = min((clock - 15) / (togo or 30) + inc * 0.75, (clock - 15) * 0.5) / 1000
+    # (clock ms, increment ms, moves to go) -> (hard, soft) in seconds; the share is worked out by hand beside each:
+    # (clock - 15 ms kept back) / moves to go + 3/4 of the increment; soft 0.7 of it, hard 4 times (at most 0.8 of
+    # the clock left).
+    cases = {
+        (10000, 100, None): (1.631333, 0.285483),   # share 9985 / 30 + 75 = 407.83 ms
+        (3000, 100, None): (0.698, 0.12215),        # share 2985 / 30 + 75 = 174.5 ms
+        (60000, 0, None): (7.998, 1.39965),         # share 59985 / 30 = 1999.5 ms
+        (60000, 1000, 10): (26.994, 4.72395),       # share 59985 / 10 + 750 = 6748.5 ms
+    }
+    for (clock, inc, togo), expected in cases.items():
         for red in (True, False):
             go = Go(red_time=clock, black_time=clock, red_inc=inc, black_inc=inc, movestogo=togo)
-            hard, soft = time_budget(go, red)
-            assert soft == pytest.approx(0.7 * share) and hard == pytest.approx(min(4 * share, (clock - 15) * 0.0008))
+            assert time_budget(go, red) == pytest.approx(expected, abs=1e-6), (clock, inc, togo)
 
 
 def test_movetime_uses_its_time_and_never_overruns(uci: Pipe) -> None:

@@ -36,7 +36,7 @@ import collections
 import itertools
 import re
 import weakref
-from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, TypeVar, overload
+from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, overload
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, decodes_strictly, detect_encoding, lone_cr_as_lf
