@@ -285,8 +285,8 @@ static inline int plain_line_start(const unsigned char *g, size_t q, size_t blen
     return 1;
 }
 
-/* Whether the game g[0..n) (g[n-1] is the "\n" before the next game start) has the form
-   xiangqi._pgn_split.split_plain accepts, for sure: sets *head to the offset of its first "\n\n" and
+/* Whether the game g[0..n) (g[n-1] is the "\n" before the next game start) is, for sure, one game of the
+   common form as xiangqi._pgn_split's line loop reads it: sets *head to the offset of its first "\n\n" and
    *lines to its number of lines.
    Where a non-ASCII character stands at a place that Unicode white space would change, says no
    (the reader then takes its usual path, which is always right). */

@@ -45,8 +45,8 @@ int xq_double_byte_plain(const char *data, size_t len, const unsigned char *pair
 
 /* For the games data[0..starts[0]), data[starts[0]..starts[1]), ... data[starts[n-2]..starts[n-1]) (the
    offsets xq_pgn_game_starts found, ascending; each game ends in "\n"): info[3g] the offset in game g of
-   its first "\n\n" (where its tag lines end) when the game surely has the form
-   xiangqi._pgn_split.split_plain reads (plain tag lines, blank lines, move text without comments, tag or
+   its first "\n\n" (where its tag lines end) when the game surely is one game of the common form as
+   xiangqi._pgn_split's line loop reads it (plain tag lines, blank lines, move text without comments, tag or
    '%' lines or a second move 1, no "\r", at most 2^18 bytes), else -1; info[3g+1] its end (starts[g]);
    info[3g+2] how many lines it has (when plain, else 0).  Returns n, or XQ_E_ARG for bad arguments. */
 long xq_pgn_plain_games(const char *data, size_t len, int encoding, const size_t *starts, size_t n, long *info);

@@ -498,15 +498,22 @@ def _split_signature(games: Iterator[pgn.GameLines], names: List[str]) -> List[T
 
 
 def _same_split(text: str) -> int:
+    """The games of the block splitter (the C scan, the games of the common form made from the bytes, the rest by
+    the line loop) of ``text`` in UTF-8, against the line loop over the same lines; the count of games."""
     names = ["FEN", "Result", "Event", "Red", "Format", "Nope", "E"]
     by_lines = _split_signature(pgn.split_games(iter(text.split("\n")), 7), names)
     assert _split_signature(pgn.split_games(text, 7), names) == by_lines
+    data = text.encode("utf-8")
+    for size in (1 << 18, 1 << 12):
+        file_lines = _split_signature(pgn.split_games(iter(TextLines(io.BytesIO(data).read, "utf-8", size)), 7), names)
+        assert _split_signature(pgn.split_games(TextLines(io.BytesIO(data).read, "utf-8", size, lazy=True), 7),
+                                names) == file_lines
     return len(by_lines)
 
 
 def test_the_splitter_reads_a_text_as_it_reads_its_lines() -> None:
-    """Whole-text splitting (common games cut out of the text, the rest by the line loop) gives the games the
-    line loop gives, on every corpus PGN file and on texts whose games mix the common form with everything
+    """The block splitter (common games cut out of each block's bytes, the rest by the line loop) gives the games
+    the line loop gives, on every corpus PGN file and on texts whose games mix the common form with everything
     that needs the line loop."""
     corpus = 0
     for path in _pgn_texts():

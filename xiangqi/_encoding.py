@@ -271,9 +271,10 @@ class TextBlock:
     """Whole lines of a byte stream: ``data`` (bytes, from byte ``offset`` of the stream), ``lines`` (the
     decoded lines, without ``\\n``), ``line`` (the 0-based number of the first of them in the stream) and
     ``strict`` (the lines are ``data`` decoded strictly in one piece, nothing replaced or dropped; a strict
-    UTF-8 block may be decoded only when its text or lines are first asked for)."""
+    UTF-8 block may be decoded only when its text or lines are first asked for). ``raw`` is the stream's bytes
+    where ``data`` holds a line cut at the longest line read (else ``None``): where its lines begin."""
 
-    __slots__ = ("offset", "line", "data", "_lines", "strict", "_text", "_count", "_encoding")
+    __slots__ = ("offset", "line", "data", "_lines", "strict", "_text", "_count", "_encoding", "raw")
 
     def __init__(self, offset: int, line: int, data: bytes, lines: Optional[List[str]], strict: bool = False,
                  text: Optional[str] = None, encoding: str = "utf-8") -> None:
@@ -285,6 +286,7 @@ class TextBlock:
         self._text = text
         self._count = -1
         self._encoding = encoding   # what a strict block not decoded when read decodes with
+        self.raw: Optional[bytes] = None
 
     @property
     def lines(self) -> List[str]:
@@ -416,7 +418,8 @@ class TextLines:
 
     def __init__(self, read: "Callable[[int], bytes]", encoding: Optional[str] = None,
                  block_size: int = BLOCK_BYTES, *, cr: Optional[bool] = None,
-                 max_line: int = MAX_LINE_BYTES, lazy: bool = False, strict: bool = False) -> None:
+                 max_line: int = MAX_LINE_BYTES, lazy: bool = False, strict: bool = False,
+                 errors: str = "replace") -> None:
         self._read = read
         # Blocks known to decode strictly (:func:`decodes_strictly`, without decoding them) are decoded only when their
         # text is asked for: a chunker that reads only the bytes never pays for it. With ``strict`` the bytes are
@@ -424,6 +427,10 @@ class TextLines:
         # block is taken as such, decoded only when its text is asked for.
         self._lazy = lazy
         self._strict = strict
+        #: ``"strict"``: a block that does not decode strictly raises :exc:`UnicodeDecodeError`, as a text file's
+        #: layer with ``errors="strict"`` does (its bytes read by the PGN reader); else the policy of
+        #: :class:`LineDecoder`.
+        self.errors = errors
         self.max_line = max_line
         #: The 1-based numbers of the lines cut at :attr:`max_line` bytes, as they are read.
         self.long_lines: List[int] = []
@@ -466,6 +473,8 @@ class TextLines:
                     data = b"".join(carry)
                     if skipped < 0 and len(data) > self.max_line:   # a last line without "\n", too long
                         data = self._cut_within(data, line)
+                    if self.errors == "strict":
+                        data.decode(self.encoding)
                     yield TextBlock(offset, line, data, *decode(data))
                 return
             if cr:
@@ -526,15 +535,19 @@ class TextLines:
             carry = [block[k:]] if k < len(block) else []
             held = len(block) - k
             used = len(data)   # the stream's bytes this block takes (its data may be cut shorter below)
+            raw: Optional[bytes] = None
             # A line over max_line that lies within this block is cut too (the usual block is not split again).
             if used > self.max_line and _has_line_over(data, self.max_line):
-                data = self._cut_within(data, line)
+                raw, data = data, self._cut_within(data, line)
             if known:
                 text_block = TextBlock(offset, line, data, None, True, None, self.encoding)
             elif lazy and decodes_strictly(data, self.encoding):
                 text_block = TextBlock(offset, line, data, None, True, None, self.encoding)
             else:
+                if self.errors == "strict":
+                    data.decode(self.encoding)   # raises where the bytes do not decode
                 text_block = TextBlock(offset, line, data, *self.decoder.decode_text(data))
+            text_block.raw = raw
             yield text_block
             offset += used
             line += text_block.line_count

@@ -1,16 +1,18 @@
-"""Splitting PGN text into games: the line loop (:func:`split_games` of a line stream, the reference for every
-structure), the cut of whole texts into games of the common form (:func:`split_plain` between the places where a game
-surely begins, :func:`game_starts`), and the C scan of bytes for those places (:func:`game_starts_in_bytes`).
+"""Splitting PGN text into games: one splitter, the blocks of a file cut where a game surely begins (the C scan of
+their bytes, :func:`game_starts_in_bytes`, or :func:`game_starts` of text that is not plain), the games of the common
+form made from their bytes (the C check ``xq_pgn_plain_games``) and the text between them read by the line loop
+(:func:`split_games` of a line stream, the reference for every structure). Each game may carry the byte offset where
+the next one begins, for a reader that leaves a file there.
 
 The public names are those of :mod:`xiangqi.pgn`, which re-exports them; this module is the PGN reader's own.
 """
 
 from __future__ import annotations
 
-import bisect
+import collections
 import itertools
 import re
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from typing import Deque, Dict, Iterator, List, Optional, Tuple, Union
 
 from xiangqi._encoding import TextBlock, TextLines
 from xiangqi._ffi import scan as _scan
@@ -62,31 +64,34 @@ class GameLines:
 
     ``overread`` is 0 when the chunker, on yielding the game, had read at most the next game's first line,
     else the number of lines it had read past the game's end (it looked ahead, see :func:`_comment_closes_later`).
-    ``errors`` holds what is wrong with the lines themselves (a damaged tag line that began the game).
+    ``next_line`` is the line where the next game begins (the line after the last one at the end of the input),
+    and ``end`` its byte offset in the stream when the splitter was asked for offsets (``-1`` otherwise, and at
+    the end of the input: the stream's end). ``errors`` holds what is wrong with the lines themselves (a damaged
+    tag line that began the game).
 
     >>> chunk = next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 h9g7 1-0\\n'))
     >>> chunk.first_line, chunk.tags, chunk.movetext_start, chunk.errors
     (1, [('Event', 'A'), ('Red', 'Hu')], 4, [])
     """
 
-    __slots__ = ("first_line", "_tags", "_tag_lines", "_head", "_lines", "movetext_start", "overread", "errors",
-                 "_text")
+    __slots__ = ("first_line", "_tags", "_tag_lines", "_head", "_lines", "_start", "overread", "errors", "_text",
+                 "next_line", "end", "_src", "_k")
 
     def __init__(self, first_line: int) -> None:
         self.overread = 0
+        self.next_line = 0
+        self.end = -1
         self.errors: List[GameError] = []
         self.first_line = first_line
         self._tags: Optional[List[Tuple[str, str]]] = []
         self._tag_lines: Optional[Dict[str, int]] = {}
-        self._head: Optional[str] = None       # the tag lines, when they are read on first access
+        self._head: Optional[str] = None       # the tag lines of a game of the common form, once decoded
         self._lines: Optional[List[str]] = []
-        self.movetext_start = first_line
+        self._start = first_line
         self._text: Optional[str] = None
-
-    def _read_head(self) -> None:
-        assert self._head is not None
-        self._tags = plain_tags(self._head)   # the tag lines' numbers are worked out when asked (a headers
-        #                                       reader never does)
+        #: A game of the common form: the block it is made from when asked, and its place there.
+        self._src: Optional[_PlainBlock] = None
+        self._k = 0
 
     @property
     def tags(self) -> List[Tuple[str, str]]:
@@ -96,8 +101,9 @@ class GameLines:
         [('Event', 'A'), ('Red', 'Hu')]
         """
         if self._tags is None:
-            self._read_head()
-        assert self._tags is not None
+            assert self._src is not None
+            self._tags = self._src.tags(self._k)   # the tag lines' numbers are worked out when asked (a headers
+            #                                        reader never does)
         return self._tags
 
     @property
@@ -120,9 +126,12 @@ class GameLines:
         >>> chunk.tag("Red"), chunk.tag("Black")
         ('Hu', None)
         """
+        if self._tags is not None:
+            return dict(self._tags).get(name)
         head = self._head
-        if head is None or self._tags is not None:
-            return dict(self.tags).get(name)
+        if head is None:
+            assert self._src is not None
+            head = self._head = self._src.head(self._k)
         k = head.rfind(f'\n[{name} "') + 1
         if k == 0 and not head.startswith(f'[{name} "'):
             return None
@@ -131,15 +140,30 @@ class GameLines:
         return _unescape(value) if "\\" in value else value
 
     @property
+    def movetext_start(self) -> int:
+        """The line of the first move-text line.
+
+        >>> next(split_games('[Event "A"]\\n\\n\\n1. h2e2 *\\n')).movetext_start
+        4
+        """
+        if self._start < 0:
+            assert self._src is not None
+            self._start = self._src.movetext_start(self._k)
+        return self._start
+
+    @movetext_start.setter
+    def movetext_start(self, line: int) -> None:
+        self._start = line
+
+    @property
     def movetext(self) -> List[str]:
-        """The move-text lines (split on first access when the game was cut out of a text).
+        """The move-text lines (split on first access for a game of the common form).
 
         >>> next(split_games('[Event "A"]\\n\\n1. h2e2 h9g7\\n2. h0g2 *\\n')).movetext
         ['1. h2e2 h9g7', '2. h0g2 *', '']
         """
         if self._lines is None:
-            assert self._text is not None
-            self._lines = self._text.split("\n")
+            self._lines = self.movetext_text.split("\n")
         return self._lines
 
     @property
@@ -150,7 +174,9 @@ class GameLines:
         '1. h2e2 h9g7\\n2. h0g2 *\\n'
         """
         if self._text is None:
-            return "\n".join(self.movetext)
+            if self._src is None:
+                return "\n".join(self.movetext)
+            self._text = self._src.text(self._k)
         return self._text
 
     @property
@@ -163,21 +189,78 @@ class GameLines:
         return list(range(self.movetext_start, self.movetext_start + len(self.movetext)))
 
 
-def plain_tags(head: str) -> List[Tuple[str, str]]:
-    """The tags (name, value) of ``head``, tag lines of the plain form ``[Name "value"]`` joined by ``\\n``
-    (what :func:`split_plain` and the C check ``xq_pgn_plain_games`` accept as a game's tag lines).
+def _plain_game(src: _PlainBlock, k: int, first_line: int, next_line: int, end: int) -> GameLines:
+    """Game ``k`` of ``src``, its lines from ``first_line`` up to ``next_line``, ``end`` the offset after it: what
+    ``GameLines(first_line)`` and the settings of a game of the common form make, at half the cost (every slot
+    set here)."""
+    game: GameLines = object.__new__(GameLines)
+    game.first_line, game.next_line, game.end = first_line, next_line, end
+    game.overread, game.errors = 0, []
+    game._tags = game._tag_lines = game._lines = game._head = game._text = None
+    game._start, game._src, game._k = -1, src, k
+    return game
 
-    >>> plain_tags('[Event "A"]\\n[Red "Hu \\\\"Rong\\\\" Hua"]')
-    [('Event', 'A'), ('Red', 'Hu "Rong" Hua')]
-    """
-    words = plain_tag_words(head)
-    return list(zip(words[::2], words[1::2]))
+
+class _PlainBlock:
+    """The games of the common form (``xq_pgn_plain_games``) of one strictly decoded block of bytes, each made
+    from them when asked: its tag lines, its move text, the line where that begins; the tags of all of them are
+    parsed at once (:func:`plain_tag_words` of their tag lines joined), when one first asks."""
+
+    __slots__ = ("data", "encoding", "spans", "words", "at")
+
+    def __init__(self, data: bytes, encoding: str) -> None:
+        self.data = data
+        self.encoding = encoding
+        #: Four numbers a game: its offset, where its tag lines end (its first "\n\n"), where it ends (its last
+        #: "\n"), the lines before it.
+        self.spans: List[int] = []
+        self.words: List[str] = []
+        self.at: Optional[List[int]] = None   # where each game's tags begin in words (and the end)
+
+    def head(self, k: int) -> str:
+        """The tag lines of game ``k``."""
+        spans = self.spans
+        return self.data[spans[4 * k]:spans[4 * k + 1]].decode(self.encoding)
+
+    def _body(self, k: int) -> int:
+        """Where the move text of game ``k`` begins (after the blank lines that follow its tags)."""
+        blank = _LEADING_BYTE_BLANKS.match(self.data, self.spans[4 * k + 1] + 1)
+        assert blank is not None   # it matches the empty string
+        return blank.end()
+
+    def text(self, k: int) -> str:
+        """The move text of game ``k``."""
+        return self.data[self._body(k):self.spans[4 * k + 2]].decode(self.encoding)
+
+    def movetext_start(self, k: int) -> int:
+        """The line where the move text of game ``k`` begins."""
+        spans = self.spans
+        return spans[4 * k + 3] + 1 + self.data.count(b"\n", spans[4 * k], self._body(k))
+
+    def tags(self, k: int) -> List[Tuple[str, str]]:
+        """The tags of game ``k``."""
+        at = self.at
+        if at is None:
+            at = self._parse()
+        words = iter(self.words[at[k]:at[k + 1]])
+        return list(zip(words, words))
+
+    def _parse(self) -> List[int]:
+        data, spans = self.data, self.spans
+        heads = [data[spans[i]:spans[i + 1]] for i in range(0, len(spans), 4)]
+        self.words = plain_tag_words(b"\n".join(heads).decode(self.encoding))
+        at = self.at = [0]
+        n = 0
+        for head in heads:   # a tag a line: two words each
+            n += 2 * head.count(b"\n") + 2
+            at.append(n)
+        return at
 
 
 def plain_tag_words(heads: str) -> List[str]:
     """The tags of ``heads`` (the tag lines of one game or of many, joined by ``\\n``), flat: name, value, name,
     value, ... (no tuple per tag; one search for the literal ``"]\\n[`` between two tags): the one parser of
-    plain tag lines, :func:`plain_tags` pairs its words.
+    plain tag lines (what the C check ``xq_pgn_plain_games`` accepts as a game's tag lines).
 
     >>> plain_tag_words('[Event "A"]\\n[Red "Hu \\\\"Rong\\\\" Hua"]\\n[Event "B ["]')
     ['Event', 'A', 'Red', 'Hu "Rong" Hua', 'Event', 'B [']
@@ -204,109 +287,17 @@ def _ends_with_result(movetext: List[str]) -> bool:
 _SLOW_FIRST = frozenset((" ", "\t", "[", "%", "1"))
 
 
-#: A tag line in the form the splitter's inner tag loop reads without the regular expression; a block of them.
 #: What stands between two values of plain tag lines: the end of a line, the next line's name (the values hold
 #: no newline, so the literal ``"]\n[`` is found at the line ends alone).
 _PLAIN_TAG_SEP = re.compile(r'"\]\n\[([A-Za-z0-9]+) "')
-_PLAIN_TAG_BLOCK = re.compile(r'(?:\[[A-Za-z0-9]+ "[^\n]*"\]\n)*\[[A-Za-z0-9]+ "[^\n]*"\]')
-#: A line of move text that needs the splitter's line loop: a tag or ``%`` line, a line that may begin a new
-#: game at move 1 (searched from the end of the first move-text line; comment marks are looked for apart).
-#: (The white space before the mark is of that line only: white space across lines let every newline of a long
-#: run of blank lines scan the run again, and a line after blank lines is found from its own newline anyway.)
-_LINE_LOOP_LINE = re.compile(r"\n[^\S\n]*(?:[\[%]|1\s*\.)")
-#: Blank lines at the start of a text (one character class up to the last newline: see :data:`_STRUCTURE`).
+#: Blank lines at the start of a game's move text (one character class up to the last newline: see
+#: :data:`_STRUCTURE`), and in bytes.
 _LEADING_BLANKS = re.compile(r"(?:[ \t\r\x0b\x0c\n]*\n)?")
 _LEADING_BYTE_BLANKS = re.compile(_LEADING_BLANKS.pattern.encode())
 
 
-def split_plain(body: str, lineno: int) -> Optional[GameLines]:
-    """The one game of ``body`` (the lines, joined by ``\\n``, between two places where a game surely
-    begins, see :func:`game_starts`; ``lineno`` lines before them) when it has the common form -- tag lines
-    as the inner tag loop reads them, blank lines, move text without comments, tag or ``%`` lines or a
-    second move 1 -- as :func:`split_games` reads it; else ``None``."""
-    if body[:1] != "[" or len(body) > MAX_GAME_CHARS:
-        return None                            # the line loop keeps a long game's limit
-    end = body.find("\n\n")
-    blank = _LEADING_BLANKS.match(body, end + 1) if end >= 0 else None
-    if blank is None or blank.end() == len(body):
-        return None                            # no blank line after the tags, or no move text
-    head = body[:end]
-    if _PLAIN_TAG_BLOCK.fullmatch(head) is None:
-        return None                            # a line that is not a plain tag
-    start = blank.end()
-    eol = body.find("\n", start)
-    text = body[start:]
-    if text[0] in "[%" or text[0].isspace() or "{" in text or ";" in text \
-            or eol >= 0 and _LINE_LOOP_LINE.search(body, eol) is not None:
-        return None
-    return _plain_game(head, text, lineno, lineno + 1 + body.count("\n", 0, start))
-
-
-def _plain_game(head: str, text: str, lineno: int, movetext_start: int) -> GameLines:
-    """The game of the common form whose tag lines are ``head`` and move text ``text`` (from line
-    ``movetext_start``), ``lineno`` lines before it: its tags and lines are read when asked for."""
-    game = GameLines(lineno + 1)
-    game._head = head
-    game._tags = game._tag_lines = None
-    game.movetext_start = movetext_start
-    game._lines = None
-    game._text = text
-    return game
-
-
-#: Empty lines, each run matched whole (read once; the caller asks whether a ``[`` follows): where a game of the
-#: common form may end, when the line after them starts with ``[``.
-_EMPTY_LINES = re.compile(r"\n\n+")
-
-
-def _split_text(text: str, lineno: int) -> Iterator[GameLines]:
-    """:func:`split_games` of whole lines joined by ``\\n``.
-
-    From a place where the line loop would be in its start state (the
-    text's start, or the end of a game of the common form), the piece up
-    to the next tag line after empty lines is one game of the common form
-    when :func:`split_plain` accepts it (the line loop then ends it there
-    too, in its start state). Otherwise the line loop reads the text from
-    there to the next place where a game surely begins
-    (:func:`game_starts`, worked out once, when first needed), as it
-    would read it in the whole text.
-    """
-    sure: Optional[List[int]] = None
-    tag_match = TAG_RE.match
-    found = _EMPTY_LINES.finditer(text)
-    pos, end = 0, len(text) + 1
-    while pos < end:
-        cut = end
-        for m in found:
-            c = m.end()
-            if c <= pos or text[c:c + 1] != "[":
-                continue
-            eol = text.find("\n", c)
-            if tag_match(text[c:] if eol < 0 else text[c:eol]) is not None:
-                cut = c
-                break
-        if cut == end and sure is not None:
-            # No plain cut ahead (lines that end in CR LF have no empty line) once a piece was not plain: the
-            # piece goes up to where a game surely begins, not to the end (the rest of the text cut out again
-            # for each game was quadratic).
-            cut = sure[bisect.bisect_right(sure, pos)]
-        body = text[pos:cut - 1]               # a cut follows a line's "\n"
-        game = split_plain(body, lineno)
-        if game is not None:
-            yield game
-        else:
-            if sure is None:
-                sure = game_starts(text)[0]
-                sure.append(end)
-            cut = sure[bisect.bisect_right(sure, pos)]
-            body = text[pos:cut - 1]
-            yield from split_games(_iter_lines(body), lineno)
-        lineno += body.count("\n") + 1
-        pos = cut
-
-
 def _iter_lines(text: str, piece: int = 1 << 16) -> Iterator[str]:
-    """``text.split("\\n")``, split a piece of about ``piece`` characters at a time: a list of every line of
+    """``text.split("\n")``, split a piece of about ``piece`` characters at a time: a list of every line of
     a big text costs 8 bytes a line beside the text (50 MB for a run of six million blank lines)."""
     return itertools.chain.from_iterable(_line_pieces(text, piece))
 
@@ -326,58 +317,141 @@ def _line_pieces(text: str, piece: int) -> Iterator[List[str]]:
 #: :func:`split_games`) before the rest of the file goes through the line loop, whose limits bound what it keeps of
 #: a game without end: four of the longest games kept and a line.
 HELD_MAX_BYTES = 4 * MAX_GAME_CHARS + MAX_LINE_BYTES
+#: The bytes of the blocks :class:`_LineEnds` keeps to find where a game of the line loop ends (a game longer than
+#: that is found again from its start, see :attr:`GameLines.end`).
+_KEPT_BLOCK_BYTES = 4 * HELD_MAX_BYTES
 
 
-def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
-    """:func:`split_games` of the lines of ``lines``, a block at a time, cut where a game surely begins
-    (:func:`game_starts_in_block`: the C scan of a block's bytes where it decoded strictly), where the line
-    loop's state is the one it starts in: a game the C check marks as of the common form
-    (``xq_pgn_plain_games``, in a strictly decoded block) is made from its bytes, the text between such games
-    goes through the line loop. Text held longer than :data:`HELD_MAX_BYTES` without such a place goes, with the
-    rest of the file, through the line loop. A file decoded whole (UTF-16, UTF-32) is read by the line loop."""
+class _LineEnds:
+    """The byte offset where a line of a stream begins, for the games of the line loop: the blocks that hold
+    the lines the line loop may still end a game at (from the one where the last game it ended ended), at
+    most :data:`_KEPT_BLOCK_BYTES` of them."""
+
+    __slots__ = ("base", "blocks", "size")
+
+    def __init__(self, lineno: int) -> None:
+        self.base = lineno + 1   # the number of the stream's first line
+        self.blocks: Deque[TextBlock] = collections.deque()
+        self.size = 0
+
+    def add(self, block: TextBlock) -> TextBlock:
+        """Keep ``block`` (the next of the stream), dropping the oldest blocks over the bytes kept."""
+        self.blocks.append(block)
+        self.size += len(block.data)
+        while self.size > _KEPT_BLOCK_BYTES and len(self.blocks) > 1:
+            self.size -= len(self.blocks.popleft().data)
+        return block
+
+    def offset(self, line: int) -> int:
+        """Where line ``line`` begins: its byte offset, ``-1`` past the last line kept (the end of the stream:
+        asked only there), ``-2`` before the first kept (a game longer than the blocks kept)."""
+        index = line - self.base
+        blocks = self.blocks
+        while len(blocks) > 1 and blocks[1].line <= index:   # the blocks before line's are not asked for again
+            self.size -= len(blocks.popleft().data)
+        if not blocks or index < blocks[0].line:
+            return -2
+        block = blocks[0]
+        k = index - block.line
+        if k >= block.line_count:
+            return -1
+        data, at = block.raw or block.data, 0
+        for _ in range(k):
+            at = data.index(b"\n", at) + 1
+        return block.offset + at
+
+    def ended(self, games: Iterator[GameLines]) -> Iterator[GameLines]:
+        """``games`` of the line loop, each with its :attr:`GameLines.end`."""
+        for game in games:
+            game.end = self.offset(game.next_line)
+            yield game
+
+
+def game_batches(lines: TextLines, lineno: int = 0, *, long_lines: Optional[List[int]] = None,
+                 offsets: bool = False) -> Iterator[List[GameLines]]:
+    """:func:`split_games` of the lines of ``lines``, a list of games at a time (those of a block, as a rule):
+    the one splitter, for a reader that takes its games by the block.
+
+    The blocks are cut where a game surely begins (:func:`game_starts_in_block`: the C scan of a block's bytes where
+    it decoded strictly), where the line loop's state is the one it starts in: a game the C check marks as of the
+    common form (``xq_pgn_plain_games``, in a strictly decoded block) is made from its bytes, the text between such
+    games goes through the line loop. Text held longer than :data:`HELD_MAX_BYTES` without such a place goes, with the
+    rest of the file, through the line loop (a game a list). A file decoded whole (UTF-16, UTF-32) is read by the
+    line loop. ``long_lines`` and ``offsets`` are :func:`split_games`'.
+
+    >>> import io
+    >>> data = b'[Event "A"]\\n\\n1. h2e2 *\\n\\n[Event "B"]\\n\\n1. h2e2 *\\n'
+    >>> [[(game.tags, game.end) for game in batch] for batch in game_batches(TextLines(io.BytesIO(data).read),
+    ...                                                                     offsets=True)]
+    [[([('Event', 'A')], 22)], [([('Event', 'B')], -1)]]
+    """
+    for batch in _split_blocks(lines, lineno, offsets):
+        if long_lines:
+            for game in batch:   # the lines it holds were read: they are known
+                _record_long_lines(game, long_lines, game.next_line)
+        yield batch
+
+
+def _split_blocks(lines: TextLines, lineno: int, offsets: bool) -> Iterator[List[GameLines]]:
+    """:func:`game_batches` (the long lines aside)."""
     held: List[str] = []    # text not split yet, from a game start: whole lines, each with its "\n" (but the last)
     size = 0
     in_comment = False
     blocks = lines.blocks()
     encoding = lines.encoding
     kind = SCAN_KINDS.get(encoding.replace("_", "-").lower())
+    ends = _LineEnds(lineno) if offsets and not lines.whole else None
+
+    def line_loop(games: Iterator[GameLines]) -> List[GameLines]:
+        return list(games if ends is None else ends.ended(games))
+
     for block in blocks:
         if lines.whole:
-            yield from _split_lines(iter(block.lines), lineno)
+            for game in _split_lines(iter(block.lines), lineno):
+                yield [game]
             continue
         data = block.data
         if not data:
             continue
+        if ends is not None:
+            ends.add(block)
         starts, in_comment = game_starts_in_block(block, encoding, in_comment)
         if not starts:
             text = block.text
             held.append(text + "\n" if data.endswith(b"\n") else text)
             size += len(text)
             if size > HELD_MAX_BYTES:
-                rest = itertools.chain(_held_lines(held),
-                                       itertools.chain.from_iterable(block.lines for block in blocks))
-                yield from _split_lines(rest, lineno)
+                rest = blocks if ends is None else map(ends.add, blocks)
+                lines_after = itertools.chain(_held_lines(held),
+                                              itertools.chain.from_iterable(block.lines for block in rest))
+                games = _split_lines(lines_after, lineno)
+                for game in (games if ends is None else ends.ended(games)):
+                    yield [game]
                 return
             continue
+        batch: List[GameLines] = []
         if block.strict:
             # Each piece decoded alone (the block is its bytes decoded in one piece, nothing replaced).
             info = [-1] * 3 * len(starts) if kind is None else _scan.pgn_plain_games(data, kind, starts)
+            # The games of the common form, each made when the block is read (it parses the tags of all of them
+            # at once when one asks): a game that begins at a start, of the common form, within the game's limit
+            # (in bytes, at least its characters: a longer one goes to the line loop, which keeps the limit).
+            plain = _PlainBlock(data, encoding)
+            spans = plain.spans
+            at = -1 if ends is None else block.offset
             cut = 0
             for k, start in enumerate(starts):
                 head = info[3 * k]
-                # A game that begins at a start, of the common form, within the game's limit (in bytes, at least
-                # its characters: a longer one goes to the line loop, which keeps the limit).
                 if head >= 0 and (cut or not held) and start - cut <= MAX_GAME_CHARS:
                     if held:
-                        yield from _line_loop(held, lineno)
+                        batch += line_loop(_line_loop(held, lineno))
                         lineno += _lines_of(held)
                         held = []
-                    blank = _LEADING_BYTE_BLANKS.match(data, cut + head + 1)
-                    assert blank is not None   # it matches the empty string
-                    yield _plain_game(data[cut:cut + head].decode(encoding),
-                                      data[blank.end():start - 1].decode(encoding), lineno,
-                                      lineno + 1 + data.count(b"\n", cut, blank.end()))
-                    lineno += info[3 * k + 2]
+                    spans += (cut, cut + head, start - 1, lineno)
+                    after = lineno + info[3 * k + 2]
+                    batch.append(_plain_game(plain, len(spans) // 4 - 1, lineno + 1, after + 1,
+                                             -1 if at < 0 else at + start))
+                    lineno = after
                 else:
                     held.append(data[cut:start].decode(encoding))
                 cut = start
@@ -391,10 +465,14 @@ def _split_blocks(lines: TextLines, lineno: int) -> Iterator[GameLines]:
             held.append(text[:at + 1])
             tail = text[at + 1:] + "\n" if data.endswith(b"\n") else text[at + 1:]
         if held:
-            yield from _line_loop(held, lineno)
+            batch += line_loop(_line_loop(held, lineno))
             lineno += _lines_of(held)
         held, size = [tail], len(tail)
-    yield from _line_loop(held, lineno)
+        if batch:
+            yield batch
+    last = line_loop(_line_loop(held, lineno))
+    if last:
+        yield last
 
 
 def _held_lines(held: List[str]) -> Iterator[str]:
@@ -414,18 +492,19 @@ def _lines_of(held: List[str]) -> int:
 
 
 def split_games(lines: Union[Iterator[str], str, TextLines], lineno: int = 0, *,
-                long_lines: Optional[List[int]] = None) -> Iterator[GameLines]:
+                long_lines: Optional[List[int]] = None, offsets: bool = False) -> Iterator[GameLines]:
     """Group numbered lines into games.
 
     ``lines`` is an iterator of lines, or whole lines joined by ``\\n`` in one
-    string: games of the common form (tag lines, blank lines, plain move
-    text) are then cut out of the text by a scan of the text, between places
-    where a game surely begins (:func:`game_starts`), and the rest goes
-    through the line loop, with the same result. ``lines`` may also be the
+    string, read by the line loop; or the
     :class:`~xiangqi._encoding.TextLines` of a file, read a block at a time
     and cut where the C scan of a block's bytes finds a game start (as
     :func:`game_starts_in_bytes`), a game of the common form made from its
-    bytes. ``lineno`` is the number of lines before the first.
+    bytes, with the same result. ``lineno`` is the number of lines before the
+    first. With ``offsets`` (``TextLines`` alone), each game's ``end`` is the
+    byte offset of the stream where the next game begins (``-1``: the
+    stream's end; ``-2``: not known, a game longer than the blocks the
+    splitter keeps), so that a reader may leave a file there.
 
     A game ends where the next one's tags begin, or after a result token
     when the next move text starts again at move 1. Tag-like lines inside a
@@ -449,10 +528,12 @@ def split_games(lines: Union[Iterator[str], str, TextLines], lineno: int = 0, *,
     >>> [(chunk.first_line, chunk.tags, chunk.movetext_text) for chunk in split_games(text)]
     [(1, [('Event', 'A')], '1. h2e2 1-0'), (4, [], '1. b2e2 *\\n')]
     """
+    if isinstance(lines, TextLines):
+        for batch in game_batches(lines, lineno, long_lines=long_lines, offsets=offsets):
+            yield from batch
+        return
     if isinstance(lines, str):
-        games = _split_text(lines, lineno) if lines else iter(())
-    elif isinstance(lines, TextLines):
-        games = _split_blocks(lines, lineno)
+        games = _split_lines(_iter_lines(lines), lineno) if lines else iter(())
     else:
         games = _split_lines(lines, lineno)
     if long_lines is None:
@@ -569,6 +650,7 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                     # A damaged tag line after a blank line that ends move text: the next game's first
                     # tag, not move text of this one (its game records the damage).
                     assert chunk is not None
+                    chunk.next_line = lineno
                     yield chunk
                     chunk, movetext, gap = GameLines(lineno), None, False
                     room, sealed = MAX_GAME_CHARS - len(line) - 1, False
@@ -581,6 +663,7 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                         # Move text ended, or a tag this game already has comes after a blank line: the
                         # game before it is over (a game of tags only is a game too, not merged).
                         assert chunk is not None
+                        chunk.next_line = lineno
                         yield chunk
                         chunk = movetext = None
                     gap = False
@@ -645,6 +728,7 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                     movetext, room = [], _TAIL_CHARS
             elif c == "1" and game_start(line) and _ends_with_result(movetext):
                 assert chunk is not None
+                chunk.next_line = lineno
                 yield chunk
                 chunk = GameLines(lineno)
                 movetext = chunk.movetext
@@ -682,9 +766,11 @@ def _split_lines(lines: Iterator[str], lineno: int) -> Iterator[GameLines]:
                 movetext, room, sealed = _over_limit(chunk, movetext, sealed, lineno)
     except InvalidRecordError:
         if chunk is not None:
+            chunk.next_line = lineno + 1
             yield chunk
         raise
     if chunk is not None:
+        chunk.next_line = lineno + 1
         yield chunk
 
 

@@ -30,21 +30,17 @@ this module can.
 
 from __future__ import annotations
 
-import bisect
 import codecs
-import collections
-import itertools
 import re
 import weakref
-from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, overload
+from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Tuple, overload
 
 from xiangqi import notation as _notation
-from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, decodes_strictly, detect_encoding, lone_cr_as_lf
+from xiangqi._encoding import TextLines, lone_cr_as_lf
 from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
-from xiangqi._ffi.scan import pgn_plain_games
 from xiangqi import _pgn_split
-from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_starts, game_starts_in_bytes, split_games,  # noqa: F401
-                                plain_tag_words, plain_tags, split_plain)
+from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_batches, game_starts, game_starts_in_bytes,  # noqa: F401
+                                split_games)
 from xiangqi.board import Board
 from xiangqi.core import STARTING_FEN, Move, moves_of
 from xiangqi.errors import InvalidFenError, InvalidMoveError, InvalidRecordError, XiangqiError
@@ -954,178 +950,157 @@ def _is_seekable(handle: Any) -> bool:
         return False
 
 
-class _SeekState:
-    """Where the last :func:`read_game` left a seekable handle, the line number there, the decoder."""
+class _Bytes:
+    """``read(n)`` of a seekable byte stream from offset :attr:`at` on, seeking there first: the splitter's reads go
+    on where they stopped whatever the handle does between two games. :attr:`stream` is set for the length of a
+    call alone (the reader's state holds no reference to the handle)."""
 
-    __slots__ = ("pos", "lineno", "decoder", "encoding", "block", "block_at", "starts", "text", "plain", "strict",
-                 "heads", "raw", "queued")
+    __slots__ = ("stream", "at")
+
+    def __init__(self, stream: Any, at: int) -> None:
+        self.stream = stream
+        self.at = at
+
+    def read(self, n: int) -> bytes:
+        stream = self.stream
+        stream.seek(self.at)
+        data: bytes = stream.read(n)
+        self.at += len(data)
+        return data
+
+
+class _SeekState:
+    """A seekable handle's reading: where the last call left it (:attr:`pos`) and the number of the line there
+    (:attr:`line`, counted from where reading began or the handle was last moved), and the one splitter over its
+    bytes from there on (:attr:`batches`, ``None`` where the handle's text is read line by line), the games of its
+    last list still to hand out from :attr:`next` on in :attr:`games`."""
+
+    __slots__ = ("pos", "line", "batches", "games", "next", "base", "reader", "text", "encoding", "cr")
 
     def __init__(self) -> None:
-        self.text: Optional[bool] = None   # whether the handle reads str, once known
         self.pos = -1
-        self.lineno = 0
-        self.decoder: Optional[LineDecoder] = None
-        self.encoding = ""
-        #: The last block :func:`_read_piece` read (whole lines from offset ``block_at``) and the offsets of the
-        #: game starts the C scan found in it, from its start: a game between two of them is cut out of it again.
-        self.block = b""
-        self.block_at = -1
-        self.starts: List[int] = []
-        #: The games of the block that surely have the common form (``split_plain``'s), found by the C check
-        #: when a headers or skip reading first asks: their offset in the block -> (where their tag lines end,
-        #: where they end, their lines). ``None`` until asked.
-        self.plain: Optional[Dict[int, Tuple[int, int, int]]] = None
-        self.strict = False
-        #: The headers of each game of :attr:`plain` of a strict block not yet handed out (its offset -> its
-        #: headers), parsed for all of them at once when a headers reading first asks. ``None`` until asked.
-        self.heads: Optional[Dict[int, Headers]] = None
-        #: A text file's byte stream, when :func:`_read_plain_text` may read it (``False``: it may not; ``None``:
-        #: not known yet).
-        self.raw: Any = None
-        #: The games after the first of the last piece :func:`_read_piece` split (the splitter read them all at
-        #: once): (their offset, their lines, their bytes, their lines' count), in file order.
-        self.queued: Deque[Tuple[int, GameLines, int, int]] = collections.deque()
+        self.line = 1
+        self.batches: Optional[Iterator[List[GameLines]]] = None
+        self.games: List[GameLines] = []
+        self.next = 0
+        self.base = 0         # the offset where the splitter began (its games' ends count from there)
+        self.reader = _Bytes(None, 0)
+        self.text = False     # whether the bytes are a text file's (its buffer)
+        self.encoding = ""    # the encoding the splitter read, kept when it begins again at another place
+        self.cr = False       # whether the file's lines end in CR alone (TextLines.cr)
 
 
-#: The lines whose offsets :func:`_read_game_seekable` keeps to come back to (the splitter's look-ahead reads at most
-#: MAX_COMMENT_CHARS characters: further back it reads the game's lines again from its start).
-_KEPT_OFFSETS = 1 << 16
-#: Where a line of bytes ends at a lone CR (a CR that no LF follows).
-_BARE_CR_END = re.compile(rb"(?<=\r)(?!\n)")
-
-#: The size of the blocks :func:`_read_piece` reads.
-_PIECE_BYTES = 1 << 16
+#: The blocks the splitter reads from a seekable handle (a game read after a seek costs a block, not the file).
+_HANDLE_BLOCK_BYTES = 1 << 16
 
 
-def _read_block(handle: Any, start: int, state: _SeekState) -> Tuple[bytes, List[int]]:
-    """Reads the block of whole lines at ``start`` (the handle left there) and the C scan's game starts in it,
-    and keeps both in ``state``."""
-    block = handle.read(_PIECE_BYTES)
-    handle.seek(start)
-    if len(block) == _PIECE_BYTES and block.endswith(b"\r"):
-        block = block[:-1]   # a CR whose LF may come in the next read
-    # The lines every reading of the bytes sees: lone CRs end lines before the block is cut at its last line end
-    # (a file of CR line ends has no LF, and cut first its blocks were empty: every game went line by line).
-    block = lone_cr_as_lf(block)
-    data = block[:block.rfind(b"\n") + 1]
-    found = game_starts_in_bytes(data, state.encoding) if data else None
-    starts = [] if found is None else found[0]
-    state.block, state.block_at, state.starts, state.plain, state.heads = data, start, starts, None, None
-    return data, starts
-
-
-def _block_serves(state: _SeekState, at: int) -> bool:
-    """Whether the game at offset ``at`` of the kept block is read from that block rather than from a block read
-    again from it: when the block's scan found a game start after it, or when ``at`` lies in the first half of
-    the block (the scan from there would mostly go over the same bytes). A stretch of games without sure starts
-    is so scanned about twice, not once per game."""
-    starts = state.starts
-    if at < 0 or at >= len(state.block):
-        return False
-    return bool(starts) and at < starts[-1] or 2 * at < len(state.block)
-
-
-def _plain_games(state: _SeekState) -> Dict[int, Tuple[int, int, int]]:
-    """:attr:`_SeekState.plain` of the kept block, and :attr:`_SeekState.strict`: whether the block is known to
-    decode strictly without U+FEFF (ASCII alone, or checked in C: UTF-8, or a double-byte encoding against
-    its codec's table of pairs). A block of UTF-8 that is not has no plain games (its games are read as
-    :func:`_read_piece` reads them); the games of a double-byte block that is not are decoded one at a time
-    by :func:`_read_plain` (the strict decoding :func:`_read_piece` does)."""
-    data, encoding = state.block, state.encoding
-    state.strict = decodes_strictly(data, encoding)
-    if not state.strict and state.encoding in ("utf-8", "ascii"):
-        return {}
-    info = pgn_plain_games(data, SCAN_KINDS[state.encoding], state.starts)
-    return {at: (info[i], info[i + 1], info[i + 2])
-            for at, i in zip([0, *state.starts], range(0, len(info), 3)) if info[i] >= 0}
-
-
-def _block_heads(state: _SeekState, plain: Dict[int, Tuple[int, int, int]]) -> Dict[int, Headers]:
-    """:attr:`_SeekState.heads` of a strict block: the tag lines of all its plain games decoded and parsed in one
-    go (:func:`plain_tag_words` of them joined, one tag a line), dealt out to the games a line count each."""
-    block = state.block
-    ats = list(plain)
-    words = iter(plain_tag_words(b"\n".join([block[at:at + plain[at][0]] for at in ats]).decode(state.encoding)))
-    pairs = zip(words, words)
-    count, new, islice = block.count, dict.__new__, itertools.islice
-    heads: Dict[int, Headers] = {}
-    for at in ats:
-        head = heads[at] = new(Headers)   # Headers.without_tag_roster(), as _headers_of makes it
-        head.update(islice(pairs, count(b"\n", at, at + plain[at][0]) + 1))
-    return heads
-
-
-def _read_plain(handle: Any, state: _SeekState, tags: bool) -> object:
-    """The next game of a binary file (where the last read left it) when the kept block holds it and it surely
-    has the common form: what :func:`_read_piece` would read as ``split_plain``'s one game. Returns its
-    :class:`Headers` (``tags``, as :class:`HeadersBuilder` makes them) or ``True``, the handle left at its end
-    and the line count gone on; ``None`` (the handle not moved) otherwise."""
+def _begin(handle: Any, state: _SeekState, text: bool) -> bool:
+    """Set ``state`` to read the games of a seekable ``handle`` from where it stands by the one splitter over its
+    bytes (a text file's by those under it, where its position is a byte offset and its encoding one that the
+    splitter reads alike, decoded strictly); ``False`` where the bytes cannot be read so (gzip data, UTF-16)."""
     start = handle.tell()
+    if text:
+        stream = _raw_of(handle)
+        if stream is False or start >> 64:   # no such bytes, or a position that is no byte offset
+            return False
+        encoding: Optional[str] = codecs.lookup(handle.encoding).name
+    else:
+        stream, encoding = handle, state.encoding or None
+    reader = _Bytes(stream, start)
+    if not text and not encoding:
+        gzipped = reader.read(2) == GZIP_MAGIC
+        handle.seek(start)
+        if gzipped:
+            return False
+        reader.at = start
+    try:
+        lines = TextLines(reader.read, encoding, _HANDLE_BLOCK_BYTES, max_line=MAX_LINE_BYTES, lazy=True,
+                          errors="strict" if text else "replace", cr=state.cr if state.encoding else None)
+    finally:
+        reader.stream = None
+        handle.seek(start)
+    if lines.whole:
+        return False
     if start != state.pos:
-        return None
-    block_at = state.block_at
-    at = start - block_at
-    starts = state.starts
-    if (at < 0 or not starts or at >= starts[-1]) and not _block_serves(state, at):
-        # the kept block does not hold the game whole
-        if state.encoding not in SCAN_KINDS:
-            return None
-        _read_block(handle, start, state)
-        block_at, at = start, 0
-    plain = state.plain
-    if plain is None:
-        plain = state.plain = _plain_games(state)
-    got = plain.get(at)
-    if got is None:
-        return None
-    _, end, lines = got
-    found: object = True
-    if tags:
-        if state.strict:
-            heads = state.heads
-            if heads is None:
-                heads = state.heads = _block_heads(state, plain)
-            found = heads.pop(at, None)   # each handed out once: a game read again parses its own tags
-            if found is None:
-                found = _headers_of(plain_tags(state.block[at:at + got[0]].decode(state.encoding)))
+        state.line = 1
+    state.batches = game_batches(lines, state.line - 1, long_lines=lines.long_lines, offsets=True)
+    state.games, state.next = [], 0
+    state.pos, state.base, state.reader, state.text, state.cr = start, start, reader, text, lines.cr
+    if not text:
+        state.encoding = lines.encoding
+    return True
+
+
+def _next_game(handle: Any, state: _SeekState) -> Optional[GameLines]:
+    """The splitter's next game of a handle :func:`_begin` set reading, the handle left where the next game begins
+    (at the end, the end of the file)."""
+    games, k = state.games, state.next
+    if k < len(games):
+        chunk: Optional[GameLines] = games[k]
+        state.next = k + 1
+    else:
+        chunk = _next_batch(handle, state)
+    if chunk is None:
+        end = state.reader.at
+    else:
+        end = chunk.end
+        if end >= 0:
+            end += state.base
         else:
-            try:
-                piece = state.block[at:end].decode(state.encoding)
-            except UnicodeDecodeError:
-                return None
-            if "\ufeff" in piece:
-                return None
-            found = _headers_of(plain_tags(piece[:piece.index("\n\n")]))
-    end += block_at
+            stream = handle.buffer if state.text else handle
+            end = state.reader.at if end == -1 else _line_start(stream, state.pos, chunk.next_line - state.line,
+                                                                state.cr)
+        state.line = chunk.next_line
     handle.seek(end)
     state.pos = end
-    state.lineno += lines
-    return found
+    return chunk
 
 
-def _read_plain_text(handle: Any, state: _SeekState, tags: bool) -> object:
-    """:func:`_read_plain` for a text file read before whose bytes are at hand (``handle.buffer``, seekable)
-    in an encoding the C scan reads, decoded strictly: the game is taken from the bytes where the text layer's
-    position is a plain byte offset (at a line start with nothing read ahead), and the text layer is put at the
-    next game (where its ``tell()`` costs nothing). ``None`` (the handle at the same place) otherwise."""
-    raw = state.raw
-    if raw is None:
-        raw = state.raw = _raw_of(handle)
-        if raw is not False:
-            state.encoding = codecs.lookup(handle.encoding).name
-    if raw is False:
+def _next_batch(handle: Any, state: _SeekState) -> Optional[GameLines]:
+    """The first game of the splitter's next list (kept in ``state``), or ``None`` at the end."""
+    reader, batches = state.reader, state.batches
+    assert batches is not None
+    reader.stream = handle.buffer if state.text else handle
+    try:
+        for games in batches:
+            if games:
+                state.games, state.next = games, 1
+                return games[0]
+        state.games, state.next = [], 0
         return None
-    start = handle.tell()
-    if start != state.pos:
-        return None
-    if raw.tell() != start:   # read ahead, or the position is no byte offset
-        handle.seek(start)
-        if raw.tell() != start:
-            return None
-    found = _read_plain(raw, state, tags)
-    if found is not None:
+    except BaseException:
+        state.batches = None   # read again from the game's start at the next call
         handle.seek(state.pos)
-    return found
+        raise
+    finally:
+        reader.stream = None
+
+
+def _line_start(stream: Any, at: int, lines: int, cr: bool) -> int:
+    """The offset ``lines`` lines after offset ``at`` of a byte stream, the lines cut as
+    :class:`~xiangqi._encoding.TextLines` cuts them (a lone CR ends one; with ``cr`` every CR does): where a game
+    longer than the blocks the splitter keeps ends."""
+    stream.seek(at)
+    while lines > 0:
+        piece = stream.read(_HANDLE_BLOCK_BYTES)
+        if not piece:
+            break
+        while piece.endswith(b"\r"):   # its LF may come next
+            more = stream.read(1)
+            if not more:
+                break
+            piece += more
+        piece = piece.replace(b"\r", b"\n") if cr else lone_cr_as_lf(piece)
+        count = piece.count(b"\n")
+        if count < lines:
+            lines -= count
+            at += len(piece)
+            continue
+        pos = 0
+        for _ in range(lines):
+            pos = piece.index(b"\n", pos) + 1
+        return at + pos
+    return at
 
 
 def _raw_of(handle: Any) -> Any:
@@ -1141,149 +1116,42 @@ def _raw_of(handle: Any) -> Any:
     return False
 
 
-def _read_piece(handle: Any, start: int, state: _SeekState) -> Optional[Tuple[GameLines, int, int]]:
-    """The game at ``start`` of a binary file read a block at a time: its lines, the bytes and the lines it
-    takes; ``None`` (the handle back at ``start``) to read it line by line.
-
-    A block of 64 KiB is cut at the first place after ``start`` where a game surely begins, found by the C
-    scan (:func:`game_starts_in_bytes`) of its lines (a lone carriage return ends one); the games before it
-    are those the line-by-line reading gives. Taken only where the piece decodes strictly; a game longer than
-    the block is read line by line. The block and its starts are kept: the next games are cut out of it without
-    reading, and the games of a piece after its first are kept as the splitter gave them
-    (:attr:`_SeekState.queued`).
-    """
-    queued = state.queued
-    if queued:
-        if queued[0][0] == start:
-            _, chunk, size, lines = queued.popleft()
-            return chunk, size, lines
-        queued.clear()
-    if state.encoding not in SCAN_KINDS:
-        return None
-    at = start - state.block_at
-    starts = state.starts
-    k = bisect.bisect_right(starts, at) if 0 <= at and starts and starts[-1] > at else 0
-    if k and starts[k - 1] == at:
-        # A game the last block's scan found whole (from one of its starts, as a scan from here would).
-        data, cut = state.block[at:starts[k]], starts[k] - at
-    else:
-        if _block_serves(state, at):
-            return None                        # no game start ahead in the block: read line by line
-        data, starts = _read_block(handle, start, state)
-        cut = next((at for at in starts if at > 0), 0)
-        if not cut:
-            return None                        # the last game, one longer than the block, or undecided text
-    piece = data[:cut]
-    try:
-        text = piece.decode(state.encoding)
-    except UnicodeDecodeError:
-        return None
-    if "\ufeff" in text:   # dropped wherever it stands, as every reading of bytes does (LineDecoder, TextLines)
-        text = text.replace("\ufeff", "")
-    plain = split_plain(text[:-1], state.lineno) if text[:1] == "[" else None
-    if plain is not None:   # one game of the common form (what split_games makes of the piece)
-        return plain, cut, piece.count(b"\n")
-    games = list(split_games(text[:-1], state.lineno))
-    if not games:
-        return None
-    if len(games) == 1:
-        return games[0], cut, piece.count(b"\n")
-    # Each game takes the lines up to the next one's first line; the last, the rest of the piece.
-    bounds = [state.lineno, *(game.first_line - 1 for game in games[1:]), state.lineno + piece.count(b"\n")]
-    offset, pos, line = start, 0, bounds[0]
-    for game, end in zip(games, bounds[1:]):
-        size = pos
-        for _ in range(end - line):
-            pos = piece.index(b"\n", pos) + 1
-        queued.append((offset, game, pos - size, end - line))
-        offset, line = start + pos, end
-    _, chunk, size, lines = queued.popleft()
-    return chunk, size, lines
-
-
-def _read_game_seekable(handle: Any, text: bool, state: _SeekState, start: int = -1,
-                        sniffed: Optional[str] = None) -> Optional[GameLines]:
-    """One game, reading line by line and leaving ``handle`` at the start of the next game (``start``: where it
-    is, when the caller asked; ``sniffed``: the encoding detected there, when the caller did)."""
-    if start < 0:
-        start = handle.tell()
+def _read_lines_seekable(handle: Any, state: _SeekState) -> Optional[GameLines]:
+    """One game of a seekable text file whose bytes the splitter does not read (:class:`io.StringIO`, an encoding
+    it does not read alike), by the line loop over its lines, leaving ``handle`` at the start of the next game."""
+    start = handle.tell()
     if start != state.pos:  # first call, or the caller moved the handle: count lines from here
-        state.lineno = 0
-        state.block, state.block_at, state.starts, state.plain, state.heads = b"", -1, [], None, None
-        state.queued.clear()
-        if not text:
-            if sniffed is None:
-                sample = handle.read(SNIFF_BYTES)
-                handle.seek(start)
-                sniffed = detect_encoding(sample)
-            enc = sniffed
-            state.encoding = "utf-8" if enc == "utf-8-sig" else enc
-            state.decoder = LineDecoder(encoding=state.encoding)
-    if not text:
-        read = _read_piece(handle, start, state)
-        if read is not None:
-            handle.seek(start + read[1])
-            state.lineno += read[2]
-            state.pos = start + read[1]
-            return read[0]
-    decoder = state.decoder
-    where = [start, 0, False]   # offset of the last line read (binary files), lines read, end of file reached
-    # A binary file's offsets are counted from the lines' lengths (the last ones kept, to come back to). A text
-    # file's tell() costs a re-decoding of its read-ahead, so it is not asked at every line: the position of the
-    # line to come back to is found by reading the game's lines again from its start.
-    offsets: Deque[int] = collections.deque(maxlen=_KEPT_OFFSETS)
+        state.line = 1
+    state.batches = None
+    where = [0, False]   # lines read, end of file reached
+    # A text file's tell() costs a re-decoding of its read-ahead, so it is not asked at every line: the position of
+    # the line to come back to is found by reading the game's lines again from its start.
 
     def lines() -> Iterator[str]:
         first = start == 0
         readline = handle.readline
-        offset = start
         while True:
-            raw = readline()
-            if not raw:
-                where[2] = True
+            line = readline()
+            if not line:
+                where[1] = True
                 return
-            if decoder is None:
-                where[1] += 1
-                line = raw
-            else:
-                # A lone CR ends a line, as in every reading of bytes (TextLines): the parts of such a line.
-                parts = _BARE_CR_END.split(raw) if b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n") \
-                    else (raw,)
-                for part in parts[:-1]:
-                    offsets.append(offset)
-                    offset += len(part)
-                    where[1] += 1
-                    line = decoder.decode(part[:-1])
-                    if first:
-                        first = False
-                        line = line.lstrip("\ufeff")
-                    yield line
-                raw = parts[-1]
-                if not raw:
-                    continue
-                offsets.append(offset)
-                offset += len(raw)
-                where[1] += 1
-                line = decoder.decode(raw)
+            where[0] += 1
             if first:
                 first = False
                 line = line.lstrip("\ufeff")
             yield line[:-1] if line.endswith("\n") else line
 
-    chunk = next(split_games(lines(), state.lineno), None)
+    chunk = next(split_games(lines(), state.line - 1), None)
     # The chunker stopped on the first line of the next game (or, having looked ahead, chunk.overread lines
     # past the game): start there next time.
-    back = 0 if chunk is None else chunk.overread or (0 if where[2] else 1)
+    back = 0 if chunk is None else chunk.overread or (0 if where[1] else 1)
     if back:
-        where[1] -= back
-        if not text and back <= len(offsets):
-            handle.seek(offsets[-back])
-        else:
-            handle.seek(start)
-            readline = handle.readline
-            for _ in range(where[1]):
-                readline()
-    state.lineno += where[1]
+        where[0] -= back
+        handle.seek(start)
+        readline = handle.readline
+        for _ in range(where[0]):
+            readline()
+    state.line += where[0]
     state.pos = handle.tell()
     return chunk
 
@@ -1308,13 +1176,14 @@ def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[obje
     and :class:`SkipVisitor` cost no move text, :class:`BoardBuilder` only the
     main line (no tree).
 
-    On a seekable, uncompressed handle the game is read line by line and the
-    handle is left at the start of the next game, so ``tell()``/``seek()``
-    between calls work as with python-chess. Other handles (pipes, gzip
-    data, UTF-16 text) are read ahead, and the reader keeps its place per
-    handle: do not mix other reads of such a handle with these calls. Line
-    numbers in ``game.errors`` count from where reading began (or from the
-    last seek).
+    On a seekable, uncompressed handle the games are cut by the one
+    splitter of :func:`read_games` (a block of bytes at a time: of a text
+    file, the bytes under it where its encoding allows), and the handle is
+    left at the start of the next game, so ``tell()``/``seek()`` between
+    calls work as with python-chess. Other handles (pipes, gzip data, UTF-16
+    text) are read ahead, and the reader keeps its place per handle: do not
+    mix other reads of such a handle with these calls. Line numbers in
+    ``game.errors`` count from where reading began (or from the last seek).
 
     >>> import io
     >>> handle = io.StringIO('[Event "A"]\\n\\n1. h2e2 h9g7 1-0\\n\\n[Event "B"]\\n\\n1. 炮二平五 *\\n')
@@ -1329,26 +1198,11 @@ def read_game(handle: Handle, *, Visitor: Optional[Callable[[], BaseVisitor[obje
         * what the visitor's methods raise (:meth:`BaseVisitor.handle_error` raises the errors of the game by
           default; :class:`GameBuilder` keeps them in ``game.errors``).
     """
-    if Visitor is HeadersBuilder or Visitor is SkipVisitor:
-        found = _read_known(handle, Visitor is HeadersBuilder)
-        if found is not None:
-            return found
     return _read_visited(handle, GameBuilder if Visitor is None else Visitor)
 
 
-def _read_known(handle: Any, tags: bool) -> object:
-    """Only the tags (``tags``: the :class:`Headers`), or nothing (``True``): a game of the common form in a file
-    read before, found in the kept block without reading its move text (what :func:`_read_visited` would give,
-    see :func:`_read_plain`); ``None`` (the handle not moved) otherwise."""
-    known = _known_state(handle)
-    if known is None:
-        return None
-    return _read_plain(handle, known, tags) if known.text is False else _read_plain_text(handle, known, tags)
-
-
 def _read_visited(handle: Any, Visitor: Callable[[], BaseVisitor[Any]]) -> Any:
-    """The next game handed to ``Visitor()`` (its result), or ``None`` at the end: :func:`read_game`'s usual
-    path."""
+    """The next game handed to ``Visitor()`` (its result), or ``None`` at the end."""
     chunk = _read_chunk(handle)
     return None if chunk is None else _visit(chunk, Visitor, None)
 
@@ -1365,8 +1219,11 @@ def read_headers(handle: Handle) -> Optional[Headers]:
     Raises:
         * :exc:`OSError` when reading the file fails.
     """
-    found = _read_known(handle, True)   # read_game's path for HeadersBuilder, without its dispatch
-    return _read_visited(handle, HeadersBuilder) if found is None else found  # type: ignore[return-value]
+    chunk = _read_chunk(handle)
+    if chunk is None:
+        return None
+    # What HeadersBuilder makes (_visit), without its dispatch.
+    return _headers_of(chunk.tags) if not chunk.errors else _visit(chunk, HeadersBuilder, None)
 
 
 def skip_game(handle: Handle) -> bool:
@@ -1380,7 +1237,7 @@ def skip_game(handle: Handle) -> bool:
     Raises:
         * :exc:`OSError` when reading the file fails.
     """
-    return _read_known(handle, False) is not None or bool(_read_visited(handle, SkipVisitor))
+    return _read_chunk(handle) is not None   # SkipVisitor's result, without the visit
 
 
 #: The handle :func:`_known_state` last found (a weak reference) and its state: a loop of reads asks about one
@@ -1407,28 +1264,16 @@ def _read_chunk(handle: Any) -> Optional[GameLines]:
     """The lines of the next game of ``handle`` (:func:`read_game`'s reading), or ``None`` at its end."""
     # The handle's other methods (seek, tell, readline) are looked up as the file has them.
     known = _known_state(handle)
-    if known is not None and known.text is False:
-        # The next game of a binary file read before (a text file's tell() is dear: it goes the usual way).
-        start = handle.tell()
-        if start == known.pos:
-            return _read_game_seekable(handle, False, known, start)
+    if known is not None and known.batches is not None and handle.tell() == known.pos:
+        return _next_game(handle, known)   # the next game of a file read before, where the last call left it
     text = is_text_handle(handle)
     if _is_seekable(handle):
         state: Any = _handle_state(handle, _SeekState)
         if isinstance(state, _SeekState):
-            state.text = text
+            if _begin(handle, state, text):
+                return _next_game(handle, state)
             if text:
-                return _read_game_seekable(handle, True, state)
-            sniffed = None
-            if state.pos != handle.tell():
-                pos = handle.tell()
-                head = handle.read(SNIFF_BYTES)
-                handle.seek(pos)
-                sniffed = None if head[:2] == GZIP_MAGIC else detect_encoding(head)
-                if sniffed is None or sniffed in WIDE_ENCODINGS:
-                    state = None
-            if state is not None:
-                return _read_game_seekable(handle, False, state, sniffed=sniffed)
+                return _read_lines_seekable(handle, state)
             _forget_handle(handle)
     chunks: Iterator[GameLines] = _handle_state(handle, lambda: split_games(text_lines(handle)))
     return next(chunks, None)

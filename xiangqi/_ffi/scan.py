@@ -39,7 +39,8 @@ def pgn_game_starts(data: bytes, kind: int, in_comment: bool) -> Optional[Tuple[
 def pgn_plain_games(data: bytes, kind: int, starts: List[int]) -> List[int]:
     """``xq_pgn_plain_games``: for the games ``data[0:starts[0]]``, ``data[starts[0]:starts[1]]``, ... (the
     starts :func:`pgn_game_starts` found), three numbers each: where its tag lines end (its first ``"\\n\\n"``)
-    when it surely has the form ``split_plain`` reads, else -1; its end; its number of lines (0 when -1).
+    when it surely is one game of the common form as the splitter's line loop reads it, else -1; its end; its
+    number of lines (0 when -1).
 
     Raises:
         * :exc:`ValueError` when the C function refuses its arguments (a bug, never bad text).
