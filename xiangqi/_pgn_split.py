@@ -102,9 +102,19 @@ class GameLines:
         """
         if self._tags is None:
             assert self._src is not None
-            self._tags = self._src.tags(self._k)   # the tag lines' numbers are worked out when asked (a headers
-            #                                        reader never does)
+            self._tags = list(self._src.tag_pairs(self._k))   # the tag lines' numbers are worked out when asked
         return self._tags
+
+    def tag_pairs(self) -> Iterator[Tuple[str, str]]:
+        """:attr:`tags`, one at a time (of a game of the common form, without making the list).
+
+        >>> dict(next(split_games('[Event "A"]\\n[Red "Hu"]\\n\\n1. h2e2 *\\n')).tag_pairs())
+        {'Event': 'A', 'Red': 'Hu'}
+        """
+        if self._tags is None:
+            assert self._src is not None
+            return self._src.tag_pairs(self._k)
+        return iter(self._tags)
 
     @property
     def tag_lines(self) -> Dict[str, int]:
@@ -148,7 +158,7 @@ class GameLines:
         """
         if self._start < 0:
             assert self._src is not None
-            self._start = self._src.movetext_start(self._k)
+            self._start = self._src.movetext_start(self._k, self.first_line)
         return self._start
 
     @movetext_start.setter
@@ -204,56 +214,63 @@ def _plain_game(src: _PlainBlock, k: int, first_line: int, next_line: int, end: 
 class _PlainBlock:
     """The games of the common form (``xq_pgn_plain_games``) of one strictly decoded block of bytes, each made
     from them when asked: its tag lines, its move text, the line where that begins; the tags of all of them are
-    parsed at once (:func:`plain_tag_words` of their tag lines joined), when one first asks."""
+    parsed at once (:func:`plain_tag_words` of their tag lines joined), when one first asks. Game ``k`` is the
+    one that ends at the block's ``k``-th game start (``starts``, and ``info`` as ``xq_pgn_plain_games`` gives
+    it: where its tag lines end, -1 for a game not of the common form)."""
 
-    __slots__ = ("data", "encoding", "spans", "words", "at")
+    __slots__ = ("data", "encoding", "starts", "info", "words", "at")
 
-    def __init__(self, data: bytes, encoding: str) -> None:
+    def __init__(self, data: bytes, encoding: str, starts: List[int], info: List[int]) -> None:
         self.data = data
         self.encoding = encoding
-        #: Four numbers a game: its offset, where its tag lines end (its first "\n\n"), where it ends (its last
-        #: "\n"), the lines before it.
-        self.spans: List[int] = []
+        self.starts = starts
+        self.info = info
         self.words: List[str] = []
-        self.at: Optional[List[int]] = None   # where each game's tags begin in words (and the end)
+        self.at: Optional[List[int]] = None   # where the tags of each game begin in words (and end, after it)
 
     def head(self, k: int) -> str:
         """The tag lines of game ``k``."""
-        spans = self.spans
-        return self.data[spans[4 * k]:spans[4 * k + 1]].decode(self.encoding)
+        at = self.starts[k - 1] if k else 0
+        return self.data[at:at + self.info[3 * k]].decode(self.encoding)
 
     def _body(self, k: int) -> int:
         """Where the move text of game ``k`` begins (after the blank lines that follow its tags)."""
-        blank = _LEADING_BYTE_BLANKS.match(self.data, self.spans[4 * k + 1] + 1)
+        blank = _LEADING_BYTE_BLANKS.match(self.data, (self.starts[k - 1] if k else 0) + self.info[3 * k] + 1)
         assert blank is not None   # it matches the empty string
         return blank.end()
 
     def text(self, k: int) -> str:
         """The move text of game ``k``."""
-        return self.data[self._body(k):self.spans[4 * k + 2]].decode(self.encoding)
+        return self.data[self._body(k):self.starts[k] - 1].decode(self.encoding)
 
-    def movetext_start(self, k: int) -> int:
-        """The line where the move text of game ``k`` begins."""
-        spans = self.spans
-        return spans[4 * k + 3] + 1 + self.data.count(b"\n", spans[4 * k], self._body(k))
+    def movetext_start(self, k: int, first_line: int) -> int:
+        """The line where the move text of game ``k``, which begins at line ``first_line``, begins."""
+        return first_line + self.data.count(b"\n", self.starts[k - 1] if k else 0, self._body(k))
 
-    def tags(self, k: int) -> List[Tuple[str, str]]:
-        """The tags of game ``k``."""
+    def tag_pairs(self, k: int) -> Iterator[Tuple[str, str]]:
+        """The tags of game ``k``, (name, value) in file order."""
         at = self.at
         if at is None:
             at = self._parse()
-        words = iter(self.words[at[k]:at[k + 1]])
-        return list(zip(words, words))
+        words = iter(self.words[at[2 * k]:at[2 * k + 1]])
+        return zip(words, words)
 
     def _parse(self) -> List[int]:
-        data, spans = self.data, self.spans
-        heads = [data[spans[i]:spans[i + 1]] for i in range(0, len(spans), 4)]
-        self.words = plain_tag_words(b"\n".join(heads).decode(self.encoding))
-        at = self.at = [0]
+        data, info = self.data, self.info
+        heads: List[bytes] = []
+        at: List[int] = []
         n = 0
-        for head in heads:   # a tag a line: two words each
-            n += 2 * head.count(b"\n") + 2
-            at.append(n)
+        for k, cut in enumerate([0, *self.starts[:-1]]):
+            end = info[3 * k]
+            if end >= 0:
+                head = data[cut:cut + end]
+                heads.append(head)
+                at += (n, n + 2 * head.count(b"\n") + 2)   # a tag a line: two words each
+                n = at[-1]
+            else:
+                at += (n, n)
+        self.words = plain_tag_words(b"\n".join(heads).decode(self.encoding))
+        self.at = at
         return at
 
 
@@ -327,12 +344,13 @@ class _LineEnds:
     the lines the line loop may still end a game at (from the one where the last game it ended ended), at
     most :data:`_KEPT_BLOCK_BYTES` of them."""
 
-    __slots__ = ("base", "blocks", "size")
+    __slots__ = ("base", "blocks", "size", "line", "at")
 
     def __init__(self, lineno: int) -> None:
         self.base = lineno + 1   # the number of the stream's first line
         self.blocks: Deque[TextBlock] = collections.deque()
         self.size = 0
+        self.line = self.at = -1   # the last line found (its index in the stream) and its place in blocks[0]
 
     def add(self, block: TextBlock) -> TextBlock:
         """Keep ``block`` (the next of the stream), dropping the oldest blocks over the bytes kept."""
@@ -340,24 +358,31 @@ class _LineEnds:
         self.size += len(block.data)
         while self.size > _KEPT_BLOCK_BYTES and len(self.blocks) > 1:
             self.size -= len(self.blocks.popleft().data)
+            self.line = -1
         return block
 
     def offset(self, line: int) -> int:
         """Where line ``line`` begins: its byte offset, ``-1`` past the last line kept (the end of the stream:
-        asked only there), ``-2`` before the first kept (a game longer than the blocks kept)."""
+        asked only there), ``-2`` before the first kept (a game longer than the blocks kept). The lines asked
+        for come in order: each is found from the one before in its block."""
         index = line - self.base
         blocks = self.blocks
         while len(blocks) > 1 and blocks[1].line <= index:   # the blocks before line's are not asked for again
             self.size -= len(blocks.popleft().data)
+            self.line = -1
         if not blocks or index < blocks[0].line:
             return -2
         block = blocks[0]
-        k = index - block.line
-        if k >= block.line_count:
+        if index - block.line >= block.line_count:
             return -1
-        data, at = block.raw or block.data, 0
+        if block.line <= self.line <= index:
+            k, at = index - self.line, self.at
+        else:
+            k, at = index - block.line, 0
+        data = block.raw or block.data
         for _ in range(k):
             at = data.index(b"\n", at) + 1
+        self.line, self.at = index, at
         return block.offset + at
 
     def ended(self, games: Iterator[GameLines]) -> Iterator[GameLines]:
@@ -390,6 +415,7 @@ def game_batches(lines: TextLines, lineno: int = 0, *, long_lines: Optional[List
             for game in batch:   # the lines it holds were read: they are known
                 _record_long_lines(game, long_lines, game.next_line)
         yield batch
+        del batch   # not kept while the next block is read
 
 
 def _split_blocks(lines: TextLines, lineno: int, offsets: bool) -> Iterator[List[GameLines]]:
@@ -436,8 +462,7 @@ def _split_blocks(lines: TextLines, lineno: int, offsets: bool) -> Iterator[List
             # The games of the common form, each made when the block is read (it parses the tags of all of them
             # at once when one asks): a game that begins at a start, of the common form, within the game's limit
             # (in bytes, at least its characters: a longer one goes to the line loop, which keeps the limit).
-            plain = _PlainBlock(data, encoding)
-            spans = plain.spans
+            plain = _PlainBlock(data, encoding, starts, info)
             at = -1 if ends is None else block.offset
             cut = 0
             for k, start in enumerate(starts):
@@ -447,14 +472,20 @@ def _split_blocks(lines: TextLines, lineno: int, offsets: bool) -> Iterator[List
                         batch += line_loop(_line_loop(held, lineno))
                         lineno += _lines_of(held)
                         held = []
-                    spans += (cut, cut + head, start - 1, lineno)
                     after = lineno + info[3 * k + 2]
-                    batch.append(_plain_game(plain, len(spans) // 4 - 1, lineno + 1, after + 1,
-                                             -1 if at < 0 else at + start))
+                    batch.append(_plain_game(plain, k, lineno + 1, after + 1, -1 if at < 0 else at + start))
                     lineno = after
                 else:
                     held.append(data[cut:start].decode(encoding))
                 cut = start
+            last: Optional[GameLines] = batch[-1] if batch else None
+            if last is not None and last._src is plain:
+                # The last game gets its bytes of its own: a reader that holds it while the next block is read
+                # (read_games holds one game back) holds it, not this block.
+                k = last._k
+                at, stop = starts[k - 1] if k else 0, starts[k]
+                last._src, last._k = _PlainBlock(data[at:stop], encoding, [stop - at], info[3 * k:3 * k + 3]), 0
+            del plain
             tail = data[cut:].decode(encoding)
         else:
             # The "\n" before the last start's line: counted back from the end over the lines after it.
@@ -470,9 +501,10 @@ def _split_blocks(lines: TextLines, lineno: int, offsets: bool) -> Iterator[List
         held, size = [tail], len(tail)
         if batch:
             yield batch
-    last = line_loop(_line_loop(held, lineno))
-    if last:
-        yield last
+            batch = []   # not kept while the next block is read
+    batch = line_loop(_line_loop(held, lineno))
+    if batch:
+        yield batch
 
 
 def _held_lines(held: List[str]) -> Iterator[str]:
@@ -529,8 +561,7 @@ def split_games(lines: Union[Iterator[str], str, TextLines], lineno: int = 0, *,
     [(1, [('Event', 'A')], '1. h2e2 1-0'), (4, [], '1. b2e2 *\\n')]
     """
     if isinstance(lines, TextLines):
-        for batch in game_batches(lines, lineno, long_lines=long_lines, offsets=offsets):
-            yield from batch
+        yield from itertools.chain.from_iterable(game_batches(lines, lineno, long_lines=long_lines, offsets=offsets))
         return
     if isinstance(lines, str):
         games = _split_lines(_iter_lines(lines), lineno) if lines else iter(())

@@ -33,7 +33,7 @@ from __future__ import annotations
 import codecs
 import re
 import weakref
-from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Tuple, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, overload
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import TextLines, lone_cr_as_lf
@@ -864,7 +864,7 @@ class _Moves(BaseVisitor[None]):
         return None
 
 
-def _headers_of(tags: List[Tuple[str, str]]) -> Headers:
+def _headers_of(tags: Iterable[Tuple[str, str]]) -> Headers:
     """What :class:`HeadersBuilder` makes of a game's ``tags`` when no error is reported to it."""
     headers = Headers.without_tag_roster()
     headers.update(tags)
@@ -880,7 +880,7 @@ def _visit(chunk: GameLines, Visitor: Callable[[], BaseVisitor[Any]], damage: Op
             game.errors.append(_damage_error(damage, len(game.mainline_moves()), chunk))
         return game
     if Visitor is HeadersBuilder and not chunk.errors:   # what it makes, without the calls per tag
-        return _headers_of(chunk.tags)
+        return _headers_of(chunk.tag_pairs())
     visitor = Visitor()
     if visitor.begin_game() is not SKIP:
         visitor.begin_headers()
@@ -1061,6 +1061,7 @@ def _next_batch(handle: Any, state: _SeekState) -> Optional[GameLines]:
     reader, batches = state.reader, state.batches
     assert batches is not None
     reader.stream = handle.buffer if state.text else handle
+    state.games = []   # not kept while the next block is read
     try:
         for games in batches:
             if games:
@@ -1223,7 +1224,7 @@ def read_headers(handle: Handle) -> Optional[Headers]:
     if chunk is None:
         return None
     # What HeadersBuilder makes (_visit), without its dispatch.
-    return _headers_of(chunk.tags) if not chunk.errors else _visit(chunk, HeadersBuilder, None)
+    return _headers_of(chunk.tag_pairs()) if not chunk.errors else _visit(chunk, HeadersBuilder, None)
 
 
 def skip_game(handle: Handle) -> bool:
