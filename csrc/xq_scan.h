@@ -37,6 +37,10 @@ long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comm
    block decodes as it is (for xq_pgn_game_starts) without decoding it. */
 int xq_utf8_plain(const char *data, size_t len);
 
+/* How many "\n" bytes data[0..len) holds (a block's line count; every encoding read splits lines there);
+   XQ_E_ARG for bad arguments. */
+long xq_count_lines(const char *data, size_t len);
+
 /* 1 when data[0..len) is, read as a double-byte encoding (XQ_SCAN_DOUBLE_BYTE), ASCII and two-byte
    characters (a byte 0x81-0xFE and the byte after it) that pairs[(lead - 0x80) * 256 + trail] marks as
    decoding, else 0 (also at 0x80, 0xFF or a lead byte at the end); XQ_E_ARG for bad arguments.  With a

@@ -4,5 +4,6 @@
 #define XQ_SCAN_UNDECIDED ...
 long xq_pgn_game_starts(const char *data, size_t len, int encoding, int *in_comment, size_t *starts, size_t cap);
 int xq_utf8_plain(const char *data, size_t len);
+long xq_count_lines(const char *data, size_t len);
 long xq_pgn_plain_games(const char *data, size_t len, int encoding, const size_t *starts, size_t n, long *info);
 int xq_double_byte_plain(const char *data, size_t len, const unsigned char *pairs);

@@ -213,3 +213,17 @@ def test_decodes_strictly_is_a_strict_decoding(enc: str, words: List[str], noise
             assert "\ufeff" not in block.decode(enc)
     if "\ufeff" not in text and data == text.encode(enc, "ignore"):
         assert decodes_strictly(data, enc)
+
+
+def test_count_lines_counts_as_bytes_count() -> None:
+    """xq_count_lines (a block's line count, eight bytes at a time) against ``bytes.count``: every length around a
+    word, every byte next to a newline (a carry between bytes would count a neighbour)."""
+    from xiangqi._ffi import count_lines
+
+    rnd = random.Random(3)
+    for n in range(40):
+        for _ in range(20):
+            data = bytes(rnd.choice(b"\n\n\x0a\x8a\x0b\x09\x00\xff\x7f\x80a") for _ in range(n))
+            assert count_lines(data) == data.count(b"\n"), data
+    data = bytes(range(256)) * 300 + b"\n" * 77
+    assert count_lines(data) == data.count(b"\n") and count_lines(b"") == 0

@@ -301,7 +301,7 @@ class TextBlock:
         if self._lines is not None:
             return len(self._lines)
         if self._count < 0:
-            self._count = self.data.count(b"\n") + (0 if self.data.endswith(b"\n") else 1)
+            self._count = _ffi.count_lines(self.data) + (0 if self.data.endswith(b"\n") else 1)
         return self._count
 
     @property

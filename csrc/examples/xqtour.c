@@ -285,6 +285,8 @@ int main(void) {
           "the second game starts at its tag");
     CHECK(xq_utf8_plain(text, strlen(text)) == 1 && xq_utf8_plain("\xff", 1) == 0,
           "xq_utf8_plain");
+    CHECK(xq_count_lines(pgn, strlen(pgn)) == 7 && xq_count_lines("", 0) == 0 && xq_count_lines(NULL, 1) == XQ_E_ARG,
+          "xq_count_lines");
     /* The first game has the common form: its tag lines end at offset 11, it ends at the second game's start
        and has 4 lines. */
     long plain[3];
