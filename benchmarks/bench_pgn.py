@@ -149,13 +149,20 @@ def test_read_xqf_variation_tree(benchmark: Any, shared_games: Path) -> None:
 
 
 # --- Visitors that need less than the game (issue 19): python-chess's read_headers and skip_game ------------------
-# Where the time goes over the UTF-8 corpus (9,128 games, 10.1 MB; read_games 0.176 s, read_headers 0.049 s,
-# skip_game 0.022 s, loaded machine): the C work on the blocks' bytes, about 1.2 ms a MB (xq_pgn_game_starts 0.33,
-# xq_utf8_plain 0.4, xq_pgn_plain_games 0.3, memchr where a byte is a character), 12 ms in all; the calls, tell and
-# seek, about 1 us a game, 9 ms; the tags of a block parsed at once (plain_tag_words) and dealt into Headers,
-# 25 ms for about 120,000 tags (some 200 ns a tag, most of it making the strings and dicts). The 10x goal (18 ms)
-# is below what the tags' Python objects cost alone. GB18030 and Big5 keep the walk a character at a time in C
-# (a '{', '}' or ']' may be a second byte): about 19 ms.
+# Where the time goes over the UTF-8 corpus (9,128 games, 10.1 MB), counted in instructions (valgrind
+# --tool=callgrind, one pass over the files as BytesIO, the interpreter's start-up taken off; on this shared
+# machine the timings of one tree vary by a fifth from run to run): read_games about 2,170 M, skip_game about
+# 320 M (6.8x), read_headers about 720 M (3.0x); the reader before the one splitter: 2,190, 240 and 610 M (9.1x,
+# 3.6x). read_game, read_headers and skip_game on a seekable file take their games from the one block splitter of
+# read_games (pgn.game_batches, a list of games a block, each with the offset where the next begins): per block
+# the C work on its bytes (xq_utf8_plain, xq_pgn_game_starts, xq_pgn_plain_games, xq_count_lines and memchr:
+# about 140 M, some 1.4 ms a MB) and the reading through TextLines; per game a GameLines made (a game of the common
+# form lazily: skip_game decodes nothing), a list index, tell and seek (about 30 M of Python more than the reader
+# before, which went around TextLines). read_headers adds the tags of a block parsed at once (plain_tag_words) and
+# dealt into Headers: some 400 M for about 120,000 tags, most of it making the strings and dicts. The 10x goal is
+# below what the tags' Python objects cost alone. GB18030 and Big5 keep the walk a character at a time in C (a
+# '{', '}' or ']' may be a second byte), and detect the encoding by a score of each file's first 64 KiB (about
+# 6 ms a file).
 
 _CORPUS_TIMES: Dict[str, float] = {}
 ENCODINGS = ("utf-8", "gb18030", "big5")
