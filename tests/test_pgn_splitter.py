@@ -211,3 +211,25 @@ def test_a_file_without_game_starts_is_split_by_the_line_loop_past_the_held_text
     games = _cut_games(TextLines(io.BytesIO(data).read))
     assert games == _cut_games(iter(TextLines(io.BytesIO(data).read)))
     assert [dict(g[1]).get("Event") for g in games] == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_game_longer_than_the_blocks_kept_leaves_the_handle_at_the_next_game(end: str) -> None:
+    """A game of 5 MB (past the blocks the splitter keeps to find where a game of the line loop ends, some 4 MB):
+    skip_game and read_game leave the handle at the next game's first line, read again from there alike."""
+    line = "h2e2 h9g7 e2h2 g7h9 " * 2000 + end
+    text = f'[Event "a"]{end}{end}1. h2e2 *{end}{end}[Event "huge"]{end}{end}' + line * 130 + \
+        f'*{end}{end}[Event "after"]{end}{end}1. h2e2 h9g7 *{end}'
+    data = text.encode()
+    handle = io.BytesIO(data)
+    offsets = []
+    while skip_game(handle):
+        offsets.append(handle.tell())
+    assert offsets == [data.index(b'[Event "huge"]'), data.index(b'[Event "after"]'), len(data)]
+    handle.seek(0)
+    games = [read_game(handle) for _ in range(3)]
+    assert [g.headers["Event"] for g in games if g is not None] == ["a", "huge", "after"]
+    assert handle.tell() == len(data) and read_game(handle) is None
+    handle.seek(offsets[1])
+    again = read_game(handle)
+    assert again is not None and again.headers["Event"] == "after" and len(again.mainline_moves()) == 2

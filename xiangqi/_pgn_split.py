@@ -334,8 +334,8 @@ def _line_pieces(text: str, piece: int) -> Iterator[List[str]]:
 #: :func:`split_games`) before the rest of the file goes through the line loop, whose limits bound what it keeps of
 #: a game without end: four of the longest games kept and a line.
 HELD_MAX_BYTES = 4 * MAX_GAME_CHARS + MAX_LINE_BYTES
-#: The bytes of the blocks :class:`_LineEnds` keeps to find where a game of the line loop ends (a game longer than
-#: that is found again from its start, see :attr:`GameLines.end`).
+#: The bytes of the blocks :class:`_LineEnds` keeps to find where a game of the line loop ends: the line asked for
+#: is at most the line loop's look-ahead (:data:`MAX_COMMENT_CHARS` characters and a line) behind the last block read.
 _KEPT_BLOCK_BYTES = 4 * HELD_MAX_BYTES
 
 
@@ -363,16 +363,14 @@ class _LineEnds:
 
     def offset(self, line: int) -> int:
         """Where line ``line`` begins: its byte offset, ``-1`` past the last line kept (the end of the stream:
-        asked only there), ``-2`` before the first kept (a game longer than the blocks kept). The lines asked
-        for come in order: each is found from the one before in its block."""
+        asked only there). The lines asked for come in order: each is found from the one before in its block."""
         index = line - self.base
         blocks = self.blocks
         while len(blocks) > 1 and blocks[1].line <= index:   # the blocks before line's are not asked for again
             self.size -= len(blocks.popleft().data)
             self.line = -1
-        if not blocks or index < blocks[0].line:
-            return -2
         block = blocks[0]
+        assert index >= block.line, "a line the blocks kept no longer hold"   # see _KEPT_BLOCK_BYTES
         if index - block.line >= block.line_count:
             return -1
         if block.line <= self.line <= index:
@@ -535,8 +533,7 @@ def split_games(lines: Union[Iterator[str], str, TextLines], lineno: int = 0, *,
     bytes, with the same result. ``lineno`` is the number of lines before the
     first. With ``offsets`` (``TextLines`` alone), each game's ``end`` is the
     byte offset of the stream where the next game begins (``-1``: the
-    stream's end; ``-2``: not known, a game longer than the blocks the
-    splitter keeps), so that a reader may leave a file there.
+    stream's end), so that a reader may leave a file there.
 
     A game ends where the next one's tags begin, or after a result token
     when the next move text starts again at move 1. Tag-like lines inside a

@@ -36,7 +36,7 @@ import weakref
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, overload
 
 from xiangqi import notation as _notation
-from xiangqi._encoding import TextLines, lone_cr_as_lf
+from xiangqi._encoding import TextLines
 from xiangqi._ffi.replay import TextPlayer, text_player as _thread_player
 from xiangqi import _pgn_split
 from xiangqi._pgn_split import (SCAN_KINDS, GameLines, game_batches, game_starts, game_starts_in_bytes,  # noqa: F401
@@ -1044,12 +1044,7 @@ def _next_game(handle: Any, state: _SeekState) -> Optional[GameLines]:
         end = state.reader.at
     else:
         end = chunk.end
-        if end >= 0:
-            end += state.base
-        else:
-            stream = handle.buffer if state.text else handle
-            end = state.reader.at if end == -1 else _line_start(stream, state.pos, chunk.next_line - state.line,
-                                                                state.cr)
+        end = end + state.base if end >= 0 else state.reader.at   # -1: the end of the file
         state.line = chunk.next_line
     handle.seek(end)
     state.pos = end
@@ -1075,33 +1070,6 @@ def _next_batch(handle: Any, state: _SeekState) -> Optional[GameLines]:
         raise
     finally:
         reader.stream = None
-
-
-def _line_start(stream: Any, at: int, lines: int, cr: bool) -> int:
-    """The offset ``lines`` lines after offset ``at`` of a byte stream, the lines cut as
-    :class:`~xiangqi._encoding.TextLines` cuts them (a lone CR ends one; with ``cr`` every CR does): where a game
-    longer than the blocks the splitter keeps ends."""
-    stream.seek(at)
-    while lines > 0:
-        piece = stream.read(_HANDLE_BLOCK_BYTES)
-        if not piece:
-            break
-        while piece.endswith(b"\r"):   # its LF may come next
-            more = stream.read(1)
-            if not more:
-                break
-            piece += more
-        piece = piece.replace(b"\r", b"\n") if cr else lone_cr_as_lf(piece)
-        count = piece.count(b"\n")
-        if count < lines:
-            lines -= count
-            at += len(piece)
-            continue
-        pos = 0
-        for _ in range(lines):
-            pos = piece.index(b"\n", pos) + 1
-        return at + pos
-    return at
 
 
 def _raw_of(handle: Any) -> Any:
