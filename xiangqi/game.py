@@ -70,7 +70,7 @@ MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 # Model
 # ---------------------------------------------------------------------------------------------------------------
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class GameError:
     """A problem met while reading a game, kept as data on :attr:`Game.errors`.
 
@@ -97,6 +97,13 @@ class GameError:
     error: Optional[XiangqiError] = None
     mainline: bool = True
     offset: int = -1
+
+    def __init__(self, ply: int, token: str, reason: str, line: int = 0, error: Optional[XiangqiError] = None,
+                 mainline: bool = True, offset: int = -1) -> None:
+        # The fields set at once (a frozen dataclass's own __init__ sets each through object.__setattr__: ten
+        # times the cost, paid for every error of every game a reader meets).
+        self.__dict__.update({"ply": ply, "token": token, "reason": reason, "line": line, "error": error,
+                              "mainline": mainline, "offset": offset})
 
     def __str__(self) -> str:
         where = f"line {self.line}, " if self.line else f"byte {self.offset:#x}, " if self.offset >= 0 else ""

@@ -173,14 +173,14 @@ class _Tokens:
         self.tokens = tokens = _full_tokens(text, chunk)
         unterminated = bool(tokens) and tokens[-1][0] == T_COMMENT and not text.rstrip().endswith("}") \
             and _ends_in_brace_comment(text)
-        self.moves = []
+        self.moves = moves = []
         opened: List[Tuple[int, int]] = []   # per open variation: its line and the main-line ply there
         for kind, tok, lineno in tokens:
             if kind == T_MOVE:
                 if not opened:
-                    self.moves.append(tok)
+                    moves.append(tok)
             elif kind == T_OPEN:
-                opened.append((lineno, len(self.moves)))
+                opened.append((lineno, len(moves)))
             elif kind == T_CLOSE:
                 if opened:
                     opened.pop()
@@ -246,11 +246,16 @@ _COMMENT_SCAN = re.compile(r"\{[^}]*\}?|;[^\n]*")
 def _structure_error(what: str, token: str, line: int, ply: int, text: str) -> GameError:
     """The error of a ``{`` comment or ``(`` variation opened at ``line`` (main-line ply ``ply``) and never closed."""
     reason = f"unterminated {what} opened at line {line}"
-    shown = (text.strip()[:40] + ("..." if len(text.strip()) > 40 else "")) if text.strip() else ""
-    detail = f"{token}{shown}" if what == "comment" else f"{token} {shown}".rstrip()
+    shown = text.strip()
+    if len(shown) > 40:
+        shown = shown[:40] + "..."
+    detail = token + shown if what == "comment" else f"{token} {shown}".rstrip()
     return GameError(ply, token, reason, line,
                      InvalidRecordError(f"{reason} (main-line ply {ply}): {detail!r} is never closed; "
                                         f"the rest of the game's move text is lost in it"))
+
+
+_NON_SPACE = re.compile(r"\S")
 
 
 def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
@@ -259,7 +264,8 @@ def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
     append = tokens.append
     first = chunk.movetext_start
     ends = [len(text) + 1]   # the offset in text where each line's successor starts (one line: no search)
-    if "\n" in text:
+    nl = text.find("\n")
+    if nl >= 0 and _NON_SPACE.search(text, nl) is not None:   # (blank lines after the first: no token there)
         ends = []
         pos = 0
         for line in chunk.movetext:

@@ -151,7 +151,12 @@ class BaseVisitor(abc.ABC, Generic[ResultT]):
 # ---------------------------------------------------------------------------------------------------------------
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    if "\\" in value or '"' in value:
+        return value.replace("\\", "\\\\").replace('"', '\\"')
+    return value
+
+
+_ROSTER_OR_FORMAT = frozenset(TAG_ROSTER) | {"Format"}
 
 
 def _clean_comment(text: str) -> str:
@@ -259,19 +264,18 @@ class StringExporterMixin(BaseVisitor[ResultT]):
     def end_headers(self) -> None:
         if not self.headers:
             return
-        headers = dict(self._tags)
-        headers.pop("Format", None)
-        if self.notation == "iccs":
-            headers["Format"] = "ICCS"
-        elif self.notation == "wxf":
-            headers["Format"] = "WXF"
+        tags, write = self._tags, self.write_line
         for name in TAG_ROSTER:
-            if name in headers:
-                self.write_line(f'[{name} "{_escape(headers[name])}"]')
-        for name, value in headers.items():
-            if name not in TAG_ROSTER:
-                self.write_line(f'[{name} "{_escape(value)}"]')
-        self.write_line()
+            if name in tags:
+                write(f'[{name} "{_escape(tags[name])}"]')
+        for name, value in tags.items():   # the others in order, the game's own Format tag replaced (last)
+            if name not in _ROSTER_OR_FORMAT:
+                write(f'[{name} "{_escape(value)}"]')
+        if self.notation == "iccs":
+            write('[Format "ICCS"]')
+        elif self.notation == "wxf":
+            write('[Format "WXF"]')
+        write()
 
     def visit_move(self, board: Board, move: Move) -> None:
         if self._shown():

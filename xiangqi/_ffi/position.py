@@ -20,6 +20,7 @@ FEN_ALLOW_ANY_COUNT: int = lib.XQ_FEN_ALLOW_ANY_COUNT
 _pos_push: Callable[[Any, int, Any, int], int] = lib.xq_pos_push
 _pos_pop: Callable[[Any, int, Any, int], int] = lib.xq_pos_pop
 _count_legal: Callable[[Any], int] = lib.xq_count_legal
+_pos_copy: Callable[[Any, Any], None] = lib.xq_pos_copy
 
 
 class NativePosition:
@@ -58,6 +59,16 @@ class NativePosition:
         if plies:
             self._native_grow(plies)
             ffi.memmove(self._undo, other._undo, ffi.sizeof("xq_undo") * plies)
+
+    def _native_snapshot(self) -> Any:
+        """A copy of this position alone (no undo records), opaque: :meth:`_native_restore` sets a position to it."""
+        snap = ffi.new("xq_pos *")
+        lib.xq_pos_copy(snap, self._pos)
+        return snap
+
+    def _native_restore(self, snapshot: Any) -> None:
+        """This position set to a :meth:`_native_snapshot` (its undo records left as they are)."""
+        _pos_copy(self._pos, snapshot)
 
     # -- FEN and fields
 
