@@ -211,7 +211,7 @@ class _Tokens:
                         depth += 1
                     elif kind == T_CLOSE:
                         depth = max(0, depth - 1)
-            elif len(self._chunk.movetext) == 1:   # every move on the one line
+            elif _one_line(self._chunk):   # every move on the first line
                 result = [self._chunk.movetext_start] * len(self.moves)
             else:
                 result = []
@@ -229,6 +229,12 @@ class _Tokens:
         if self.result is not None:
             toks.append((T_RESULT, self.result, self._chunk.movetext_start + len(self._chunk.movetext) - 1))
         return iter(toks)
+
+
+def _one_line(chunk: GameLines) -> bool:
+    """Whether all of a game's move text is on its first line (the lines after it blank)."""
+    lines = chunk.movetext
+    return len(lines) == 1 or not any(line and not line.isspace() for line in itertools.islice(lines, 1, None))
 
 
 def _ends_in_brace_comment(text: str) -> bool:
@@ -435,8 +441,9 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
     """A :class:`Game` from one game's lines; problems go to ``game.errors``. ``decode`` (a visitor's
     ``parse_move``) reads each move token in place of the reader's own decoding (and its C replay)."""
     game = Game(Headers(chunk.tags))
-    game.errors.extend(chunk.errors)
-    text = "\n".join(chunk.movetext)
+    if chunk.errors:
+        game.errors.extend(chunk.errors)
+    text = chunk.movetext_text
     if decode is None and C_REPLAY and _build_played(game, chunk, text):
         return game
     toks = _Tokens(chunk, text)
@@ -464,8 +471,13 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
         # In file order, after the damage of the lines themselves (they come first: the chunk's errors).
         game.errors.extend(toks.errors)
         k = len(chunk.errors)
-        game.errors[k:] = sorted(game.errors[k:], key=lambda e: e.line)
+        if len(game.errors) - k > 1:
+            game.errors[k:] = sorted(game.errors[k:], key=_line_of)
     return game
+
+
+def _line_of(error: GameError) -> int:
+    return error.line
 
 
 def _build_plain(game: Game, toks: _Tokens, board: Optional[Board] = None) -> None:
@@ -532,6 +544,8 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
         return False   # the Python path records it
     result: Optional[str] = None
     error: Optional[LineError] = None
+    played = line = 0
+    rest: List[str] = []
     if stop < len(data):
         rest_text = data[stop:].decode("utf-8", "surrogatepass")
         if _SPECIAL.search(rest_text):
@@ -548,15 +562,19 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
             except InvalidFenError:  # pragma: no cover - a position reached by legal moves
                 return False
             if error is not None:
-                toks = _Tokens(chunk, text)
-                if toks.moves[played:] != rest:  # pragma: no cover - the tokenizers disagree
-                    return False
+                if _one_line(chunk):   # the bad move's token is of rest, its line the first
+                    line = chunk.movetext_start
+                else:
+                    toks = _Tokens(chunk, text)
+                    if toks.moves[played:] != rest:  # pragma: no cover - the tokenizers disagree
+                        return False
+                    line = toks.move_lines[error[0]]
     if result is not None and headers.get("Result", "*") in ("*", ""):
         headers["Result"] = result
     game._set_lazy_mainline(codes)
     if error is not None:
         ply, e = error
-        game.errors.append(GameError(ply, toks.moves[ply], str(e), toks.move_lines[ply], e))
+        game.errors.append(GameError(ply, rest[ply - played], str(e), line, e))
     return True
 
 
@@ -639,9 +657,7 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     else:
         whole = kind == "auto"                            # WXF reads neither
     board = _start_board(fen)
-    push = board.push
-    for c in codes:
-        push(Move(c >> 7, c & 127))
+    board.push_codes(codes, check_legal=False)   # legal: the C replay played them
     if whole:
         # An ICCS move the C replay stopped on and that is not legal fails the whole line here too: only the
         # token by token decoding below words its error.
