@@ -640,7 +640,8 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     """Decode the tokens after the C replay stopped as :func:`_decode_line` decodes the whole line: the codes of
     the whole line (``codes`` first) and its first error, its ply counted from the line's start.
 
-    ``codes`` were played from ``fen`` by the tokens in ``prefix`` (the text before the stop). :func:`_decode_line` tries the whole line with
+    ``codes`` were played from ``fen`` by the tokens in ``prefix`` (the text before the stop), as the last play of
+    this thread's :func:`text_player`, whose position is the one after them. :func:`_decode_line` tries the whole line with
     :func:`xiangqi.notation.parse_game` in one notation and, when that fails, decodes token by token: the
     same happens here, where the prefix's part of that decision is read off its bytes.
     """
@@ -656,8 +657,10 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
         whole = prefix.isascii()                          # no Chinese move before the stop
     else:
         whole = kind == "auto"                            # WXF reads neither
+    # The position after ``codes``: this thread's C replay holds it (it played them last and stopped there), so
+    # a board at the start takes it, as a board set up there (the moves' history is not needed to read the rest).
     board = _start_board(fen)
-    board.push_codes(codes, check_legal=False)   # legal: the C replay played them
+    _thread_player(_start_board).copy_to(board)
     if whole:
         # An ICCS move the C replay stopped on and that is not legal fails the whole line here too: only the
         # token by token decoding below words its error.
