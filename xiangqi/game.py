@@ -126,7 +126,8 @@ class Headers(Dict[str, str]):
         super().__init__(_ROSTER_DEFAULTS)
         if data is not None:
             self.update(data)
-        self.update(kwargs)
+        if kwargs:
+            self.update(kwargs)
 
     @classmethod
     def without_tag_roster(cls) -> "Headers":

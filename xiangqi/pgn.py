@@ -192,8 +192,11 @@ class _Tokens:
             self.errors.append(_structure_error("comment", "{", line, len(self.moves), tokens[-1][1]))
         elif opened:
             line, ply = opened[0]
-            i = next(k for k, t in enumerate(tokens) if t[0] == T_OPEN and t[2] == line)
-            after = " ".join(t[1] for t in tokens[i + 1:i + 4] if t[0] == T_MOVE)
+            i = 0
+            for i, t in enumerate(tokens):   # the first "(" of that line
+                if t[0] == T_OPEN and t[2] == line:
+                    break
+            after = " ".join([t[1] for t in tokens[i + 1:i + 4] if t[0] == T_MOVE])
             self.errors.append(_structure_error("variation", "(", line, ply, after))
 
     @property

@@ -264,21 +264,23 @@ class StringExporterMixin(BaseVisitor[ResultT]):
     def end_headers(self) -> None:
         if not self.headers:
             return
-        tags, write = self._tags, self.write_line
-        for name in TAG_ROSTER:
-            if name in tags:
-                write(f'[{name} "{_escape(tags[name])}"]')
-        for name, value in tags.items():   # the others in order, the game's own Format tag replaced (last)
-            if name not in _ROSTER_OR_FORMAT:
-                write(f'[{name} "{_escape(value)}"]')
+        tags = self._tags
+        lines = [f'[{name} "{_escape(tags[name])}"]' for name in TAG_ROSTER if name in tags]
+        # The others in order, the game's own Format tag replaced (last).
+        lines += [f'[{name} "{_escape(value)}"]' for name, value in tags.items() if name not in _ROSTER_OR_FORMAT]
         if self.notation == "iccs":
-            write('[Format "ICCS"]')
+            lines.append('[Format "ICCS"]')
         elif self.notation == "wxf":
-            write('[Format "WXF"]')
-        write()
+            lines.append('[Format "WXF"]')
+        lines.append("")
+        if type(self).write_line is StringExporterMixin.write_line:
+            self.lines += lines   # what a write_line call per line does
+        else:
+            for line in lines:
+                self.write_line(line)
 
     def visit_move(self, board: Board, move: Move) -> None:
-        if self._shown():
+        if self.variations or not self._depth:
             if not self._run:
                 if self.notation != "iccs":
                     self._run_fen = board.fen()
