@@ -395,6 +395,21 @@ def test_unseekable_gzip_stream() -> None:
     assert iccs(g) == ["h2e2"]
 
 
+def test_encoding_detection_counts_lines_of_each_kind() -> None:
+    """The UTF-8 vote counts non-ASCII lines, valid UTF-8 against not (the last line valid when it stops inside a
+    character, another line cut so is not), then GB and Big5 are scored; each case tips one way."""
+    utf8, gbk = "[Red \"胡荣华\"]\n".encode(), "[Black \"柳大华\"]\n".encode("gbk")
+    moves = "1. 炮二平五 马８进７ 2. 马二进三 车９平８\n" * 3
+    cut = "車".encode()[:2]
+    assert detect_encoding(utf8 + moves.encode("gbk")) == "gb18030"        # one UTF-8 line, three not
+    assert detect_encoding(utf8 * 3 + moves.encode("gbk")) == "utf-8"      # three and three
+    assert detect_encoding(utf8 * 2 + gbk) == detect_encoding(utf8 + gbk + b"x\n" + cut) == "utf-8"
+    assert detect_encoding(b"x\n" + cut + b"\n" + gbk) == "gb18030"        # a cut character inside the sample
+    assert detect_encoding(b"abc\n" * 100 + gbk) == "gb18030"
+    assert detect_encoding(("车马炮" * 50 + "\ue000" * 10).encode("gbk", "replace")) == "gb18030"
+    assert detect_encoding(b"caf\xe9 au lait\n") == "utf-8"   # reads like no Chinese: UTF-8 with a damaged byte
+
+
 def test_encoding_detection_and_line_fallback() -> None:
     assert detect_encoding("車九平八 馬二進三".encode("big5")) == "big5"
     assert detect_encoding("车九平八 马二进三".encode("gbk")) == "gb18030"
