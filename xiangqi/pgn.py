@@ -162,7 +162,7 @@ class _Tokens:
         self.moves: List[str] = []
         self.errors: List[GameError] = []
         if text is None:
-            text = "\n".join(chunk.movetext)
+            text = chunk.movetext_text
         if not _SPECIAL.search(text):
             moves = _plain_words(text)
             if moves and moves[-1] in _RESULT_KEYS:
@@ -1577,18 +1577,27 @@ class RawGame:
     (<RawGame line 1: 3 moves, Hu - ?>, ['h2e2', 'h9g7', 'h0g2'], '1-0', True)
     """
 
-    __slots__ = ("headers", "tag_lines", "first_line", "moves", "result", "has_comments", "errors", "_tokens")
+    __slots__ = ("headers", "first_line", "moves", "result", "has_comments", "errors", "_tokens", "_chunk")
 
     def __init__(self, chunk: GameLines) -> None:
         toks = _Tokens(chunk)
         self.headers = dict(chunk.tags)
-        self.tag_lines = chunk.tag_lines
+        self._chunk = chunk
         self.first_line = chunk.first_line
         self.moves = toks.moves
         self.result = toks.result
         self.has_comments = toks.tokens is not None
         self.errors: List[GameError] = chunk.errors + toks.errors
         self._tokens = toks
+
+    @property
+    def tag_lines(self) -> Dict[str, int]:
+        """The 1-based file line of each tag (of its last line when a name comes twice), worked out when asked.
+
+        >>> next(scan_games(b'[Red "Hu"]\\n[Black "Xu"]\\n\\n1. h2e2 *\\n')).tag_lines
+        {'Red': 1, 'Black': 2}
+        """
+        return self._chunk.tag_lines
 
     @property
     def move_lines(self) -> List[int]:
