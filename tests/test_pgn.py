@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import gc
 import gzip
 import io
 import random
@@ -393,6 +394,33 @@ def test_unseekable_gzip_stream() -> None:
     data = gzip.compress("1. 炮二平五 *\n".encode("gbk"))
     (g,) = list(read_games(_NoSeek(data)))
     assert iccs(g) == ["h2e2"]
+
+
+def test_a_kept_move_error_holds_no_frames() -> None:
+    """A bad move's error kept in ``game.errors`` (and by the replay that validation reads) holds no traceback: the
+    frames of the reading, with its boards and the game, stayed alive in a cycle only the garbage collector broke."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        games = list(read_games(b'[Event "x"]\n\n1. h2e2 h2e2 *\n\n1. h2e2 ( h2e2 ) h0g2 h2e2 *\n\n'
+                                b'[FEN "4k4/9/9/9/9/9/9/9/9/4K4 w"]\n\n1. e0e1 *\n\n' * 10))
+        errors = [e.error for g in games for e in g.errors]
+        assert len(errors) == 30 and all(e is not None and e.__traceback__ is None for e in errors)
+        raw = next(scan_games(b'[Event "x"]\n\n1. h2e2 h2e2 *\n'))
+        replay = replay_mainline(raw)
+        assert replay.error is not None and replay.error.error is not None
+        assert replay.error.error.__traceback__ is None
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        del games, errors, raw, replay
+        gc.collect()
+        # A tree's nodes and their parents are a cycle of their own; no frame may be in one.
+        assert not [o for o in gc.garbage if type(o).__name__ in ("frame", "traceback")]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was:
+            gc.enable()
 
 
 def test_encoding_detection_counts_lines_of_each_kind() -> None:

@@ -36,7 +36,7 @@ import collections
 import itertools
 import re
 import weakref
-from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, overload
+from typing import Any, Callable, Deque, Dict, Iterator, List, Literal, Optional, Tuple, TypeVar, overload
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import SNIFF_BYTES, WIDE_ENCODINGS, LineDecoder, decodes_strictly, detect_encoding, lone_cr_as_lf
@@ -67,6 +67,8 @@ __all__ = [
     "C_REPLAY",
     "write_game", "game_to_string",
 ]
+
+_ErrorT = TypeVar("_ErrorT", bound=BaseException)
 
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
@@ -364,6 +366,17 @@ def _decode(board: Any, tok: str) -> Move:
     return board.parse_move(tok)  # type: ignore[no-any-return]
 
 
+def _kept(error: _ErrorT) -> _ErrorT:
+    """``error``, caught to be kept as data (a game's errors), without its traceback or the exception it replaced:
+    the frames of the call that raised it, with every local (boards, the game being built), would stay alive with
+    it, in a cycle the garbage collector alone breaks (from the frame that kept the error back to the error). A
+    reader of many small games with bad moves spent about a sixth of its time collecting them."""
+    error.__traceback__ = None
+    if error.__suppress_context__:   # raised "from None": the context is never shown
+        error.__context__ = None
+    return error
+
+
 #: The first bad move of a line: ``(ply, error)``.
 LineError = Tuple[int, XiangqiError]
 
@@ -403,7 +416,7 @@ def _decode_tokens(board: Any, moves: List[str]) -> Tuple[List[int], Optional[Li
             try:
                 move = _decode(board, tok)
             except MoveErrors as e:
-                return codes, (ply, e)
+                return codes, (ply, _kept(e))
         push(move)
         append(move.from_square << 7 | move.to_square)
     return codes, None
@@ -459,7 +472,7 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
             _build_tree(game, _start_board(game.headers.get("FEN", "").strip() or STARTING_FEN),
                         toks.tokens if toks.tokens is not None else list(toks.iter_tokens()), decode)
     except InvalidFenError as e:
-        game.errors.append(_fen_error(game.headers, chunk.tag_lines, chunk.first_line, toks.moves, e))
+        game.errors.append(_fen_error(game.headers, chunk.tag_lines, chunk.first_line, toks.moves, _kept(e)))
         board = misplaced_start_board(game.headers.get("FEN", "").strip())
         if board is not None:  # a piece where none can stand: reported, and the moves read from it all the same
             if toks.tokens is None:
@@ -746,7 +759,7 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
                 try:
                     move = decode(board, text)
                 except MoveErrors as e:
-                    game.errors.append(GameError(ply, text, str(e), lineno, e, not stack))
+                    game.errors.append(GameError(ply, text, str(e), lineno, _kept(e), not stack))
                     skip = True
                     continue
             push(move)
@@ -1705,7 +1718,7 @@ def replay_mainline(raw: RawGame) -> Replay:
     try:
         codes, error = play_line(fen, raw.moves, raw.notation)
     except InvalidFenError as e:
-        return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
+        return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, _kept(e)))
     if error is None:
         # Every move token played: a structural problem (the main line cut short) is the one to report.
         return Replay(fen, codes, raw.errors[0] if raw.errors else None)
