@@ -23,15 +23,15 @@ PACKAGE = Path(__file__).resolve().parents[1] / "xiangqi"
 LAYERS = {
     "errors": 0, "_nested": 0, "_progress": 0, "_glyphs": 0, "_core": 0, "reports": 0,
     "core": 1, "_ffi": 1,
-    "outcome": 2, "_reasons": 2, "_encoding": 2, "uci": 2, "match_stats": 2,
+    "outcome": 2, "_reasons": 2, "_encoding": 2, "uci": 2, "match_stats": 2, "scores": 2,
     "position": 3, "source": 3, "rulesets": 3, "facts": 3, "_notation_text": 3,
     "notation": 4, "rules": 4, "perft": 4, "svg": 4, "_cliio": 4,
     "board": 5,
-    "__init__": 6, "tags": 6, "batch": 6, "search": 6, "engine": 6, "display": 6, "pgn_writer": 6,
-    "game": 7, "engine_server": 7, "perftree": 7, "xboard": 7,
-    "_pgn_split": 8,
-    "pgn": 9, "xqf": 9,
-    "dhtmlxq": 10, "match": 10,
+    "__init__": 6, "tags": 6, "batch": 6, "search": 6, "engine_types": 6, "display": 6, "pgn_writer": 6,
+    "game": 7, "engine_server": 7, "engine_protocol": 7,
+    "_pgn_split": 8, "xboard": 8,
+    "pgn": 9, "xqf": 9, "engine": 9,
+    "dhtmlxq": 10, "match": 10, "perftree": 10,
     "formats": 11,
     "chunks": 12, "convert": 12, "judge": 12,
     "checking": 13, "report_html": 13, "render": 13,
@@ -45,10 +45,6 @@ LAZY: Dict[Tuple[str, str], str] = {
     ("_ffi", "_core"): "the compiled core, loaded inside a try that explains a missing build",
     ("board", "svg"): "a board is drawn (`_repr_svg_`) only when asked, so `import xiangqi` does not load the SVG "
                       "renderer and its glyph outlines (python-chess imports chess.svg the same way)",
-    ("game", "engine"): "only a node's eval()/set_eval() need the engine's scores, and the engine's import (asyncio, "
-                        "threads) would cost every reader of records a tenth of a second",
-    ("engine", "xboard"): "popen_xboard and SimpleEngine.popen_xboard start xboard's protocol, a subclass of "
-                          "engine's EngineProtocol kept in its own module (xboard imports engine)",
 }
 #: The command line loads a command's module only when the command runs, so that `xiangqi --help` stays fast.
 LAZY_EVERYWHERE = {"cli"}

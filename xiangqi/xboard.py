@@ -35,12 +35,13 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from xiangqi.board import Board
 from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Color, Move, PieceType
-from xiangqi.engine import (
-    FEN_LETTERS, UCCI_MATE_PLIES, Command, Cp, Dialect, EngineError, EngineProtocol, InfoDict, Limit, Mate, MateGiven, Option,
-    PlayResult, PovScore, Score, popen_protocol, RunningSearch, bare_score, with_fen_letters,
-)
+from xiangqi.engine_protocol import Command, EngineProtocol, popen_protocol
+from xiangqi.engine_types import FEN_LETTERS, Dialect, InfoDict, Limit, PlayResult, RunningSearch, with_fen_letters
+from xiangqi.errors import EngineError
 from xiangqi.notation import format_iccs
 from xiangqi.outcome import result_of
+from xiangqi.scores import UCCI_MATE_PLIES, Cp, Mate, MateGiven, PovScore, Score, bare_score
+from xiangqi.uci import Option
 
 __all__ = ["XBoardProtocol", "popen_xboard", "parse_feature_line", "parse_xboard_option", "parse_post",
            "parse_algebraic", "XBOARD_MATE"]
