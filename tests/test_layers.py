@@ -1,6 +1,8 @@
 """Imports among the package's modules run one way, at the top of each module:
 core → position → notation, rules → board → records (game, pgn, xqf, dhtmlxq, formats) → tools (validation's
-chunks, checking and pools, convert, judge, render, the HTML report, validate, the command line).
+chunks, checking and pools, convert, judge, render, the HTML report, validate, the command line); the engine
+client runs scores → engine_types → engine_protocol → xboard → engine (python-chess's ``chess.engine``, whose
+names ``engine`` exports), so that a game's ``[%eval]`` reads its scores without the protocols and asyncio.
 
 A function-level import of a package module is how a cycle hides (the board ⇄ notation ⇄ rules cycle was dodged
 by dozens of them); the few that have another reason are listed in :data:`LAZY` with it.
@@ -164,9 +166,11 @@ def test_no_module_reads_a_board_c_struct() -> None:
 
 
 def _loaded_by(statement: str) -> Set[str]:
+    """The package's modules (and ``asyncio``, if it is) loaded by ``statement`` in a new interpreter."""
     import subprocess
 
-    code = f"import sys\n{statement}\nprint(' '.join(sorted(m for m in sys.modules if m.startswith('xiangqi'))))"
+    code = (f"import sys\n{statement}\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('xiangqi') or m == 'asyncio')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return set(out.stdout.split())
 
@@ -181,6 +185,15 @@ def test_importing_the_package_loads_neither_pictures_nor_records_engines_nor_va
     assert loaded & {f"xiangqi.{m}" for m in heavy} == set()
     drawn = _loaded_by("import xiangqi\nxiangqi.Board()._repr_svg_()")
     assert "xiangqi.svg" in drawn
+
+
+def test_a_game_reads_its_scores_without_the_engine_protocols() -> None:
+    """`GameNode.eval()` needs the scores only: the record modules load neither asyncio nor the engine client."""
+    loaded = _loaded_by("import io, xiangqi.pgn\n"
+                        "assert xiangqi.pgn.read_game(io.StringIO('1. h2e2 {[%eval 0.35]} *')).next().eval()")
+    assert "xiangqi.scores" in loaded and "xiangqi.game" in loaded  # the check sees what is loaded
+    heavy = {"engine", "engine_protocol", "engine_types", "xboard"}
+    assert loaded & ({f"xiangqi.{m}" for m in heavy} | {"asyncio"}) == set()
 
 
 #: Private names still used across modules, with the C-level glue they belong to (the list only shrinks).

@@ -995,6 +995,7 @@ class AnalysisResult:
             raise StopAsyncIteration from None
 
 
+#: An engine's command: a string split as a shell does, or an argument list.
 Command = Union[str, Sequence[str]]
 
 
@@ -1006,7 +1007,22 @@ async def popen_protocol(factory: Type[EngineProtocol], command: Command, dialec
                  timeout: Optional[float], popen_args: Mapping[str, object], fen_letters: Optional[str] = None
                  ) -> Tuple[asyncio.SubprocessTransport, EngineProtocol]:
     """Start ``command`` as an engine speaking ``factory``'s protocol and shake hands (what :func:`~xiangqi.engine.popen_uci`,
-    :func:`~xiangqi.engine.popen_ucci` and :func:`xiangqi.xboard.popen_xboard` share)."""
+    :func:`~xiangqi.engine.popen_ucci` and :func:`xiangqi.xboard.popen_xboard` share): ``dialect`` goes to
+    :meth:`EngineProtocol.initialize`, ``popen_args`` to :meth:`asyncio.loop.subprocess_exec`, and ``fen_letters``
+    (``"nb"`` or ``"he"``) are the letters of horse and elephant the engine reads, when given.
+
+    >>> from xiangqi.engine import UciProtocol
+    >>> asyncio.run(popen_protocol(UciProtocol, "", None, 10.0, {}))
+    Traceback (most recent call last):
+    ...
+    ValueError: empty engine command
+
+    Raises:
+        * :exc:`ValueError` for an empty command or ``fen_letters`` other than ``"nb"`` and ``"he"``;
+        * :exc:`~xiangqi.errors.EngineTerminatedError` when the program cannot be started or exits during the
+          handshake;
+        * the errors of the protocol's :meth:`~EngineProtocol.initialize`.
+    """
     argv = _argv(command)
     if not argv:
         raise ValueError("empty engine command")

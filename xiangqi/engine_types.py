@@ -173,7 +173,12 @@ class BestMove:
 
 
 def parse_moves(board: Board, texts: Sequence[str], one_based: bool) -> List[Move]:
-    """The legal prefix of a line of engine moves from ``board`` (an engine's bad pv move ends the line)."""
+    """The legal prefix of a line of engine moves from ``board`` (an engine's bad pv move ends the line), ranks
+    1-10 when ``one_based``.
+
+    >>> parse_moves(Board(), ["h3e3", "h10g8", "z9z9", "a1a2"], one_based=True)
+    [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')]
+    """
     b = board.copy(stack=False)
     moves: List[Move] = []
     for text in texts:
@@ -266,6 +271,7 @@ def _merge_newest_first(lines: Sequence[str], older: Dict[int, InfoWords]) -> Di
     return merged
 
 
+#: The FEN letters of horse and elephant an engine may want.
 FEN_LETTERS = ("nb", "he")
 _HE = str.maketrans("nbNB", "heHE")
 
@@ -283,7 +289,13 @@ def with_fen_letters(fen: str, letters: str) -> str:
 
 
 class RunningSearch:
-    """One running ``go``: its position, deadline, the info lines so far (read lazily) and where they go."""
+    """One running ``go``: its position, deadline, the info lines so far (read lazily) and where they go.
+
+    >>> search = RunningSearch(Board(), None, one_based=False, mate_value=None)
+    >>> search.add("info depth 1 score cp 20 pv h2e2"); search.add("info depth 2 pv h2e2 h9g7")
+    >>> search.info()
+    {'depth': 2, 'pv': [Move.from_iccs('h2e2'), Move.from_iccs('h9g7')], 'score': PovScore(Cp(+20), RED)}
+    """
 
     #: Info lines kept unread before they are merged (so that an endless analysis holds bounded memory).
     _BATCH = 4096
