@@ -141,8 +141,8 @@ def test_hash_sizes_and_their_errors() -> None:
     with pytest.raises(ValueError, match="at least 32 bytes"):
         xiangqi.Board().perft(3, hash_mb=1e-6)
     assert xiangqi.Board().perft(3, hash_mb=0) == 79666
-    assert cli._hash_size("256M") == 256 and cli._hash_size("1G") == 1024 and cli._hash_size("512k") == 0.5
-    assert cli._hash_size("64") == 64 and cli._hash_size("0") == 0
+    assert cli.parse_hash_size("256M") == 256 and cli.parse_hash_size("1G") == 1024
+    assert cli.parse_hash_size("512k") == 0.5 and cli.parse_hash_size("64") == 64 and cli.parse_hash_size("0") == 0
 
 
 def test_perft_command_with_hash(capsys: pytest.CaptureFixture[str]) -> None:
