@@ -36,6 +36,9 @@ and raises :class:`EngineError`, one that exits raises
 :class:`EngineError` naming the move and the position. The engine's standard
 error is captured (never mixed into ours); :attr:`EngineProtocol.stderr` holds
 its last lines and the error messages quote them.
+
+The examples start the package's own engine (``xiangqi engine``), which is
+always there: ``OURS = [sys.executable, "-m", "xiangqi", "engine"]``.
 """
 
 
@@ -76,8 +79,6 @@ _PROBE_FEN = "4k4/9/9/9/9/9/9/9/9/3KN4 w - - 0 1"
 class UciProtocol(EngineProtocol):
     """UCI (Pikafish ranks 0-9, or Fairy-Stockfish ranks 1-10 with ``UCI_Variant xiangqi``).
 
-    >>> import sys
-    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
     >>> async def dialect():
     ...     transport, engine = await popen_uci(OURS)
     ...     await engine.quit()
@@ -150,8 +151,6 @@ class UciProtocol(EngineProtocol):
 class UcciProtocol(EngineProtocol):
     """UCCI (``ucci``/``ucciok``; ElephantEye, Fairy-Stockfish): ranks 0-9, times in seconds or milliseconds.
 
-    >>> import sys
-    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
     >>> async def ucci():
     ...     transport, engine = await popen_ucci(OURS)
     ...     try:
@@ -207,8 +206,6 @@ async def popen_uci(command: Command, *, dialect: Optional[Union[Dialect, str]] 
     ``h``/``e``, ranks 1-10); without an answer that tells, ranks 1-10 and
     ``n``/``b``.
 
-    >>> import sys
-    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
     >>> async def start():
     ...     transport, engine = await popen_uci(OURS)
     ...     await engine.quit()
@@ -239,8 +236,6 @@ async def popen_ucci(command: Command, *, timeout: Optional[float] = 10.0,
     engine's mate score when it writes scores bare (``score 9997``):
     :data:`UCCI_MATE_VALUE` (ElephantEye's) by default, see :func:`bare_score`.
 
-    >>> import sys
-    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
     >>> async def start():
     ...     transport, engine = await popen_ucci(OURS)
     ...     await engine.quit()
@@ -335,8 +330,6 @@ class SimpleEngine:
                   **popen_args: object) -> "SimpleEngine":
         """Start a UCI engine (see :func:`popen_uci`).
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     engine.dialect
         <Dialect.UCI: 'uci'>
@@ -355,8 +348,6 @@ class SimpleEngine:
                    mate_value: Optional[int] = UCCI_MATE_VALUE, **popen_args: object) -> "SimpleEngine":
         """Start a UCCI engine (see :func:`popen_ucci`).
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_ucci(OURS) as engine:
         ...     engine.dialect
         <Dialect.UCCI: 'ucci'>
@@ -401,8 +392,6 @@ class SimpleEngine:
     def id(self) -> Dict[str, str]:
         """``id name``, ``id author`` … as the engine sent them.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     engine.id["author"]
         'the pyxiangqi authors'
@@ -413,8 +402,6 @@ class SimpleEngine:
     def options(self) -> Dict[str, Option]:
         """The engine's options by name.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     engine.options["Hash"].type, engine.options["Hash"].max
         ('spin', 4096)
@@ -425,8 +412,6 @@ class SimpleEngine:
     def dialect(self) -> Dialect:
         """The protocol and rank dialect in use.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     engine.dialect.one_based
         False
@@ -437,8 +422,6 @@ class SimpleEngine:
     def stderr(self) -> str:
         """The last lines the engine wrote to its standard error.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     engine.stderr
         ''
@@ -449,8 +432,6 @@ class SimpleEngine:
     def returncode(self) -> Optional[int]:
         """The process's exit status, ``None`` while it runs.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> engine = SimpleEngine.popen_uci(OURS)
         >>> engine.returncode
         >>> engine.quit(); engine.returncode
@@ -461,8 +442,6 @@ class SimpleEngine:
     def configure(self, options: Mapping[str, OptionValue]) -> None:
         """Set engine options (see :meth:`EngineProtocol.configure`).
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     engine.configure({"Hash": 8, "Clear Hash": None})
 
@@ -475,8 +454,6 @@ class SimpleEngine:
     def ping(self) -> None:
         """``isready`` / ``readyok``.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     engine.ping()
 
@@ -490,8 +467,6 @@ class SimpleEngine:
              root_moves: Optional[Sequence[Move]] = None) -> PlayResult:
         """The engine's move (see :meth:`EngineProtocol.play`).
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     result = engine.play(Board(), Limit(depth=2))
         >>> result.move, result.ponder
@@ -514,8 +489,6 @@ class SimpleEngine:
                 root_moves: Optional[Sequence[Move]] = None) -> Union[InfoDict, List[InfoDict]]:
         """Analyse until ``limit`` (see :meth:`EngineProtocol.analyse`).
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     info = engine.analyse(Board(), Limit(depth=2))
         >>> info["depth"], info["pv"][0]
@@ -533,8 +506,6 @@ class SimpleEngine:
                  game: object = None, root_moves: Optional[Sequence[Move]] = None) -> "SimpleAnalysisResult":
         """Start an analysis; iterate over its infos, ``stop()`` it, or use it as a context manager.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     with engine.analysis(Board(), Limit(depth=3)) as analysis:
         ...         depths = [info["depth"] for info in analysis if "depth" in info]
@@ -551,8 +522,6 @@ class SimpleEngine:
     def perft(self, board: Board, depth: int) -> Dict[Move, int]:
         """The engine's perft divide (see :meth:`EngineProtocol.perft`).
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     sum(engine.perft(Board(), 2).values())
         1920
@@ -566,8 +535,6 @@ class SimpleEngine:
     def quit(self) -> None:
         """Quit the engine (killed if it does not exit) and stop the background loop.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> engine = SimpleEngine.popen_uci(OURS)
         >>> engine.quit()
         >>> engine.play(Board(), Limit(depth=1))
@@ -602,8 +569,6 @@ class SimpleEngine:
 class SimpleAnalysisResult:
     """The synchronous face of :class:`AnalysisResult`: iterate over infos, :meth:`stop`, :meth:`wait`.
 
-    >>> import sys
-    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
     >>> with SimpleEngine.popen_uci(OURS) as engine:
     ...     with engine.analysis(Board(), Limit(depth=2)) as analysis:
     ...         infos = list(analysis)
@@ -639,8 +604,6 @@ class SimpleAnalysisResult:
     def stop(self) -> None:
         """Ask the engine to stop.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     analysis = engine.analysis(Board())                 # no limit: runs until stopped
         ...     for info in analysis:
@@ -664,8 +627,6 @@ class SimpleAnalysisResult:
     def get(self) -> InfoDict:
         """The next info (blocks); :class:`AnalysisComplete` after the last.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     analysis = engine.analysis(Board(), Limit(depth=1))
         ...     first = analysis.get()
@@ -688,8 +649,6 @@ class SimpleAnalysisResult:
     def would_block(self) -> bool:
         """Whether :meth:`get` would wait (no info waiting and the analysis still running).
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     analysis = engine.analysis(Board(), Limit(depth=1))
         ...     _ = analysis.wait()
@@ -702,8 +661,6 @@ class SimpleAnalysisResult:
     def next(self) -> Optional[InfoDict]:
         """The next info, or ``None`` once the analysis has ended.
 
-        >>> import sys
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> with SimpleEngine.popen_uci(OURS) as engine:
         ...     analysis = engine.analysis(Board(), Limit(depth=1))
         ...     _ = analysis.wait()

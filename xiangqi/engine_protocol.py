@@ -7,6 +7,9 @@ that hangs and words the errors; its dialects subclass it: UCI and UCCI in :mod:
 :mod:`xiangqi.xboard`. Users start engines with :mod:`xiangqi.engine`'s :func:`~xiangqi.engine.popen_uci`,
 :func:`~xiangqi.engine.popen_ucci`, :func:`~xiangqi.engine.popen_xboard` or :class:`~xiangqi.engine.SimpleEngine`,
 which export every name here.
+
+The examples start the package's own engine (``xiangqi engine``) with :func:`~xiangqi.engine.popen_uci`:
+``OURS = [sys.executable, "-m", "xiangqi", "engine"]``.
 """
 
 from __future__ import annotations
@@ -100,9 +103,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     run the handshake. ``timeout`` (seconds, ``None`` for none) bounds each
     answer beyond the search limit's own time.
 
-    >>> import sys
-    >>> from xiangqi.engine import popen_uci
-    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
     >>> async def first_move():
     ...     transport, engine = await popen_uci(OURS)
     ...     try:
@@ -211,9 +211,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     def name(self) -> str:
         """The engine's ``id name``, or its command before the handshake.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def name():
         ...     transport, engine = await popen_uci(OURS)
         ...     await engine.quit()
@@ -227,9 +224,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     def stderr(self) -> str:
         """The last lines the engine wrote to its standard error.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def stderr():
         ...     transport, engine = await popen_uci(OURS)
         ...     await engine.quit()
@@ -243,9 +237,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     def returncode(self) -> Optional[int]:
         """The process's exit status, ``None`` while it runs.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def codes():
         ...     transport, engine = await popen_uci(OURS)
         ...     running = engine.returncode
@@ -262,9 +253,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         began (``it said: …``), then the end of its standard error (``its stderr ends: …``); empty when it said
         nothing. Errors about the engine quote it, and ``xiangqi match`` quotes it in its summary.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def words():
         ...     transport, engine = await popen_uci(OURS)
         ...     await engine.quit()
@@ -302,9 +290,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     def send_line(self, line: str) -> None:
         """Write one command line to the engine (raises :class:`EngineTerminatedError` if it has gone).
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def after_quit():
         ...     transport, engine = await popen_uci(OURS)
         ...     engine.send_line("isready")
@@ -358,9 +343,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     async def kill(self) -> None:
         """Kill the process and wait until it has gone.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def killed():
         ...     transport, engine = await popen_uci(OURS)
         ...     await engine.kill()
@@ -409,9 +391,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
         popen_uci and popen_ucci call it; a second handshake is harmless:
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def again():
         ...     transport, engine = await popen_uci(OURS)
         ...     await engine.initialize()
@@ -461,9 +440,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     async def ping(self) -> None:
         """``isready``, and wait for ``readyok``.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def ping():
         ...     transport, engine = await popen_uci(OURS)
         ...     await engine.ping()
@@ -480,9 +456,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     async def configure(self, options: Mapping[str, OptionValue]) -> None:
         """Set engine options (names as the engine declared them, any case); checks names and values first.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def configure(options):
         ...     transport, engine = await popen_uci(OURS)
         ...     try:
@@ -618,9 +591,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         (legal moves) limits the search to them (UCI ``searchmoves``; in
         UCCI the other moves are banned).
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def play(board, **kwargs):
         ...     transport, engine = await popen_uci(OURS)
         ...     try:
@@ -659,9 +629,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
         ``root_moves``: as in :meth:`play`.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def analyse(board):
         ...     transport, engine = await popen_uci(OURS)
         ...     try:
@@ -691,9 +658,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                        game: object = None, root_moves: Optional[Sequence[Move]] = None) -> "AnalysisResult":
         """Start analysing (until ``limit``, or until :meth:`AnalysisResult.stop`); infos stream as they come.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def depths():
         ...     transport, engine = await popen_uci(OURS)
         ...     analysis = await engine.analysis(Board(), Limit(depth=3))
@@ -768,9 +732,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         list an illegal move, which is exactly what a perft comparison looks
         for); a line that is not a move is an :class:`EngineError`.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def divide(depth):
         ...     transport, engine = await popen_uci(OURS)
         ...     try:
@@ -815,9 +776,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     async def quit(self) -> None:
         """Send ``quit`` and wait for the process to exit (killed if it does not within ``timeout``).
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def quit():
         ...     transport, engine = await popen_uci(OURS)
         ...     await engine.quit()
@@ -843,9 +801,6 @@ class AnalysisResult:
     :attr:`info` is the merged info of the first line, :attr:`multipv` of
     every line, each kept up to date.
 
-    >>> import sys
-    >>> from xiangqi.engine import popen_uci
-    >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
     >>> async def analyse():
     ...     transport, engine = await popen_uci(OURS)
     ...     analysis = await engine.analysis(Board(), Limit(depth=2))
@@ -904,9 +859,6 @@ class AnalysisResult:
     def stop(self) -> None:
         """Ask the engine to stop (it then sends its best move).
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def stopped():
         ...     transport, engine = await popen_uci(OURS)
         ...     analysis = await engine.analysis(Board())          # no limit: runs until stopped
@@ -936,9 +888,6 @@ class AnalysisResult:
     def empty(self) -> bool:
         """Whether no info is waiting to be read now.
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def drained():
         ...     transport, engine = await popen_uci(OURS)
         ...     analysis = await engine.analysis(Board(), Limit(depth=1))
@@ -954,9 +903,6 @@ class AnalysisResult:
     async def get(self) -> InfoDict:
         """The next info; raises :class:`AnalysisComplete` after the last one (or what ended the analysis).
 
-        >>> import sys
-        >>> from xiangqi.engine import popen_uci
-        >>> OURS = [sys.executable, "-m", "xiangqi", "engine"]      # the package's own engine, "xiangqi engine"
         >>> async def past_the_end():
         ...     transport, engine = await popen_uci(OURS)
         ...     analysis = await engine.analysis(Board(), Limit(depth=1))
