@@ -19,9 +19,13 @@ planes and mask, an all-zero packed record, an empty FEN string) and, if you
 pass ``status=`` (an ``int8`` array of length N), its entry there is set to a
 negative code (:data:`FEN_SYNTAX`, :data:`FEN_POSITION`; :data:`OK` = 0 for
 good items; :func:`status_message` names them). :func:`validate` returns the
-status array alone. Misuse of the call itself (a wrong dtype, shape or type,
-a non-contiguous array, a bad argument) raises :class:`TypeError` or
-:class:`ValueError` before any C runs.
+status array alone. Misuse of the call itself raises before any C runs:
+
+* :class:`TypeError`: ``positions`` is a single FEN or Board instead of a
+  sequence, or holds something else; ``status`` is not an ``int8`` array;
+* :class:`ValueError`: a packed or FEN array of the wrong shape or layout,
+  ``threads`` below 1, ``status`` of the wrong length or not writable and
+  C-contiguous, or another bad argument (each function says which).
 
 Array layouts (boards are drawn as diagrams read: row 0 is rank 9, column =
 file a-i, like :meth:`Board.attack_map`):
@@ -262,10 +266,8 @@ def validate(positions: Positions, *, threads: int = 1) -> npt.NDArray[np.int8]:
     [0, -1, -2]
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     src = _source(positions)
     status = np.empty(src.n, dtype=np.int8)
@@ -293,10 +295,8 @@ def pack(positions: Positions, *, threads: int = 1,
     ((2, 52), 'uint8', 0)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     return _fill(_source(positions), threads, status, (PACKED_SIZE,), np.uint8, "pack")
 
@@ -310,10 +310,10 @@ def unpack(packed: npt.NDArray[np.uint8], *, threads: int = 1,
     [Board('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1'), None]
 
     Raises:
-        :class:`TypeError`: ``packed`` is not a numpy array (or its dtype is not ``uint8``), or as :func:`pack`
-            for ``status``.
-        :class:`ValueError`: its shape is not ``(N, PACKED_SIZE)`` or it is not C-contiguous, or as
-            :func:`pack` for ``threads`` and ``status``.
+        :class:`TypeError`: ``packed`` is not a numpy array (or its dtype is not ``uint8``), or a misused
+            ``status`` (the module's list of misuses).
+        :class:`ValueError`: its shape is not ``(N, PACKED_SIZE)`` or it is not C-contiguous, or a misused
+            ``threads`` or ``status``.
     """
     if not isinstance(packed, np.ndarray):
         raise TypeError(f"unpack expects a packed uint8 array, not {type(packed).__name__}")
@@ -330,10 +330,8 @@ def fens(positions: Positions, *, threads: int = 1,
     ['4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1', '']
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     src = _source(positions)
     threads = _check_threads(threads)
@@ -359,10 +357,8 @@ def legal_moves(positions: Positions, *, threads: int = 1, status: Optional[npt.
     ([0, 44, 44], True)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     src = _source(positions)
     threads = _check_threads(threads)
@@ -390,10 +386,8 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     [1920, 0]
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
         :class:`ValueError`: ``depth`` is outside 0 to :data:`~xiangqi.position.MAX_PERFT_DEPTH`.
         :class:`TypeError`: ``depth`` is not an integer.
     """
@@ -431,10 +425,8 @@ def zobrist(positions: Positions, *, threads: int = 1,
     True
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     return _fill(_source(positions), threads, status, (), np.uint64, "zobrist")
 
@@ -452,10 +444,8 @@ def attack_maps(positions: Positions, *, threads: int = 1,
     ((1, 2, 10, 9), 3)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     return _fill(_source(positions), threads, status, (2, 10, 9), np.uint8, "attack_maps")
 
@@ -476,10 +466,8 @@ def planes(positions: Positions, *, view: View = "absolute", threads: int = 1,
     ((1, 15, 10, 9), 32, 90)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
         :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)
@@ -499,10 +487,8 @@ def legal_mask(positions: Positions, *, view: View = "absolute", threads: int = 
     ((1, 2086), 44, True)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
         :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)
