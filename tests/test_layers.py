@@ -187,6 +187,38 @@ def test_importing_the_package_loads_neither_pictures_nor_records_engines_nor_va
     assert "xiangqi.svg" in drawn
 
 
+#: Run in a new interpreter: after `import xiangqi`, each module in turn is imported alone (the modules the one
+#: before it loaded are forgotten first) and the modules it loads are printed, one line a module.
+_EACH_ALONE = """
+import importlib, sys
+import xiangqi
+base = set(sys.modules)
+for name in sys.argv[1:]:
+    for m in [m for m in sys.modules if m not in base]:
+        del sys.modules[m]
+    importlib.import_module("xiangqi." + name)
+    print(name, " ".join(m.split(".")[1] for m in sys.modules if m not in base and m.startswith("xiangqi.")))
+"""
+
+
+def test_each_module_alone_loads_no_module_of_its_layer_or_above() -> None:
+    """The layers at run time: a module imported alone loads, beyond what `import xiangqi` loads, only modules of
+    lower layers (an import hidden from the check of the source, by a string or a call, would load one)."""
+    import subprocess
+
+    modules = sorted(m for m in LAYERS if m not in ("_core", "__init__", "__main__"))
+    out = subprocess.run([sys.executable, "-c", _EACH_ALONE, *modules], capture_output=True, text=True, check=True)
+    problems = []
+    seen = set()
+    for line in out.stdout.splitlines():
+        module, *loaded = line.split()
+        seen.add(module)
+        for dep in sorted(set(loaded) - {module}):
+            if LAYERS[dep] >= LAYERS[module]:
+                problems.append(f"{module} (layer {LAYERS[module]}) loads {dep} (layer {LAYERS[dep]})")
+    assert seen == set(modules) and problems == []
+
+
 def test_a_game_reads_its_scores_without_the_engine_protocols() -> None:
     """`GameNode.eval()` needs the scores only: the record modules load neither asyncio nor the engine client."""
     loaded = _loaded_by("import io, xiangqi.pgn\n"
