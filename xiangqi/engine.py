@@ -656,7 +656,7 @@ class SimpleAnalysisResult:
         ...     analysis.empty(), analysis.would_block()
         (True, False)
         """
-        return self._inner.empty() and not self._inner._done.done()
+        return self._inner.would_block()
 
     def next(self) -> Optional[InfoDict]:
         """The next info, or ``None`` once the analysis has ended.

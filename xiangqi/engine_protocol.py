@@ -694,7 +694,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
     def _new_search(self, board: Board, deadline: Optional[float], sink: Optional["AnalysisResult"] = None
                     ) -> RunningSearch:
-        return RunningSearch(board, deadline, self.dialect.one_based, self.mate_value, sink)
+        return RunningSearch(board, deadline, self.dialect.one_based, self.mate_value,
+                             None if sink is None else sink._post)
 
     def _stop(self, search: RunningSearch) -> None:
         if search.stop_sent or self._eof:
@@ -899,6 +900,22 @@ class AnalysisResult:
         True
         """
         return not self._queue
+
+    def would_block(self) -> bool:
+        """Whether :meth:`get` would wait: no info is waiting and the analysis still runs (python-chess's
+        ``would_block``).
+
+        >>> async def after_the_end():
+        ...     transport, engine = await popen_uci(OURS)
+        ...     analysis = await engine.analysis(Board(), Limit(depth=1))
+        ...     await analysis.wait()
+        ...     _ = [info async for info in analysis]
+        ...     await engine.quit()
+        ...     return analysis.would_block()
+        >>> asyncio.run(after_the_end())
+        False
+        """
+        return not self._queue and not self._done.done()
 
     async def get(self) -> InfoDict:
         """The next info; raises :class:`AnalysisComplete` after the last one (or what ended the analysis).

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, TypedDict
+from typing import Callable, Dict, List, Optional, Sequence, Set, TypedDict, Union
 
 from xiangqi.board import Board
 from xiangqi.core import BLACK, RED, Color, Move
 from xiangqi.scores import UCCI_MATE_VALUE, Cp, Mate, PovScore, bare_score
 from xiangqi.uci import INFO_WORDS, Go, InfoWords, parse_info_words
-
-if TYPE_CHECKING:
-    from xiangqi.engine_protocol import AnalysisResult
 
 __all__ = [
     "Dialect", "Limit", "InfoDict", "PlayResult", "BestMove", "RunningSearch", "parse_info", "parse_moves",
@@ -289,7 +286,8 @@ def with_fen_letters(fen: str, letters: str) -> str:
 
 
 class RunningSearch:
-    """One running ``go``: its position, deadline, the info lines so far (read lazily) and where they go.
+    """One running ``go``: its position, deadline, the info lines so far (read lazily) and where they go
+    (``sink``, called with each line, or each info a protocol read itself, as it comes: an analysis's queue).
 
     >>> search = RunningSearch(Board(), None, one_based=False, mate_value=None)
     >>> search.add("info depth 1 score cp 20 pv h2e2"); search.add("info depth 2 pv h2e2 h9g7")
@@ -301,7 +299,7 @@ class RunningSearch:
     _BATCH = 4096
 
     def __init__(self, board: Board, deadline: Optional[float], one_based: bool, mate_value: Optional[int],
-                 sink: Optional["AnalysisResult"] = None) -> None:
+                 sink: Optional[Callable[[Union[str, InfoDict]], None]] = None) -> None:
         self.board = board
         self.deadline = deadline
         self.one_based = one_based
@@ -318,7 +316,7 @@ class RunningSearch:
         if len(self._lines) >= self._BATCH:
             self.words()
         if self.sink is not None:
-            self.sink._post(line)
+            self.sink(line)
 
     def words(self) -> Dict[int, InfoWords]:
         """Each line's fields as last sent, by ``multipv`` number."""
@@ -335,7 +333,7 @@ class RunningSearch:
             merged.pop("upperbound", None)
         merged.update(info)
         if self.sink is not None:
-            self.sink._post(info)
+            self.sink(info)
 
     def translate(self, words: InfoWords) -> InfoDict:
         return _translate(words, self.board, self.one_based, self.mate_value)
