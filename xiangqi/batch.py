@@ -219,6 +219,13 @@ def _status_out(status: Optional[npt.NDArray[np.int8]], n: int) -> npt.NDArray[n
     return status
 
 
+def _checked(positions: Positions, threads: int, status: Optional[npt.NDArray[np.int8]]
+             ) -> Tuple[Source, int, npt.NDArray[np.int8]]:
+    """The positions, thread count and status array of a call, each checked (the misuses raise)."""
+    src = _source(positions)
+    return src, _check_threads(threads), _status_out(status, src.n)
+
+
 # ---------------------------------------------------------------- execution
 
 _T = TypeVar("_T")
@@ -333,9 +340,7 @@ def fens(positions: Positions, *, threads: int = 1,
         :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
             module's list of misuses), before any C runs.
     """
-    src = _source(positions)
-    threads = _check_threads(threads)
-    st = _status_out(status, src.n)
+    src, threads, st = _checked(positions, threads, status)
     out: List[str] = []
     for part in _run(fens_runner(src, st), src.n, threads, max_chunk=_CHUNK):
         out.extend(part)
@@ -360,9 +365,7 @@ def legal_moves(positions: Positions, *, threads: int = 1, status: Optional[npt.
         :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
             module's list of misuses), before any C runs.
     """
-    src = _source(positions)
-    threads = _check_threads(threads)
-    st = _status_out(status, src.n)
+    src, threads, st = _checked(positions, threads, status)
     offsets = np.empty(src.n + 1, dtype=np.int64)
     offsets[0] = 0
     parts = _run(legal_moves_runner(src, st, offsets), src.n, threads, max_chunk=_CHUNK)
