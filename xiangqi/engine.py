@@ -37,6 +37,13 @@ and raises :class:`EngineError`, one that exits raises
 error is captured (never mixed into ours); :attr:`EngineProtocol.stderr` holds
 its last lines and the error messages quote them.
 
+This module is the client's front: UCI and UCCI (:class:`UciProtocol`,
+:class:`UcciProtocol`), the ``popen_*`` functions and :class:`SimpleEngine`.
+It stands on :mod:`xiangqi.scores` (scores, no event loop: a game's
+``[%eval]`` reads them), :mod:`xiangqi.engine_types` (limits, infos, results),
+:mod:`xiangqi.engine_protocol` (the process and conversation every dialect
+shares) and :mod:`xiangqi.xboard` (XBoard/CECP), and exports their names.
+
 The examples start the package's own engine (``xiangqi engine``), which is
 always there: ``OURS = [sys.executable, "-m", "xiangqi", "engine"]``.
 """
