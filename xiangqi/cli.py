@@ -170,7 +170,8 @@ def parse_hash_size(text: str) -> float:
     (256.0, 1024.0, 0.5, 64.0)
 
     Raises:
-        * :exc:`argparse.ArgumentTypeError` for a SIZE that does not read, or one too small for a table.
+        * ``argparse.ArgumentTypeError`` (what argparse reports as a usage error) for a SIZE that does not read,
+          or one too small for a table.
     """
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)[bB]?\s*", text)
     if not m:
