@@ -789,24 +789,31 @@ def test_tiny_games_with_structure_read_as_the_python_path(game: str) -> None:
 
 
 def test_plain_games_are_played_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The C replay reads a plain game without the Python decoder (which would be 3x slower)."""
-    from xiangqi import pgn
+    """The C replay reads a plain game without the Python decoder (which would be 3x slower): neither the
+    notation module's :func:`~xiangqi.notation.parse_game` nor a board's move parsers run; with the documented
+    switch :data:`xiangqi.pgn.C_REPLAY` off they do, so the check can fail."""
+    from xiangqi import notation, pgn
 
-    def no_python(*args: object) -> None:
+    def no_python(*args: object, **kwargs: object) -> None:
         raise AssertionError("the Python decoder was used")
 
-    monkeypatch.setattr(pgn, "_decode_line", no_python)
-    monkeypatch.setattr(pgn, "_decode_rest", no_python)
-    g = one("1. 炮二平五 馬８進７\n2. H0-G2 车９平８\n3. i0h0 *\n")
+    for owner, name in ((notation, "parse_game"), (Board, "parse_move"), (Board, "parse_chinese")):
+        monkeypatch.setattr(owner, name, no_python)
+    plain = "1. 炮二平五 馬８進７\n2. H0-G2 车９平８\n3. i0h0 *\n"
+    g = one(plain)
     assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"] and g.headers["Result"] == "*"
     assert g.mainline_moves()[0] is one("1. 炮二平五 *").mainline_moves()[0]  # moves are shared values
     # The moves between comments and variations too.
-    monkeypatch.setattr(pgn, "_decode", no_python)
-    g = one("1. 炮二平五 {c} 馬８進７ ( 1... c6c5 2. h0g2 ) 2. 馬二進三 $1 車９平８ *\n")
+    structured = "1. 炮二平五 {c} 馬８進７ ( 1... c6c5 2. h0g2 ) 2. 馬二進三 $1 車９平８ *\n"
+    g = one(structured)
     assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9"] and g.next().comment == "c"  # type: ignore[union-attr]
     first = g.next()
     assert first is not None and [v.iccs() for v in first.variations] == ["h9g7", "c6c5"]
     assert iccs(first.variations[1]) == ["h0g2"]
+    monkeypatch.setattr(pgn, "C_REPLAY", False)
+    for text in (plain, structured):
+        with pytest.raises(AssertionError, match="the Python decoder was used"):
+            one(text)
 
 
 _C_TOKENS = ["炮二平五", "馬８進７", "h2e2", "H2-E2", "h9g7", "車一平二", "前車進一", "後馬退二", "兵五進一", "卒３進１",

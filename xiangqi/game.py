@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, TypeVar, Union, cast
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, TypeVar, Union, cast
 
 from xiangqi._nested import Nested, run_nested
 from xiangqi.board import Board
@@ -21,14 +21,12 @@ from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Color, Move, Square, moves_
 from xiangqi.display import game_html
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn_writer import SKIP, TAG_ROSTER, BaseVisitor, ResultT, SkipType, StringExporterMixin, write_game
+from xiangqi.scores import Cp, Mate, PovScore, Score
 from xiangqi.svg import Arrow
 from xiangqi.tags import (
     RESULT_WORDS, RESULTS, STATUS_WORDS, misplaced_start_board, normalize_result, position_problems, require_playable,
     start_board, start_fen,
 )
-
-if TYPE_CHECKING:
-    from xiangqi.engine import PovScore, Score
 
 __all__ = [
     "TAG_ROSTER", "RESULTS",
@@ -214,7 +212,7 @@ class GameNode:
         return node
 
     # --- annotations in the comment (python-chess's [%eval], [%clk], [%cal] and [%csl] commands) -------------
-    def eval(self) -> "Optional[PovScore]":
+    def eval(self) -> Optional[PovScore]:
         """The score of the first ``[%eval …]`` command of the comment (python-chess's ``eval``): pawns from
         Red's side, ``#n`` a mate in ``n`` (negative: Black mates), as a :class:`~xiangqi.engine.PovScore` seen
         by the side to move at this node; ``None`` without one.
@@ -223,8 +221,6 @@ class GameNode:
         >>> node.eval().red(), node.eval_depth()
         (Cp(+35), 20)
         """
-        from xiangqi.engine import Cp, Mate, PovScore
-
         match = _EVAL.search(self.comment)
         if match is None:
             return None
@@ -247,11 +243,11 @@ class GameNode:
         match = _EVAL.search(self.comment)
         return int(match.group("depth")) if match and match.group("depth") else None
 
-    def set_eval(self, score: "Optional[PovScore]", depth: Optional[int] = None) -> None:
+    def set_eval(self, score: Optional[PovScore], depth: Optional[int] = None) -> None:
         """Replace the first ``[%eval …]`` command of the comment, or add one at its end (``None`` removes it);
         the rest of the comment's text stays as it is (python-chess's ``set_eval``).
 
-        >>> from xiangqi.engine import Cp, PovScore
+        >>> from xiangqi.scores import Cp, PovScore
         >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="solid")
         >>> node.set_eval(PovScore(Cp(-120), False), 18); node.comment
         'solid [%eval 1.20,18]'
