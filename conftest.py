@@ -1,6 +1,7 @@
 """Doctest set-up for the modules of :mod:`xiangqi` (the tests' own configuration is ``tests/conftest.py``).
 
-The examples of the validation modules (:mod:`xiangqi.validate`, ``reports``, ``chunks``, ``checking``,
+The examples of the engine modules (:mod:`xiangqi.engine`, ``engine_protocol``) start the package's own engine,
+``OURS``; those of the validation modules (:mod:`xiangqi.validate`, ``reports``, ``chunks``, ``checking``,
 ``pools``) read a small PGN file: ``_example_pgn()`` writes it, and ``validate`` is there to make reports of it.
 """
 
@@ -23,6 +24,8 @@ def _example_pgn() -> str:
 
 
 _VALIDATION = [["xiangqi", name] for name in ("validate", "reports", "chunks", "checking", "pools")]
+#: The engine modules, whose examples start the package's own engine as ``OURS`` with ``popen_uci``.
+_ENGINE = [["xiangqi", name] for name in ("engine", "engine_protocol")]
 
 
 @pytest.fixture(autouse=True)
@@ -39,3 +42,21 @@ def _validation_examples(request: pytest.FixtureRequest) -> Iterator[None]:
     namespace["validate"] = validate
     yield
     del namespace["_example_pgn"], namespace["validate"]
+
+
+@pytest.fixture(autouse=True)
+def _engine_examples(request: pytest.FixtureRequest) -> Iterator[None]:
+    """For the doctests of the engine modules only: ``OURS``, the command of the package's own engine (``xiangqi
+    engine`` on this interpreter), and :func:`xiangqi.engine.popen_uci`, as their module docstrings say."""
+    if type(request.node).__name__ != "DoctestItem" or request.node.name.split(".")[:2] not in _ENGINE:
+        yield
+        return
+    import sys
+
+    from xiangqi.engine import popen_uci
+
+    namespace: Dict[str, Any] = request.getfixturevalue("doctest_namespace")
+    namespace["OURS"] = [sys.executable, "-m", "xiangqi", "engine"]
+    namespace["popen_uci"] = popen_uci
+    yield
+    del namespace["OURS"], namespace["popen_uci"]

@@ -568,14 +568,17 @@ def test_perft_depth_out_of_range_is_a_usage_error(depth: str) -> None:
 def test_ctrl_c_while_a_command_loads_is_one_line_and_exit_130(command: str, monkeypatch: pytest.MonkeyPatch,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """A Ctrl-C during the import of a command's module (numpy, the C core: a noticeable moment) ended in a
-    traceback: the exit policy covers the whole run, not only the command's own code."""
-    import xiangqi.cli as cli
+    traceback: the exit policy covers the whole run, not only the command's own code. The Ctrl-C comes in the
+    import of the module (``importlib.import_module``) or, for perft, which the command line holds itself, in the
+    reading of its arguments."""
+    import argparse
+    import importlib
 
     def interrupted(*args: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.importlib, "import_module", interrupted)
-    monkeypatch.setattr(cli, "_perft_main", interrupted)
+    monkeypatch.setattr(importlib, "import_module", interrupted)
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", interrupted)
     assert main([command, "--help"]) == 130
     assert _one_line(capsys.readouterr().err) == f"xiangqi {command}: interrupted"
 

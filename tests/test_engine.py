@@ -445,7 +445,7 @@ def test_bound_scores_are_marked_and_do_not_linger() -> None:
     assert info["nodes"] == 4519 and info["pv"] == [Move.from_iccs("h2e2")]
     assert parse_info("score mate 3 lowerbound".split(), board, one_based=False).get("lowerbound") is True
 
-    from xiangqi.engine import RunningSearch
+    from xiangqi.engine_types import RunningSearch
 
     def merged(*lines: str) -> "dict[str, object]":
         search = RunningSearch(board, None, False, None)

@@ -8,6 +8,7 @@ entries are replaced all the time, and with one table reused across positions an
 from __future__ import annotations
 
 import random
+import threading
 from typing import List
 
 import pytest
@@ -17,7 +18,7 @@ from xiangqi import batch, cli
 from xiangqi._ffi import ffi, lib
 from xiangqi._ffi.position import PerftTable, perft_after
 from xiangqi.errors import InternalError
-from xiangqi.position import BaseBoard, count_by_root_move as count_by_root
+from xiangqi.position import BaseBoard
 
 from test_perft import FAST, _ids
 
@@ -141,8 +142,8 @@ def test_hash_sizes_and_their_errors() -> None:
     with pytest.raises(ValueError, match="at least 32 bytes"):
         xiangqi.Board().perft(3, hash_mb=1e-6)
     assert xiangqi.Board().perft(3, hash_mb=0) == 79666
-    assert cli._hash_size("256M") == 256 and cli._hash_size("1G") == 1024 and cli._hash_size("512k") == 0.5
-    assert cli._hash_size("64") == 64 and cli._hash_size("0") == 0
+    assert cli.parse_hash_size("256M") == 256 and cli.parse_hash_size("1G") == 1024
+    assert cli.parse_hash_size("512k") == 0.5 and cli.parse_hash_size("64") == 64 and cli.parse_hash_size("0") == 0
 
 
 def test_perft_command_with_hash(capsys: pytest.CaptureFixture[str]) -> None:
@@ -176,15 +177,16 @@ def test_batch_perft_splits_fewer_positions_than_threads_below_their_roots(monke
     """Two positions for four threads (one unreadable): each count is split below its root, statuses as ever."""
     import numpy as np
 
-    split = []
+    started: List[threading.Thread] = []
+    start = threading.Thread.start
 
-    def count_by_root_move(*args: object) -> List[int]:
-        split.append(args[4])  # the threads
-        return count_by_root(*args)  # type: ignore[arg-type]
+    def counted_start(thread: threading.Thread) -> None:
+        started.append(thread)
+        start(thread)
 
-    monkeypatch.setattr(batch, "count_by_root_move", count_by_root_move)
+    monkeypatch.setattr(threading.Thread, "start", counted_start)
     status = np.empty(2, dtype=np.int8)
     got = batch.perft([FEW_ROOT_MOVES, "bad fen"], 5, threads=4, status=status)
     assert got.tolist() == [10_369_923, 0] and status.tolist() == [batch.OK, batch.FEN_SYNTAX]
-    assert split == [4]  # the readable position, split across the four threads
+    assert len(started) == 4  # the readable position split across the four threads (unsplit: two threads)
     assert batch.perft([FEW_ROOT_MOVES, "bad fen"], 5).tolist() == got.tolist()

@@ -46,7 +46,7 @@ class _Terminal(io.StringIO):
 def test_perft_progress_line_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    monkeypatch.setattr(cli._PerftProgress, "AFTER", 0.0)
+    monkeypatch.setattr(cli, "PERFT_PROGRESS_AFTER", 0.0)
     assert cli.main(["perft", "--depth", "3"]) == 0
     shown = terminal.getvalue()
     assert shown.startswith("\rperft: 1/44 root moves") and "43/44 root moves" in shown
@@ -56,7 +56,7 @@ def test_perft_progress_line_on_a_terminal(monkeypatch: pytest.MonkeyPatch, caps
 
 
 def test_no_progress_when_not_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(cli._PerftProgress, "AFTER", 0.0)
+    monkeypatch.setattr(cli, "PERFT_PROGRESS_AFTER", 0.0)
     assert cli.main(["perft", "--depth", "3"]) == 0
     assert capsys.readouterr().err == ""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import gc
 import gzip
 import io
 import random
@@ -395,6 +396,48 @@ def test_unseekable_gzip_stream() -> None:
     assert iccs(g) == ["h2e2"]
 
 
+def test_a_kept_move_error_holds_no_frames() -> None:
+    """A bad move's error kept in ``game.errors`` (and by the replay that validation reads) holds no traceback: the
+    frames of the reading, with its boards and the game, stayed alive in a cycle only the garbage collector broke."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        games = list(read_games(b'[Event "x"]\n\n1. h2e2 h2e2 *\n\n1. h2e2 ( h2e2 ) h0g2 h2e2 *\n\n'
+                                b'[FEN "4k4/9/9/9/9/9/9/9/9/4K4 w"]\n\n1. e0e1 *\n\n' * 10))
+        errors = [e.error for g in games for e in g.errors]
+        assert len(errors) == 30 and all(e is not None and e.__traceback__ is None for e in errors)
+        raw = next(scan_games(b'[Event "x"]\n\n1. h2e2 h2e2 *\n'))
+        replay = replay_mainline(raw)
+        assert replay.error is not None and replay.error.error is not None
+        assert replay.error.error.__traceback__ is None
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        del games, errors, raw, replay
+        gc.collect()
+        # A tree's nodes and their parents are a cycle of their own; no frame may be in one.
+        assert not [o for o in gc.garbage if type(o).__name__ in ("frame", "traceback")]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was:
+            gc.enable()
+
+
+def test_encoding_detection_counts_lines_of_each_kind() -> None:
+    """The UTF-8 vote counts non-ASCII lines, valid UTF-8 against not (the last line valid when it stops inside a
+    character, another line cut so is not), then GB and Big5 are scored; each case tips one way."""
+    utf8, gbk = "[Red \"胡荣华\"]\n".encode(), "[Black \"柳大华\"]\n".encode("gbk")
+    moves = "1. 炮二平五 马８进７ 2. 马二进三 车９平８\n" * 3
+    cut = "車".encode()[:2]
+    assert detect_encoding(utf8 + moves.encode("gbk")) == "gb18030"        # one UTF-8 line, three not
+    assert detect_encoding(utf8 * 3 + moves.encode("gbk")) == "utf-8"      # three and three
+    assert detect_encoding(utf8 * 2 + gbk) == detect_encoding(utf8 + gbk + b"x\n" + cut) == "utf-8"
+    assert detect_encoding(b"x\n" + cut + b"\n" + gbk) == "gb18030"        # a cut character inside the sample
+    assert detect_encoding(b"abc\n" * 100 + gbk) == "gb18030"
+    assert detect_encoding(("车马炮" * 50 + "\ue000" * 10).encode("gbk", "replace")) == "gb18030"
+    assert detect_encoding(b"caf\xe9 au lait\n") == "utf-8"   # reads like no Chinese: UTF-8 with a damaged byte
+
+
 def test_encoding_detection_and_line_fallback() -> None:
     assert detect_encoding("車九平八 馬二進三".encode("big5")) == "big5"
     assert detect_encoding("车九平八 马二进三".encode("gbk")) == "gb18030"
@@ -746,24 +789,31 @@ def test_tiny_games_with_structure_read_as_the_python_path(game: str) -> None:
 
 
 def test_plain_games_are_played_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The C replay reads a plain game without the Python decoder (which would be 3x slower)."""
-    from xiangqi import pgn
+    """The C replay reads a plain game without the Python decoder (which would be 3x slower): neither the
+    notation module's :func:`~xiangqi.notation.parse_game` nor a board's move parsers run; with the documented
+    switch :data:`xiangqi.pgn.C_REPLAY` off they do, so the check can fail."""
+    from xiangqi import notation, pgn
 
-    def no_python(*args: object) -> None:
+    def no_python(*args: object, **kwargs: object) -> None:
         raise AssertionError("the Python decoder was used")
 
-    monkeypatch.setattr(pgn, "_decode_line", no_python)
-    monkeypatch.setattr(pgn, "_decode_rest", no_python)
-    g = one("1. 炮二平五 馬８進７\n2. H0-G2 车９平８\n3. i0h0 *\n")
+    for owner, name in ((notation, "parse_game"), (Board, "parse_move"), (Board, "parse_chinese")):
+        monkeypatch.setattr(owner, name, no_python)
+    plain = "1. 炮二平五 馬８進７\n2. H0-G2 车９平８\n3. i0h0 *\n"
+    g = one(plain)
     assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"] and g.headers["Result"] == "*"
     assert g.mainline_moves()[0] is one("1. 炮二平五 *").mainline_moves()[0]  # moves are shared values
     # The moves between comments and variations too.
-    monkeypatch.setattr(pgn, "_decode", no_python)
-    g = one("1. 炮二平五 {c} 馬８進７ ( 1... c6c5 2. h0g2 ) 2. 馬二進三 $1 車９平８ *\n")
+    structured = "1. 炮二平五 {c} 馬８進７ ( 1... c6c5 2. h0g2 ) 2. 馬二進三 $1 車９平８ *\n"
+    g = one(structured)
     assert iccs(g) == ["h2e2", "h9g7", "h0g2", "i9h9"] and g.next().comment == "c"  # type: ignore[union-attr]
     first = g.next()
     assert first is not None and [v.iccs() for v in first.variations] == ["h9g7", "c6c5"]
     assert iccs(first.variations[1]) == ["h0g2"]
+    monkeypatch.setattr(pgn, "C_REPLAY", False)
+    for text in (plain, structured):
+        with pytest.raises(AssertionError, match="the Python decoder was used"):
+            one(text)
 
 
 _C_TOKENS = ["炮二平五", "馬８進７", "h2e2", "H2-E2", "h9g7", "車一平二", "前車進一", "後馬退二", "兵五進一", "卒３進１",

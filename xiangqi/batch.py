@@ -19,9 +19,13 @@ planes and mask, an all-zero packed record, an empty FEN string) and, if you
 pass ``status=`` (an ``int8`` array of length N), its entry there is set to a
 negative code (:data:`FEN_SYNTAX`, :data:`FEN_POSITION`; :data:`OK` = 0 for
 good items; :func:`status_message` names them). :func:`validate` returns the
-status array alone. Misuse of the call itself (a wrong dtype, shape or type,
-a non-contiguous array, a bad argument) raises :class:`TypeError` or
-:class:`ValueError` before any C runs.
+status array alone. Misuse of the call itself raises before any C runs:
+
+* :class:`TypeError`: ``positions`` is a single FEN or Board instead of a
+  sequence, or holds something else; ``status`` is not an ``int8`` array;
+* :class:`ValueError`: a packed or FEN array of the wrong shape or layout,
+  ``threads`` below 1, ``status`` of the wrong length or not writable and
+  C-contiguous, or another bad argument (each function says which).
 
 Array layouts (boards are drawn as diagrams read: row 0 is rank 9, column =
 file a-i, like :meth:`Board.attack_map`):
@@ -215,6 +219,13 @@ def _status_out(status: Optional[npt.NDArray[np.int8]], n: int) -> npt.NDArray[n
     return status
 
 
+def _checked(positions: Positions, threads: int, status: Optional[npt.NDArray[np.int8]]
+             ) -> Tuple[Source, int, npt.NDArray[np.int8]]:
+    """The positions, thread count and status array of a call, each checked (the misuses raise)."""
+    src = _source(positions)
+    return src, _check_threads(threads), _status_out(status, src.n)
+
+
 # ---------------------------------------------------------------- execution
 
 _T = TypeVar("_T")
@@ -262,10 +273,8 @@ def validate(positions: Positions, *, threads: int = 1) -> npt.NDArray[np.int8]:
     [0, -1, -2]
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     src = _source(positions)
     status = np.empty(src.n, dtype=np.int8)
@@ -293,10 +302,8 @@ def pack(positions: Positions, *, threads: int = 1,
     ((2, 52), 'uint8', 0)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     return _fill(_source(positions), threads, status, (PACKED_SIZE,), np.uint8, "pack")
 
@@ -310,10 +317,10 @@ def unpack(packed: npt.NDArray[np.uint8], *, threads: int = 1,
     [Board('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1'), None]
 
     Raises:
-        :class:`TypeError`: ``packed`` is not a numpy array (or its dtype is not ``uint8``), or as :func:`pack`
-            for ``status``.
-        :class:`ValueError`: its shape is not ``(N, PACKED_SIZE)`` or it is not C-contiguous, or as
-            :func:`pack` for ``threads`` and ``status``.
+        :class:`TypeError`: ``packed`` is not a numpy array (or its dtype is not ``uint8``), or a misused
+            ``status`` (the module's list of misuses).
+        :class:`ValueError`: its shape is not ``(N, PACKED_SIZE)`` or it is not C-contiguous, or a misused
+            ``threads`` or ``status``.
     """
     if not isinstance(packed, np.ndarray):
         raise TypeError(f"unpack expects a packed uint8 array, not {type(packed).__name__}")
@@ -330,14 +337,10 @@ def fens(positions: Positions, *, threads: int = 1,
     ['4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1', '']
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
-    src = _source(positions)
-    threads = _check_threads(threads)
-    st = _status_out(status, src.n)
+    src, threads, st = _checked(positions, threads, status)
     out: List[str] = []
     for part in _run(fens_runner(src, st), src.n, threads, max_chunk=_CHUNK):
         out.extend(part)
@@ -359,14 +362,10 @@ def legal_moves(positions: Positions, *, threads: int = 1, status: Optional[npt.
     ([0, 44, 44], True)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
-    src = _source(positions)
-    threads = _check_threads(threads)
-    st = _status_out(status, src.n)
+    src, threads, st = _checked(positions, threads, status)
     offsets = np.empty(src.n + 1, dtype=np.int64)
     offsets[0] = 0
     parts = _run(legal_moves_runner(src, st, offsets), src.n, threads, max_chunk=_CHUNK)
@@ -390,10 +389,8 @@ def perft(positions: Positions, depth: int, *, bulk: bool = True, threads: int =
     [1920, 0]
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
         :class:`ValueError`: ``depth`` is outside 0 to :data:`~xiangqi.position.MAX_PERFT_DEPTH`.
         :class:`TypeError`: ``depth`` is not an integer.
     """
@@ -431,10 +428,8 @@ def zobrist(positions: Positions, *, threads: int = 1,
     True
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     return _fill(_source(positions), threads, status, (), np.uint64, "zobrist")
 
@@ -452,10 +447,8 @@ def attack_maps(positions: Positions, *, threads: int = 1,
     ((1, 2, 10, 9), 3)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
     """
     return _fill(_source(positions), threads, status, (2, 10, 9), np.uint8, "attack_maps")
 
@@ -476,10 +469,8 @@ def planes(positions: Positions, *, view: View = "absolute", threads: int = 1,
     ((1, 15, 10, 9), 32, 90)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
         :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)
@@ -499,10 +490,8 @@ def legal_mask(positions: Positions, *, view: View = "absolute", threads: int = 
     ((1, 2086), 44, True)
 
     Raises:
-        :class:`TypeError`: ``positions`` is a single FEN or Board instead of a sequence, holds something else,
-            or ``status`` is not an ``int8`` array.
-        :class:`ValueError`: a packed or FEN array of the wrong shape or layout, ``threads`` below 1, or
-            ``status`` of the wrong length or not writable and C-contiguous.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
+            module's list of misuses), before any C runs.
         :class:`ValueError`: ``view`` is neither ``'absolute'`` nor ``'side_to_move'``.
     """
     v = _check_view(view)

@@ -419,8 +419,8 @@ def _game_text(raw: pgn.GameLines) -> _GameText:
 def _read_game_text(raw: pgn.GameLines) -> _GameText:
     """The same game read by the PGN reader's tokenizer (comments, variations, odd tokens): its main-line
     move tokens, result token and structural errors."""
-    scanned = pgn.RawGame(raw)
-    g = _GameText(scanned.first_line, dict(scanned.headers), list(scanned.moves), scanned.result, True,
+    scanned = pgn.RawGame(raw)   # its headers and moves are new, this game's alone: no copies
+    g = _GameText(scanned.first_line, scanned.headers, scanned.moves, scanned.result, True,
                   notation=scanned.notation)
     g.errors = scanned.errors
     if raw.errors:

@@ -34,7 +34,11 @@ from typing import IO, Callable, List, Optional, TextIO
 from xiangqi._progress import Progress, format_count
 from xiangqi.core import STARTING_FEN
 
-__all__ = ["main"]
+__all__ = ["main", "parse_hash_size", "PERFT_PROGRESS_AFTER"]
+
+#: Seconds a ``perft`` run takes before its status line (root moves done, nodes, Mnps, the time left) shows on
+#: a terminal; 0 shows it from the first root move.
+PERFT_PROGRESS_AFTER = 1.0
 
 _DESCRIPTION = """\
 Xiangqi (Chinese chess) tools on a C bitboard core.
@@ -86,7 +90,7 @@ def _perft_main(argv: List[str]) -> int:
     parser.add_argument("--threads", "-t", type=int, default=1, metavar="N",
                         help="split the root moves across N threads (default: 1)")
     parser.add_argument("--no-bulk", action="store_true", help="make every leaf move instead of counting them")
-    parser.add_argument("--hash", type=_hash_size, default=0, metavar="SIZE",
+    parser.add_argument("--hash", type=parse_hash_size, default=0, metavar="SIZE",
                         help="count with a transposition table of SIZE bytes (256M, 1G, 512K; a bare number is MiB), "
                              "shared by the threads: exact, and several times faster for deep counts")
     parser.add_argument("--hash-verify", type=int, default=0, metavar="N",
@@ -158,8 +162,17 @@ def _perft_main(argv: List[str]) -> int:
     return 0
 
 
-def _hash_size(text: str) -> float:
-    """``--hash``'s SIZE in MiB: a number with an optional K, M or G (times 2**10, 2**20, 2**30 bytes); 0: no table."""
+def parse_hash_size(text: str) -> float:
+    """``perft --hash``'s SIZE in MiB: a number with an optional K, M or G (times 2**10, 2**20, 2**30 bytes); 0: no
+    table.
+
+    >>> parse_hash_size("256M"), parse_hash_size("1G"), parse_hash_size("512k"), parse_hash_size("64")
+    (256.0, 1024.0, 0.5, 64.0)
+
+    Raises:
+        * ``argparse.ArgumentTypeError`` (what argparse reports as a usage error) for a SIZE that does not read,
+          or one too small for a table.
+    """
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)[bB]?\s*", text)
     if not m:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (say 256M, 1G or 512K)")
@@ -170,10 +183,8 @@ def _hash_size(text: str) -> float:
 
 
 class _PerftProgress:
-    """Perft's status line on a terminal, once a run has taken :attr:`AFTER` seconds: root moves done, nodes,
-    Mnps and the time left at the pace so far."""
-
-    AFTER = 1.0
+    """Perft's status line on a terminal, once a run has taken :data:`PERFT_PROGRESS_AFTER` seconds: root moves
+    done, nodes, Mnps and the time left at the pace so far."""
 
     def __init__(self, stream: "IO[str]") -> None:
         self._line = Progress(stream)
@@ -181,7 +192,7 @@ class _PerftProgress:
 
     def root_move(self, done: int, total: int, nodes: int) -> None:
         elapsed = time.perf_counter() - self._start
-        if elapsed < self.AFTER or done >= total:
+        if elapsed < PERFT_PROGRESS_AFTER or done >= total:
             return
         left = elapsed / done * (total - done)
         self._line.show(f"perft: {done}/{total} root moves  {format_count(nodes)} nodes  "

@@ -29,16 +29,6 @@ __all__ = [
     "square_flip", "square_distance", "square_manhattan_distance", "flip_vertical", "flip_horizontal", "between",
     "ray", "Piece", "Move", "SquareSet", "BB_EMPTY", "BB_ALL", "BB_SQUARES", "NULL_MOVE_TEXT", "NULL_MOVE_TEXTS",
     "SAME_SQUARE_REASON", "same_square_message", "moves_of", "iter_moves",
-    "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",
-    "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1",
-    "A2", "B2", "C2", "D2", "E2", "F2", "G2", "H2", "I2",
-    "A3", "B3", "C3", "D3", "E3", "F3", "G3", "H3", "I3",
-    "A4", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "I4",
-    "A5", "B5", "C5", "D5", "E5", "F5", "G5", "H5", "I5",
-    "A6", "B6", "C6", "D6", "E6", "F6", "G6", "H6", "I6",
-    "A7", "B7", "C7", "D7", "E7", "F7", "G7", "H7", "I7",
-    "A8", "B8", "C8", "D8", "E8", "F8", "G8", "H8", "I8",
-    "A9", "B9", "C9", "D9", "E9", "F9", "G9", "H9", "I9",
 ]
 
 Color = bool
@@ -95,6 +85,7 @@ A9, B9, C9, D9, E9, F9, G9, H9, I9 = range(81, 90)
 
 SQUARES = list(range(90))  #: All squares, ``rank * 9 + file``: a0 = 0 ... i9 = 89.
 SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]  #: Square names by square (``'a0'`` ... ``'i9'``).
+__all__ += [name.upper() for name in SQUARE_NAMES]  # the named squares A0 ... I9
 
 STARTING_BOARD_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"  #: The piece placement of the start position.
 STARTING_FEN = STARTING_BOARD_FEN + " w - - 0 1"  #: The FEN of the start position, Red to move.

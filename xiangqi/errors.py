@@ -20,6 +20,7 @@ __all__ = [
     "EngineTerminatedError",
     "ConcurrentUseError",
     "ProtocolError",
+    "AnalysisComplete",
 ]
 
 
@@ -162,5 +163,14 @@ class ProtocolError(XiangqiError, ValueError):
     missing number, a ``position`` without ``startpos`` or ``fen``; the message names the word.
 
     >>> issubclass(ProtocolError, ValueError)
+    True
+    """
+
+
+class AnalysisComplete(XiangqiError):
+    """Raised by :meth:`xiangqi.engine.AnalysisResult.get` when the analysis has ended and every info has been read
+    (python-chess's ``chess.engine.AnalysisComplete``; :mod:`xiangqi.engine` exports it too).
+
+    >>> issubclass(AnalysisComplete, XiangqiError)
     True
     """

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, TypeVar, Union, cast
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, TypeVar, Union, cast
 
 from xiangqi._nested import Nested, run_nested
 from xiangqi.board import Board
@@ -21,14 +21,12 @@ from xiangqi.core import SQUARE_NAMES, STARTING_FEN, Color, Move, Square, moves_
 from xiangqi.display import game_html
 from xiangqi.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from xiangqi.pgn_writer import SKIP, TAG_ROSTER, BaseVisitor, ResultT, SkipType, StringExporterMixin, write_game
+from xiangqi.scores import Cp, Mate, PovScore, Score
 from xiangqi.svg import Arrow
 from xiangqi.tags import (
     RESULT_WORDS, RESULTS, STATUS_WORDS, misplaced_start_board, normalize_result, position_problems, require_playable,
     start_board, start_fen,
 )
-
-if TYPE_CHECKING:
-    from xiangqi.engine import PovScore, Score
 
 __all__ = [
     "TAG_ROSTER", "RESULTS",
@@ -70,7 +68,7 @@ MoveErrors = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 # Model
 # ---------------------------------------------------------------------------------------------------------------
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class GameError:
     """A problem met while reading a game, kept as data on :attr:`Game.errors`.
 
@@ -98,6 +96,13 @@ class GameError:
     mainline: bool = True
     offset: int = -1
 
+    def __init__(self, ply: int, token: str, reason: str, line: int = 0, error: Optional[XiangqiError] = None,
+                 mainline: bool = True, offset: int = -1) -> None:
+        # The fields set at once (a frozen dataclass's own __init__ sets each through object.__setattr__: ten
+        # times the cost, paid for every error of every game a reader meets).
+        self.__dict__.update({"ply": ply, "token": token, "reason": reason, "line": line, "error": error,
+                              "mainline": mainline, "offset": offset})
+
     def __str__(self) -> str:
         where = f"line {self.line}, " if self.line else f"byte {self.offset:#x}, " if self.offset >= 0 else ""
         return f"{where}ply {self.ply}, {self.token!r}: {self.reason}"
@@ -119,7 +124,8 @@ class Headers(Dict[str, str]):
         super().__init__(_ROSTER_DEFAULTS)
         if data is not None:
             self.update(data)
-        self.update(kwargs)
+        if kwargs:
+            self.update(kwargs)
 
     @classmethod
     def without_tag_roster(cls) -> "Headers":
@@ -206,7 +212,7 @@ class GameNode:
         return node
 
     # --- annotations in the comment (python-chess's [%eval], [%clk], [%cal] and [%csl] commands) -------------
-    def eval(self) -> "Optional[PovScore]":
+    def eval(self) -> Optional[PovScore]:
         """The score of the first ``[%eval …]`` command of the comment (python-chess's ``eval``): pawns from
         Red's side, ``#n`` a mate in ``n`` (negative: Black mates), as a :class:`~xiangqi.engine.PovScore` seen
         by the side to move at this node; ``None`` without one.
@@ -215,8 +221,6 @@ class GameNode:
         >>> node.eval().red(), node.eval_depth()
         (Cp(+35), 20)
         """
-        from xiangqi.engine import Cp, Mate, PovScore
-
         match = _EVAL.search(self.comment)
         if match is None:
             return None
@@ -239,11 +243,11 @@ class GameNode:
         match = _EVAL.search(self.comment)
         return int(match.group("depth")) if match and match.group("depth") else None
 
-    def set_eval(self, score: "Optional[PovScore]", depth: Optional[int] = None) -> None:
+    def set_eval(self, score: Optional[PovScore], depth: Optional[int] = None) -> None:
         """Replace the first ``[%eval …]`` command of the comment, or add one at its end (``None`` removes it);
         the rest of the comment's text stays as it is (python-chess's ``set_eval``).
 
-        >>> from xiangqi.engine import Cp, PovScore
+        >>> from xiangqi.scores import Cp, PovScore
         >>> node = Game().add_variation(Move.from_iccs("h2e2"), comment="solid")
         >>> node.set_eval(PovScore(Cp(-120), False), 18); node.comment
         'solid [%eval 1.20,18]'

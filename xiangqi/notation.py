@@ -301,6 +301,19 @@ def _legal_fn(board: BaseBoard) -> _Legal:
     return lambda code: bool(is_legal(Move(code >> 7, code & 127)))
 
 
+def _fast_code(fast: Tuple[int, int, int], pc: Sequence[int]) -> int:
+    """The move code of an entry's fast form (piece code, file, step) when exactly one such piece stands on the
+    file and the step stays on the board, else -1 (the move needs the full resolution)."""
+    pcode, fi, delta = fast
+    col = pc[fi::9]
+    if col.count(pcode) == 1:
+        frm = col.index(pcode) * 9 + fi
+        to = frm + delta
+        if 0 <= to < 90:
+            return frm << 7 | to
+    return -1
+
+
 def _parse_with(board: BaseBoard, text: str, get_entry: Callable[[str], Entry], what: str) -> Move:
     if not isinstance(text, str):
         raise TypeError(f"a move text must be a str, not {type(text).__name__}")
@@ -313,15 +326,7 @@ def _parse_with(board: BaseBoard, text: str, get_entry: Callable[[str], Entry], 
     red = bool(board.turn)
     pc = board.piece_codes()
     fast = e[1] if red else e[0]
-    code = -1
-    if fast is not None:
-        pcode, fi, delta = fast
-        col = pc[fi::9]
-        if col.count(pcode) == 1:
-            frm = col.index(pcode) * 9 + fi
-            to = frm + delta
-            if 0 <= to < 90:
-                code = frm << 7 | to
+    code = -1 if fast is None else _fast_code(fast, pc)
     d = e[2]
     if code < 0:
         try:
@@ -777,17 +782,14 @@ def _parse_codes(board: BaseBoard, texts: Sequence[str], notation: str, one_base
                                 f"(ply {len(codes)})") from None
         fast = e[1] if red else e[0]
         if fast is not None:
-            pcode, fi, delta = fast
-            col = pc[fi::9]
-            if col.count(pcode) == 1:
-                frm = col.index(pcode) * 9 + fi
-                to = frm + delta
-                if 0 <= to < 90:
-                    append(frm << 7 | to)
-                    pc[to] = pc[frm]
-                    pc[frm] = 0
-                    red = not red
-                    continue
+            code = _fast_code(fast, pc)
+            if code >= 0:
+                frm, to = code >> 7, code & 127
+                append(code)
+                pc[to] = pc[frm]
+                pc[frm] = 0
+                red = not red
+                continue
         elif e[3] > 0:  # ICCS: taken as it is; an illegal code stops the replay before any later token counts
             code = e[3]
             frm, to = code >> 7, code & 127

@@ -31,9 +31,10 @@ this module can.
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 import weakref
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, TypeVar, overload
 
 from xiangqi import notation as _notation
 from xiangqi._encoding import TextLines
@@ -63,6 +64,8 @@ __all__ = [
     "C_REPLAY",
     "write_game", "game_to_string",
 ]
+
+_ErrorT = TypeVar("_ErrorT", bound=BaseException)
 
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
@@ -158,7 +161,7 @@ class _Tokens:
         self.moves: List[str] = []
         self.errors: List[GameError] = []
         if text is None:
-            text = "\n".join(chunk.movetext)
+            text = chunk.movetext_text
         if not _SPECIAL.search(text):
             moves = _plain_words(text)
             if moves and moves[-1] in _RESULT_KEYS:
@@ -169,14 +172,14 @@ class _Tokens:
         self.tokens = tokens = _full_tokens(text, chunk)
         unterminated = bool(tokens) and tokens[-1][0] == T_COMMENT and not text.rstrip().endswith("}") \
             and _ends_in_brace_comment(text)
-        self.moves = []
+        self.moves = moves = []
         opened: List[Tuple[int, int]] = []   # per open variation: its line and the main-line ply there
         for kind, tok, lineno in tokens:
             if kind == T_MOVE:
                 if not opened:
-                    self.moves.append(tok)
+                    moves.append(tok)
             elif kind == T_OPEN:
-                opened.append((lineno, len(self.moves)))
+                opened.append((lineno, len(moves)))
             elif kind == T_CLOSE:
                 if opened:
                     opened.pop()
@@ -188,8 +191,11 @@ class _Tokens:
             self.errors.append(_structure_error("comment", "{", line, len(self.moves), tokens[-1][1]))
         elif opened:
             line, ply = opened[0]
-            i = next(k for k, t in enumerate(tokens) if t[0] == T_OPEN and t[2] == line)
-            after = " ".join(t[1] for t in tokens[i + 1:i + 4] if t[0] == T_MOVE)
+            i = 0
+            for i, t in enumerate(tokens):   # the first "(" of that line
+                if t[0] == T_OPEN and t[2] == line:
+                    break
+            after = " ".join([t[1] for t in tokens[i + 1:i + 4] if t[0] == T_MOVE])
             self.errors.append(_structure_error("variation", "(", line, ply, after))
 
     @property
@@ -207,7 +213,7 @@ class _Tokens:
                         depth += 1
                     elif kind == T_CLOSE:
                         depth = max(0, depth - 1)
-            elif len(self._chunk.movetext) == 1:   # every move on the one line
+            elif _one_line(self._chunk):   # every move on the first line
                 result = [self._chunk.movetext_start] * len(self.moves)
             else:
                 result = []
@@ -227,6 +233,12 @@ class _Tokens:
         return iter(toks)
 
 
+def _one_line(chunk: GameLines) -> bool:
+    """Whether all of a game's move text is on its first line (the lines after it blank)."""
+    lines = chunk.movetext
+    return len(lines) == 1 or not any(line and not line.isspace() for line in itertools.islice(lines, 1, None))
+
+
 def _ends_in_brace_comment(text: str) -> bool:
     """Whether move text ends inside a ``{`` comment (as :data:`_TOKEN_RE` reads it)."""
     last = None
@@ -242,11 +254,16 @@ _COMMENT_SCAN = re.compile(r"\{[^}]*\}?|;[^\n]*")
 def _structure_error(what: str, token: str, line: int, ply: int, text: str) -> GameError:
     """The error of a ``{`` comment or ``(`` variation opened at ``line`` (main-line ply ``ply``) and never closed."""
     reason = f"unterminated {what} opened at line {line}"
-    shown = (text.strip()[:40] + ("..." if len(text.strip()) > 40 else "")) if text.strip() else ""
-    detail = f"{token}{shown}" if what == "comment" else f"{token} {shown}".rstrip()
+    shown = text.strip()
+    if len(shown) > 40:
+        shown = shown[:40] + "..."
+    detail = token + shown if what == "comment" else f"{token} {shown}".rstrip()
     return GameError(ply, token, reason, line,
                      InvalidRecordError(f"{reason} (main-line ply {ply}): {detail!r} is never closed; "
                                         f"the rest of the game's move text is lost in it"))
+
+
+_NON_SPACE = re.compile(r"\S")
 
 
 def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
@@ -255,7 +272,8 @@ def _full_tokens(text: str, chunk: GameLines) -> List[Token]:
     append = tokens.append
     first = chunk.movetext_start
     ends = [len(text) + 1]   # the offset in text where each line's successor starts (one line: no search)
-    if "\n" in text:
+    nl = text.find("\n")
+    if nl >= 0 and _NON_SPACE.search(text, nl) is not None:   # (blank lines after the first: no token there)
         ends = []
         pos = 0
         for line in chunk.movetext:
@@ -345,6 +363,17 @@ def _decode(board: Any, tok: str) -> Move:
     return board.parse_move(tok)  # type: ignore[no-any-return]
 
 
+def _kept(error: _ErrorT) -> _ErrorT:
+    """``error``, caught to be kept as data (a game's errors), without its traceback or the exception it replaced:
+    the frames of the call that raised it, with every local (boards, the game being built), would stay alive with
+    it, in a cycle the garbage collector alone breaks (from the frame that kept the error back to the error). A
+    reader of many small games with bad moves spent about a sixth of its time collecting them."""
+    error.__traceback__ = None
+    if error.__suppress_context__:   # raised "from None": the context is never shown
+        error.__context__ = None
+    return error
+
+
 #: The first bad move of a line: ``(ply, error)``.
 LineError = Tuple[int, XiangqiError]
 
@@ -384,7 +413,7 @@ def _decode_tokens(board: Any, moves: List[str]) -> Tuple[List[int], Optional[Li
             try:
                 move = _decode(board, tok)
             except MoveErrors as e:
-                return codes, (ply, e)
+                return codes, (ply, _kept(e))
         push(move)
         append(move.from_square << 7 | move.to_square)
     return codes, None
@@ -425,8 +454,9 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
     """A :class:`Game` from one game's lines; problems go to ``game.errors``. ``decode`` (a visitor's
     ``parse_move``) reads each move token in place of the reader's own decoding (and its C replay)."""
     game = Game(Headers(chunk.tags))
-    game.errors.extend(chunk.errors)
-    text = "\n".join(chunk.movetext)
+    if chunk.errors:
+        game.errors.extend(chunk.errors)
+    text = chunk.movetext_text
     if decode is None and C_REPLAY and _build_played(game, chunk, text):
         return game
     toks = _Tokens(chunk, text)
@@ -439,7 +469,7 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
             _build_tree(game, _start_board(game.headers.get("FEN", "").strip() or STARTING_FEN),
                         toks.tokens if toks.tokens is not None else list(toks.iter_tokens()), decode)
     except InvalidFenError as e:
-        game.errors.append(_fen_error(game.headers, chunk.tag_lines, chunk.first_line, toks.moves, e))
+        game.errors.append(_fen_error(game.headers, chunk.tag_lines, chunk.first_line, toks.moves, _kept(e)))
         board = misplaced_start_board(game.headers.get("FEN", "").strip())
         if board is not None:  # a piece where none can stand: reported, and the moves read from it all the same
             if toks.tokens is None:
@@ -454,8 +484,13 @@ def _build_game(chunk: GameLines, decode: Optional[Callable[[Board, str], Move]]
         # In file order, after the damage of the lines themselves (they come first: the chunk's errors).
         game.errors.extend(toks.errors)
         k = len(chunk.errors)
-        game.errors[k:] = sorted(game.errors[k:], key=lambda e: e.line)
+        if len(game.errors) - k > 1:
+            game.errors[k:] = sorted(game.errors[k:], key=_line_of)
     return game
+
+
+def _line_of(error: GameError) -> int:
+    return error.line
 
 
 def _build_plain(game: Game, toks: _Tokens, board: Optional[Board] = None) -> None:
@@ -522,6 +557,8 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
         return False   # the Python path records it
     result: Optional[str] = None
     error: Optional[LineError] = None
+    played = line = 0
+    rest: List[str] = []
     if stop < len(data):
         rest_text = data[stop:].decode("utf-8", "surrogatepass")
         if _SPECIAL.search(rest_text):
@@ -538,15 +575,19 @@ def _build_played(game: Game, chunk: GameLines, text: str) -> bool:
             except InvalidFenError:  # pragma: no cover - a position reached by legal moves
                 return False
             if error is not None:
-                toks = _Tokens(chunk, text)
-                if toks.moves[played:] != rest:  # pragma: no cover - the tokenizers disagree
-                    return False
+                if _one_line(chunk):   # the bad move's token is of rest, its line the first
+                    line = chunk.movetext_start
+                else:
+                    toks = _Tokens(chunk, text)
+                    if toks.moves[played:] != rest:  # pragma: no cover - the tokenizers disagree
+                        return False
+                    line = toks.move_lines[error[0]]
     if result is not None and headers.get("Result", "*") in ("*", ""):
         headers["Result"] = result
     game._set_lazy_mainline(codes)
     if error is not None:
         ply, e = error
-        game.errors.append(GameError(ply, toks.moves[ply], str(e), toks.move_lines[ply], e))
+        game.errors.append(GameError(ply, rest[ply - played], str(e), line, e))
     return True
 
 
@@ -612,7 +653,8 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
     """Decode the tokens after the C replay stopped as :func:`_decode_line` decodes the whole line: the codes of
     the whole line (``codes`` first) and its first error, its ply counted from the line's start.
 
-    ``codes`` were played from ``fen`` by the tokens in ``prefix`` (the text before the stop). :func:`_decode_line` tries the whole line with
+    ``codes`` were played from ``fen`` by the tokens in ``prefix`` (the text before the stop), as the last play of
+    this thread's :func:`text_player`, whose position is the one after them. :func:`_decode_line` tries the whole line with
     :func:`xiangqi.notation.parse_game` in one notation and, when that fails, decodes token by token: the
     same happens here, where the prefix's part of that decision is read off its bytes.
     """
@@ -628,10 +670,10 @@ def _decode_rest(fen: str, codes: List[int], prefix: bytes, rest: List[str],
         whole = prefix.isascii()                          # no Chinese move before the stop
     else:
         whole = kind == "auto"                            # WXF reads neither
+    # The position after ``codes``: this thread's C replay holds it (it played them last and stopped there), so
+    # a board at the start takes it, as a board set up there (the moves' history is not needed to read the rest).
     board = _start_board(fen)
-    push = board.push
-    for c in codes:
-        push(Move(c >> 7, c & 127))
+    _thread_player(_start_board).copy_to(board)
     if whole:
         # An ICCS move the C replay stopped on and that is not legal fails the whole line here too: only the
         # token by token decoding below words its error.
@@ -714,7 +756,7 @@ def _build_tree(game: Game, board: Any, tokens: List[Token],
                 try:
                     move = decode(board, text)
                 except MoveErrors as e:
-                    game.errors.append(GameError(ply, text, str(e), lineno, e, not stack))
+                    game.errors.append(GameError(ply, text, str(e), lineno, _kept(e), not stack))
                     skip = True
                     continue
             push(move)
@@ -1363,18 +1405,27 @@ class RawGame:
     (<RawGame line 1: 3 moves, Hu - ?>, ['h2e2', 'h9g7', 'h0g2'], '1-0', True)
     """
 
-    __slots__ = ("headers", "tag_lines", "first_line", "moves", "result", "has_comments", "errors", "_tokens")
+    __slots__ = ("headers", "first_line", "moves", "result", "has_comments", "errors", "_tokens", "_chunk")
 
     def __init__(self, chunk: GameLines) -> None:
         toks = _Tokens(chunk)
         self.headers = dict(chunk.tags)
-        self.tag_lines = chunk.tag_lines
+        self._chunk = chunk
         self.first_line = chunk.first_line
         self.moves = toks.moves
         self.result = toks.result
         self.has_comments = toks.tokens is not None
         self.errors: List[GameError] = chunk.errors + toks.errors
         self._tokens = toks
+
+    @property
+    def tag_lines(self) -> Dict[str, int]:
+        """The 1-based file line of each tag (of its last line when a name comes twice), worked out when asked.
+
+        >>> next(scan_games(b'[Red "Hu"]\\n[Black "Xu"]\\n\\n1. h2e2 *\\n')).tag_lines
+        {'Red': 1, 'Black': 2}
+        """
+        return self._chunk.tag_lines
 
     @property
     def move_lines(self) -> List[int]:
@@ -1482,7 +1533,7 @@ def replay_mainline(raw: RawGame) -> Replay:
     try:
         codes, error = play_line(fen, raw.moves, raw.notation)
     except InvalidFenError as e:
-        return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, e))
+        return Replay(fen, [], _fen_error(raw.headers, raw.tag_lines, raw.first_line, raw.moves, _kept(e)))
     if error is None:
         # Every move token played: a structural problem (the main line cut short) is the one to report.
         return Replay(fen, codes, raw.errors[0] if raw.errors else None)

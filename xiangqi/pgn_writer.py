@@ -151,7 +151,12 @@ class BaseVisitor(abc.ABC, Generic[ResultT]):
 # ---------------------------------------------------------------------------------------------------------------
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    if "\\" in value or '"' in value:
+        return value.replace("\\", "\\\\").replace('"', '\\"')
+    return value
+
+
+_ROSTER_OR_FORMAT = frozenset(TAG_ROSTER) | {"Format"}
 
 
 def _clean_comment(text: str) -> str:
@@ -259,22 +264,23 @@ class StringExporterMixin(BaseVisitor[ResultT]):
     def end_headers(self) -> None:
         if not self.headers:
             return
-        headers = dict(self._tags)
-        headers.pop("Format", None)
+        tags = self._tags
+        lines = [f'[{name} "{_escape(tags[name])}"]' for name in TAG_ROSTER if name in tags]
+        # The others in order, the game's own Format tag replaced (last).
+        lines += [f'[{name} "{_escape(value)}"]' for name, value in tags.items() if name not in _ROSTER_OR_FORMAT]
         if self.notation == "iccs":
-            headers["Format"] = "ICCS"
+            lines.append('[Format "ICCS"]')
         elif self.notation == "wxf":
-            headers["Format"] = "WXF"
-        for name in TAG_ROSTER:
-            if name in headers:
-                self.write_line(f'[{name} "{_escape(headers[name])}"]')
-        for name, value in headers.items():
-            if name not in TAG_ROSTER:
-                self.write_line(f'[{name} "{_escape(value)}"]')
-        self.write_line()
+            lines.append('[Format "WXF"]')
+        lines.append("")
+        if type(self).write_line is StringExporterMixin.write_line:
+            self.lines += lines   # what a write_line call per line does
+        else:
+            for line in lines:
+                self.write_line(line)
 
     def visit_move(self, board: Board, move: Move) -> None:
-        if self._shown():
+        if self.variations or not self._depth:
             if not self._run:
                 if self.notation != "iccs":
                     self._run_fen = board.fen()

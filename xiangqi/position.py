@@ -77,6 +77,10 @@ _EMPTY_FEN = "9/9/9/9/9/9/9/9/9/9 w - - 0 1"
 #: What an edit may set up that a FEN may not: a side without a king, more pieces of a type than the set holds.
 # (annotated: mypy 2.4 took the bare `A | B` of two imported ints for a type alias, and crashed on it)
 _EDIT_FLAGS: int = FEN_ALLOW_NO_KING | FEN_ALLOW_ANY_COUNT
+#: FEN text (ASCII) and C flags -> the position it set and its FEN as written (:meth:`BaseBoard._load`), for at
+#: most :data:`_LOADED_MAX` texts (then cleared: a file of many set-ups costs no more than before).
+_LOADED: Dict["tuple[bytes, int]", "tuple[Any, str]"] = {}
+_LOADED_MAX = 1024
 _FULLMOVE_MAX = 999_999_999  # XQ_FULLMOVE_MAX: the nine digits FEN readers take
 _NO_KING = NO_SQUARE
 
@@ -273,12 +277,25 @@ class BaseBoard(NativePosition):
         self._load(fen, data, FEN_ALLOW_NO_KING if allow_missing_king else 0)
 
     def _load(self, fen: str, data: bytes, flags: int) -> None:
-        """Set the position from ``data`` (``fen`` encoded) with C's flags and clear the move stack."""
+        """Set the position from ``data`` (``fen`` encoded) with C's flags and clear the move stack.
+
+        A FEN read before is set from the position it gave then (:data:`_LOADED`): reading it again and writing
+        the starting FEN cost three times that copy, and readers and game records start from the same few."""
+        key = (data, flags)
+        hit = _LOADED.get(key)
+        if hit is not None:
+            self._native_restore(hit[0])
+            self.move_stack = []
+            self._start_fen = hit[1]
+            return
         st, off = self._native_set_fen(data, flags)
         if st != _ffi.OK:
             raise _fen_error(fen, data, st, off, edit=flags == _EDIT_FLAGS)
         self.move_stack = []
         self._start_fen = self.fen()
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.clear()
+        _LOADED[key] = (self._native_snapshot(), self._start_fen)
 
     def _edit(self, fen: str) -> None:
         """Load a FEN this board wrote or an edit built (ASCII): any placement the C position can hold (a side

@@ -35,12 +35,13 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from xiangqi.board import Board
 from xiangqi.core import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK, STARTING_FEN, Color, Move, PieceType
-from xiangqi.engine import (
-    FEN_LETTERS, UCCI_MATE_PLIES, Command, Cp, Dialect, EngineError, EngineProtocol, InfoDict, Limit, Mate, MateGiven, Option,
-    PlayResult, PovScore, Score, popen_protocol, RunningSearch, bare_score, with_fen_letters,
-)
+from xiangqi.engine_protocol import Command, EngineProtocol, popen_protocol
+from xiangqi.engine_types import FEN_LETTERS, Dialect, InfoDict, Limit, PlayResult, RunningSearch, with_fen_letters
+from xiangqi.errors import EngineError
 from xiangqi.notation import format_iccs
 from xiangqi.outcome import result_of
+from xiangqi.scores import UCCI_MATE_PLIES, Cp, Mate, MateGiven, PovScore, Score, bare_score
+from xiangqi.uci import Option
 
 __all__ = ["XBoardProtocol", "popen_xboard", "parse_feature_line", "parse_xboard_option", "parse_post",
            "parse_algebraic", "XBOARD_MATE"]
@@ -703,18 +704,15 @@ async def popen_xboard(command: Command, *, timeout: Optional[float] = 10.0, fen
     ValueError: fen_letters must be nb or he, not 'hb'
 
     Raises:
-        * :exc:`ValueError` for an empty command or ``fen_letters`` not in :data:`FEN_LETTERS`;
+        * :exc:`ValueError` for an empty command or ``fen_letters`` not in :data:`~xiangqi.engine.FEN_LETTERS`;
         * :exc:`~xiangqi.errors.EngineTerminatedError` when the program cannot be started or exits during the
           handshake;
         * :exc:`~xiangqi.errors.EngineError` when the handshake does not finish in time, or the engine has no
           ``ping`` or does not play xiangqi.
     """
-    if fen_letters is not None and fen_letters not in FEN_LETTERS:
-        raise ValueError(f"fen_letters must be {' or '.join(FEN_LETTERS)}, not {fen_letters!r}")
-    transport, protocol = await popen_protocol(XBoardProtocol, command, Dialect.XBOARD, timeout, popen_args)
+    transport, protocol = await popen_protocol(XBoardProtocol, command, Dialect.XBOARD, timeout, popen_args,
+                                               fen_letters)
     assert isinstance(protocol, XBoardProtocol)
-    if fen_letters is not None:
-        protocol.fen_letters, protocol._letters_given = fen_letters, True
     protocol.mate_value = mate_value
     return transport, protocol
 

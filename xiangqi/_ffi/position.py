@@ -20,6 +20,7 @@ FEN_ALLOW_ANY_COUNT: int = lib.XQ_FEN_ALLOW_ANY_COUNT
 _pos_push: Callable[[Any, int, Any, int], int] = lib.xq_pos_push
 _pos_pop: Callable[[Any, int, Any, int], int] = lib.xq_pos_pop
 _count_legal: Callable[[Any], int] = lib.xq_count_legal
+_pos_copy: Callable[[Any, Any], None] = lib.xq_pos_copy
 
 
 class NativePosition:
@@ -33,24 +34,36 @@ class NativePosition:
     _undo: Any
     _movebuf: Any
     _cap: int
+    _first_cap: int
 
     def _native_alloc(self, cap: int) -> None:
-        """Fresh C buffers: the position, ``cap`` undo records and a move list."""
+        """Fresh C buffers: the position; the ``cap`` undo records and the move list come with the first move
+        played and the first move list (a board that is only read or copied -- a game's start, a writer's
+        board -- never pays for them)."""
         self._pos = ffi.new("xq_pos *")
-        self._cap = cap
-        self._undo = ffi.new("xq_undo[]", cap)
-        self._movebuf = ffi.new("xq_move[]", MAX_MOVES)
+        self._cap = 0
+        self._first_cap = cap
+        self._undo = ffi.NULL
+        self._movebuf = None
 
     def _native_grow(self, needed: int) -> None:
         """Room for at least ``needed`` undo records (doubling), keeping those there."""
-        cap = self._cap
+        cap = self._cap or self._first_cap
         while cap < needed:
             cap *= 2
         if cap != self._cap:
             new = ffi.new("xq_undo[]", cap)
-            ffi.memmove(new, self._undo, ffi.sizeof("xq_undo") * self._cap)
+            if self._cap:
+                ffi.memmove(new, self._undo, ffi.sizeof("xq_undo") * self._cap)
             self._undo = new
             self._cap = cap
+
+    def _native_moves(self) -> Any:
+        """The move list buffer (made on first use)."""
+        buf = self._movebuf
+        if buf is None:
+            buf = self._movebuf = ffi.new("xq_move[]", MAX_MOVES)
+        return buf
 
     def _native_copy_from(self, other: "NativePosition", plies: int) -> None:
         """This position set to ``other``'s, with its first ``plies`` undo records (0: none)."""
@@ -58,6 +71,16 @@ class NativePosition:
         if plies:
             self._native_grow(plies)
             ffi.memmove(self._undo, other._undo, ffi.sizeof("xq_undo") * plies)
+
+    def _native_snapshot(self) -> Any:
+        """A copy of this position alone (no undo records), opaque: :meth:`_native_restore` sets a position to it."""
+        snap = ffi.new("xq_pos *")
+        lib.xq_pos_copy(snap, self._pos)
+        return snap
+
+    def _native_restore(self, snapshot: Any) -> None:
+        """This position set to a :meth:`_native_snapshot` (its undo records left as they are)."""
+        _pos_copy(self._pos, snapshot)
 
     # -- FEN and fields
 
@@ -112,16 +135,18 @@ class NativePosition:
     # -- moves
 
     def _native_legal_codes(self) -> List[int]:
-        n = lib.xq_gen_legal(self._pos, self._movebuf, MAX_MOVES)
+        buf = self._movebuf or self._native_moves()
+        n = lib.xq_gen_legal(self._pos, buf, MAX_MOVES)
         if n < 0:
             raise_internal(n, "xq_gen_legal")
-        return list(ffi.unpack(self._movebuf, n))
+        return list(ffi.unpack(buf, n))
 
     def _native_pseudo_legal_codes(self) -> List[int]:
-        n = lib.xq_gen_pseudo_legal(self._pos, self._movebuf, MAX_MOVES)
+        buf = self._movebuf or self._native_moves()
+        n = lib.xq_gen_pseudo_legal(self._pos, buf, MAX_MOVES)
         if n < 0:
             raise_internal(n, "xq_gen_pseudo_legal")
-        return list(ffi.unpack(self._movebuf, n))
+        return list(ffi.unpack(buf, n))
 
     def _native_count_legal(self) -> int:
         return _count_legal(self._pos)

@@ -112,6 +112,10 @@ class TextPlayer:
         """The codes of the moves ``data`` plays from ``board``'s position (the board is not changed)."""
         return self.codes(self._run(board._pos, data))
 
+    def copy_to(self, board: NativePosition) -> None:
+        """Set ``board``'s position to this player's (its undo records and move history are not touched)."""
+        lib.xq_pos_copy(board._pos, self.pos)
+
     def reset(self, fen: str) -> None:
         """Set this player's position to ``fen``'s start position."""
         lib.xq_pos_copy(self.pos, self._start(fen))
