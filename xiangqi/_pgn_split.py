@@ -406,7 +406,7 @@ def game_batches(lines: TextLines, lineno: int = 0, *, long_lines: Optional[List
     >>> data = b'[Event "A"]\\n\\n1. h2e2 *\\n\\n[Event "B"]\\n\\n1. h2e2 *\\n'
     >>> [[(game.tags, game.end) for game in batch] for batch in game_batches(TextLines(io.BytesIO(data).read),
     ...                                                                     offsets=True)]
-    [[([('Event', 'A')], 22)], [([('Event', 'B')], -1)]]
+    [[([('Event', 'A')], 24)], [([('Event', 'B')], -1)]]
     """
     for batch in _split_blocks(lines, lineno, offsets):
         if long_lines:
