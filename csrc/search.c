@@ -101,10 +101,23 @@ static const int PHASE_WEIGHT[8] = {0, 0, 0, 0, 2, 2, 4, 0};
    horses gain room, guards matter less). */
 static const int VALUE_EG[8] = {0, 120, 160, 160, 430, 400, 900, 0};
 
+/* The nine squares of a color's palace. */
+static xq_bb palace_bb(int color) {
+    xq_bb b = 0;
+    for (int r = 0; r < 3; r++)
+        for (int f = 3; f < 6; f++) b |= SQ_BB[(color == XQ_RED ? r : 9 - r) * 9 + f];
+    return b;
+}
+
+/* King danger by the weight of the enemy pieces that reach into the palace
+   (squared: attacks in concert count more than the sum of their parts). */
+static const int ZONE_WEIGHT[8] = {0, 2, 0, 0, 3, 3, 4, 0};
+
 static int eval_pos(const xq_pos *p) {
     int mg[2] = {0, 0}, eg[2] = {0, 0}, phase = 0;
     xq_bb occ = pos_occ(p), rot = p->occ_rot, left = occ;
-    int attackers[2] = {0, 0}, guards[2] = {0, 0};
+    int attackers[2] = {0, 0}, guards[2] = {0, 0}, danger[2] = {0, 0};
+    xq_bb zone[2] = {palace_bb(XQ_RED), palace_bb(XQ_BLACK)};
     while (left) {
         int s = bb_pop_lsb(&left);
         int pc = p->board[s], c = pc >> 3, t = pc & 7;
@@ -117,17 +130,21 @@ static int eval_pos(const xq_pos *p) {
         switch (t) {
         case XQ_ROOK: {
             /* Mobility: squares it reaches (empty or enemy). */
-            int mob = bb_popcount(rook_att(s, occ, rot) & ~p->by_color[c]);
+            xq_bb att = rook_att(s, occ, rot);
+            int mob = bb_popcount(att & ~p->by_color[c]);
             mg[c] += 4 * (mob - 7);
             eg[c] += 5 * (mob - 7);
             attackers[c] += 2;
+            if (att & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
             break;
         }
         case XQ_HORSE: {
-            int mob = bb_popcount(horse_att(s, occ) & ~p->by_color[c]);
+            xq_bb att = horse_att(s, occ);
+            int mob = bb_popcount(att & ~p->by_color[c]);
             mg[c] += 8 * (mob - 3);
             eg[c] += 8 * (mob - 3);
             if (r >= 5) attackers[c]++;
+            if (att & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
             break;
         }
         case XQ_CANNON: {
@@ -135,6 +152,7 @@ static int eval_pos(const xq_pos *p) {
             mg[c] += 2 * (mob - 6);
             eg[c] += 2 * (mob - 6);
             attackers[c]++;
+            if (cannon_ctl(s, occ, rot) & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
             /* A cannon facing the enemy king on an open file (空头炮) pins its defence. */
             int ks = p->king_sq[c ^ 1];
             if (FILE_OF[s] == FILE_OF[ks] && !(BETWEEN[s][ks] & occ)) {
@@ -145,6 +163,7 @@ static int eval_pos(const xq_pos *p) {
         }
         case XQ_PAWN:
             if (r >= 5) attackers[c]++;
+            if (PAWN_ATT[c][s] & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
             break;
         case XQ_ADVISOR: case XQ_ELEPHANT:
             guards[c]++;
@@ -157,6 +176,12 @@ static int eval_pos(const xq_pos *p) {
     for (int c = 0; c < 2; c++) {
         int missing = 4 - guards[c], a = attackers[c ^ 1];
         mg[c] -= missing * a * 4;
+        /* One piece reaching in is no attack; two or more are, the more so with guards missing. */
+        int d = danger[c];
+        if (d >= 5) {
+            mg[c] -= d * d * (3 + missing) / 3;
+            eg[c] -= d * d / 2;
+        }
     }
     if (phase > PHASE_MAX) phase = PHASE_MAX;
     int us = p->side, them = us ^ 1;
