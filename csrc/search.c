@@ -213,6 +213,7 @@ void xq_search_clear(xq_search *s) {
     if (!s) return;
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
+    memset(s->counter, 0, sizeof s->counter);
 }
 
 int xq_search_init(xq_search *s, xq_tt_entry *tt, uint64_t tt_size) {
@@ -426,6 +427,7 @@ static int see(const xq_pos *p, xq_move m) {
 
 static void score_moves(const xq_search *s, const xq_move *moves, int n, int *keys, xq_move tt_move, int ply) {
     const xq_pos *p = &s->pos;
+    xq_move counter = ply > 0 && ply < XQ_SEARCH_MAX_PLY ? s->counter[s->undos[s->n_keys + ply - 1].move & 0x3FFF] : 0;
     for (int i = 0; i < n; i++) {
         xq_move m = moves[i];
         int victim = p->board[move_to(m)], attacker = p->board[move_from(m)] & 7;
@@ -436,6 +438,7 @@ static void score_moves(const xq_search *s, const xq_move *moves, int n, int *ke
             keys[i] = (bad ? SCORE_BAD_CAPTURE : SCORE_CAPTURE) + mvv;
         } else if (ply < XQ_SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]))
             keys[i] = SCORE_KILLER + (m == s->killers[ply][0]);
+        else if (m == counter) keys[i] = SCORE_KILLER - 1;
         else keys[i] = s->history[m];
     }
 }
@@ -467,6 +470,8 @@ static void reward_quiet(xq_search *s, xq_move m, int depth, int ply, const xq_m
         s->killers[ply][1] = s->killers[ply][0];
         s->killers[ply][0] = m;
     }
+    xq_move prev = ply > 0 ? s->undos[s->n_keys + ply - 1].move : 0;
+    if (prev) s->counter[prev & 0x3FFF] = m;
     int bonus = depth * depth * 16;
     if (bonus > HISTORY_MAX / 2) bonus = HISTORY_MAX / 2;
     history_add(s, m, bonus);
