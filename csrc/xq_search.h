@@ -1,18 +1,20 @@
 /* xq_search.h - public C API: a small alpha-beta search (included by xq.h).
  *
  * Principal-variation search (negamax) in iterative deepening with
- * aspiration windows, a capture quiescence search (captures that lose
- * material by static exchange, or cannot reach alpha, skipped), check
+ * aspiration windows, a quiescence search of captures (those that lose
+ * material by static exchange, or cannot reach alpha, skipped) and, at its
+ * first ply, of quiet checks that lose nothing by exchange, check
  * extension, null-move pruning (reduction by depth and margin), reverse
  * futility, futility and late-move pruning near the leaves, late-move
  * reductions (~ log depth * log move number), a transposition table keyed
  * by the position's Zobrist key, move ordering (TT move, captures by most
  * valuable victim / least valuable attacker with losing ones last, two
- * killers per ply, a counter-move per previous move, history counts with gravity) and an evaluation of
- * material and piece-square tables blended between middle game and
- * endgame by phase, rook/horse/cannon mobility and king safety (missing
- * advisors and elephants against the enemy's attackers).  A side with no
- * legal move loses (checkmate or stalemate).
+ * killers per ply, a counter-move per previous move, history counts with
+ * gravity) and an evaluation of material and piece-square tables blended
+ * between middle game and endgame by phase, rook/horse/cannon mobility and
+ * king safety (missing advisors and elephants against the enemy's
+ * attackers, and the weight of the enemy pieces reaching into the palace).
+ * A side with no legal move loses (checkmate or stalemate).
  *
  * Rulings.  A position that repeats one on the search path or in the game
  * history given to xq_search_begin (since the last capture, not across a
