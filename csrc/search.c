@@ -17,11 +17,8 @@
 #define DRAW 0
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-/* Piece values by type (pawn, advisor, elephant, horse, cannon, rook): a pawn
-   at home and the guards are worth about half a pawn-over-the-river and far
-   less than the pieces, as strong classical engines weigh them (a crossed
-   pawn gains its value from PST_PAWN). */
-static const int VALUE[8] = {0, 60, 130, 150, 400, 520, 900, 0};
+/* Piece values by type (pawn, advisor, elephant, horse, cannon, rook). */
+static const int VALUE[8] = {0, 100, 200, 200, 400, 450, 900, 0};
 
 /* Piece-square bonuses from Red's side, indexed [rank][file], rank 0 =
    Red's back rank; Black reads them with the rank mirrored. */
@@ -29,13 +26,13 @@ static const int8_t PST_PAWN[10][9] = {
     {0, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, -2, 0, 3, 0, -2, 0, 0},
-    {2, 0, 6, 0, 6, 0, 6, 0, 2},
-    {45, 52, 60, 68, 68, 68, 60, 52, 45},
-    {52, 60, 75, 82, 82, 82, 75, 60, 52},
-    {52, 68, 82, 98, 105, 98, 82, 68, 52},
-    {52, 68, 82, 90, 94, 90, 82, 68, 52},
-    {8, 8, 8, 15, 22, 15, 8, 8, 8},
+    {0, 0, -2, 0, 4, 0, -2, 0, 0},
+    {2, 0, 8, 0, 8, 0, 8, 0, 2},
+    {60, 70, 80, 90, 90, 90, 80, 70, 60},
+    {70, 80, 100, 110, 110, 110, 100, 80, 70},
+    {70, 90, 110, 130, 140, 130, 110, 90, 70},
+    {70, 90, 110, 120, 125, 120, 110, 90, 70},
+    {10, 10, 10, 20, 30, 20, 10, 10, 10},
 };
 static const int8_t PST_HORSE[10][9] = {
     {0, -6, 2, 0, 2, 0, 2, -6, 0},
@@ -102,7 +99,7 @@ static int piece_square(int type, int rank, int file) {
 static const int PHASE_WEIGHT[8] = {0, 0, 0, 0, 2, 2, 4, 0};
 /* Endgame values where they differ from VALUE (cannons lose screens,
    horses gain room, guards matter less). */
-static const int VALUE_EG[8] = {0, 80, 110, 120, 450, 420, 900, 0};
+static const int VALUE_EG[8] = {0, 120, 160, 160, 430, 400, 900, 0};
 
 /* The nine squares of a color's palace. */
 static xq_bb palace_bb(int color) {
@@ -135,7 +132,7 @@ static int eval_pos(const xq_pos *p) {
             /* Mobility: squares it reaches (empty or enemy). */
             xq_bb att = rook_att(s, occ, rot);
             int mob = bb_popcount(att & ~p->by_color[c]);
-            mg[c] += 8 * (mob - 7);
+            mg[c] += 4 * (mob - 7);
             eg[c] += 5 * (mob - 7);
             attackers[c] += 2;
             if (att & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
@@ -144,7 +141,7 @@ static int eval_pos(const xq_pos *p) {
         case XQ_HORSE: {
             xq_bb att = horse_att(s, occ);
             int mob = bb_popcount(att & ~p->by_color[c]);
-            mg[c] += 12 * (mob - 3);
+            mg[c] += 8 * (mob - 3);
             eg[c] += 8 * (mob - 3);
             if (r >= 5) attackers[c]++;
             if (att & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
@@ -152,7 +149,7 @@ static int eval_pos(const xq_pos *p) {
         }
         case XQ_CANNON: {
             int mob = bb_popcount(rook_att(s, occ, rot) & ~occ);
-            mg[c] += 4 * (mob - 6);
+            mg[c] += 2 * (mob - 6);
             eg[c] += 2 * (mob - 6);
             attackers[c]++;
             if (cannon_ctl(s, occ, rot) & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
@@ -182,7 +179,7 @@ static int eval_pos(const xq_pos *p) {
         /* One piece reaching in is no attack; two or more are, the more so with guards missing. */
         int d = danger[c];
         if (d >= 5) {
-            mg[c] -= d * d * (3 + missing) * 2 / 3;
+            mg[c] -= d * d * (3 + missing) / 3;
             eg[c] -= d * d / 2;
         }
     }
