@@ -101,23 +101,10 @@ static const int PHASE_WEIGHT[8] = {0, 0, 0, 0, 2, 2, 4, 0};
    horses gain room, guards matter less). */
 static const int VALUE_EG[8] = {0, 120, 160, 160, 430, 400, 900, 0};
 
-/* The nine squares of a color's palace. */
-static xq_bb palace_bb(int color) {
-    xq_bb b = 0;
-    for (int r = 0; r < 3; r++)
-        for (int f = 3; f < 6; f++) b |= SQ_BB[(color == XQ_RED ? r : 9 - r) * 9 + f];
-    return b;
-}
-
-/* King danger by the weight of the enemy pieces that reach into the palace
-   (squared: attacks in concert count more than the sum of their parts). */
-static const int ZONE_WEIGHT[8] = {0, 2, 0, 0, 3, 3, 4, 0};
-
 static int eval_pos(const xq_pos *p) {
     int mg[2] = {0, 0}, eg[2] = {0, 0}, phase = 0;
     xq_bb occ = pos_occ(p), rot = p->occ_rot, left = occ;
-    int attackers[2] = {0, 0}, guards[2] = {0, 0}, danger[2] = {0, 0};
-    xq_bb zone[2] = {palace_bb(XQ_RED), palace_bb(XQ_BLACK)};
+    int attackers[2] = {0, 0}, guards[2] = {0, 0};
     while (left) {
         int s = bb_pop_lsb(&left);
         int pc = p->board[s], c = pc >> 3, t = pc & 7;
@@ -130,21 +117,17 @@ static int eval_pos(const xq_pos *p) {
         switch (t) {
         case XQ_ROOK: {
             /* Mobility: squares it reaches (empty or enemy). */
-            xq_bb att = rook_att(s, occ, rot);
-            int mob = bb_popcount(att & ~p->by_color[c]);
+            int mob = bb_popcount(rook_att(s, occ, rot) & ~p->by_color[c]);
             mg[c] += 4 * (mob - 7);
             eg[c] += 5 * (mob - 7);
             attackers[c] += 2;
-            if (att & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
             break;
         }
         case XQ_HORSE: {
-            xq_bb att = horse_att(s, occ);
-            int mob = bb_popcount(att & ~p->by_color[c]);
+            int mob = bb_popcount(horse_att(s, occ) & ~p->by_color[c]);
             mg[c] += 8 * (mob - 3);
             eg[c] += 8 * (mob - 3);
             if (r >= 5) attackers[c]++;
-            if (att & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
             break;
         }
         case XQ_CANNON: {
@@ -152,7 +135,6 @@ static int eval_pos(const xq_pos *p) {
             mg[c] += 2 * (mob - 6);
             eg[c] += 2 * (mob - 6);
             attackers[c]++;
-            if (cannon_ctl(s, occ, rot) & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
             /* A cannon facing the enemy king on an open file (空头炮) pins its defence. */
             int ks = p->king_sq[c ^ 1];
             if (FILE_OF[s] == FILE_OF[ks] && !(BETWEEN[s][ks] & occ)) {
@@ -163,7 +145,6 @@ static int eval_pos(const xq_pos *p) {
         }
         case XQ_PAWN:
             if (r >= 5) attackers[c]++;
-            if (PAWN_ATT[c][s] & zone[c ^ 1]) danger[c ^ 1] += ZONE_WEIGHT[t];
             break;
         case XQ_ADVISOR: case XQ_ELEPHANT:
             guards[c]++;
@@ -176,12 +157,6 @@ static int eval_pos(const xq_pos *p) {
     for (int c = 0; c < 2; c++) {
         int missing = 4 - guards[c], a = attackers[c ^ 1];
         mg[c] -= missing * a * 4;
-        /* One piece reaching in is no attack; two or more are, the more so with guards missing. */
-        int d = danger[c];
-        if (d >= 5) {
-            mg[c] -= d * d * (3 + missing) / 3;
-            eg[c] -= d * d / 2;
-        }
     }
     if (phase > PHASE_MAX) phase = PHASE_MAX;
     int us = p->side, them = us ^ 1;
@@ -213,7 +188,6 @@ void xq_search_clear(xq_search *s) {
     if (!s) return;
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
-    memset(s->counter, 0, sizeof s->counter);
 }
 
 int xq_search_init(xq_search *s, xq_tt_entry *tt, uint64_t tt_size) {
@@ -427,7 +401,6 @@ static int see(const xq_pos *p, xq_move m) {
 
 static void score_moves(const xq_search *s, const xq_move *moves, int n, int *keys, xq_move tt_move, int ply) {
     const xq_pos *p = &s->pos;
-    xq_move counter = ply > 0 && ply < XQ_SEARCH_MAX_PLY ? s->counter[s->undos[s->n_keys + ply - 1].move & 0x3FFF] : 0;
     for (int i = 0; i < n; i++) {
         xq_move m = moves[i];
         int victim = p->board[move_to(m)], attacker = p->board[move_from(m)] & 7;
@@ -438,7 +411,6 @@ static void score_moves(const xq_search *s, const xq_move *moves, int n, int *ke
             keys[i] = (bad ? SCORE_BAD_CAPTURE : SCORE_CAPTURE) + mvv;
         } else if (ply < XQ_SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]))
             keys[i] = SCORE_KILLER + (m == s->killers[ply][0]);
-        else if (m == counter) keys[i] = SCORE_KILLER - 1;
         else keys[i] = s->history[m];
     }
 }
@@ -470,8 +442,6 @@ static void reward_quiet(xq_search *s, xq_move m, int depth, int ply, const xq_m
         s->killers[ply][1] = s->killers[ply][0];
         s->killers[ply][0] = m;
     }
-    xq_move prev = ply > 0 ? s->undos[s->n_keys + ply - 1].move : 0;
-    if (prev) s->counter[prev & 0x3FFF] = m;
     int bonus = depth * depth * 16;
     if (bonus > HISTORY_MAX / 2) bonus = HISTORY_MAX / 2;
     history_add(s, m, bonus);

@@ -9,12 +9,11 @@
  * reductions (~ log depth * log move number), a transposition table keyed
  * by the position's Zobrist key, move ordering (TT move, captures by most
  * valuable victim / least valuable attacker with losing ones last, two
- * killers per ply, a counter-move per previous move, history counts with
- * gravity) and an evaluation of material and piece-square tables blended
- * between middle game and endgame by phase, rook/horse/cannon mobility and
- * king safety (missing advisors and elephants against the enemy's
- * attackers, and the weight of the enemy pieces reaching into the palace).
- * A side with no legal move loses (checkmate or stalemate).
+ * killers per ply, history counts with gravity) and an evaluation of
+ * material and piece-square tables blended between middle game and
+ * endgame by phase, rook/horse/cannon mobility and king safety (missing
+ * advisors and elephants against the enemy's attackers).  A side with no
+ * legal move loses (checkmate or stalemate).
  *
  * Rulings.  A position that repeats one on the search path or in the game
  * history given to xq_search_begin (since the last capture, not across a
@@ -117,7 +116,6 @@ typedef struct xq_search {
     int pv_table_len[XQ_SEARCH_MAX_PLY + 1];
     xq_move pv_table[XQ_SEARCH_MAX_PLY + 1][XQ_SEARCH_MAX_PLY];
     int32_t history[1 << 14];
-    xq_move counter[1 << 14];               /* per move: the quiet reply that last refuted it */
 } xq_search;
 
 /* Zeroes the table (n entries; tt may be NULL when n is 0). */

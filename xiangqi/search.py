@@ -93,15 +93,6 @@ class SearchResult:
     stopped: bool
 
 
-def _settled(depth: int, held: int, change: int) -> float:
-    """The factor on the soft time limit after ``depth``: the best move has held for ``held`` more depths and
-    the score moved by ``change``; a settled search stops early, an unsettled one thinks longer."""
-    if depth < 6:
-        return 1.0
-    factor = 0.6 if held >= 3 else 1.5 if held == 0 else 1.0
-    return factor * 1.4 if change < -40 else factor
-
-
 def evaluate(board: Board) -> int:
     """The search's static evaluation of ``board`` in centipawns, from the side to move's view.
 
@@ -200,10 +191,7 @@ class Searcher:
 
         ``depth`` caps the iterations (default :data:`MAX_DEPTH`), ``nodes`` the node count,
         ``time_limit`` (seconds) is a hard limit checked inside the search, and no new depth
-        starts after ``soft_time`` seconds, a time scaled by how settled the search is (from
-        depth 6: 0.6 of it once the best move has held for four depths, 1.5 times it when the
-        best move has just changed, and 1.4 times more when the score has just fallen by more
-        than 40). ``root_moves`` restricts the moves searched at
+        starts after ``soft_time`` seconds. ``root_moves`` restricts the moves searched at
         the root. ``on_iteration`` is called after every completed depth. Without any limit
         the search runs to :data:`MAX_DEPTH` or until :meth:`stop`. A stop requested before
         the search starts takes effect immediately (the answer is then the first move
@@ -241,8 +229,6 @@ class Searcher:
             started = time.perf_counter()
             stopped = False
             info = self._info(started)
-            held = 0                     # depths the best move has stayed the same
-            last_best, last_score = 0, 0
             for d in range(1, max_depth + 1):
                 finished = s.depth(d)
                 info = self._info(started)
@@ -256,10 +242,7 @@ class Searcher:
                 mate = info.mate
                 if mate is not None and abs(mate) * 2 <= d:
                     break  # a mate the search has seen to its end
-                held = held + 1 if s.best() == last_best else 0
-                settled = _settled(d, held, info.score - last_score if d > 1 else 0)
-                last_best, last_score = s.best(), info.score
-                if soft_time is not None and time.perf_counter() - started >= soft_time * settled:
+                if soft_time is not None and time.perf_counter() - started >= soft_time:
                     break
             best = Move.from_code(s.best()) if s.best() else None
             ponder = info.pv[1] if len(info.pv) > 1 else None
