@@ -508,7 +508,20 @@ static int gen_captures(const xq_pos *p, xq_move *out) {
     return n;
 }
 
-static int quiesce(xq_search *s, int alpha, int beta, int ply) {
+/* Whether the quiet move m may check the enemy king: it leaves or reaches
+   the king's file or rank, lands a horse's jump or a pawn's step from it,
+   or frees a horse's leg next to it (a cheap filter before the real test). */
+static int may_check(const xq_pos *p, xq_move m) {
+    int from = move_from(m), to = move_to(m), ks = p->king_sq[p->side ^ 1];
+    int kf = FILE_OF[ks], kr = RANK_OF[ks];
+    if (FILE_OF[from] == kf || RANK_OF[from] == kr || FILE_OF[to] == kf || RANK_OF[to] == kr) return 1;
+    int df = FILE_OF[to] - kf, dr = RANK_OF[to] - kr, t = p->board[from] & 7;
+    if (t == XQ_HORSE && df * df + dr * dr == 5) return 1;
+    int lf = FILE_OF[from] - kf, lr = RANK_OF[from] - kr;
+    return lf * lf == 1 && lr * lr == 1;  /* a horse leg diagonal to the king */
+}
+
+static int quiesce(xq_search *s, int alpha, int beta, int ply, int checks) {
     s->nodes++;
     s->pv_table_len[ply] = 0;
     if (ply > s->seldepth) s->seldepth = ply;
@@ -528,19 +541,32 @@ static int quiesce(xq_search *s, int alpha, int beta, int ply) {
         best = eval_pos(p);
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
-        n = gen_captures(p, moves);
+        n = checks ? xq_gen_legal(p, moves, XQ_MAX_MOVES) : gen_captures(p, moves);
     }
     score_moves(s, moves, n, keys, 0, XQ_SEARCH_MAX_PLY);
     for (int i = 0; i < n; i++) {
         xq_move m = pick(moves, keys, i, n);
+        int child_check = -1;
         if (!in_check) {
-            /* Only captures that do not lose material, unless evading check. */
-            if (keys[i] < SCORE_CAPTURE) break;
-            /* Captures that cannot lift the score to alpha. */
-            if (best + VALUE[p->board[move_to(m)] & 7] + 200 <= alpha) continue;
+            if (p->board[move_to(m)]) {
+                /* Only captures that do not lose material, unless evading check. */
+                if (keys[i] < SCORE_CAPTURE) {
+                    if (checks) continue;
+                    break;
+                }
+                /* Captures that cannot lift the score to alpha. */
+                if (best + VALUE[p->board[move_to(m)] & 7] + 200 <= alpha) continue;
+            } else {
+                /* At the first ply of quiescence, quiet moves that check and lose nothing by exchange. */
+                if (!may_check(p, m) || see(p, m) < 0) continue;
+                xq_undo *u = make(s, m, ply);
+                child_check = xq_pos_in_check(p);
+                pos_undo_move_fast(p, u);
+                if (!child_check) continue;
+            }
         }
         xq_undo *u = make(s, m, ply);
-        int score = -quiesce(s, -beta, -alpha, ply + 1);
+        int score = -quiesce(s, -beta, -alpha, ply + 1, 0);
         pos_undo_move_fast(p, u);
         if (s->aborted) return 0;
         if (score > best) {
@@ -586,7 +612,7 @@ static int search(xq_search *s, int depth, int alpha, int beta, int ply, int all
         if (alpha >= beta) return alpha;
     }
     if (in_check && ply + depth < XQ_SEARCH_MAX_PLY - 1) depth++;
-    if (depth <= 0 || ply >= XQ_SEARCH_MAX_PLY - 1) return quiesce(s, alpha, beta, ply);
+    if (depth <= 0 || ply >= XQ_SEARCH_MAX_PLY - 1) return quiesce(s, alpha, beta, ply, 1);
     s->nodes++;
     if (ply > s->seldepth) s->seldepth = ply;
 

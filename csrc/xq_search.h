@@ -1,8 +1,9 @@
 /* xq_search.h - public C API: a small alpha-beta search (included by xq.h).
  *
  * Principal-variation search (negamax) in iterative deepening with
- * aspiration windows, a capture quiescence search (captures that lose
- * material by static exchange, or cannot reach alpha, skipped), check
+ * aspiration windows, a quiescence search of captures (those that lose
+ * material by static exchange, or cannot reach alpha, skipped) and, at its
+ * first ply, of quiet checks that lose nothing by exchange, check
  * extension, null-move pruning (reduction by depth and margin), reverse
  * futility, futility and late-move pruning near the leaves, late-move
  * reductions (~ log depth * log move number), a transposition table keyed

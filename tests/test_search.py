@@ -160,6 +160,19 @@ def test_finds_hand_mates(searcher: Searcher, fen: str, moves: int) -> None:
     assert not line.legal_moves
 
 
+# Mates in 2 whose first move is quiet and whose mating move is a quiet check: a depth-2 search sees them only
+# through the quiet checks its quiescence tries (before, it played b0b8 and f8f9 here seeing no mate).
+QUIET_MATES = ["4k4/9/9/9/9/9/8p/2RK5/9/1R7 w - - 0 1", "3k5/5R3/9/9/9/9/p8/7N1/4K4/9 w - - 0 1"]
+
+
+@pytest.mark.parametrize("fen", QUIET_MATES)
+def test_quiescence_sees_a_quiet_mating_check(searcher: Searcher, fen: str) -> None:
+    board = Board(fen)
+    assert mates_in(board, 2) and not mates_in(board, 1)
+    searcher.clear()
+    assert searcher.search(board, depth=2).info.mate == 2
+
+
 def test_mated_root_has_no_move(searcher: Searcher) -> None:
     board = Board("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1")
     result = searcher.search(board, depth=3)
