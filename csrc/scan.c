@@ -218,8 +218,7 @@ done:
     return (long)found;
 }
 
-/* Strict UTF-8 as Python's decoder takes it (shortest forms only, no surrogates U+D800-DFFF, nothing above
-   U+10FFFF), without U+FEFF (EF BB BF), which the readers drop wherever it stands. */
+/* How many "\n" bytes data[0..len) holds (xq_scan.h). */
 long xq_count_lines(const char *data, size_t len) {
     if (!data && len) return XQ_E_ARG;
     if (len > (size_t)LONG_MAX) return XQ_E_ARG;
@@ -240,6 +239,8 @@ long xq_count_lines(const char *data, size_t len) {
     return n;
 }
 
+/* Strict UTF-8 as Python's decoder takes it (shortest forms only, no surrogates U+D800-DFFF, nothing above
+   U+10FFFF), without U+FEFF (EF BB BF), which the readers drop wherever it stands. */
 int xq_utf8_plain(const char *data, size_t len) {
     if (!data && len) return XQ_E_ARG;
     const unsigned char *s = (const unsigned char *)data;

@@ -218,3 +218,53 @@ def test_read_headers_and_skip_game_agree_on_text_files(encoding: str) -> None:
     assert skip_game(handle) and handle.readline()
     handle.seek(at)
     assert read_headers(handle) == expected[1] and read_headers(handle) == expected[2]
+
+
+def _tagged(i: int) -> str:
+    return f'[Event "G{i}"]\n\n1. h2e2 h9g7 1-0\n\n'
+
+
+@pytest.mark.parametrize("mode", ["rb", "r"])
+def test_games_appended_after_the_end_are_read(tmp_path: Path, mode: str) -> None:
+    """At the end of a file the reader keeps no split: a game appended later is read, as python-chess reads it."""
+    path = tmp_path / "grow.pgn"
+    path.write_text(_tagged(0) + _tagged(1), encoding="utf-8")
+    with open(path, mode) as handle:
+        events = [h and h["Event"] for h in (read_headers(handle) for _ in range(3))]
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(_tagged(2))
+        events.append(read_headers(handle)["Event"])  # type: ignore[index]
+        assert read_headers(handle) is None
+    assert events == ["G0", "G1", None, "G2"]
+
+
+class _CountingBytes(io.BytesIO):
+    """A file that counts the bytes read from it."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.taken = 0
+
+    def read(self, n: Optional[int] = -1) -> bytes:
+        data = super().read(n)
+        self.taken += len(data)
+        return data
+
+
+def test_a_game_read_after_a_seek_reads_a_few_kb() -> None:
+    """An index's pattern (offsets from skip_game, then seek and read one game) reads a small block after each
+    seek, not a whole block of games: one game of some 40 bytes costs at most 8 KB."""
+    handle = _CountingBytes("".join(_tagged(i) for i in range(5000)).encode())
+    offsets = []
+    while True:
+        offsets.append(handle.tell())
+        if not skip_game(handle):
+            break
+    for i in (4321, 17, 2500):
+        handle.seek(offsets[i])
+        handle.taken = 0
+        game = read_game(handle)
+        assert game is not None and game.headers["Event"] == f"G{i}"
+        assert handle.taken <= 8192, handle.taken
+        handle.taken = 0
+        assert read_headers(handle)["Event"] == f"G{i + 1}"  # type: ignore[index]

@@ -273,8 +273,8 @@ def validate(positions: Positions, *, threads: int = 1) -> npt.NDArray[np.int8]:
     [0, -1, -2]
 
     Raises:
-        :class:`TypeError`, :class:`ValueError`: a misused ``positions``, ``threads`` or ``status`` (the
-            module's list of misuses), before any C runs.
+        :class:`TypeError`, :class:`ValueError`: a misused ``positions`` or ``threads`` (the module's list of
+            misuses), before any C runs.
     """
     src = _source(positions)
     status = np.empty(src.n, dtype=np.int8)

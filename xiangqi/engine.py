@@ -42,7 +42,9 @@ This module is the client's front: UCI and UCCI (:class:`UciProtocol`,
 It stands on :mod:`xiangqi.scores` (scores, no event loop: a game's
 ``[%eval]`` reads them), :mod:`xiangqi.engine_types` (limits, infos, results),
 :mod:`xiangqi.engine_protocol` (the process and conversation every dialect
-shares) and :mod:`xiangqi.xboard` (XBoard/CECP), and exports their names.
+shares) and :mod:`xiangqi.xboard` (XBoard/CECP), and exports the names a
+client uses (those of python-chess's ``chess.engine``, and ``RunningSearch``);
+each module's parsers stay in it.
 
 The examples start the package's own engine (``xiangqi engine``), which is
 always there: ``OURS = [sys.executable, "-m", "xiangqi", "engine"]``.
@@ -62,7 +64,7 @@ from xiangqi.board import Board
 from xiangqi.core import Move
 from xiangqi.engine_protocol import MAX_LINE_BYTES, AnalysisResult, Command, EngineProtocol, popen_protocol
 from xiangqi.engine_types import (
-    FEN_LETTERS, BestMove, Dialect, InfoDict, Limit, PlayResult, parse_info, with_fen_letters,
+    FEN_LETTERS, BestMove, Dialect, InfoDict, Limit, PlayResult, RunningSearch, parse_info, with_fen_letters,
 )
 from xiangqi.errors import AnalysisComplete, EngineError, EngineTerminatedError
 from xiangqi.scores import UCCI_MATE_PLIES, UCCI_MATE_VALUE, Cp, Mate, MateGiven, PovScore, Score, bare_score
@@ -74,7 +76,7 @@ __all__ = [
     "BestMove", "AnalysisResult", "AnalysisComplete", "EngineProtocol", "UciProtocol", "UcciProtocol", "XBoardProtocol",
     "popen_uci", "popen_ucci", "popen_xboard", "SimpleEngine", "SimpleAnalysisResult", "EngineError", "EngineTerminatedError",
     "OptionValue", "parse_info", "parse_option", "bare_score", "UCCI_MATE_VALUE", "UCCI_MATE_PLIES", "MAX_LINE_BYTES",
-    "FEN_LETTERS", "with_fen_letters",
+    "FEN_LETTERS", "with_fen_letters", "RunningSearch",
 ]
 
 T = TypeVar("T")

@@ -997,15 +997,22 @@ class _Bytes:
     on where they stopped whatever the handle does between two games. :attr:`stream` is set for the length of a
     call alone (the reader's state holds no reference to the handle)."""
 
-    __slots__ = ("stream", "at")
+    __slots__ = ("stream", "at", "grow")
 
     def __init__(self, stream: Any, at: int) -> None:
         self.stream = stream
         self.at = at
+        #: While non-zero, the most a read takes, doubled by each read: reading after a seek splits a small block
+        #: first, so one game read at an offset an index gave costs a few KB, not a whole block of games.
+        self.grow = 0
 
     def read(self, n: int) -> bytes:
         stream = self.stream
         stream.seek(self.at)
+        grow = self.grow
+        if grow:
+            self.grow = grow * 2 if grow * 2 < n else 0
+            n = min(n, grow)
         data: bytes = stream.read(n)
         self.at += len(data)
         return data
@@ -1034,6 +1041,8 @@ class _SeekState:
 
 #: The blocks the splitter reads from a seekable handle (a game read after a seek costs a block, not the file).
 _HANDLE_BLOCK_BYTES = 1 << 16
+#: The first read after a seek (where the encoding is known), doubled up to :data:`_HANDLE_BLOCK_BYTES`.
+_FIRST_READ_BYTES = 1 << 12
 
 
 def _begin(handle: Any, state: _SeekState, text: bool) -> bool:
@@ -1055,6 +1064,8 @@ def _begin(handle: Any, state: _SeekState, text: bool) -> bool:
         if gzipped:
             return False
         reader.at = start
+    if encoding:   # known, so no sample is read to detect it
+        reader.grow = _FIRST_READ_BYTES
     try:
         lines = TextLines(reader.read, encoding, _HANDLE_BLOCK_BYTES, max_line=MAX_LINE_BYTES, lazy=True,
                           errors="strict" if text else "replace", cr=state.cr if state.encoding else None)
@@ -1084,6 +1095,7 @@ def _next_game(handle: Any, state: _SeekState) -> Optional[GameLines]:
         chunk = _next_batch(handle, state)
     if chunk is None:
         end = state.reader.at
+        state.batches = None   # the next call reads the file again from here: games may have been appended
     else:
         end = chunk.end
         end = end + state.base if end >= 0 else state.reader.at   # -1: the end of the file
