@@ -575,6 +575,15 @@ def _checked_for_writing(board: BaseBoard, move: Move, what: str) -> Tuple[bytes
     return pc, red
 
 
+def _format_move(board: BaseBoard, move: Move, what: str,
+                 write: Callable[[_Codes, bool, int, int, Optional[_Legal]], str]) -> str:
+    """The one path of format_chinese and format_wxf: ``move`` checked, the null move as ``0000``, else ``write``."""
+    pc, red = _checked_for_writing(board, move, what)
+    if not move:
+        return NULL_MOVE_TEXT
+    return write(pc, red, move.from_square, move.to_square, _legal_fn(board))
+
+
 def format_chinese(board: BaseBoard, move: Move, *, traditional: bool = False, fullwidth: bool = True,
                    compact: bool = False) -> str:
     """The canonical Chinese text of a legal ``move`` in ``board`` (conventions: module docstring).
@@ -596,11 +605,9 @@ def format_chinese(board: BaseBoard, move: Move, *, traditional: bool = False, f
         :class:`IllegalMoveError`: ``move`` is not legal here.
         :class:`TypeError`: ``move`` is not a :class:`Move`.
     """
-    pc, red = _checked_for_writing(board, move, "Chinese")
-    if not move:
-        return NULL_MOVE_TEXT
-    return _write_chinese(pc, red, move.from_square, move.to_square, STYLES[bool(traditional), bool(fullwidth)],
-                          _legal_fn(board), bool(compact))
+    style, compact = STYLES[bool(traditional), bool(fullwidth)], bool(compact)
+    return _format_move(board, move, "Chinese",
+                        lambda pc, red, frm, to, legal: _write_chinese(pc, red, frm, to, style, legal, compact))
 
 
 def format_wxf(board: BaseBoard, move: Move) -> str:
@@ -616,10 +623,7 @@ def format_wxf(board: BaseBoard, move: Move) -> str:
         :class:`IllegalMoveError`: ``move`` is not legal here.
         :class:`TypeError`: ``move`` is not a :class:`Move`.
     """
-    pc, red = _checked_for_writing(board, move, "WXF")
-    if not move:
-        return NULL_MOVE_TEXT
-    return _write_wxf(pc, red, move.from_square, move.to_square, _legal_fn(board))
+    return _format_move(board, move, "WXF", _write_wxf)
 
 
 _SQUARE_NAMES_1 = [name[0] + str(int(name[1:]) + 1) for name in SQUARE_NAMES]
@@ -783,22 +787,12 @@ def _parse_codes(board: BaseBoard, texts: Sequence[str], notation: str, one_base
         fast = e[1] if red else e[0]
         if fast is not None:
             code = _fast_code(fast, pc)
-            if code >= 0:
-                frm, to = code >> 7, code & 127
-                append(code)
-                pc[to] = pc[frm]
-                pc[frm] = 0
-                red = not red
-                continue
+            if code < 0:
+                code = _resolve_in_game(e[2], pc, red, replay, len(codes))
         elif e[3] > 0:  # ICCS: taken as it is; an illegal code stops the replay before any later token counts
             code = e[3]
-            frm, to = code >> 7, code & 127
-            append(code)
-            pc[to] = pc[frm]
-            pc[frm] = 0
-            red = not red
-            continue
-        code = _resolve_in_game(e[2], pc, red, replay, len(codes))
+        else:
+            code = _resolve_in_game(e[2], pc, red, replay, len(codes))
         frm, to = code >> 7, code & 127
         append(code)
         pc[to] = pc[frm]
